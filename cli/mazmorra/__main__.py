@@ -1,0 +1,5 @@
+"""Allow `python -m mazmorra`."""
+
+from mazmorra.cli import main
+
+main()

@@ -1,0 +1,233 @@
+"""The `mazmorra` command: parses options, calls the library, prints. No logic lives here."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from mazmorra import i18n, kinds
+from mazmorra.errors import ContentError, MazmorraError, Problem, Severity, UsageError
+from mazmorra.impose import SheetSpec
+from mazmorra.load import all_packs, find_pack, load_pack
+from mazmorra.pipeline import BuildOptions, build
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Print-and-play content pipeline: YAML components -> validated, localised, "
+                       "print-ready PDFs.")
+i18n_app = typer.Typer(no_args_is_help=True, help="Translation catalogues (gettext .po) for translators.")
+app.add_typer(i18n_app, name="i18n")
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+
+
+class Page(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+    a3 = "a3"
+
+
+class Duplex(str, Enum):
+    long = "long"
+    short = "short"
+    none = "none"
+
+
+PacksArg = Annotated[Optional[list[str]], typer.Argument(
+    help="Pack folders or names under content/ (default: every pack in content/).", show_default=False)]
+LangOpt = Annotated[str, typer.Option("--lang", "-l", help="Language code, comma list, or 'all'.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")]
+
+
+def _packs(refs: list[str] | None) -> list[Path]:
+    return [find_pack(r) for r in refs] if refs else all_packs()
+
+
+def _langs(value: str) -> tuple[str, ...] | None:
+    return None if value in ("all", "") else tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def _show(problems: list[Problem]) -> None:
+    for p in problems:
+        colour = "red" if p.severity is Severity.ERROR else "yellow"
+        err.print(f"[{colour}]{escape(p.format())}[/]")
+
+
+def _summary(problems: list[Problem], what: str) -> None:
+    n_err = sum(p.severity is Severity.ERROR for p in problems)
+    n_warn = len(problems) - n_err
+    err.print(f"[bold red]✗ {what}: {n_err} error(s), {n_warn} warning(s); nothing was written.[/]")
+
+
+@contextmanager
+def _guard() -> Iterator[None]:
+    """Every known failure becomes a message and an exit code, never a traceback."""
+    try:
+        yield
+    except ContentError as exc:
+        _show(exc.problems)
+        _summary(exc.problems, "content has problems")
+        raise typer.Exit(exc.exit_code) from None
+    except MazmorraError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("[bold red]interrupted[/]; no partial file was left in the output folder")
+        raise typer.Exit(130) from None
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+
+
+class _ProgressPrinter:
+    """A Rich progress bar on a terminal, plain lines elsewhere (CI, pipes)."""
+
+    def __init__(self, total: int, label: str):
+        self.fancy = err.is_terminal and not os.environ.get("CI")
+        self.total = total
+        self.label = label
+        self._progress = None
+
+    def __enter__(self) -> _ProgressPrinter:
+        if self.fancy:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                      TimeElapsedColumn(), console=err, transient=True)
+            self._progress.__enter__()
+            self._task = self._progress.add_task(self.label, total=self.total)
+        return self
+
+    def __call__(self, what: str, n: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, advance=n, description=what)
+        else:
+            err.print(f"  {what}" + (f" ({n} faces)" if n else ""))
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(*exc)
+
+
+@app.command()
+def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = False) -> None:
+    """Check packs against their rules, translations and text boxes; exit 1 on any error."""
+    with _guard():
+        failed = False
+        for pack_dir in _packs(packs):
+            try:
+                res = build(pack_dir, BuildOptions(langs=_langs(lang), strict=strict), render=False)
+            except ContentError as exc:
+                _show(exc.problems)
+                _summary(exc.problems, f"{pack_dir.name}")
+                failed = True
+                continue
+            _show(res.warnings)
+            err.print(f"[green]✓[/] {res.pack.id}: {res.components} components valid "
+                      f"({len(res.warnings)} warning(s))")
+        if failed:
+            raise typer.Exit(1)
+
+
+@app.command("build")
+def build_cmd(
+    packs: PacksArg = None,
+    lang: LangOpt = "all",
+    page: Annotated[Optional[Page], typer.Option(help="Paper size (default: the pack's).")] = None,
+    landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
+    duplex: Annotated[Duplex, typer.Option(help="How backs are placed: long-edge or short-edge duplex, "
+                                                "or no backs.")] = Duplex.long,
+    crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")] = True,
+    cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.")] = False,
+    margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0)] = 5.0,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
+    strict: StrictOpt = False,
+) -> None:
+    """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck (nothing if invalid)."""
+    with _guard():
+        for pack_dir in _packs(packs):
+            pack = load_pack(pack_dir)
+            sheet = SheetSpec(page=(page.value if page else pack.spec.page), landscape=landscape, margin=margin,
+                              crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value)
+            total = sum(c.data.copies for c in pack.components()) * len(_langs(lang) or pack.spec.languages)
+            with _ProgressPrinter(total, f"building {pack.id}") as progress:
+                res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict),
+                            progress)
+            _show(res.warnings)
+            err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
+                      f"{res.faces} faces in {res.seconds:.1f} s")
+            for p in res.outputs:
+                out.print(f"  {p}")
+
+
+@app.command()
+def new(name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase, digits, -).")],
+        content_dir: Annotated[Path, typer.Option("--content", help="Where packs live.")] = Path("content")) -> None:
+    """Start a new pack from a minimal one that builds at once."""
+    import re
+
+    with _guard():
+        if not re.match(kinds.ID_PATTERN, name):
+            raise UsageError(f"'{name}' is not a valid pack id (lowercase letters, digits, - _ .)")
+        target = content_dir / name
+        if target.exists():
+            raise UsageError(f"'{target}' already exists")
+        skeleton = Path(__file__).parent / "skeleton"
+        shutil.copytree(skeleton, target)
+        pack_yaml = target / "pack.yaml"
+        pack_yaml.write_text(pack_yaml.read_text(encoding="utf-8").replace("__ID__", name), encoding="utf-8")
+        err.print(f"[green]✓[/] created {target}; build it with: mazmorra build {target}")
+
+
+@app.command("kinds")
+def kinds_cmd() -> None:
+    """List the registered component kinds."""
+    for name, kind in kinds.all_kinds().items():
+        out.print(f"[bold]{name}[/]  {kind.summary}")
+
+
+@i18n_app.command("update")
+def i18n_update(packs: PacksArg = None) -> None:
+    """Create or update locale/<lang>.po for every non-source language, keeping translations."""
+    from mazmorra.layout import template_search_path
+    from mazmorra.paths import templates_dir
+
+    with _guard():
+        for pack_dir in _packs(packs):
+            pack = load_pack(pack_dir)
+            search = template_search_path(pack.root, templates_dir())
+            names = sorted({n for d in pack.decks for n in (d.kind.template, d.kind.back_template) if n})
+            labels = i18n.template_labels(names, search)
+            for lang in pack.spec.languages:
+                if lang == pack.spec.source_language:
+                    continue
+                stats = i18n.update_catalogue(pack, lang, labels)
+                err.print(f"[green]✓[/] {i18n.catalogue_path(pack, lang)}: {stats['kept']} kept, {stats['new']} new, "
+                          f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete")
+
+
+def main() -> None:
+    try:
+        app()
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug in mazmorra itself: still no traceback wall for the user
+        if os.environ.get("MAZMORRA_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
+                  "This is a bug in mazmorra; rerun with MAZMORRA_DEBUG=1 for details.")
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Problems (collected, never raised one by one) and the one exception family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """Where something came from: file, 1-based line and column."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col}"
+        return self.file
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the content: enough to find and fix it."""
+
+    rule: str
+    message: str
+    loc: Loc | None = None
+    component: str | None = None
+    field: str | None = None
+    severity: Severity = Severity.ERROR
+    lang: str | None = None
+
+    def format(self) -> str:
+        where = f"{self.loc}: " if self.loc else ""
+        what = []
+        if self.component:
+            what.append(self.component)
+        if self.field:
+            what.append(self.field)
+        subject = f" [{'.'.join(what)}]" if what else ""
+        lang = f" ({self.lang})" if self.lang else ""
+        return f"{where}{self.severity.value}{subject}{lang}: {self.message} ({self.rule})"
+
+
+class MazmorraError(Exception):
+    """Base of every error the CLI turns into a clean message and exit code."""
+
+    exit_code = 1
+
+
+class ContentError(MazmorraError):
+    """The content has problems; they are all listed."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        n = sum(1 for p in problems if p.severity is Severity.ERROR)
+        super().__init__(f"{n} error(s) in the content")
+
+
+class UsageError(MazmorraError):
+    """The command line asked for something that does not exist."""
+
+    exit_code = 2
+
+
+def rel(path: Path | str) -> str:
+    """A path as the user should read it: relative to the working directory when possible."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)

@@ -1,0 +1,60 @@
+"""Bundled TrueType fonts: registered once, embedded and subset by ReportLab in every PDF."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+
+# Template font names -> bundled files. DejaVu covers Spanish, English and most of Latin/Greek.
+FONTS = {
+    "sans": "DejaVuSansCondensed.ttf",
+    "sans-bold": "DejaVuSansCondensed-Bold.ttf",
+    "sans-italic": "DejaVuSansCondensed-Oblique.ttf",
+    "serif-bold": "DejaVuSerifCondensed-Bold.ttf",
+}
+BOLD_OF = {"sans": "sans-bold", "sans-italic": "sans-bold", "sans-bold": "sans-bold", "serif-bold": "serif-bold"}
+DEFAULT = "sans"
+
+
+def _rl_name(name: str) -> str:
+    return "Mz-" + name
+
+
+@cache
+def register(name: str) -> str:
+    """Register a bundled font with ReportLab and return its ReportLab name."""
+    if name not in FONTS:
+        raise KeyError(name)
+    rl = _rl_name(name)
+    pdfmetrics.registerFont(TTFont(rl, str(FONT_DIR / FONTS[name])))
+    return rl
+
+
+def register_all() -> None:
+    for name in FONTS:
+        register(name)
+
+
+def font_files() -> list[Path]:
+    return [FONT_DIR / f for f in FONTS.values()]
+
+
+@cache
+def _charset(name: str) -> frozenset[int]:
+    font = pdfmetrics.getFont(register(name))
+    return frozenset(font.face.charToGlyph.keys())
+
+
+def missing_chars(text: str, name: str) -> set[str]:
+    """Characters of text the font cannot draw (whitespace aside)."""
+    cs = _charset(name)
+    return {ch for ch in text if not ch.isspace() and ord(ch) not in cs}
+
+
+def width(text: str, name: str, size_pt: float) -> float:
+    return pdfmetrics.stringWidth(text, register(name), size_pt)

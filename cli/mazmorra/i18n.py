@@ -1,0 +1,278 @@
+"""Stage 3, localise: gettext catalogues per pack and language, and the localised components.
+
+The pack's YAML holds its source language. Every other language lives in
+content/<pack>/locale/<lang>.po, one entry per (component id, field) as msgctxt "id.field", with
+the YAML file:line as its reference, so translators work in Poedit, Weblate or any PO editor.
+Labels that templates print (`_("Action")`) are English in the templates; the tool ships their
+translations in templates/locale/<lang>.po and a pack may override them (msgctxt "label").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import polib
+
+from mazmorra.errors import Loc, Problem, rel
+from mazmorra.model import Component, Pack
+from mazmorra.paths import templates_dir
+from mazmorra.text import token_signature
+
+LABEL_CTX = "label"
+TEMPLATE_LANG = "en"  # the language labels are written in inside templates
+_LABEL_CALL = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\)""")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One translatable text of a pack."""
+
+    ctx: str
+    source: str
+    loc: Loc
+    component: str
+    field: str
+
+
+@dataclass(frozen=True)
+class LocalText:
+    text: str
+    loc: Loc  # where this language's text stands (YAML or .po line)
+    status: str  # source | translated | fuzzy | missing
+
+
+@dataclass(frozen=True)
+class Localised:
+    """A component in one language: its data for templates plus where each text came from."""
+
+    component: Component
+    lang: str
+    texts: Mapping[str, LocalText]
+
+    def context(self) -> dict[str, Any]:
+        data = self.component.data.model_dump()
+        for name, t in self.texts.items():
+            data[name] = t.text
+        return data
+
+    def text_loc(self, fld: str | None) -> Loc:
+        if fld and fld in self.texts:
+            return self.texts[fld].loc
+        return self.component.loc
+
+
+def catalogue_path(pack: Pack | Path, lang: str) -> Path:
+    root = pack.root if isinstance(pack, Pack) else pack
+    return root / "locale" / f"{lang}.po"
+
+
+def pack_messages(pack: Pack) -> list[Message]:
+    """Every text a player reads, in the source language, in content order."""
+    msgs = [Message("pack.name", pack.spec.name, pack.field_locs.get("name", pack.loc), "pack", "name")]
+    for deck in pack.decks:
+        msgs.append(Message(f"deck:{deck.id}.name", deck.spec.name, deck.loc, f"deck:{deck.id}", "name"))
+    for comp in pack.components():
+        for fld in comp.kind.translatable:
+            value = getattr(comp.data, fld, None)
+            for key, text in _texts(fld, value):
+                msgs.append(Message(f"{comp.id}.{key}", text, comp.field_loc(fld), comp.id, key))
+    return msgs
+
+
+def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
+    """A translatable field may hold a string or a list of strings (e.g. ability lists)."""
+    if isinstance(value, str) and value:
+        yield fld, value
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            if isinstance(v, str) and v:
+                yield f"{fld}.{i + 1}", v
+
+
+def template_labels(template_names: Iterable[str], search: list[Path]) -> list[str]:
+    """Labels `_("...")` used by the given templates (and what they include), in first-seen order."""
+    seen: dict[str, None] = {}
+    for name in template_names:
+        for d in search:
+            p = d / name
+            if p.is_file():
+                for m in _LABEL_CALL.finditer(p.read_text(encoding="utf-8")):
+                    seen.setdefault((m.group(1) or m.group(2) or "").encode().decode("unicode_escape"), None)
+                break
+    return list(seen)
+
+
+def all_template_labels(search: list[Path]) -> list[str]:
+    names = sorted({p.name for d in search if d.is_dir() for p in d.glob("*.j2")})
+    return template_labels(names, search)
+
+
+@cache
+def _load_po(path: Path, mtime: float) -> polib.POFile:
+    return polib.pofile(str(path), wrapwidth=0)
+
+
+def load_po(path: Path) -> polib.POFile | None:
+    if not path.is_file():
+        return None
+    return _load_po(path, path.stat().st_mtime)
+
+
+class Labels:
+    """Template labels in one language: pack catalogue, then the tool's, then English as written."""
+
+    def __init__(self, pack: Pack, lang: str):
+        self.lang = lang
+        self.table: dict[str, str] = {}
+        self.missing: dict[str, None] = {}
+        for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack, lang))):
+            if po is None:
+                continue
+            for e in po:
+                if (e.msgctxt in (None, LABEL_CTX)) and e.msgstr and not e.obsolete and "fuzzy" not in e.flags:
+                    self.table[e.msgid] = e.msgstr
+
+    def __call__(self, msgid: str) -> str:
+        if msgid in self.table:
+            return self.table[msgid]
+        if self.lang != TEMPLATE_LANG:
+            self.missing.setdefault(msgid, None)
+        return msgid
+
+
+def localise(pack: Pack, lang: str) -> tuple[list[Localised], dict[str, LocalText], list[Problem]]:
+    """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
+    problems: list[Problem] = []
+    source = lang == pack.spec.source_language
+    po = None if source else load_po(catalogue_path(pack, lang))
+    po_name = rel(catalogue_path(pack, lang))
+    index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    if not source and po is None:
+        problems.append(Problem("i18n.no-catalogue",
+                                f"no catalogue for '{lang}' ({po_name}); run `mazmorra i18n update`",
+                                Loc(po_name), "pack", lang=lang))
+    names: dict[str, LocalText] = {}
+    texts_by_comp: dict[str, dict[str, LocalText]] = {}
+    for msg in pack_messages(pack):
+        if source:
+            lt = LocalText(msg.source, msg.loc, "source")
+        else:
+            lt = _translated(msg, index.get(msg.ctx), po_name, lang, problems, po is not None)
+        if msg.component == "pack" or msg.component.startswith("deck:"):
+            names[msg.ctx] = lt
+        else:
+            texts_by_comp.setdefault(msg.component, {})[msg.field] = lt
+    out = []
+    for comp in pack.components():
+        texts = dict(texts_by_comp.get(comp.id, {}))
+        for fld in comp.kind.translatable:  # list fields come back as lists
+            value = getattr(comp.data, fld, None)
+            if isinstance(value, (list, tuple)):
+                items = [texts.pop(f"{fld}.{i + 1}", None) for i in range(len(value))]
+                texts[fld] = LocalText("\n".join(t.text if t else "" for t in items),  # joined for fitting
+                                       items[0].loc if items and items[0] else comp.field_loc(fld),
+                                       "list")
+                texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
+        out.append(Localised(comp, lang, texts))
+    return out, names, problems
+
+
+def _translated(msg: Message, entry: polib.POEntry | None, po_name: str, lang: str,
+                problems: list[Problem], have_po: bool) -> LocalText:
+    if entry is None or not entry.msgstr:
+        if have_po:
+            where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
+            problems.append(Problem("i18n.missing", f"no '{lang}' translation: {where} in {po_name}",
+                                    msg.loc, msg.component, msg.field, lang=lang))
+        return LocalText(msg.source, msg.loc, "missing")
+    loc = Loc(po_name, entry.linenum, 1)
+    if "fuzzy" in entry.flags or entry.msgid != msg.source:
+        problems.append(Problem("i18n.fuzzy",
+                                f"the '{lang}' translation is out of date with the source text (fuzzy); "
+                                f"review it in {po_name}", loc, msg.component, msg.field, lang=lang))
+        return LocalText(entry.msgstr, loc, "fuzzy")
+    if token_signature(entry.msgstr) != token_signature(msg.source):
+        problems.append(Problem("i18n.tokens",
+                                f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+                                f"but the source has {token_signature(msg.source)}", loc, msg.component,
+                                msg.field, lang=lang))
+    return LocalText(entry.msgstr, loc, "translated")
+
+
+# ---------------------------------------------------------------- catalogue maintenance
+
+
+def _header(lang: str, pack_id: str) -> dict[str, str]:
+    return {
+        "Project-Id-Version": pack_id,
+        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": f"{lang} <LL@li.org>",
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=2; plural=(n != 1);",
+    }
+
+
+def update_catalogue(pack: Pack, lang: str, labels: list[str]) -> dict[str, int]:
+    """Create or merge locale/<lang>.po; changed sources turn fuzzy, removed ones obsolete."""
+    path = catalogue_path(pack, lang)
+    old = load_po(path)
+    po = polib.POFile(wrapwidth=0)
+    po.metadata = dict(old.metadata) if old is not None else _header(lang, pack.id)
+    po.metadata.setdefault("Language", lang)
+    previous = {e.msgctxt: e for e in old} if old is not None else {}
+    stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "kept": 0}
+    wanted: list[polib.POEntry] = []
+    for msg in pack_messages(pack):
+        wanted.append(polib.POEntry(msgctxt=msg.ctx, msgid=msg.source, msgstr="",
+                                    occurrences=[(msg.loc.file.replace("\\", "/"), str(msg.loc.line))],
+                                    comment=f"{msg.component} {msg.field}"))
+    if lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None:
+        for label in labels:
+            wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label, msgstr="",
+                                        comment="label printed by a template"))
+    seen = set()
+    for e in wanted:
+        seen.add(e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid))
+        prev = previous.get(e.msgctxt) if e.msgctxt != LABEL_CTX else _find_label(old, e.msgid)
+        if prev is None or not prev.msgstr:
+            stats["new"] += prev is None
+        else:
+            e.msgstr = prev.msgstr
+            e.tcomment = prev.tcomment
+            if prev.msgid != e.msgid or "fuzzy" in prev.flags:
+                e.flags.append("fuzzy")
+                e.previous_msgid = prev.previous_msgid if prev.msgid == e.msgid else prev.msgid
+                stats["fuzzy"] += 1
+            else:
+                stats["kept"] += 1
+        po.append(e)
+    if old is not None:
+        for e in old:
+            key = e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid)
+            if key not in seen and e.msgstr:
+                e.obsolete = True
+                po.append(e)
+                stats["obsolete"] += 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    from mazmorra.write import atomic_write_text
+
+    atomic_write_text(path, po.__unicode__())
+    return stats
+
+
+def _find_label(po: polib.POFile | None, msgid: str) -> polib.POEntry | None:
+    if po is None:
+        return None
+    for e in po:
+        if e.msgctxt == LABEL_CTX and e.msgid == msgid:
+            return e
+    return None

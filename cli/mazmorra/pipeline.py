@@ -1,0 +1,212 @@
+"""The build, in one place: load → validate → localise → lay out → render → write."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from mazmorra import layout as lay
+from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, rel
+from mazmorra.i18n import Labels, LocalText, Localised, localise
+from mazmorra.icons import IconSet
+from mazmorra.impose import DoesNotFit, SheetSpec, plan
+from mazmorra.load import load_pack
+from mazmorra.model import Deck, Pack
+from mazmorra.paths import templates_dir
+from mazmorra.render import DocMeta, Sheets
+from mazmorra.validate import validate
+from mazmorra.write import commit, sweep_stale, temp_path
+
+Progress = Callable[[str, int], None]  # (what is being done, how many units just finished)
+
+
+def _no_progress(what: str, n: int) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    langs: tuple[str, ...] | None = None  # None: every language of the pack
+    sheet: SheetSpec | None = None  # None: the pack's page, defaults otherwise
+    out_dir: Path = Path("output")
+    strict: bool = False  # warnings fail the build
+
+
+@dataclass
+class Job:
+    """One output document: a deck in a language, laid out and ready to render."""
+
+    deck: Deck
+    lang: str
+    fronts: list[lay.Face]
+    backs: list[lay.Face | None]
+    title: str
+    path: Path
+
+
+@dataclass
+class BuildResult:
+    pack: Pack
+    outputs: list[Path] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    components: int = 0
+    faces: int = 0
+    pages: int = 0
+    seconds: float = 0.0
+
+
+def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress, render: bool = True) -> BuildResult:
+    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid."""
+    t0 = time.perf_counter()
+    pack = load_pack(pack_dir)  # 1. load
+    icons = IconSet.for_pack(pack.root)
+    problems = validate(pack, icons)  # 2. validate
+    langs = _languages(pack, opts.langs)
+    sheet = opts.sheet or SheetSpec(page=pack.spec.page)
+    env = lay.make_env(lay.template_search_path(pack.root, templates_dir()))
+    jobs: list[Job] = []
+    for lang in langs:
+        localised, names, loc_problems = localise(pack, lang)  # 3. localise
+        problems += loc_problems
+        labels = Labels(pack, lang)
+        for deck in pack.decks:  # 4. lay out
+            job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir)
+            problems += lay_problems
+            jobs.append(job)
+            progress(f"laid out {pack.id}/{lang}/{deck.id}", len(job.fronts))
+        for msgid in labels.missing:
+            problems.append(Problem("i18n.label", f"template label {msgid!r} has no '{lang}' translation "
+                                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
+                                    Loc(rel(templates_dir())), "templates", lang=lang))
+    _stop_on_errors(problems, opts.strict)
+    result = BuildResult(pack, warnings=[p for p in problems if p.severity is Severity.WARNING])
+    result.components = len(pack.components())
+    if not render:
+        result.seconds = time.perf_counter() - t0
+        return result
+    sweep_stale(opts.out_dir / pack.id)
+    temps: list[tuple[Path, Path]] = []
+    try:
+        for job in jobs:  # 5. render
+            grid = _grid(sheet, job)
+            tmp = temp_path(job.path)
+            temps.append((tmp, job.path))
+            doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}",
+                                             job.lang), icons)
+            doc.add(grid, job.fronts, job.backs if any(b is not None for b in job.backs) else None)
+            doc.save()
+            result.pages += doc.pages
+            result.faces += len(job.fronts) + sum(1 for b in job.backs if b is not None)
+            progress(f"rendered {pack.id}/{job.lang}/{job.deck.id}", 0)
+        for tmp, target in temps:  # 6. write
+            commit(tmp, target)
+            result.outputs.append(target)
+    finally:
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
+    if not wanted:
+        return list(pack.spec.languages)
+    unknown = [lang for lang in wanted if lang not in pack.spec.languages]
+    if unknown:
+        raise UsageError(f"pack '{pack.id}' has no language {', '.join(unknown)} "
+                         f"(it has {', '.join(pack.spec.languages)})")
+    return list(wanted)
+
+
+def _grid(sheet: SheetSpec, job: Job):
+    w, h = job.deck.size_mm
+    try:
+        return plan(sheet, w, h, job.fronts[0].bleed if job.fronts else 0.0)
+    except DoesNotFit as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
+    fatal = [p for p in problems if p.severity is Severity.ERROR or strict]
+    if fatal:
+        raise ContentError(problems)
+
+
+def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], names: dict[str, LocalText],
+                 labels: Labels, env, icons: IconSet, out_dir: Path) -> tuple[Job, list[Problem]]:
+    """Every face of one deck in one language; copies share their laid-out face."""
+    problems: list[Problem] = []
+    w, h = deck.size_mm
+    bleed = pack.bleed_mm
+    deck_name = names[f"deck:{deck.id}.name"].text
+    pack_name = names["pack.name"].text
+    common = {"lang": lang, "_": labels, "w": w, "h": h, "bleed": bleed,
+              "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name},
+              "pack": {"id": pack.id, "name": pack_name}}
+    front_t = _template(env, deck.kind.template, problems)
+    back_t = _template(env, deck.kind.back_template, problems) if deck.kind.back_template else None
+    shared_back = None
+    if back_t is not None:
+        shared_back = _face(back_t, {**common, "side": "back", "card": {}}, f"deck:{deck.id}", "back", lang,
+                            lambda f: deck.loc, deck, pack, icons, problems)
+    fronts: list[lay.Face] = []
+    backs: list[lay.Face | None] = []
+    for loc in localised:
+        comp = loc.component
+        if comp.deck != deck.id or front_t is None:
+            continue
+        ctx = {**common, "side": "front", "card": loc.context(), "missing": [
+            k for k, t in loc.texts.items() if t.status == "missing"]}
+        front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, deck, pack, icons, problems)
+        back = shared_back
+        if deck.kind.two_sided:
+            back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, deck, pack,
+                         icons, problems)
+        for _ in range(comp.data.copies):
+            if front is not None:
+                fronts.append(front)
+                backs.append(back)
+    path = out_dir / pack.id / lang / f"{deck.id}.pdf"
+    title = f"{pack_name} — {deck_name}"
+    return Job(deck, lang, fronts, backs, title, path), problems
+
+
+def _template(env, name: str, problems: list[Problem]) -> jinja2.Template | None:
+    try:
+        return lay.get_template(env, name)
+    except lay.TemplateError as exc:
+        problems.append(exc.problem)
+        return None
+
+
+def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang: str, text_loc, deck: Deck,
+          pack: Pack, icons: IconSet, problems: list[Problem]) -> lay.Face | None:
+    fctx = lay.FaceContext(component, lang, icons, pack.root, text_loc)
+    w, h = deck.size_mm
+    try:
+        xml = template.render(ctx)
+        face = lay.parse_face(xml, fctx, side, w, h, pack.bleed_mm, deck.kind.shape)
+    except jinja2.TemplateError as exc:
+        tb_line = _template_line(exc, template)
+        problems.append(Problem("template.render", f"template {template.name}: {exc}", tb_line, component, lang=lang))
+        return None
+    except ValueError as exc:
+        problems.append(Problem("template.element", f"template {template.name}: {exc}",
+                                Loc(rel(template.filename or template.name or "")), component, lang=lang))
+        return None
+    problems.extend(fctx.problems)
+    return face
+
+
+def _template_line(exc: Exception, template: jinja2.Template) -> Loc:
+    import traceback
+
+    line = 0
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == template.filename:
+            line = frame.lineno or 0
+    return Loc(rel(template.filename or template.name or "template"), line, 1)

@@ -1,0 +1,181 @@
+"""Stage 5, render: laid-out faces onto ReportLab sheets (fronts, then mirrored backs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from mazmorra import fonts
+from mazmorra.icons import IconSet, load_svg
+from mazmorra.impose import Grid, SheetSpec, crop_marks
+from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, RectOp, TextOp
+from mazmorra.units import PT_PER_MM
+
+K = PT_PER_MM
+MARK_WIDTH_PT = 0.25
+
+
+@dataclass(frozen=True)
+class DocMeta:
+    title: str
+    author: str
+    subject: str
+    lang: str
+
+
+class Sheets:
+    """One PDF being written: sheets of fronts, each followed by its backs page."""
+
+    def __init__(self, path: Path, sheet: SheetSpec, meta: DocMeta, icons: IconSet):
+        fonts.register_all()
+        self.sheet = sheet
+        pw, ph = sheet.size
+        self.page_h = ph
+        self.c = Canvas(str(path), pagesize=(pw * K, ph * K), invariant=1, pageCompression=1,
+                        initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
+        self.c.setTitle(meta.title)
+        self.c.setAuthor(meta.author)
+        self.c.setSubject(meta.subject)
+        self.c.setCreator("mazmorra")
+        self.icons = icons
+        self._forms: dict[str, str] = {}
+        self.pages = 0
+
+    # -- coordinates: mm from the page's top-left -> pt from the bottom-left
+    def X(self, x: float) -> float:
+        return x * K
+
+    def Y(self, y: float) -> float:
+        return (self.page_h - y) * K
+
+    def add(self, grid: Grid, fronts: Sequence[Face], backs: Sequence[Face | None] | None) -> None:
+        """Impose faces onto as many sheets as needed; a backs page follows each fronts page."""
+        per = grid.per_sheet
+        for start in range(0, len(fronts), per):
+            chunk = fronts[start : start + per]
+            self._page(grid, [(i, f) for i, f in enumerate(chunk)], back=False)
+            if backs is not None and self.sheet.duplex != "none":
+                bchunk = backs[start : start + per]
+                self._page(grid, [(i, b) for i, b in enumerate(bchunk) if b is not None], back=True)
+
+    def _page(self, grid: Grid, placed: Iterable[tuple[int, Face]], back: bool) -> None:
+        c = self.c
+        for index, face in placed:
+            x, y = grid.cell(index, back=back, duplex=self.sheet.duplex)
+            self.draw_face(face, x, y)
+        c.setLineWidth(MARK_WIDTH_PT)
+        c.setStrokeColor(HexColor("#000000"))
+        if self.sheet.crop_marks and grid.mark_len > 0:
+            for x1, y1, x2, y2 in crop_marks(grid):
+                c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
+        if self.sheet.cut_lines:
+            c.setDash(2, 2)
+            c.setStrokeColor(HexColor("#888888"))
+            xs, ys = grid.trim_lines()
+            for x in xs:
+                c.line(self.X(x), 0, self.X(x), self.Y(0))
+            for y in ys:
+                c.line(0, self.Y(y), self.X(grid.page_w), self.Y(y))
+            c.setDash()
+        c.showPage()
+        self.pages += 1
+
+    def draw_face(self, face: Face, x0: float, y0: float) -> None:
+        """Draw one face with its trim's top-left at (x0, y0) mm, clipped to its bleed box."""
+        c = self.c
+        b = face.bleed
+        c.saveState()
+        path = c.beginPath()
+        if face.shape == "round":
+            path.ellipse(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K)
+        else:
+            path.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K)
+        c.clipPath(path, stroke=0, fill=0)
+        if face.background:
+            c.setFillColor(HexColor(face.background))
+            c.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K,
+                   stroke=0, fill=1)
+        for op in face.ops:
+            self._op(op, x0, y0)
+        c.restoreState()
+
+    def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
+        c = self.c
+        if fill:
+            c.setFillColor(HexColor(fill))
+        if stroke:
+            c.setStrokeColor(HexColor(stroke))
+            c.setLineWidth(width * K)
+        return (1 if fill else 0), (1 if stroke else 0)
+
+    def _op(self, op: object, ox: float, oy: float) -> None:
+        c = self.c
+        if isinstance(op, TextOp):
+            c.setFillColor(HexColor(op.color))
+            c.setFont(fonts.register(op.font), op.size)
+            c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
+        elif isinstance(op, IconOp):
+            self._icon(op.name, ox + op.x, oy + op.y, op.size)
+        elif isinstance(op, RectOp):
+            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+            if fill or stroke:
+                x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
+                if op.radius:
+                    c.roundRect(x, y, op.w * K, op.h * K, op.radius * K, stroke=stroke, fill=fill)
+                else:
+                    c.rect(x, y, op.w * K, op.h * K, stroke=stroke, fill=fill)
+        elif isinstance(op, CircleOp):
+            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+            if fill or stroke:
+                c.circle(self.X(ox + op.cx), self.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
+        elif isinstance(op, LineOp):
+            self._colours(None, op.stroke, op.stroke_width)
+            if op.dash:
+                c.setDash([d * K for d in op.dash])
+            c.line(self.X(ox + op.x1), self.Y(oy + op.y1), self.X(ox + op.x2), self.Y(oy + op.y2))
+            if op.dash:
+                c.setDash()
+        elif isinstance(op, PolyOp):
+            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+            p = c.beginPath()
+            (x, y), *rest = op.points
+            p.moveTo(self.X(ox + x), self.Y(oy + y))
+            for x, y in rest:
+                p.lineTo(self.X(ox + x), self.Y(oy + y))
+            p.close()
+            c.drawPath(p, stroke=stroke, fill=fill)
+        elif isinstance(op, ImageOp):
+            c.drawImage(ImageReader(op.path), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K, op.h * K,
+                        mask="auto", preserveAspectRatio=True, anchor="c")
+
+    def _icon(self, name: str, x: float, y: float, size: float) -> None:
+        path = self.icons.files[name]
+        c = self.c
+        if path.suffix.lower() == ".png":
+            c.drawImage(ImageReader(str(path)), self.X(x), self.Y(y + size), size * K, size * K, mask="auto",
+                        preserveAspectRatio=True, anchor="c")
+            return
+        drawing = load_svg(path)
+        form = self._forms.get(name)
+        if form is None:
+            form = f"icon-{len(self._forms)}"
+            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
+            c.beginForm(form, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, c, 0, 0)
+            c.endForm()
+            self._forms[name] = form
+        scale = size * K / max(drawing.width, drawing.height)
+        c.saveState()
+        c.translate(self.X(x), self.Y(y + size))
+        c.scale(scale, scale)
+        c.doForm(form)
+        c.restoreState()
+
+    def save(self) -> None:
+        self.c.save()

@@ -1,0 +1,206 @@
+"""Safe YAML: plain data only, positions kept, aliases and duplicate keys refused, size bounded.
+
+The document is built from the parser's event stream (never PyYAML's constructor graph), so
+no tag can build an object, an alias bomb never expands and nesting depth is checked before
+anything recursive runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import ScalarNode
+
+from mazmorra.errors import Loc, Problem, rel
+
+MAX_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 40
+MAX_NODES = 2_000_000
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+class YMap(dict):
+    """A mapping that remembers where it and each of its values stood."""
+
+    loc: Loc
+    locs: dict[str, Loc]
+
+
+class YList(list):
+    """A sequence that remembers where it and each of its items stood."""
+
+    loc: Loc
+    locs: list[Loc]
+
+
+class YamlError(Exception):
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _loc(name: str, mark: Any) -> Loc:
+    return Loc(name, mark.line + 1, mark.column + 1)
+
+
+def load_yaml(path: Path, name: str | None = None) -> Any:
+    """Parse one YAML file into YMap/YList/scalars; raise YamlError with file:line on any problem."""
+    shown = name or rel(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise YamlError(Problem("yaml.read", f"cannot read file: {exc.strerror}", Loc(shown))) from None
+    if size > MAX_BYTES:
+        raise YamlError(
+            Problem("yaml.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown))
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlError(Problem("yaml.encoding", f"not UTF-8 text ({exc.reason})", Loc(shown))) from None
+    return parse_yaml(text, shown)
+
+
+def parse_yaml(text: str, name: str) -> Any:
+    """Parse YAML text (see load_yaml)."""
+    loader = _Loader(text)
+    constructor = yaml.constructor.SafeConstructor()
+    stack: list[tuple[Any, Any]] = []  # (container, pending key or _NOKEY)
+    root: Any = None
+    have_root = False
+    nodes = 0
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
+                continue
+            if isinstance(ev, yaml.DocumentStartEvent):
+                if have_root:
+                    raise YamlError(
+                        Problem("yaml.documents", "only one YAML document per file", _loc(name, ev.start_mark))
+                    )
+                continue
+            if isinstance(ev, yaml.AliasEvent):
+                raise YamlError(
+                    Problem(
+                        "yaml.alias",
+                        f"aliases (*{ev.anchor}) are not allowed; write the value out",
+                        _loc(name, ev.start_mark),
+                    )
+                )
+            loc = _loc(name, ev.start_mark)
+            if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                value, _ = stack.pop()
+                _attach(stack, value, value.loc)
+                if not stack:
+                    root, have_root = value, True
+                continue
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", loc))
+            if isinstance(ev, yaml.ScalarEvent):
+                value = _scalar(ev, loader, constructor, loc)
+                if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
+                    if not isinstance(value, (str, int, bool)) or value is None:
+                        raise YamlError(Problem("yaml.key", "mapping keys must be plain text", loc))
+                    key = str(value)
+                    if key in stack[-1][0]:
+                        first = stack[-1][0].locs.get(key)
+                        raise YamlError(
+                            Problem(
+                                "yaml.duplicate-key",
+                                f"duplicate key '{key}' (first at line {first.line if first else '?'})",
+                                loc,
+                            )
+                        )
+                    stack[-1] = (stack[-1][0], key)
+                    continue
+                _attach(stack, value, loc)
+                if not stack:
+                    root, have_root = value, True
+                continue
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if ev.tag and ev.tag not in (_MAP_TAG, _SEQ_TAG, "!"):
+                    raise YamlError(Problem("yaml.tag", f"tag {ev.tag} is not allowed", loc))
+                if len(stack) >= MAX_DEPTH:
+                    raise YamlError(Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", loc))
+                if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
+                    raise YamlError(Problem("yaml.key", "mapping keys must be plain text", loc))
+                container: Any = YMap() if isinstance(ev, yaml.MappingStartEvent) else YList()
+                container.loc = loc
+                container.locs = {} if isinstance(container, YMap) else []
+                stack.append((container, _NOKEY))
+                continue
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = _loc(name, mark) if mark else Loc(name)
+        raise YamlError(Problem("yaml.syntax", f"malformed YAML: {exc.problem or exc.context}", where)) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(Problem("yaml.syntax", f"malformed YAML: {exc}", Loc(name))) from None
+    return root
+
+
+class _NoKey:
+    pass
+
+
+_NOKEY = _NoKey()
+
+
+def _attach(stack: list[tuple[Any, Any]], value: Any, loc: Loc) -> None:
+    if not stack:
+        return
+    container, key = stack[-1]
+    if isinstance(container, YMap):
+        container[key] = value
+        container.locs[key] = loc
+        stack[-1] = (container, _NOKEY)
+    else:
+        container.append(value)
+        container.locs.append(loc)
+
+
+def _scalar(ev: Any, loader: Any, constructor: Any, loc: Loc) -> Any:
+    if ev.tag and ev.tag != "!":
+        tag = ev.tag
+        if tag not in _PLAIN_TAGS:
+            raise YamlError(Problem("yaml.tag", f"tag {tag} is not allowed", loc))
+    elif ev.style or ev.tag == "!":
+        return ev.value  # quoted or explicitly non-specific: a string
+    else:
+        tag = loader.resolve(ScalarNode, ev.value, ev.implicit)
+    if tag == "tag:yaml.org,2002:str" or tag not in _PLAIN_TAGS:
+        return ev.value  # timestamps and other implicit types stay text
+    node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+    try:
+        return constructor.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        raise YamlError(Problem("yaml.value", f"bad value: {exc}", loc)) from None
+
+
+def locate(root: Any, path: tuple[Any, ...]) -> Loc | None:
+    """The position of the deepest node along path (a pydantic error location)."""
+    node = root
+    best = getattr(root, "loc", None)
+    for part in path:
+        if isinstance(node, YMap) and isinstance(part, str) and part in node:
+            best = node.locs.get(part, best)
+            node = node[part]
+        elif isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+            best = node.locs[part]
+            node = node[part]
+        else:
+            break
+    return best
