@@ -18,6 +18,7 @@ from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
+from mazmorra.units import parse_size
 from mazmorra.validate import validate
 from mazmorra.write import commit, sweep_stale, temp_path
 
@@ -152,19 +153,20 @@ def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], 
     shared_back = None
     if back_t is not None:
         shared_back = _face(back_t, {**common, "side": "back", "card": {}}, f"deck:{deck.id}", "back", lang,
-                            lambda f: deck.loc, deck, pack, icons, problems)
+                            lambda f: deck.loc, (w, h), deck, pack, icons, problems)
     fronts: list[lay.Face] = []
     backs: list[lay.Face | None] = []
     for loc in localised:
         comp = loc.component
         if comp.deck != deck.id or front_t is None:
             continue
-        ctx = {**common, "side": "front", "card": loc.context(), "missing": [
+        size = parse_size(comp.data.size) if comp.data.size else (w, h)
+        ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(), "missing": [
             k for k, t in loc.texts.items() if t.status == "missing"]}
-        front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, deck, pack, icons, problems)
+        front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, deck, pack, icons, problems)
         back = shared_back
         if deck.kind.two_sided:
-            back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, deck, pack,
+            back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size, deck, pack,
                          icons, problems)
         for _ in range(comp.data.copies):
             if front is not None:
@@ -183,10 +185,11 @@ def _template(env, name: str, problems: list[Problem]) -> jinja2.Template | None
         return None
 
 
-def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang: str, text_loc, deck: Deck,
-          pack: Pack, icons: IconSet, problems: list[Problem]) -> lay.Face | None:
+def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang: str, text_loc,
+          size: tuple[float, float], deck: Deck, pack: Pack, icons: IconSet,
+          problems: list[Problem]) -> lay.Face | None:
     fctx = lay.FaceContext(component, lang, icons, pack.root, text_loc)
-    w, h = deck.size_mm
+    w, h = size
     try:
         xml = template.render(ctx)
         face = lay.parse_face(xml, fctx, side, w, h, pack.bleed_mm, deck.kind.shape)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 if TYPE_CHECKING:
     from mazmorra.errors import Problem
@@ -28,6 +28,17 @@ class ComponentModel(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN, max_length=64, description="unique id (lowercase, digits, - _ .)")
     copies: int = Field(1, ge=1, le=200, description="how many of this component the deck holds")
+    size: str | None = Field(None, description="trim size of this component when it differs from its deck's "
+                             "(poker, 30x30mm, 1in x 1in ...)")
+
+    @field_validator("size")
+    @classmethod
+    def _size_ok(cls, v: str | None) -> str | None:
+        if v is not None:
+            from mazmorra.units import parse_size
+
+            parse_size(v)
+        return v
 
 
 DeckRule = Callable[["Deck", "Pack"], Iterable["Problem"]]

@@ -1,0 +1,82 @@
+"""Shared test helpers: run the CLI as a user would, copy packs, read PDFs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CONTENT = REPO / "content"
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    """`mazmorra ARGS` in a subprocess, exactly as a user runs it."""
+    e = dict(os.environ)
+    e.update({"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"})
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "mazmorra", *args], cwd=cwd or REPO, env=e, text=True,
+                          capture_output=True, timeout=timeout)
+
+
+@pytest.fixture
+def cli() -> Callable[..., subprocess.CompletedProcess]:
+    return run_cli
+
+
+@pytest.fixture
+def pack_copy(tmp_path: Path) -> Callable[[str], Path]:
+    """Copy content/<name> into a fresh project folder (tmp/content/<name>) and return the pack folder."""
+
+    def make(name: str) -> Path:
+        dst = tmp_path / "content" / name
+        shutil.copytree(CONTENT / name, dst)
+        return dst
+
+    return make
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Replace text in a file, failing loudly if the text is not there."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based line number of the first line containing needle."""
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return i
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+
+
+def tree_snapshot(folder: Path) -> dict[str, bytes]:
+    if not folder.exists():
+        return {}
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def have(tool: str) -> bool:
+    return shutil.which(tool) is not None
+
+
+def render_png(pdf: Path, page: int, dpi: int, out: Path):
+    """Render one page with pdftoppm and return it as a Pillow image."""
+    from PIL import Image
+
+    base = out / f"p{page}"
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile",
+                    str(pdf), str(base)], check=True)
+    return Image.open(f"{base}.png").convert("RGB")
