@@ -292,15 +292,29 @@ def _text(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
     total = len(fitted.lines) * line_h
     top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
     ascent = s * 0.78 / PT_PER_MM
+    space_pt = fonts.width(" ", style.font, s)
     for i, line in enumerate(fitted.lines):
         lw = line.width / PT_PER_MM
         lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(style.align, 0.0)
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2
-        for placed in line.items:
+        run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
+        run_font, run_x, run_end = "", 0.0, 0.0
+        for placed in line.items + (None,):
+            part = placed.part if placed is not None else None
+            pfont = (style.bold_font if part.bold else style.font) if isinstance(part, TextPart) else ""
+            if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
+                out.append(TextOp(lx + run_x / PT_PER_MM, base, "".join(run), run_font, s, style.color))
+                run = []
+            if placed is None:
+                break
             px = lx + placed.x / PT_PER_MM
-            part = placed.part
             if isinstance(part, TextPart):
-                out.append(TextOp(px, base, part.text, style.bold_font if part.bold else style.font, s, style.color))
+                if not run:
+                    run_font, run_x = pfont, placed.x
+                elif placed.x - run_end > 1e-6:
+                    run.append(" ")
+                run.append(part.text)
+                run_end = placed.x + placed.width
             elif isinstance(part, IconPart):
                 isz = s * 1.15 / PT_PER_MM
                 if part.name not in ctx.icons:

@@ -50,7 +50,8 @@ def schema_problems(exc: ValidationError, root: Any, base: Loc, component: str |
         if "input" in err and err["type"] not in ("missing", "extra_forbidden") and not isinstance(
             err["input"], (dict, list)
         ):
-            msg += f" (got {err['input']!r})"
+            got = repr(err["input"])
+            msg += f" (got {got[:60] + '…' if len(got) > 60 else got})"
         out.append(Problem(f"schema.{err['type']}", msg, loc, component, field))
     return out
 

@@ -22,6 +22,8 @@ from mazmorra.units import parse_size
 from mazmorra.validate import validate
 from mazmorra.write import commit, sweep_stale, temp_path
 
+_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
+
 Progress = Callable[[str, int], None]  # (what is being done, how many units just finished)
 
 
@@ -74,6 +76,8 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
         localised, names, loc_problems = localise(pack, lang)  # 3. localise
         problems += loc_problems
         labels = Labels(pack, lang)
+        if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
+            continue  # templates assume valid data: report rule problems without layout noise
         for deck in pack.decks:  # 4. lay out
             job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir)
             problems += lay_problems

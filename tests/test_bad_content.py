@@ -1,0 +1,141 @@
+"""Broken copies of the Expedition pack: each fails cleanly, names file:line and component, writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import edit, line_of, run_cli, tree_snapshot
+
+ART = "decks/artimanas.yaml"
+
+
+def _fails(pack: Path, *needles: str, command: str = "build") -> str:
+    project = pack.parents[1]
+    out = project / "output"
+    (out / "expedicion" / "es").mkdir(parents=True)
+    keep = out / "expedicion" / "es" / "artimanas.pdf"
+    keep.write_bytes(b"previous build")
+    before = tree_snapshot(out)
+    res = run_cli(command, "expedicion", cwd=project)
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert "Traceback" not in text
+    for needle in needles:
+        assert needle in text, f"{needle!r} not in:\n{text}"
+    assert tree_snapshot(out) == before, "output/ changed after a failed build"
+    return text
+
+
+def test_wrong_deck_size(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / "pack.yaml", "size: 40", "size: 41")
+    line = line_of(pack / "pack.yaml", "- id: artimanas")
+    _fails(pack, f"content/expedicion/pack.yaml:{line}:", "deck:artimanas", "deck.size", "41")
+
+
+def test_wrong_count_per_type(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / "pack.yaml", "magica: 7", "magica: 6")
+    _fails(pack, "content/expedicion/pack.yaml:", "counts.magica", "deck.counts")
+
+
+def test_unknown_icon(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    line = line_of(pack / ART, "{draw:")
+    path = pack / ART
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace("{draw:", "{dragon:", 1)
+    path.write_text("".join(lines), encoding="utf-8")
+    _fails(pack, f"content/expedicion/{ART}:{line}:", "unknown icon '{dragon}'", "text.unknown-icon")
+
+
+def test_auxiliary_effect_of_the_wrong_type(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    line = line_of(pack / ART, "aux: {move: 1}")
+    _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia", "artimana.aux-type")
+
+
+def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    long = "Durante tu prueba de sigilo " + "muy larga " * 50
+    edit(pack / ART, 'effect: "Durante tu prueba de sigilo: {stealth:2}. Si la superas, {gain:1}."',
+         f'effect: "{long}"')
+    line = line_of(pack / ART, "muy larga")
+    text = _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia.effect", "text.overflow", "(es)")
+    assert "(en)" not in text.split("text.overflow")[0].splitlines()[-1]
+
+
+def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    po_path = pack / "locale" / "en.po"
+    po = polib.pofile(str(po_path), wrapwidth=0)
+    entry = po.find("estrella-propicia.effect", by="msgctxt")
+    entry.msgstr = entry.msgstr + " Then keep going" * 40
+    po.save()
+    line = line_of(po_path, 'msgctxt "estrella-propicia.effect"')
+    _fails(pack, "content/expedicion/locale/en.po:", "estrella-propicia.effect", "text.overflow", "(en)")
+    assert line > 0
+
+
+def test_missing_translation(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    po_path = pack / "locale" / "en.po"
+    po = polib.pofile(str(po_path), wrapwidth=0)
+    po.find("mala-racha.name", by="msgctxt").msgstr = ""
+    po.save()
+    line = line_of(pack / ART, "name: Mala racha")
+    _fails(pack, f"content/expedicion/{ART}:{line}:", "mala-racha.name", "i18n.missing", "(en)",
+           "content/expedicion/locale/en.po")
+
+
+def test_malformed_yaml(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / ART, "  name: Mala racha\n", "  name: [Mala racha\n")
+    _fails(pack, f"content/expedicion/{ART}:", "malformed YAML", "yaml.syntax")
+
+
+def test_duplicate_key(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / ART, "  name: Mala racha\n", "  name: Mala racha\n  name: Otra\n")
+    line = line_of(pack / ART, "name: Otra")
+    _fails(pack, f"content/expedicion/{ART}:{line}:", "duplicate key 'name'", "yaml.duplicate-key")
+
+
+def test_alias_is_refused(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / ART, "  name: Mala racha\n", "  name: &n Mala racha\n  flavour: *n\n")
+    _fails(pack, f"content/expedicion/{ART}:", "aliases", "yaml.alias")
+
+
+def test_unknown_field_and_wrong_type(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / ART, "  name: Mala racha\n", "  name: Mala racha\n  colour: red\n")
+    edit(pack / ART, "value: 4", "value: cuatro")
+    text = _fails(pack, "mala-racha", "colour", "unknown field", "estrella-propicia", "value",
+                  "schema.")
+    assert text.count("error") >= 2  # both problems in one run
+
+
+def test_every_problem_is_reported_in_one_run(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / "pack.yaml", "size: 40", "size: 39")
+    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    text = _fails(pack, "deck.size", "artimana.aux-type")
+    assert "2 error(s)" in text
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_validate_and_build_share_the_checks(pack_copy, command: str) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / "pack.yaml", "size: 15", "size: 16")
+    _fails(pack, "deck:maldiciones", "deck.size", command=command)
+
+
+def test_unknown_pack_is_a_usage_error(tmp_path: Path) -> None:
+    res = run_cli("build", "no-such-pack", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "no pack at 'no-such-pack'" in res.stderr and "Traceback" not in res.stderr
