@@ -1,0 +1,92 @@
+"""Every registered kind: documented, has its templates, a sample in content/, builds in every language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import CONTENT, REPO, run_cli
+from mazmorra import kinds
+from mazmorra.i18n import template_labels
+from mazmorra.load import all_packs, load_pack
+
+KINDS = sorted(kinds.all_kinds())
+
+
+@pytest.fixture(scope="module")
+def packs_by_kind() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for pack_dir in all_packs(CONTENT):
+        pack = load_pack(pack_dir)
+        for deck in pack.decks:
+            found.setdefault(deck.kind.name, []).append(pack.id)
+    return found
+
+
+@pytest.fixture(scope="module")
+def built_all(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("all")
+    res = run_cli("build", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+def test_there_are_kinds() -> None:
+    assert {"artimana", "curse", "card"} <= set(KINDS)
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_kind_is_documented(name: str) -> None:
+    doc = REPO / "docs" / "kinds" / f"{name}.md"
+    assert doc.is_file(), f"{doc} is missing"
+    text = doc.read_text(encoding="utf-8")
+    for section in ("## Fields", "## Example", "## Template", "## Rules"):
+        assert section in text, f"{doc}: no '{section}' section"
+    fields_part = text.split("## Fields", 1)[1].split("## Example", 1)[0]
+    for field in kinds.get(name).model.model_fields:
+        assert f"`{field}`" in fields_part, f"{doc}: field '{field}' is not documented"
+    assert "```yaml" in text.split("## Example", 1)[1]
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_kind_has_templates(name: str) -> None:
+    kind = kinds.get(name)
+    for tpl in (kind.template, kind.back_template):
+        if tpl:
+            assert (REPO / "templates" / tpl).is_file(), tpl
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_kind_has_a_sample_that_builds_in_every_language(name: str, packs_by_kind, built_all: Path) -> None:
+    assert name in packs_by_kind, f"no pack in content/ uses kind '{name}'"
+    for pack_id in packs_by_kind[name]:
+        pack = load_pack(CONTENT / pack_id)
+        assert {"es", "en"} <= set(pack.spec.languages)
+        for lang in pack.spec.languages:
+            for deck in pack.decks:
+                if deck.kind.name == name:
+                    assert (built_all / pack_id / lang / f"{deck.id}.pdf").is_file()
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_kind_labels_are_translated_to_spanish(name: str) -> None:
+    kind = kinds.get(name)
+    labels = template_labels([t for t in (kind.template, kind.back_template) if t], [REPO / "templates"])
+    po = polib.pofile(str(REPO / "templates" / "locale" / "es.po"))
+    have = {e.msgid for e in po if e.msgstr and not e.obsolete}
+    missing = [label for label in labels if label not in have]
+    assert not missing, f"labels of {name} with no Spanish: {missing}"
+
+
+def test_shared_label_catalogue_passes_msgfmt() -> None:
+    from conftest import need_tool
+
+    need_tool("msgfmt")
+    import subprocess
+
+    for po in [REPO / "templates/locale/es.po", *sorted(CONTENT.glob("*/locale/*.po"))]:
+        res = subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(po)],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, f"{po}: {res.stderr}"

@@ -1,0 +1,87 @@
+"""Unit tests of the building blocks: lengths, safe YAML, text fitting and hyphenation."""
+
+from __future__ import annotations
+
+import pytest
+
+from mazmorra.text import IconPart, Style, TextPart, fit, split_paragraphs, token_signature
+from mazmorra.units import parse_length, parse_size
+from mazmorra.yamlsafe import YamlError, parse_yaml
+
+
+@pytest.mark.parametrize("value, mm", [("63mm", 63.0), ("2.5in", 63.5), ("72pt", 25.4), (3, 3.0), ("1cm", 10.0)])
+def test_lengths(value, mm) -> None:
+    assert parse_length(value) == pytest.approx(mm)
+
+
+@pytest.mark.parametrize("bad", ["3 px", "", "mm", True, None, "1e9mm"])
+def test_bad_lengths(bad) -> None:
+    with pytest.raises(ValueError):
+        parse_length(bad)
+
+
+def test_sizes() -> None:
+    assert parse_size("poker") == (63.0, 88.0)
+    assert parse_size("30x40mm") == (30.0, 40.0)
+    assert parse_size("2.5x3.5in") == pytest.approx((63.5, 88.9))
+    with pytest.raises(ValueError):
+        parse_size("huge")
+
+
+def test_yaml_keeps_positions() -> None:
+    doc = parse_yaml("a: 1\nlist:\n  - x\n  - {b: two}\n", "f.yaml")
+    assert doc.locs["a"].line == 1 and doc.locs["list"].line == 3
+    assert doc["list"].locs[1].line == 4
+    assert doc["list"][1]["b"] == "two"
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("a: 1\na: 2\n", "yaml.duplicate-key"),
+    ("a: &x 1\nb: *x\n", "yaml.alias"),
+    ("a: !!python/object/apply:os.system ['true']\n", "yaml.tag"),
+    ("a: [1, 2\n", "yaml.syntax"),
+    ("[" * 200 + "]" * 200, "yaml.depth"),
+    ("--- 1\n--- 2\n", "yaml.documents"),
+    ("? [a]\n: 1\n", "yaml.key"),
+])
+def test_yaml_refuses(text, rule) -> None:
+    with pytest.raises(YamlError) as exc:
+        parse_yaml(text, "f.yaml")
+    assert exc.value.problem.rule == rule
+    assert exc.value.problem.loc.file == "f.yaml"
+
+
+def test_billion_laughs_is_refused_fast() -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+    with pytest.raises(YamlError) as exc:
+        parse_yaml(bomb, "bomb.yaml")
+    assert exc.value.problem.rule == "yaml.alias"
+
+
+def test_tokens_and_bold() -> None:
+    paras = split_paragraphs("Roba {draw:2}. **Muy** bien {coin}\nOtra")
+    first = paras[0]
+    assert first[1] == [IconPart("draw", "2"), TextPart(".", False)]
+    assert first[2] == [TextPart("Muy", True)]
+    assert first[4] == [IconPart("coin", None)]
+    assert paras[1] == [[TextPart("Otra", False)]]
+    assert token_signature("a {draw:2} **b**") == ["**", "**", "{draw:2}"]
+
+
+def test_fit_shrinks_then_reports_overflow() -> None:
+    style = Style()
+    short = fit("Hola", 100, 20, style, 10, 6, "es")
+    assert short.fits and short.size == 10
+    medium = fit("palabra " * 30, 100, 60, style, 10, 6, "es")
+    assert medium.fits and 6 <= medium.size < 10
+    too_long = fit("palabra " * 300, 100, 60, style, 10, 6, "es")
+    assert not too_long.fits and too_long.size == 6 and too_long.overflow > 0
+
+
+def test_hyphenation_follows_the_language() -> None:
+    style = Style()
+    f = fit("aa extraordinariamente", 60, 200, style, 10, 10, "es")
+    words = [p.part.text for line in f.lines for p in line.items if isinstance(p.part, TextPart)]
+    assert any(w.endswith("-") for w in words), words
+    assert "".join(w.rstrip("-") for w in words[1:]) == "extraordinariamente"
