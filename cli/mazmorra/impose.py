@@ -109,3 +109,96 @@ def crop_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
         segs.append((gl - o - n, y, gl - o, y))
         segs.append((gr + o, y, gr + o + n, y))
     return segs
+
+
+# ---------------------------------------------------------------- pages of placed faces
+
+CORNER_MARK = 1.5  # mm, corner marks of mixed-size sheets
+MIXED_GUTTER = 2 * (MARK_OFFSET + CORNER_MARK)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one face's trim box goes on a page (mm from the page's top-left)."""
+
+    index: int  # position of the face in the input list
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    slots: tuple[Slot, ...]
+    marks: tuple[tuple[float, float, float, float], ...]
+
+
+def mirror(slot: Slot, sheet: SheetSpec) -> Slot:
+    """The slot of the back of `slot` so that it lands behind its front after flipping the sheet."""
+    pw, ph = sheet.size
+    if sheet.duplex == "short":
+        return Slot(slot.index, slot.x, ph - slot.y - slot.h, slot.w, slot.h)
+    return Slot(slot.index, pw - slot.x - slot.w, slot.y, slot.w, slot.h)
+
+
+def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+    """Pages for faces of the given trim sizes, in order: a grid when all sizes match, shelves otherwise."""
+    if not sizes:
+        return []
+    if len(set(sizes)) == 1:
+        w, h = sizes[0]
+        grid = plan(sheet, w, h, bleed)
+        marks = tuple(crop_marks(grid)) if sheet.crop_marks else ()
+        pages = []
+        for start in range(0, len(sizes), grid.per_sheet):
+            n = min(grid.per_sheet, len(sizes) - start)
+            slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
+            pages.append(PagePlan(slots, marks))
+        return pages
+    return _shelves(sheet, sizes, bleed)
+
+
+def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+    pw, ph = sheet.size
+    gut = MIXED_GUTTER if sheet.crop_marks else sheet.gutter
+    edge = sheet.margin + (MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0)
+    max_w, max_h = pw - 2 * edge, ph - 2 * edge
+    pages: list[PagePlan] = []
+    slots: list[Slot] = []
+    x = y = row_h = 0.0
+
+    def flush() -> None:
+        if slots:
+            pages.append(PagePlan(tuple(slots), tuple(_corner_marks(slots, bleed)) if sheet.crop_marks else ()))
+
+    for i, (w, h) in enumerate(sizes):
+        cw, ch = w + 2 * bleed, h + 2 * bleed
+        if cw > max_w or ch > max_h:
+            raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed does not fit on "
+                             f"{sheet.page.upper()}")
+        if x > 0 and x + cw > max_w + 1e-9:
+            x, y, row_h = 0.0, y + row_h + gut, 0.0
+        if y + ch > max_h + 1e-9:
+            flush()
+            slots = []
+            x = y = row_h = 0.0
+        slots.append(Slot(i, edge + x + bleed, edge + y + bleed, w, h))
+        x += cw + gut
+        row_h = max(row_h, ch)
+    flush()
+    return pages
+
+
+def _corner_marks(slots: list[Slot], bleed: float) -> list[tuple[float, float, float, float]]:
+    """Short marks extending each trim edge just outside the slot's bleed box."""
+    o, n = MARK_OFFSET, CORNER_MARK
+    segs = []
+    for s in slots:
+        x0, y0, x1, y1 = s.x, s.y, s.x + s.w, s.y + s.h
+        bx0, by0, bx1, by1 = x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed
+        for x in (x0, x1):
+            segs += [(x, by0 - o - n, x, by0 - o), (x, by1 + o, x, by1 + o + n)]
+        for y in (y0, y1):
+            segs += [(bx0 - o - n, y, bx0 - o, y), (bx1 + o, y, bx1 + o + n, y)]
+    return segs

@@ -13,7 +13,7 @@ from mazmorra import layout as lay
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, rel
 from mazmorra.i18n import Labels, LocalText, Localised, localise
 from mazmorra.icons import IconSet
-from mazmorra.impose import DoesNotFit, SheetSpec, plan
+from mazmorra.impose import DoesNotFit, PagePlan, SheetSpec, impose
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
@@ -97,12 +97,12 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
     temps: list[tuple[Path, Path]] = []
     try:
         for job in jobs:  # 5. render
-            grid = _grid(sheet, job)
+            pages = _pages(sheet, job)
             tmp = temp_path(job.path)
             temps.append((tmp, job.path))
             doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}",
                                              job.lang), icons)
-            doc.add(grid, job.fronts, job.backs if any(b is not None for b in job.backs) else None)
+            doc.add(pages, job.fronts, job.backs if any(b is not None for b in job.backs) else None)
             doc.save()
             result.pages += doc.pages
             result.faces += len(job.fronts) + sum(1 for b in job.backs if b is not None)
@@ -127,12 +127,11 @@ def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
     return list(wanted)
 
 
-def _grid(sheet: SheetSpec, job: Job):
-    w, h = job.deck.size_mm
+def _pages(sheet: SheetSpec, job: Job) -> list[PagePlan]:
     try:
-        return plan(sheet, w, h, job.fronts[0].bleed if job.fronts else 0.0)
+        return impose(sheet, [(f.w, f.h) for f in job.fronts], job.fronts[0].bleed if job.fronts else 0.0)
     except DoesNotFit as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{job.deck.id}: {exc}") from None
 
 
 def _stop_on_errors(problems: list[Problem], strict: bool) -> None:

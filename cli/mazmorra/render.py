@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts
 from mazmorra.icons import IconSet, load_svg
-from mazmorra.impose import Grid, SheetSpec, crop_marks
+from mazmorra.impose import PagePlan, SheetSpec, Slot, mirror
 from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.units import PT_PER_MM
 
@@ -54,34 +54,32 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, grid: Grid, fronts: Sequence[Face], backs: Sequence[Face | None] | None) -> None:
-        """Impose faces onto as many sheets as needed; a backs page follows each fronts page."""
-        per = grid.per_sheet
-        for start in range(0, len(fronts), per):
-            chunk = fronts[start : start + per]
-            self._page(grid, [(i, f) for i, f in enumerate(chunk)], back=False)
+    def add(self, pages: Sequence[PagePlan], fronts: Sequence[Face], backs: Sequence[Face | None] | None) -> None:
+        """Draw planned pages; a backs page, mirrored for duplex, follows each fronts page."""
+        for plan in pages:
+            self._page(plan, [(slot, fronts[slot.index]) for slot in plan.slots])
             if backs is not None and self.sheet.duplex != "none":
-                bchunk = backs[start : start + per]
-                self._page(grid, [(i, b) for i, b in enumerate(bchunk) if b is not None], back=True)
+                placed = [(mirror(slot, self.sheet), backs[slot.index]) for slot in plan.slots]
+                self._page(PagePlan(tuple(s for s, _ in placed), _mirror_marks(plan.marks, self.sheet)),
+                           [(s, b) for s, b in placed if b is not None])
 
-    def _page(self, grid: Grid, placed: Iterable[tuple[int, Face]], back: bool) -> None:
+    def _page(self, plan: PagePlan, placed: Iterable[tuple[Slot, Face]]) -> None:
         c = self.c
-        for index, face in placed:
-            x, y = grid.cell(index, back=back, duplex=self.sheet.duplex)
-            self.draw_face(face, x, y)
+        for slot, face in placed:
+            self.draw_face(face, slot.x, slot.y)
         c.setLineWidth(MARK_WIDTH_PT)
         c.setStrokeColor(HexColor("#000000"))
-        if self.sheet.crop_marks and grid.mark_len > 0:
-            for x1, y1, x2, y2 in crop_marks(grid):
-                c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
+        for x1, y1, x2, y2 in plan.marks:
+            c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
         if self.sheet.cut_lines:
             c.setDash(2, 2)
             c.setStrokeColor(HexColor("#888888"))
-            xs, ys = grid.trim_lines()
+            xs = sorted({v for s in plan.slots for v in (s.x, s.x + s.w)})
+            ys = sorted({v for s in plan.slots for v in (s.y, s.y + s.h)})
             for x in xs:
                 c.line(self.X(x), 0, self.X(x), self.Y(0))
             for y in ys:
-                c.line(0, self.Y(y), self.X(grid.page_w), self.Y(y))
+                c.line(0, self.Y(y), self.X(self.sheet.size[0]), self.Y(y))
             c.setDash()
         c.showPage()
         self.pages += 1
@@ -104,6 +102,12 @@ class Sheets:
         for op in face.ops:
             self._op(op, x0, y0)
         c.restoreState()
+        if face.shape == "round":  # the cut guide of a round component: its trim circle
+            c.setLineWidth(MARK_WIDTH_PT)
+            c.setStrokeColor(HexColor("#555555"))
+            c.setDash(1.5, 1.5)
+            c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
+            c.setDash()
 
     def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         c = self.c
@@ -179,3 +183,11 @@ class Sheets:
 
     def save(self) -> None:
         self.c.save()
+
+
+def _mirror_marks(marks: tuple[tuple[float, float, float, float], ...],
+                  sheet: SheetSpec) -> tuple[tuple[float, float, float, float], ...]:
+    pw, ph = sheet.size
+    if sheet.duplex == "short":
+        return tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks)
+    return tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks)
