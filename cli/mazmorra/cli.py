@@ -46,7 +46,10 @@ class Duplex(str, Enum):
 PacksArg = Annotated[Optional[list[str]], typer.Argument(
     help="Pack folders or names under content/ (default: every pack in content/).", show_default=False)]
 LangOpt = Annotated[str, typer.Option("--lang", "-l", help="Language code, comma list, or 'all'.")]
-StrictOpt = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors (missing or fuzzy "
+                                                          "translations in a draft, too).")]
+DraftOpt = Annotated[bool, typer.Option("--draft", help="Missing or out-of-date translations fall back to the "
+                                                        "source text, marked UNTRANSLATED on the component.")]
 
 
 def _packs(refs: list[str] | None) -> list[Path]:
@@ -120,13 +123,14 @@ class _ProgressPrinter:
 
 
 @app.command()
-def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = False) -> None:
+def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = False,
+             draft: DraftOpt = False) -> None:
     """Check packs against their rules, translations and text boxes; exit 1 on any error."""
     with _guard():
         failed = False
         for pack_dir in _packs(packs):
             try:
-                res = build(pack_dir, BuildOptions(langs=_langs(lang), strict=strict), render=False)
+                res = build(pack_dir, BuildOptions(langs=_langs(lang), strict=strict, draft=draft), render=False)
             except ContentError as exc:
                 _show(exc.problems)
                 _summary(exc.problems, f"{pack_dir.name}")
@@ -152,6 +156,7 @@ def build_cmd(
     margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0)] = 5.0,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
     strict: StrictOpt = False,
+    draft: DraftOpt = False,
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck (nothing if invalid)."""
     with _guard():
@@ -161,8 +166,8 @@ def build_cmd(
                               crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value)
             total = sum(c.data.copies for c in pack.components()) * len(_langs(lang) or pack.spec.languages)
             with _ProgressPrinter(total, f"building {pack.id}") as progress:
-                res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict),
-                            progress)
+                res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict,
+                                                   draft=draft), progress)
             _show(res.warnings)
             err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
                       f"{res.faces} faces in {res.seconds:.1f} s")
@@ -196,24 +201,89 @@ def kinds_cmd() -> None:
         out.print(f"[bold]{name}[/]  {kind.summary}")
 
 
-@i18n_app.command("update")
-def i18n_update(packs: PacksArg = None) -> None:
-    """Create or update locale/<lang>.po for every non-source language, keeping translations."""
+def _pack_labels(pack) -> list[i18n.Label]:
     from mazmorra.layout import template_search_path
     from mazmorra.paths import templates_dir
 
+    search = template_search_path(pack.root, templates_dir())
+    names = sorted({n for d in pack.decks for n in (d.kind.template, d.kind.back_template) if n})
+    return i18n.template_labels(names, search)
+
+
+@i18n_app.command("update")
+def i18n_update(packs: PacksArg = None) -> None:
+    """Create or update locale/<lang>.po for every non-source language, keeping translations.
+
+    A changed source text keeps its translation, marked fuzzy; removed texts become obsolete entries.
+    """
     with _guard():
         for pack_dir in _packs(packs):
             pack = load_pack(pack_dir)
-            search = template_search_path(pack.root, templates_dir())
-            names = sorted({n for d in pack.decks for n in (d.kind.template, d.kind.back_template) if n})
-            labels = i18n.template_labels(names, search)
+            labels = _pack_labels(pack)
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
                     continue
                 stats = i18n.update_catalogue(pack, lang, labels)
                 err.print(f"[green]✓[/] {i18n.catalogue_path(pack, lang)}: {stats['kept']} kept, {stats['new']} new, "
                           f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete")
+
+
+@i18n_app.command("add")
+def i18n_add(lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
+             packs: PacksArg = None) -> None:
+    """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
+    with _guard():
+        for pack_dir in _packs(packs):
+            pack = load_pack(pack_dir)
+            try:
+                path = i18n.add_language(pack, lang, _pack_labels(pack))
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            err.print(f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
+                      f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)")
+
+
+@i18n_app.command("status")
+def i18n_status(packs: PacksArg = None,
+                as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
+                ) -> None:
+    """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
+    import json
+
+    with _guard():
+        report = []
+        for pack_dir in _packs(packs):
+            pack = load_pack(pack_dir)
+            try:
+                build(pack_dir, BuildOptions(draft=True), render=False)
+                problems: list[Problem] = []
+            except ContentError as exc:
+                problems = exc.problems
+            for lang in pack.spec.languages:
+                st = i18n.catalogue_status(pack, lang)
+                st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
+                report.append((pack.id, st))
+        if as_json:
+            sys.stdout.write(json.dumps([{"pack": pid, **st.as_dict()} for pid, st in report], ensure_ascii=False,
+                                        indent=2) + "\n")
+            return
+        from rich.table import Table
+
+        table = Table(title="Translations", title_justify="left")
+        for col in ("pack", "lang", "translated", "fuzzy", "untranslated", "obsolete", "overflowing"):
+            table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
+        for pid, st in report:
+            table.add_row(pid, st.lang + (" (source)" if st.source else ""),
+                          f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)", str(st.fuzzy),
+                          str(st.untranslated), str(st.obsolete), str(len(st.overflow or [])))
+        out.print(table)
+        for pid, st in report:
+            for item in st.items or []:
+                colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
+                out.print(f"[{colour}]{item.state:12}[/] {pid}/{st.lang} {item.loc} {escape(item.ctx)}")
+            for p in st.overflow or []:
+                out.print(f"[red]{'overflowing':12}[/] {pid}/{st.lang} {p.loc} {p.component}.{p.field}: "
+                          f"{escape(p.message)}")
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ translations in templates/locale/<lang>.po and a pack may override them (msgctxt
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from mazmorra.text import token_signature
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates
 _LABEL_CALL = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\)""")
+_NGETTEXT_CALL = re.compile(r"""\bngettext\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,""")
 
 
 @dataclass(frozen=True)
@@ -94,27 +96,54 @@ def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
                 yield f"{fld}.{i + 1}", v
 
 
-def template_labels(template_names: Iterable[str], search: list[Path]) -> list[str]:
-    """Labels `_("...")` used by the given templates (and what they include), in first-seen order."""
-    seen: dict[str, None] = {}
+@dataclass(frozen=True)
+class Label:
+    msgid: str
+    plural: str | None = None
+
+
+def template_labels(template_names: Iterable[str], search: list[Path]) -> list[Label]:
+    """Labels `_("...")` and `ngettext("...", "...", n)` used by the given templates, first-seen order."""
+    seen: dict[str, Label] = {}
+
+    def unescape(v: str) -> str:
+        return v.encode().decode("unicode_escape").encode("latin-1").decode("utf-8")
+
     for name in template_names:
         for d in search:
             p = d / name
             if p.is_file():
-                for m in _LABEL_CALL.finditer(p.read_text(encoding="utf-8")):
-                    seen.setdefault((m.group(1) or m.group(2) or "").encode().decode("unicode_escape"), None)
+                src = p.read_text(encoding="utf-8")
+                found = [(m.start(), Label(unescape(m.group(1) or m.group(2) or ""))) for m in _LABEL_CALL.finditer(src)]
+                found += [(m.start(), Label(unescape(m.group(1)), unescape(m.group(2))))
+                          for m in _NGETTEXT_CALL.finditer(src)]
+                for _, label in sorted(found, key=lambda t: t[0]):
+                    seen.setdefault(label.msgid, label)
                 break
-    return list(seen)
+    return list(seen.values())
 
 
-def all_template_labels(search: list[Path]) -> list[str]:
+def all_template_labels(search: list[Path]) -> list[Label]:
     names = sorted({p.name for d in search if d.is_dir() for p in d.glob("*.j2")})
     return template_labels(names, search)
 
 
 @cache
 def _load_po(path: Path, mtime: float) -> polib.POFile:
-    return polib.pofile(str(path), wrapwidth=0)
+    po = polib.pofile(str(path), wrapwidth=0)
+    # Point problems at the msgstr line a translator edits, not the entry's first comment line.
+    lines = path.read_text(encoding="utf-8").splitlines()
+    by_start = {e.linenum: e for e in po}
+    current = None
+    for i, line in enumerate(lines, 1):
+        current = by_start.get(i, current)
+        if current is not None and line.startswith("msgstr") and not hasattr(current, "msgstr_line"):
+            current.msgstr_line = i
+    return po
+
+
+def msgstr_line(entry: polib.POEntry) -> int:
+    return getattr(entry, "msgstr_line", entry.linenum)
 
 
 def load_po(path: Path) -> polib.POFile | None:
@@ -124,17 +153,31 @@ def load_po(path: Path) -> polib.POFile | None:
 
 
 class Labels:
-    """Template labels in one language: pack catalogue, then the tool's, then English as written."""
+    """Template labels in one language: pack catalogue, then the tool's, then English as written.
+
+    Callable as `_("Label")`; `ngettext(singular, plural, n)` picks the plural form of the language
+    (its catalogue's Plural-Forms) and fills `%(n)s`/`%(n)d` with n.
+    """
 
     def __init__(self, pack: Pack, lang: str):
         self.lang = lang
         self.table: dict[str, str] = {}
+        self.plurals: dict[str, list[str]] = {}
         self.missing: dict[str, None] = {}
+        self.plural_index = gettext.c2py("(n != 1)")
         for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack, lang))):
             if po is None:
                 continue
+            forms = po.metadata.get("Plural-Forms", "")
+            m = re.search(r"plural\s*=\s*([^;]+)", forms)
+            if m:
+                self.plural_index = gettext.c2py(m.group(1).strip())
             for e in po:
-                if (e.msgctxt in (None, LABEL_CTX)) and e.msgstr and not e.obsolete and "fuzzy" not in e.flags:
+                if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
+                    continue
+                if e.msgid_plural and e.msgstr_plural and all(e.msgstr_plural.values()):
+                    self.plurals[e.msgid] = [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)]
+                elif e.msgstr:
                     self.table[e.msgid] = e.msgstr
 
     def __call__(self, msgid: str) -> str:
@@ -143,6 +186,29 @@ class Labels:
         if self.lang != TEMPLATE_LANG:
             self.missing.setdefault(msgid, None)
         return msgid
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.plurals.get(singular)
+        if forms:
+            text = forms[min(self.plural_index(n), len(forms) - 1)]
+        else:
+            if self.lang != TEMPLATE_LANG:
+                self.missing.setdefault(singular, None)
+            text = singular if n == 1 else plural
+        return text.replace("%(n)d", str(n)).replace("%(n)s", str(n))
+
+
+def number_formatter(lang: str):
+    """`num(2.5)` in templates: a number written the way the language writes it (2,5 in Spanish)."""
+    from babel.numbers import format_decimal
+
+    def num(value: float | int) -> str:
+        try:
+            return format_decimal(value, locale=lang)
+        except Exception:  # an unknown locale: plain digits
+            return str(value)
+
+    return num
 
 
 def localise(pack: Pack, lang: str) -> tuple[list[Localised], dict[str, LocalText], list[Problem]]:
@@ -190,7 +256,7 @@ def _translated(msg: Message, entry: polib.POEntry | None, po_name: str, lang: s
             problems.append(Problem("i18n.missing", f"no '{lang}' translation: {where} in {po_name}",
                                     msg.loc, msg.component, msg.field, lang=lang))
         return LocalText(msg.source, msg.loc, "missing")
-    loc = Loc(po_name, entry.linenum, 1)
+    loc = Loc(po_name, msgstr_line(entry), 1)
     if "fuzzy" in entry.flags or entry.msgid != msg.source:
         problems.append(Problem("i18n.fuzzy",
                                 f"the '{lang}' translation is out of date with the source text (fuzzy); "
@@ -221,7 +287,7 @@ def _header(lang: str, pack_id: str) -> dict[str, str]:
     }
 
 
-def update_catalogue(pack: Pack, lang: str, labels: list[str]) -> dict[str, int]:
+def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
     """Create or merge locale/<lang>.po; changed sources turn fuzzy, removed ones obsolete."""
     path = catalogue_path(pack, lang)
     old = load_po(path)
@@ -237,13 +303,20 @@ def update_catalogue(pack: Pack, lang: str, labels: list[str]) -> dict[str, int]
                                     comment=f"{msg.component} {msg.field}"))
     if lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None:
         for label in labels:
-            wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label, msgstr="",
-                                        comment="label printed by a template"))
+            if label.plural:
+                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgid_plural=label.plural,
+                                            msgstr_plural={0: "", 1: ""}, comment="label printed by a template"))
+            else:
+                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="",
+                                            comment="label printed by a template"))
     seen = set()
     for e in wanted:
         seen.add(e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid))
         prev = previous.get(e.msgctxt) if e.msgctxt != LABEL_CTX else _find_label(old, e.msgid)
-        if prev is None or not prev.msgstr:
+        if prev is not None and prev.msgstr_plural and e.msgid_plural:
+            e.msgstr_plural = dict(prev.msgstr_plural)
+            stats["kept"] += 1
+        elif prev is None or not prev.msgstr:
             stats["new"] += prev is None
         else:
             e.msgstr = prev.msgstr
@@ -258,7 +331,7 @@ def update_catalogue(pack: Pack, lang: str, labels: list[str]) -> dict[str, int]
     if old is not None:
         for e in old:
             key = e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid)
-            if key not in seen and e.msgstr:
+            if key not in seen and (e.msgstr or e.msgstr_plural):
                 e.obsolete = True
                 po.append(e)
                 stats["obsolete"] += 1
@@ -276,3 +349,104 @@ def _find_label(po: polib.POFile | None, msgid: str) -> polib.POEntry | None:
         if e.msgctxt == LABEL_CTX and e.msgid == msgid:
             return e
     return None
+
+
+# ---------------------------------------------------------------- status and new languages
+
+
+@dataclass(frozen=True)
+class StatusItem:
+    state: str  # untranslated | fuzzy | obsolete
+    ctx: str
+    component: str
+    field: str
+    loc: Loc  # the source text's YAML position (the .po line for obsolete entries)
+
+
+@dataclass
+class LangStatus:
+    lang: str
+    source: bool
+    total: int = 0
+    translated: int = 0
+    fuzzy: int = 0
+    untranslated: int = 0
+    obsolete: int = 0
+    items: list[StatusItem] | None = None
+    overflow: list[Problem] | None = None
+
+    def percent(self, n: int) -> float:
+        return round(100.0 * n / self.total, 1) if self.total else 100.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang, "source": self.source, "total": self.total,
+            "translated": self.translated, "fuzzy": self.fuzzy, "untranslated": self.untranslated,
+            "obsolete": self.obsolete, "translated_percent": self.percent(self.translated),
+            "items": [{"state": i.state, "msgctxt": i.ctx, "component": i.component, "field": i.field,
+                       "file": i.loc.file, "line": i.loc.line} for i in (self.items or [])],
+            "overflow": [{"component": p.component, "field": p.field, "file": p.loc.file if p.loc else None,
+                          "line": p.loc.line if p.loc else None, "message": p.message}
+                         for p in (self.overflow or [])],
+        }
+
+
+def catalogue_status(pack: Pack, lang: str) -> LangStatus:
+    """Translated / fuzzy / untranslated / obsolete counts of one language, and the items behind them."""
+    msgs = pack_messages(pack)
+    st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs), items=[])
+    if st.source:
+        st.translated = st.total
+        return st
+    po = load_po(catalogue_path(pack, lang))
+    index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    for msg in msgs:
+        e = index.get(msg.ctx)
+        if e is None or not e.msgstr:
+            st.untranslated += 1
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))
+        elif "fuzzy" in e.flags or e.msgid != msg.source:
+            st.fuzzy += 1
+            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
+        else:
+            st.translated += 1
+    if po is not None:
+        for e in po.obsolete_entries():
+            st.obsolete += 1
+            st.items.append(StatusItem("obsolete", e.msgctxt or "", (e.msgctxt or "").rsplit(".", 1)[0],
+                                       (e.msgctxt or "").rsplit(".", 1)[-1],
+                                       Loc(rel(catalogue_path(pack, lang)), e.linenum, 1)))
+    return st
+
+
+def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
+    """Add `lang` to pack.yaml's languages (keeping the file's comments) and create its catalogue."""
+    from mazmorra.model import LANG_PATTERN
+    from mazmorra.write import atomic_write_text
+
+    if not re.match(LANG_PATTERN, lang):
+        raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR)")
+    if lang in pack.spec.languages:
+        raise ValueError(f"pack '{pack.id}' already has language '{lang}'")
+    pack_file = pack.root / "pack.yaml"
+    lines = pack_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    loc = pack.field_locs.get("languages")
+    if loc is None:
+        lines.append(f"languages: [{', '.join([*pack.spec.languages, lang])}]\n")
+    else:
+        i = loc.line - 1
+        line = lines[i]
+        if "[" in line[loc.col - 1:]:
+            close = line.index("]", loc.col - 1)
+            lines[i] = line[:close].rstrip() + f", {lang}" + line[close:]
+        else:  # block list: add an item after the last one, same indentation
+            j = i
+            while j + 1 < len(lines) and lines[j + 1].lstrip().startswith("- "):
+                j += 1
+            indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
+            lines.insert(j + 1, f"{indent}- {lang}\n")
+    atomic_write_text(pack_file, "".join(lines))
+    from mazmorra.load import load_pack
+
+    update_catalogue(load_pack(pack.root), lang, labels)
+    return catalogue_path(pack, lang)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
 
 from mazmorra import layout as lay
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, rel
-from mazmorra.i18n import Labels, LocalText, Localised, localise
+from mazmorra.i18n import Labels, LocalText, Localised, localise, number_formatter
 from mazmorra.icons import IconSet
 from mazmorra.impose import DoesNotFit, PagePlan, SheetSpec, impose
 from mazmorra.load import load_pack
@@ -22,6 +22,7 @@ from mazmorra.units import parse_size
 from mazmorra.validate import validate
 from mazmorra.write import commit, sweep_stale, temp_path
 
+_DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
 
 Progress = Callable[[str, int], None]  # (what is being done, how many units just finished)
@@ -37,6 +38,7 @@ class BuildOptions:
     sheet: SheetSpec | None = None  # None: the pack's page, defaults otherwise
     out_dir: Path = Path("output")
     strict: bool = False  # warnings fail the build
+    draft: bool = False  # missing/stale translations fall back to the source, marked on the component
 
 
 @dataclass
@@ -74,19 +76,26 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
     jobs: list[Job] = []
     for lang in langs:
         localised, names, loc_problems = localise(pack, lang)  # 3. localise
+        if opts.draft:  # fall back visibly instead of failing
+            loc_problems = [replace(p, severity=Severity.WARNING) if p.rule in _DRAFTABLE else p
+                            for p in loc_problems]
         problems += loc_problems
         labels = Labels(pack, lang)
         if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
             continue  # templates assume valid data: report rule problems without layout noise
         for deck in pack.decks:  # 4. lay out
-            job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir)
+            job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir,
+                                             opts.draft)
             problems += lay_problems
             jobs.append(job)
             progress(f"laid out {pack.id}/{lang}/{deck.id}", len(job.fronts))
         for msgid in labels.missing:
-            problems.append(Problem("i18n.label", f"template label {msgid!r} has no '{lang}' translation "
-                                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
-                                    Loc(rel(templates_dir())), "templates", lang=lang))
+            problems.append(Problem(
+                "i18n.label",
+                f"template label {msgid!r} has no '{lang}' translation "
+                f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
+                Loc(rel(templates_dir())), "templates", lang=lang,
+                severity=Severity.WARNING if opts.draft else Severity.ERROR))
     _stop_on_errors(problems, opts.strict)
     result = BuildResult(pack, warnings=[p for p in problems if p.severity is Severity.WARNING])
     result.components = len(pack.components())
@@ -141,15 +150,17 @@ def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
 
 
 def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], names: dict[str, LocalText],
-                 labels: Labels, env, icons: IconSet, out_dir: Path) -> tuple[Job, list[Problem]]:
+                 labels: Labels, env, icons: IconSet, out_dir: Path, draft: bool = False) -> tuple[Job, list[Problem]]:
     """Every face of one deck in one language; copies share their laid-out face."""
     problems: list[Problem] = []
     w, h = deck.size_mm
     bleed = pack.bleed_mm
     deck_name = names[f"deck:{deck.id}.name"].text
     pack_name = names["pack.name"].text
-    common = {"lang": lang, "_": labels, "w": w, "h": h, "bleed": bleed,
-              "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name},
+    common = {"lang": lang, "_": labels, "ngettext": labels.ngettext, "num": number_formatter(lang),
+              "w": w, "h": h, "bleed": bleed,
+              "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
+                       "count": sum(c.data.copies for c in deck.components)},
               "pack": {"id": pack.id, "name": pack_name}}
     front_t = _template(env, deck.kind.template, problems)
     back_t = _template(env, deck.kind.back_template, problems) if deck.kind.back_template else None
@@ -171,6 +182,9 @@ def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], 
         if deck.kind.two_sided:
             back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size, deck, pack,
                          icons, problems)
+        untranslated = sorted(k for k, t in loc.texts.items() if t.status in ("missing", "fuzzy"))
+        if draft and untranslated and front is not None:
+            front = _draft_marker(front, lang, untranslated, icons, pack)
         for _ in range(comp.data.copies):
             if front is not None:
                 fronts.append(front)
@@ -216,3 +230,17 @@ def _template_line(exc: Exception, template: jinja2.Template) -> Loc:
         if frame.filename == template.filename:
             line = frame.lineno or 0
     return Loc(rel(template.filename or template.name or "template"), line, 1)
+
+
+def _draft_marker(face: lay.Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> lay.Face:
+    """Overlay a red band naming the untranslated fields, so a draft print cannot pass for final."""
+    from xml.sax.saxutils import escape
+
+    text = escape(f"UNTRANSLATED ({lang}): {', '.join(fields)}")
+    y = face.h / 2 - 5
+    xml = (f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
+           f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
+           f'align="center" valign="middle" color="#ffffff">{text}</text></card>')
+    ctx = lay.FaceContext(face.component, lang, icons, pack.root, lambda f: None)
+    overlay = lay.parse_face(xml, ctx, face.side, face.w, face.h, face.bleed, face.shape)
+    return replace(face, ops=face.ops + overlay.ops)

@@ -1,0 +1,127 @@
+"""Starting bag (spec B2): which chips, and how many of each, a player starts with; printed as a reference card.
+
+A bag names each chip by its two faces ("sword/chest", "coin:2/potion"), the way a player sees it,
+so the card can draw the faces without looking the chip up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from mazmorra.errors import Problem
+from mazmorra.kinds import ComponentModel, Kind, register
+from mazmorra.model import Pack
+
+_FACE = re.compile(r"^(?P<icon>[a-z][a-z0-9_-]*)(?::(?P<number>\d{1,2}))?$")
+
+
+class FaceRef(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    icon: str
+    number: int | None = None
+
+    @property
+    def key(self) -> str:
+        return self.icon if self.number is None else f"{self.icon}:{self.number}"
+
+
+def _parse_chip_ref(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    parts = [p.strip() for p in value.split("/")]
+    faces = []
+    for part in parts:
+        m = _FACE.match(part)
+        if m is None:
+            raise ValueError(f"'{value}' is not a chip: write its two faces as icon/icon (a number as icon:2)")
+        faces.append({"icon": m["icon"], "number": int(m["number"]) if m["number"] else None})
+    if len(faces) != 2:
+        raise ValueError(f"'{value}': a chip has two faces, written icon/icon")
+    return {"faces": faces}
+
+
+class ChipRef(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    faces: tuple[FaceRef, FaceRef]
+
+    @property
+    def key(self) -> frozenset[str]:
+        return frozenset(f.key for f in self.faces)
+
+    def __str__(self) -> str:
+        return "/".join(f.key for f in self.faces)
+
+
+class BagEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    chip: Annotated[ChipRef, BeforeValidator(_parse_chip_ref)]
+    count: int = Field(ge=1, le=99)
+
+
+class Bag(ComponentModel):
+    name: str = Field(min_length=1, max_length=40)
+    note: str | None = Field(None, max_length=160, description="a short reminder printed under the list")
+    players: int = Field(1, ge=1, le=8, description="how many players each start with this bag")
+    total: int = Field(ge=1, le=99, description="declared number of chips in the bag")
+    chips: list[BagEntry] = Field(min_length=1, max_length=12)
+
+
+def _chips(pack: Pack) -> dict[frozenset[str], tuple[str, int]]:
+    """Chips of the pack by their faces: (id, copies)."""
+    out: dict[frozenset[str], tuple[str, int]] = {}
+    for comp in pack.components():
+        if comp.kind.name == "chip":
+            key = frozenset(f.key for f in comp.data.faces)  # type: ignore[attr-defined]
+            out.setdefault(key, (comp.id, comp.data.copies))
+    return out
+
+
+def composition(pack: Pack) -> Iterable[Problem]:
+    """The bag adds up to its declared total, names chips that exist, and the chip decks hold enough of each."""
+    chips = _chips(pack)
+    for comp in pack.components():
+        if comp.kind.name != "bag":
+            continue
+        bag: Bag = comp.data  # type: ignore[assignment]
+        have = sum(e.count for e in bag.chips)
+        if have != bag.total:
+            yield Problem("bag.total", f"the chips listed add up to {have}, but the bag declares total {bag.total}",
+                          comp.field_loc("total"), comp.id, "total")
+        seen = Counter(e.chip.key for e in bag.chips)
+        for i, entry in enumerate(bag.chips, 1):
+            where = f"chips.{i}"
+            if seen[entry.chip.key] > 1:
+                yield Problem("bag.duplicate", f"chip '{entry.chip}' is listed {seen[entry.chip.key]} times; list it "
+                              "once with its whole count", comp.field_loc("chips"), comp.id, where)
+                seen[entry.chip.key] = 0  # report once
+            found = chips.get(entry.chip.key)
+            if found is None:
+                yield Problem("bag.unknown-chip", f"no chip has the faces '{entry.chip}' (chips: "
+                              f"{', '.join(sorted('/'.join(sorted(k)) for k in chips)) or 'none'})",
+                              comp.field_loc("chips"), comp.id, where)
+            elif found[1] < entry.count * bag.players:
+                yield Problem("bag.supply", f"{bag.players} player(s) × {entry.count} '{entry.chip}' need "
+                              f"{entry.count * bag.players} chips; chip '{found[0]}' has {found[1]} copies",
+                              comp.field_loc("chips"), comp.id, where)
+
+
+KIND = register(
+    Kind(
+        name="bag",
+        model=Bag,
+        template="bag.xml.j2",
+        back_template="bag-back.xml.j2",
+        size="poker",
+        translatable=("name", "note"),
+        pack_rules=(composition,),
+        summary="A player's starting bag: chips and counts, printed as a reference card.",
+    )
+)

@@ -1,0 +1,59 @@
+"""Investigator card (spec A4): standard and exalted sides with stats, abilities and a knowledge combo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mazmorra.kinds import ComponentModel, Kind, register
+from mazmorra.kinds._expedition import game_of, game_rule_for, unknown_colours
+from mazmorra.errors import Problem
+from mazmorra.model import Deck, Pack
+
+
+class Stats(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    students: int = Field(ge=0, le=9, description="students taken at setup and when resting")
+    hand: int = Field(ge=1, le=9, description="artimaña cards refilled at end of turn")
+    speed: int = Field(ge=0, le=9, description="zones moved per turn")
+    intelligence: int = Field(ge=1, le=9, description="cubes tried per study action")
+    resistance: int = Field(ge=1, le=9, description="most stun tokens held")
+
+
+class Investigator(ComponentModel):
+    name: str = Field(min_length=1, max_length=30)
+    title: str = Field(min_length=1, max_length=40)
+    exalted_title: str = Field(min_length=1, max_length=40)
+    stats: Stats
+    exalted_stats: Stats
+    abilities: list[str] = Field(min_length=1, max_length=3, description="standard side; '**Name:** text'")
+    exalted_abilities: list[str] = Field(min_length=1, max_length=3)
+    knowledge: list[str] = Field(min_length=1, max_length=5, description="knowledge combo: cube colours")
+
+
+def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
+    """investigator.colour: the knowledge combo names declared cube colours."""
+    game = game_of(pack)
+    for comp in deck.components:
+        card: Investigator = comp.data  # type: ignore[assignment]
+        yield from unknown_colours(comp, "knowledge", card.knowledge, game, "investigator.colour",
+                                   "knowledge colour")
+
+
+KIND = register(
+    Kind(
+        name="investigator",
+        model=Investigator,
+        template="investigator.xml.j2",
+        back_template=None,
+        two_sided=True,
+        size="card",
+        translatable=("name", "title", "exalted_title", "abilities", "exalted_abilities"),
+        deck_rules=(combo_known,),
+        pack_rules=(game_rule_for("investigator"),),
+        summary="Investigator card: standard and exalted sides with students, hand, speed, intelligence, "
+                "resistance, abilities and the knowledge combo.",
+    )
+)

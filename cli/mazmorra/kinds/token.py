@@ -1,0 +1,106 @@
+"""Round token (spec A4): stun, trap (hidden back, three revealed faces), teleport, secret passage, …"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import Field
+
+from mazmorra.errors import Problem
+from mazmorra.kinds import ComponentModel, Kind, register
+from mazmorra.kinds._expedition import components
+from mazmorra.model import Component, Deck, Pack
+
+TOKEN_TYPES = ("stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge")
+TRAP_EFFECTS = {"ambush": (1, 3), "stop": None, "toll": (1, 3)}  # revealed face -> range of N (None: no N)
+TOKEN_KINDS = ("token", "square_token")
+
+
+class Token(ComponentModel):
+    type: Literal["stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge"]
+    effect: str | None = Field(None, description="trap only: the revealed face (ambush, stop, toll)")
+    n: int | None = Field(None, description="trap only: the face's N")
+    letter: str | None = Field(None, description="secret passage only: its letter")
+
+
+def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
+    """token.trap: traps reveal ambush N, stop or toll N; token.letter: secret passages carry a letter A–Z."""
+    for comp in deck.components:
+        t: Token = comp.data  # type: ignore[assignment]
+        if t.type == "trap":
+            if t.effect not in TRAP_EFFECTS:
+                yield Problem("token.trap", f"a trap reveals one of {', '.join(TRAP_EFFECTS)} (got {t.effect!r})",
+                              comp.field_loc("effect"), comp.id, "effect")
+            else:
+                rng = TRAP_EFFECTS[t.effect]
+                if rng is None and t.n is not None:
+                    yield Problem("token.trap", f"'{t.effect}' has no N", comp.field_loc("n"), comp.id, "n")
+                if rng is not None and (t.n is None or not rng[0] <= t.n <= rng[1]):
+                    yield Problem("token.trap", f"'{t.effect}' needs N {rng[0]}–{rng[1]} (got {t.n})",
+                                  comp.field_loc("n"), comp.id, "n")
+        elif t.effect is not None or t.n is not None:
+            yield Problem("token.trap", f"only traps have an effect and N (this is a {t.type} token)",
+                          comp.field_loc("effect" if t.effect is not None else "n"), comp.id, "effect")
+        if t.type == "secret_passage" and (t.letter is None or not re.match(r"^[A-Z]$", t.letter)):
+            yield Problem("token.letter", f"a secret passage token needs a letter A–Z (got {t.letter!r})",
+                          comp.field_loc("letter"), comp.id, "letter")
+        if t.type != "secret_passage" and t.letter is not None:
+            yield Problem("token.letter", f"only secret passage tokens have a letter (this is a {t.type} token)",
+                          comp.field_loc("letter"), comp.id, "letter")
+
+
+def letters_pair(pack: Pack) -> Iterable[Problem]:
+    """token.letter-pair: secret passage token letters come in pairs and differ from the tiles' letters."""
+    tokens: list[Component] = [c for k in TOKEN_KINDS for c in components(pack, k)]
+    count: Counter[str] = Counter()
+    first: dict[str, Component] = {}
+    for comp in tokens:
+        t: Token = comp.data  # type: ignore[assignment]
+        if t.type == "secret_passage" and t.letter:
+            count[t.letter] += comp.data.copies
+            first.setdefault(t.letter, comp)
+    tile_letters = {e.letter for c in components(pack, "zone_tile") for e in c.data.effects  # type: ignore[attr-defined]
+                    if e.type == "secret_passage"}
+    for letter, n in sorted(count.items()):
+        comp = first[letter]
+        if n != 2:
+            yield Problem("token.letter-pair", f"secret passage '{letter}' has {n} token(s); tokens join two zones, "
+                          "so each letter has exactly two", comp.field_loc("letter"), comp.id, "letter")
+        if letter in tile_letters:
+            yield Problem("token.letter-pair", f"letter '{letter}' is already printed on the tiles; tokens use "
+                          "other letters", comp.field_loc("letter"), comp.id, "letter")
+
+
+def letters_pair_for(kind: str):
+    """letters_pair as registered by one token kind: both kinds register it, the first present reports."""
+
+    def rule(pack: Pack) -> Iterable[Problem]:
+        reporter = next((d.kind.name for d in pack.decks if d.kind.name in TOKEN_KINDS), None)
+        return letters_pair(pack) if reporter == kind else ()
+
+    rule.__doc__ = letters_pair.__doc__
+    return rule
+
+
+def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
+    return register(
+        Kind(
+            name=name,
+            model=Token,
+            template=template,
+            back_template=None,
+            two_sided=True,
+            shape=shape,
+            size=size,
+            deck_rules=(faces_valid,),
+            pack_rules=(letters_pair_for(name),),
+            summary=f"{'Round' if shape == 'round' else 'Square'} token: stun, trap (hidden back and a revealed "
+                    "face), teleport, secret passage letter, stairs, wall or knowledge.",
+        )
+    )
+
+
+KIND = make_kind("token", "round", "24x24mm", "token.xml.j2")

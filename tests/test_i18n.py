@@ -1,0 +1,146 @@
+"""Issue 5: translator workflow — catalogues, status, draft builds, strictness, new languages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import polib
+
+from conftest import edit, line_of, need_tool, pdf_text, run_cli
+
+ART = "decks/artimanas.yaml"
+
+
+def _status(project: Path, pack: str = "expedicion") -> dict:
+    res = run_cli("i18n", "status", pack, "--json", cwd=project)
+    assert res.returncode == 0, res.stderr
+    return {d["lang"]: d for d in json.loads(res.stdout)}
+
+
+def test_changed_source_turns_fuzzy_and_update_keeps_the_old_translation(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    edit(pack / ART, "name: Mala racha", "name: Racha funesta")
+    st = _status(project)["en"]
+    assert st["fuzzy"] == 1
+    item = next(i for i in st["items"] if i["state"] == "fuzzy")
+    assert item["component"] == "mala-racha" and item["field"] == "name"
+    assert item["file"].endswith(ART) and item["line"] == line_of(pack / ART, "Racha funesta")
+    old = polib.pofile(str(pack / "locale/en.po")).find("mala-racha.name", by="msgctxt").msgstr
+    res = run_cli("i18n", "update", "expedicion", cwd=project)
+    assert res.returncode == 0, res.stderr
+    entry = polib.pofile(str(pack / "locale/en.po")).find("mala-racha.name", by="msgctxt")
+    assert entry.msgid == "Racha funesta" and entry.msgstr == old
+    assert "fuzzy" in entry.flags and entry.previous_msgid == "Mala racha"
+    assert _status(project)["en"]["fuzzy"] == 1
+    # A fuzzy text fails a normal build, names the .po line, and passes only as a draft.
+    res = run_cli("build", "expedicion", cwd=project)
+    assert res.returncode == 1 and "i18n.fuzzy" in res.stderr and "locale/en.po:" in res.stderr
+    assert run_cli("build", "expedicion", "--draft", cwd=project).returncode == 0
+    assert run_cli("build", "expedicion", "--draft", "--strict", cwd=project).returncode == 1
+
+
+def test_removed_component_becomes_obsolete_not_lost(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    path = pack / "decks" / "maldiciones.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("- id: brujula-enloquecida")
+    end = text.index("- id:", start + 5)
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    edit(pack / "pack.yaml", "size: 15", f"size: {15 - 1}")
+    assert run_cli("i18n", "update", "expedicion", cwd=project).returncode == 0
+    po = polib.pofile(str(pack / "locale/en.po"))
+    gone = [e for e in po.obsolete_entries() if e.msgctxt == "brujula-enloquecida.name"]
+    assert gone and gone[0].msgstr
+    assert _status(project)["en"]["obsolete"] == 2
+
+
+def test_deleted_entry_is_untranslated_and_a_draft_marks_it(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    po = polib.pofile(str(pack / "locale/en.po"), wrapwidth=0)
+    po.remove(po.find("mala-racha.effect", by="msgctxt"))
+    po.save()
+    st = _status(project)["en"]
+    assert st["untranslated"] == 1 and st["translated"] == st["total"] - 1
+    res = run_cli("build", "expedicion", "--lang", "en", cwd=project)
+    assert res.returncode == 1 and "mala-racha.effect" in res.stderr and "i18n.missing" in res.stderr
+    res = run_cli("build", "expedicion", "--lang", "en", "--draft", cwd=project)
+    assert res.returncode == 0, res.stderr
+    assert "i18n.missing" in res.stderr  # still reported, as a warning
+    text = pdf_text(project / "output/expedicion/en/artimanas.pdf")
+    assert text.count("UNTRANSLATED (en): effect") == 1  # one card, one copy
+    assert run_cli("build", "expedicion", "--lang", "en", "--draft", "--strict", cwd=project).returncode == 1
+
+
+def test_translation_with_other_icon_tokens_is_reported_at_its_po_line(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    po_path = pack / "locale/en.po"
+    po = polib.pofile(str(po_path), wrapwidth=0)
+    entry = po.find("estrella-propicia.effect", by="msgctxt")
+    assert "{stealth:2}" in entry.msgstr
+    entry.msgstr = entry.msgstr.replace("{stealth:2}", "{stealth:3}")
+    po.save()
+    line = line_of(po_path, "{stealth:3}")  # the msgstr line a translator edits
+    res = run_cli("validate", "expedicion", cwd=project)
+    assert res.returncode == 1
+    assert f"content/expedicion/locale/en.po:{line}:" in res.stderr
+    assert "i18n.tokens" in res.stderr and "estrella-propicia.effect" in res.stderr
+
+
+def test_character_missing_from_the_font_is_reported(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    po = polib.pofile(str(pack / "locale/en.po"), wrapwidth=0)
+    po.find("mala-racha.name", by="msgctxt").msgstr = "Bad Luck 厄運"
+    po.save()
+    res = run_cli("validate", "expedicion", cwd=project)
+    assert res.returncode == 1
+    assert "text.missing-glyph" in res.stderr and "mala-racha.name" in res.stderr
+    assert "content/expedicion/locale/en.po:" in res.stderr and "(en)" in res.stderr
+
+
+def test_a_third_language_is_one_command_away(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    res = run_cli("i18n", "add", "fr", "muestras", cwd=project)
+    assert res.returncode == 0, res.stderr
+    assert "fr" in (pack / "pack.yaml").read_text(encoding="utf-8")
+    fr = pack / "locale" / "fr.po"
+    assert fr.is_file()
+    # Untranslated: a draft build works and says so; a normal build refuses.
+    assert run_cli("build", "muestras", "--lang", "fr", cwd=project).returncode == 1
+    assert run_cli("build", "muestras", "--lang", "fr", "--draft", cwd=project).returncode == 0
+    po = polib.pofile(str(fr), wrapwidth=0)
+    french = {"pack.name": "Échantillons", "deck:cartas.name": "Cartes"}
+    for e in po:
+        if e.msgid_plural:
+            e.msgstr_plural = {0: "%(n)d carte", 1: "%(n)d cartes"}
+        else:
+            e.msgstr = french.get(e.msgctxt, "FR " + e.msgid)
+    po.save()
+    res = run_cli("build", "muestras", "--lang", "fr", "--strict", cwd=project)
+    assert res.returncode == 0, res.stderr
+    text = pdf_text(project / "output/muestras/fr/cartas.pdf")
+    assert "Cartes" in text and "FR Cofre olvidado" in text and "4 cartes" in text
+    need_tool("msgfmt")
+    assert subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(fr)]).returncode == 0
+    again = run_cli("i18n", "add", "fr", "muestras", cwd=project)
+    assert again.returncode == 2 and "already has" in again.stderr
+
+
+def test_counts_and_labels_follow_the_language(built_expedicion: Path) -> None:
+    es = pdf_text(built_expedicion / "es" / "maldiciones.pdf")
+    en = pdf_text(built_expedicion / "en" / "maldiciones.pdf")
+    assert "15 cartas" in es and "15 cards" in en
+    assert "Maldición" in es and "Curse" in en
+
+
+def test_status_table_is_readable(cli) -> None:
+    res = cli("i18n", "status", "expedicion", env={"COLUMNS": "160"})
+    assert res.returncode == 0, res.stderr
+    assert "translated" in res.stdout and "en" in res.stdout and "100%" in res.stdout
