@@ -155,6 +155,7 @@ def build_cmd(
     cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.")] = False,
     margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0)] = 5.0,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
+    deck: Annotated[Optional[list[str]], typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
 ) -> None:
@@ -164,10 +165,11 @@ def build_cmd(
             pack = load_pack(pack_dir)
             sheet = SheetSpec(page=(page.value if page else pack.spec.page), landscape=landscape, margin=margin,
                               crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value)
-            total = sum(c.data.copies for c in pack.components()) * len(_langs(lang) or pack.spec.languages)
+            total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
+                _langs(lang) or pack.spec.languages)
             with _ProgressPrinter(total, f"building {pack.id}") as progress:
                 res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict,
-                                                   draft=draft), progress)
+                                                   draft=draft, decks=tuple(deck) if deck else None), progress)
             _show(res.warnings)
             err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
                       f"{res.faces} faces in {res.seconds:.1f} s")
@@ -192,6 +194,18 @@ def new(name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase,
         pack_yaml = target / "pack.yaml"
         pack_yaml.write_text(pack_yaml.read_text(encoding="utf-8").replace("__ID__", name), encoding="utf-8")
         err.print(f"[green]✓[/] created {target}; build it with: mazmorra build {target}")
+
+
+@app.command()
+def outputs(packs: PacksArg = None,
+            out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output")) -> None:
+    """Print the PDF every deck and language builds to (one per line; used by the Makefile)."""
+    with _guard():
+        for pack_dir in _packs(packs):
+            pack = load_pack(pack_dir)
+            for lang in pack.spec.languages:
+                for d in pack.decks:
+                    out.print(str(out_dir / pack.id / lang / f"{d.id}.pdf"))
 
 
 @app.command("kinds")

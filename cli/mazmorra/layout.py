@@ -566,19 +566,25 @@ def _s_icon(st: CellStyle, ctx: FaceContext) -> str | None:
     return name
 
 
+def _box_ops(x: float, y: float, w: float, h: float, fill: str | None, stroke: str | None, sw: float,
+             radius: float, dash: tuple[float, ...], out: list[Op]) -> None:
+    """A rectangle; a dashed outline becomes four dashed lines over the (unstroked) fill."""
+    if dash and stroke:
+        if fill:
+            out.append(RectOp(x, y, w, h, fill, None, sw, radius))
+        corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+        out.extend(LineOp(*a, *b, stroke, sw, dash) for a, b in zip(corners, corners[1:]))
+    elif fill or stroke:
+        out.append(RectOp(x, y, w, h, fill, stroke, sw, radius))
+
+
 def _draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceContext, out: list[Op]) -> None:
     """One cell (or mark): fill/outline, cross, ring, icon, arrow, label — each only if its style asks."""
     inset = _s_len(st, "inset", 0.0)
     bx, by, bw, bh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
     fill, stroke = _s_colour(st, "fill"), _s_colour(st, "stroke")
     sw, radius, dash = _s_len(st, "stroke-width", 0.3), _s_len(st, "radius", 0.0), _s_dash(st)
-    if dash and stroke:  # a dashed outline is four dashed lines over the (unstroked) fill
-        if fill:
-            out.append(RectOp(bx, by, bw, bh, fill, None, sw, radius))
-        corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh), (bx, by)]
-        out.extend(LineOp(*a, *b, stroke, sw, dash) for a, b in zip(corners, corners[1:]))
-    elif fill or stroke:
-        out.append(RectOp(bx, by, bw, bh, fill, stroke, sw, radius))
+    _box_ops(bx, by, bw, bh, fill, stroke, sw, radius, dash, out)
     cross = _s_colour(st, "cross")
     if cross:
         cwid = _s_len(st, "cross-width", 0.4)
@@ -625,8 +631,9 @@ def _label(st: CellStyle, label: str, x: float, y: float, w: float, h: float, ct
     if pos not in ("center", "n", "s", "e", "w", "ne", "nw", "se", "sw"):
         raise ValueError(f"label-pos='{pos}': use center, n, s, e, w, ne, nw, se or sw")
     pad = min(w, h) * 0.1
-    tx = x + pad if "w" in pos else x + w - pad - tw if "e" in pos else x + (w - tw) / 2
-    base = y + pad + cap if "n" in pos else y + h - pad if "s" in pos else y + (h + cap) / 2
+    compass = "" if pos == "center" else pos
+    tx = x + pad if "w" in compass else x + w - pad - tw if "e" in compass else x + (w - tw) / 2
+    base = y + pad + cap if "n" in compass else y + h - pad if "s" in compass else y + (h + cap) / 2
     out.append(TextOp(tx, base, label, font, size, _colour(st.get("label-color", "#222222"))))
 
 
@@ -660,7 +667,8 @@ def _draw_edge(st: CellStyle, g: GridGeometry, r: int, c: int, side: str, ctx: F
     elif draw in ("bar", "gate"):
         t, half = _s_len(st, "thickness", 1.2), _s_num(st, "length", 0.5) * length / 2
         (x1, y1), (x2, y2) = pt(mid - half, pos - t / 2), pt(mid + half, pos + t / 2)
-        out.append(RectOp(x1, y1, x2 - x1, y2 - y1, fill if draw == "gate" else fill or stroke, stroke, sw))
+        _box_ops(x1, y1, x2 - x1, y2 - y1, fill if draw == "gate" or dash else fill or stroke, stroke, sw, 0.0,
+                 dash, out)
         if draw == "gate":  # a portcullis seen from above: a bar crossed by its spikes
             n = int(_s_num(st, "bars", 3))
             for i in range(n):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jinja2
 
+from mazmorra import fonts
 from mazmorra import layout as lay
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, rel
 from mazmorra.i18n import Labels, LocalText, Localised, localise, number_formatter
@@ -20,7 +21,7 @@ from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
 from mazmorra.units import parse_size
 from mazmorra.validate import validate
-from mazmorra.write import commit, sweep_stale, temp_path
+from mazmorra.write import TMP_DIR, atomic_write_text, commit, depfile_path, make_rule, sweep_stale, temp_path
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
@@ -39,6 +40,7 @@ class BuildOptions:
     out_dir: Path = Path("output")
     strict: bool = False  # warnings fail the build
     draft: bool = False  # missing/stale translations fall back to the source, marked on the component
+    decks: tuple[str, ...] | None = None  # None: every deck
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Job:
     backs: list[lay.Face | None]
     title: str
     path: Path
+    inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
 
 
 @dataclass
@@ -83,7 +86,7 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
         labels = Labels(pack, lang)
         if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
             continue  # templates assume valid data: report rule problems without layout noise
-        for deck in pack.decks:  # 4. lay out
+        for deck in _decks(pack, opts.decks):  # 4. lay out
             job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir,
                                              opts.draft)
             problems += lay_problems
@@ -102,26 +105,34 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
     if not render:
         result.seconds = time.perf_counter() - t0
         return result
-    sweep_stale(opts.out_dir / pack.id)
+    scratch = opts.out_dir.resolve().parent / TMP_DIR
+    sweep_stale(scratch)
     temps: list[tuple[Path, Path]] = []
     try:
         for job in jobs:  # 5. render
             pages = _pages(sheet, job)
-            tmp = temp_path(job.path)
+            tmp = temp_path(job.path, scratch)
             temps.append((tmp, job.path))
             doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}",
                                              job.lang), icons)
             doc.add(pages, job.fronts, job.backs if any(b is not None for b in job.backs) else None)
             doc.save()
+            job.inputs |= doc.inputs
             result.pages += doc.pages
             result.faces += len(job.fronts) + sum(1 for b in job.backs if b is not None)
             progress(f"rendered {pack.id}/{job.lang}/{job.deck.id}", 0)
         for tmp, target in temps:  # 6. write
             commit(tmp, target)
             result.outputs.append(target)
+        for job in jobs:
+            atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), scratch)
     finally:
         for tmp, _ in temps:
             tmp.unlink(missing_ok=True)
+        try:
+            scratch.rmdir()
+        except OSError:
+            pass  # not empty (a parallel build is using it) or already gone
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -134,6 +145,16 @@ def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
         raise UsageError(f"pack '{pack.id}' has no language {', '.join(unknown)} "
                          f"(it has {', '.join(pack.spec.languages)})")
     return list(wanted)
+
+
+def _decks(pack: Pack, wanted: tuple[str, ...] | None) -> list[Deck]:
+    if not wanted:
+        return list(pack.decks)
+    ids = [d.id for d in pack.decks]
+    unknown = [d for d in wanted if d not in ids]
+    if unknown:
+        raise UsageError(f"pack '{pack.id}' has no deck {', '.join(unknown)} (it has {', '.join(ids)})")
+    return [d for d in pack.decks if d.id in wanted]
 
 
 def _pages(sheet: SheetSpec, job: Job) -> list[PagePlan]:
@@ -191,7 +212,14 @@ def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], 
                 backs.append(back)
     path = out_dir / pack.id / lang / f"{deck.id}.pdf"
     title = f"{pack_name} — {deck_name}"
-    return Job(deck, lang, fronts, backs, title, path), problems
+    inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files()}
+    for t in (front_t, back_t):
+        if t is not None and t.filename:
+            inputs.add(Path(t.filename))
+    for cat in (pack.root / "locale" / f"{lang}.po", templates_dir() / "locale" / f"{lang}.po"):
+        if cat.is_file():
+            inputs.add(cat)
+    return Job(deck, lang, fronts, backs, title, path, inputs), problems
 
 
 def _template(env, name: str, problems: list[Problem]) -> jinja2.Template | None:

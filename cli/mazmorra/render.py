@@ -46,6 +46,7 @@ class Sheets:
         self.icons = icons
         self._forms: dict[str, str] = {}
         self.pages = 0
+        self.inputs: set[Path] = set()  # icon and image files drawn
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -155,11 +156,13 @@ class Sheets:
             p.close()
             c.drawPath(p, stroke=stroke, fill=fill)
         elif isinstance(op, ImageOp):
+            self.inputs.add(Path(op.path))
             c.drawImage(ImageReader(op.path), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K, op.h * K,
                         mask="auto", preserveAspectRatio=True, anchor="c")
 
     def _icon(self, name: str, x: float, y: float, size: float) -> None:
         path = self.icons.files[name]
+        self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
             c.drawImage(ImageReader(str(path)), self.X(x), self.Y(y + size), size * K, size * K, mask="auto",
