@@ -208,6 +208,19 @@ def outputs(packs: PacksArg = None,
                     out.print(str(out_dir / pack.id / lang / f"{d.id}.pdf"))
 
 
+@app.command()
+def icons(packs: PacksArg = None) -> None:
+    """List the icon names text tokens ({name:N}) and templates can use: bundled, plus each pack's own."""
+    from mazmorra.icons import IconSet
+
+    with _guard():
+        if not packs:
+            out.print(" ".join(IconSet.for_pack(None).names()))
+            return
+        for pack_dir in _packs(packs):
+            out.print(f"[bold]{pack_dir.name}[/]: " + " ".join(IconSet.for_pack(pack_dir).names()))
+
+
 @app.command("kinds")
 def kinds_cmd() -> None:
     """List the registered component kinds."""

@@ -65,7 +65,7 @@ class Localised:
     def text_loc(self, fld: str | None) -> Loc:
         if fld and fld in self.texts:
             return self.texts[fld].loc
-        return self.component.loc
+        return self.component.field_loc(fld) if fld else self.component.loc
 
 
 def catalogue_path(pack: Pack | Path, lang: str) -> Path:

@@ -240,7 +240,9 @@ def _elements(root: ET.Element, ctx: FaceContext, ox: float, oy: float, out: lis
                 raise ValueError(f"<icon name='{name}'>: unknown icon")
             out.append(IconOp(name, ox + _len(el, "x"), oy + _len(el, "y"), _len(el, "size")))
         elif tag == "image":
-            out.append(_image(el, ctx, ox, oy))
+            img = _image(el, ctx, ox, oy)
+            if img is not None:
+                out.append(img)
         elif tag == "text":
             _text(el, ctx, ox, oy, out)
         elif tag == "grid":
@@ -249,16 +251,28 @@ def _elements(root: ET.Element, ctx: FaceContext, ox: float, oy: float, out: lis
             raise ValueError(f"unknown element <{tag}>")
 
 
-def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float) -> ImageOp:
+def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float) -> ImageOp | None:
+    from mazmorra.images import ImageProblem, check
+
     src = el.get("src", "")
+    fld = el.get("field")
     if ctx.pack_root is None:
         raise ValueError("<image> needs a pack")
     root = ctx.pack_root.resolve()
     path = (root / src).resolve()
+    problem = None
     if not path.is_relative_to(root):
-        raise ValueError(f"<image src='{src}'> leaves the pack folder")
-    if not path.is_file():
-        raise ValueError(f"<image src='{src}'> does not exist")
+        problem = f"image '{src}' is outside the pack folder"
+    elif not path.is_file():
+        problem = f"image '{src}' does not exist"
+    else:
+        try:
+            check(path)
+        except ImageProblem as exc:
+            problem = f"image '{src}': {exc}"
+    if problem:
+        ctx.problems.append(Problem("image.invalid", problem, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+        return None
     return ImageOp(str(path), ox + _len(el, "x"), oy + _len(el, "y"), _len(el, "w"), _len(el, "h"))
 
 

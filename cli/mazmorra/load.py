@@ -42,7 +42,7 @@ def schema_problems(exc: ValidationError, root: Any, base: Loc, component: str |
         path = tuple(err["loc"])
         loc = locate(root, prefix + path) or base
         field = ".".join(str(p) for p in path) or None
-        msg = err["msg"]
+        msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         elif err["type"] == "missing":

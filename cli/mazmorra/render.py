@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from mazmorra import fonts
+from mazmorra import fonts, images
 from mazmorra.icons import IconSet, load_svg
 from mazmorra.impose import PagePlan, SheetSpec, Slot, mirror
 from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, RectOp, TextOp
@@ -157,8 +158,9 @@ class Sheets:
             c.drawPath(p, stroke=stroke, fill=fill)
         elif isinstance(op, ImageOp):
             self.inputs.add(Path(op.path))
-            c.drawImage(ImageReader(op.path), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K, op.h * K,
-                        mask="auto", preserveAspectRatio=True, anchor="c")
+            data = images.prepared(Path(op.path), op.w, op.h)
+            c.drawImage(ImageReader(io.BytesIO(data)), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K,
+                        op.h * K, mask="auto", preserveAspectRatio=True, anchor="c")
 
     def _icon(self, name: str, x: float, y: float, size: float) -> None:
         path = self.icons.files[name]

@@ -44,8 +44,8 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         continue
                     for tok in icon_tokens(text):
                         if tok.name not in icons:
-                            problems.append(Problem("text.unknown-icon", f"unknown icon '{{{tok.name}}}' "
-                                                    f"(known: {', '.join(icons.names())})",
+                            problems.append(Problem("text.unknown-icon", f"unknown icon '{{{tok.name}}}'"
+                                                    + _suggest(tok.name, icons.names()),
                                                     comp.field_loc(fld), comp.id, fld))
         for rule in deck.kind.deck_rules:
             problems.extend(rule(deck, pack))
@@ -57,6 +57,15 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
         for rule in kind.pack_rules:
             problems.extend(rule(pack))
     return problems
+
+
+def _suggest(name: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    if close:
+        return f"; did you mean {', '.join(repr(c) for c in close)}? (`mazmorra icons` lists them all)"
+    return " (`mazmorra icons` lists the known icons)"
 
 
 __all__ = ["validate", "locate"]

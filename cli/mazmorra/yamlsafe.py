@@ -66,10 +66,14 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
         raise YamlError(
             Problem("yaml.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown))
         )
+    raw = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise YamlError(Problem("yaml.encoding", f"not UTF-8 text ({exc.reason})", Loc(shown))) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlError(Problem("yaml.encoding", f"not UTF-8 text (byte 0x{raw[exc.start]:02x}: {exc.reason}); "
+                                "save the file as UTF-8", Loc(shown, line, col))) from None
     return parse_yaml(text, shown)
 
 

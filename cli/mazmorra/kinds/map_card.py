@@ -90,8 +90,9 @@ def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
         want = FLOORS[comp.data.variant]  # type: ignore[attr-defined]
         for side, m in _sides(comp):
             if len(m.floors) != want:
-                yield Problem("map_card.floors", f"{side}: an {comp.data.variant} map has {want} floors on each side; "  # type: ignore[attr-defined]
-                              f"this side has {len(m.floors)}", comp.field_loc(side), comp.id, f"{side}.floors")
+                what = "an entrance" if comp.data.variant == "entrance" else "a depths"  # type: ignore[attr-defined]
+                yield Problem("map_card.floors", f"{side}: {what} map has {want} floors on each side; this side "
+                              f"has {len(m.floors)}", comp.field_loc(side), comp.id, f"{side}.floors")
 
 
 def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:

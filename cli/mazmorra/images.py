@@ -1,0 +1,69 @@
+"""Raster images: checked before use (format, size, decompression bombs) and downsampled to the
+resolution they are printed at, so a huge photo costs neither memory nor PDF size."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+MAX_PIXELS = 40_000_000  # beyond this an image is refused (Pillow calls it a decompression bomb)
+MAX_BYTES = 64 * 1024 * 1024
+PRINT_DPI = 300
+FORMATS = {"PNG", "JPEG", "WEBP", "GIF", "TIFF", "BMP"}
+
+
+class ImageProblem(ValueError):
+    pass
+
+
+@lru_cache(maxsize=256)
+def check(path: Path) -> tuple[int, int]:
+    """(width, height) in pixels of a usable image; ImageProblem with a readable reason otherwise."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImageProblem(f"cannot read image: {exc.strerror}") from None
+    if size > MAX_BYTES:
+        raise ImageProblem(f"image file is {size // (1024 * 1024)} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                fmt, dims = im.format, im.size
+                if fmt not in FORMATS:
+                    raise ImageProblem(f"unsupported image format {fmt}")
+                if dims[0] * dims[1] > MAX_PIXELS:
+                    raise ImageProblem(f"image is {dims[0]}×{dims[1]} pixels; the limit is {MAX_PIXELS} pixels")
+                im.verify()
+    except ImageProblem:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageProblem(f"image is too large to decode safely (over {MAX_PIXELS} pixels)") from None
+    except Exception as exc:  # Pillow raises many types for corrupt files
+        raise ImageProblem(f"not a readable image ({type(exc).__name__}: {exc})") from None
+    return dims
+
+
+@lru_cache(maxsize=64)
+def prepared(path: Path, w_mm: float, h_mm: float) -> bytes:
+    """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled)."""
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    with Image.open(path) as im:
+        im.load()
+        target = (max(1, round(w_mm / 25.4 * PRINT_DPI)), max(1, round(h_mm / 25.4 * PRINT_DPI)))
+        scale = min(target[0] / im.width, target[1] / im.height)
+        if scale < 1:
+            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.LANCZOS)
+        if im.mode not in ("RGB", "RGBA", "L", "LA"):
+            im = im.convert("RGBA" if "A" in im.mode or im.mode == "P" else "RGB")
+        buf = io.BytesIO()
+        if im.mode in ("RGB", "L"):
+            im.save(buf, "JPEG", quality=92, optimize=True)
+        else:
+            im.save(buf, "PNG", optimize=True)
+        return buf.getvalue()
