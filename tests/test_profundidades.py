@@ -201,8 +201,7 @@ def test_floor_of_five_spaces(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '"x potion? . . wand? x"', '"x potion? . wand? x"')
     _fails(pack, _where(pack, MAPS, "floors:", after="- id: pozo-de-farolillos"), "pozo-de-farolillos",
-           "map_card.spaces",
-           "floor 2 has 5 spaces")
+           "map_card.spaces", "floor 2 has 5 spaces")
 
 
 def test_entrance_on_a_depths_map(pack_copy) -> None:
@@ -374,7 +373,7 @@ def test_grid_marks_stand_outside_the_grid() -> None:
     assert ops[0] == RectOp(23, 11, 8, 8, "#524a42", None, 0.3) and ops[1] == IconOp("entrance", 23, 11, 8)
     assert ops[2] == PolyOp(((9, 37), (5, 39), (5, 35)), "#222222")
     at_col = _ops('<mark side="s" at="2" size="4" fill="#000000"/>')
-    assert at_col == [RectOp(37, 45, 4, 4, "#000000", None, 0.3)]
+    assert at_col == [RectOp(37, 43, 4, 4, "#000000", None, 0.3)]  # below the 22 mm high grid
 
 
 def test_grid_label_is_centred_text() -> None:
@@ -400,7 +399,7 @@ def test_grid_mistakes_are_reported(body: str, message: str) -> None:
         _ops(body)
 
 
-def test_grid_escapes_nothing_it_should_not() -> None:
+def test_grid_label_from_data_is_text_not_markup() -> None:
     # A label comes from data through Jinja's autoescape: it arrives as text, never as markup.
     label = xml.sax.saxutils.quoteattr("<b>&")
     (op,) = _ops(f'<cell r="0" c="0" label={label}/>')

@@ -696,8 +696,9 @@ def _draw_edge(st: CellStyle, g: GridGeometry, r: int, c: int, side: str, ctx: F
         if st.get("dir", "out") not in ("in", "out"):
             raise ValueError(f"<edge-type dir='{st['dir']}'>: use in or out")
         tip, base = (rim - out_sign * depth, rim) if inward else (rim, rim - out_sign * depth)
-        out.append(PolyOp((pt(mid - half, base), pt(mid + half, base), pt(mid, tip)), fill or stroke,
-                          stroke if fill else None, sw))
+        outline = _s_colour(st, "stroke")  # arrows are outlined only when asked
+        out.append(PolyOp((pt(mid - half, base), pt(mid + half, base), pt(mid, tip)), fill or outline or "#222222",
+                          outline if fill else None, sw))
     icon = _s_icon(st, ctx)
     if icon and draw != "none":
         s = _s_num(st, "icon-scale", 1.0 if draw == "icon" else 0.4) * length

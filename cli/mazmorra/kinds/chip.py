@@ -43,8 +43,9 @@ def faces_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp in deck.components:
         for i, face in enumerate(comp.data.faces, 1):  # type: ignore[attr-defined]
             if face.icon not in icons:
-                yield Problem("chip.unknown-icon", f"face {i}: no icon '{face.icon}' (known: {', '.join(icons.names())})",
-                              comp.field_loc("faces"), comp.id, f"faces.{i}.icon")
+                yield Problem("chip.unknown-icon", f"face {i}: no icon '{face.icon}' "
+                              f"(known: {', '.join(icons.names())})", comp.field_loc("faces"), comp.id,
+                              f"faces.{i}.icon")
 
 
 def chips_distinct(deck: Deck, pack: Pack) -> Iterable[Problem]:
