@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -56,5 +56,11 @@ def missing_chars(text: str, name: str) -> set[str]:
     return {ch for ch in text if not ch.isspace() and ord(ch) not in cs}
 
 
+@lru_cache(maxsize=65536)
+def _unit_width(text: str, name: str) -> float:
+    return pdfmetrics.stringWidth(text, register(name), 1000.0) / 1000.0
+
+
 def width(text: str, name: str, size_pt: float) -> float:
-    return pdfmetrics.stringWidth(text, register(name), size_pt)
+    """Advance width in pt (no kerning, so it scales exactly with size: cached per word at 1 pt)."""
+    return _unit_width(text, name) * size_pt

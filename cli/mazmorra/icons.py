@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 BUILTIN_DIR = Path(__file__).parent / "icons"
 ICON_EXTS = (".svg", ".png")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class IconSet:
     """Icon name -> file; a pack's icons/ folder overrides and extends the bundled ones."""
 
@@ -28,6 +28,10 @@ class IconSet:
 
     def __contains__(self, name: str) -> bool:
         return name in self.files
+
+    @cached_property
+    def name_set(self) -> frozenset[str]:
+        return frozenset(self.files)
 
     def names(self) -> list[str]:
         return sorted(self.files)

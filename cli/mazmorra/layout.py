@@ -289,20 +289,47 @@ def _text(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
     style = Style(font=font, bold_font=fonts.BOLD_OF[font], color=_colour(el.get("color", "#222222")),
                   leading=_num(el, "leading", 1.18), align=el.get("align", "left"), valign=el.get("valign", "top"))
     fld = el.get("field")
-    for part_font, chars in ((font, content),):
-        missing = fonts.missing_chars(chars, part_font)
-        if missing:
-            ctx.problems.append(Problem("text.missing-glyph",
-                                        f"font '{part_font}' has no glyph for {' '.join(sorted(missing))!s}",
-                                        ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
-    wpt, hpt = w * PT_PER_MM, h * PT_PER_MM
-    fitted = fit(content, wpt, hpt, style, size, min_size, ctx.lang)
-    if not fitted.fits:
+    block = _text_block(content, w, h, style, size, min_size, ctx.lang, ctx.icons.name_set)
+    if block.missing:
+        ctx.problems.append(Problem("text.missing-glyph",
+                                    f"font '{font}' has no glyph for {' '.join(sorted(block.missing))}",
+                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    if not block.fits:
         ctx.problems.append(Problem(
             "text.overflow",
-            f"text does not fit its {w:.1f}×{h:.1f} mm box even at {fitted.size:g} pt "
-            f"(overflows by {fitted.overflow / PT_PER_MM:.1f} mm); shorten it or enlarge the box",
+            f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt "
+            f"(overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
             ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    for name in block.unknown_icons:
+        ctx.problems.append(Problem("text.unknown-icon", f"unknown icon '{{{name}}}'",
+                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    for op in block.ops:  # the block was laid out at (0, 0): move it to the box
+        if isinstance(op, TextOp):
+            out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
+        else:
+            out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
+
+    ops: tuple[Op, ...]
+    size: float
+    fits: bool
+    overflow: float  # mm
+    missing: frozenset[str]
+    unknown_icons: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def _text_block(content: str, w: float, h: float, style: Style, size: float, min_size: float, lang: str,
+                icon_names: frozenset[str]) -> TextBlock:
+    out: list[Op] = []
+    unknown: list[str] = []
+    missing = frozenset(fonts.missing_chars(content, style.font))
+    fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang)
+    x = y = 0.0
     s = fitted.size
     line_h = s * style.leading / PT_PER_MM
     total = len(fitted.lines) * line_h
@@ -333,14 +360,14 @@ def _text(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
                 run_end = placed.x + placed.width
             elif isinstance(part, IconPart):
                 isz = s * 1.15 / PT_PER_MM
-                if part.name not in ctx.icons:
-                    ctx.problems.append(Problem("text.unknown-icon", f"unknown icon '{{{part.name}}}'",
-                                                ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+                if part.name not in icon_names:
+                    unknown.append(part.name)
                 else:
                     out.append(IconOp(part.name, px, base - isz * 0.82, isz))
                 if part.number is not None:
                     out.append(TextOp(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part),
                                       style.bold_font, s, style.color))
+    return TextBlock(tuple(out), fitted.size, fitted.fits, fitted.overflow / PT_PER_MM, missing, tuple(unknown))
 
 
 # ---------------------------------------------------------------- the <grid> element

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable
+from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -67,8 +69,26 @@ class BuildResult:
     seconds: float = 0.0
 
 
+@contextmanager
+def _batch_gc() -> Iterator[None]:
+    """Collect cycles less often: a build makes millions of short-lived, acyclic objects and the
+    default thresholds make the collector rescan every live face over and over (20% of a 10,000
+    card build)."""
+    old = gc.get_threshold()
+    gc.set_threshold(50_000, 20, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
 def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress, render: bool = True) -> BuildResult:
     """Build every deck of a pack in the chosen languages; nothing is written unless all is valid."""
+    with _batch_gc():
+        return _build(pack_dir, opts, progress, render)
+
+
+def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool) -> BuildResult:
     t0 = time.perf_counter()
     pack = load_pack(pack_dir)  # 1. load
     icons = IconSet.for_pack(pack.root)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import HexColor as _HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,6 +23,13 @@ from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, Rec
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
+
+
+@lru_cache(maxsize=1024)
+def HexColor(value: str):  # noqa: N802 - a cached stand-in for reportlab's HexColor
+    return _HexColor(value)
+
+rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
 
 
@@ -48,6 +59,9 @@ class Sheets:
         self._forms: dict[str, str] = {}
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
+        self._reused: set[int] = set()
+        self._face_forms: dict[int, str] = {}
+        self._keep: list[Face] = []
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -57,7 +71,13 @@ class Sheets:
         return (self.page_h - y) * K
 
     def add(self, pages: Sequence[PagePlan], fronts: Sequence[Face], backs: Sequence[Face | None] | None) -> None:
-        """Draw planned pages; a backs page, mirrored for duplex, follows each fronts page."""
+        """Draw planned pages; a backs page, mirrored for duplex, follows each fronts page.
+
+        A face placed more than once (a shared back, copies of a card) is drawn once as a form
+        XObject and referenced: smaller files, faster builds.
+        """
+        uses = Counter(id(f) for f in [*fronts, *(backs or [])] if f is not None)
+        self._reused = {k for k, n in uses.items() if n > 1}
         for plan in pages:
             self._page(plan, [(slot, fronts[slot.index]) for slot in plan.slots])
             if backs is not None and self.sheet.duplex != "none":
@@ -88,6 +108,29 @@ class Sheets:
 
     def draw_face(self, face: Face, x0: float, y0: float) -> None:
         """Draw one face with its trim's top-left at (x0, y0) mm, clipped to its bleed box."""
+        if id(face) in self._reused:
+            name = self._face_forms.get(id(face))
+            if name is None:
+                name = f"face-{len(self._face_forms)}"
+                self._face_forms[id(face)] = name
+                self._keep.append(face)  # ids stay unique while the form is in use
+                bw, bh = face.w + 2 * face.bleed, face.h + 2 * face.bleed
+                page_h = self.page_h
+                self.page_h = bh  # draw in the form's own coordinates
+                self.c.beginForm(name, 0, 0, bw * K, bh * K)
+                self._draw_face(face, face.bleed, face.bleed)
+                self.c.endForm()
+                self.page_h = page_h
+            self.c.saveState()
+            self.c.translate(self.X(x0 - face.bleed), self.Y(y0 + face.h + face.bleed))
+            self.c.doForm(name)
+            self.c.restoreState()
+            self._after_face(face, x0, y0)
+            return
+        self._draw_face(face, x0, y0)
+        self._after_face(face, x0, y0)
+
+    def _draw_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
         b = face.bleed
         c.saveState()
@@ -101,9 +144,36 @@ class Sheets:
             c.setFillColor(HexColor(face.background))
             c.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K,
                    stroke=0, fill=1)
-        for op in face.ops:
-            self._op(op, x0, y0)
+        ops = face.ops
+        i, n = 0, len(ops)
+        while i < n:
+            if isinstance(ops[i], TextOp):  # consecutive runs share one text object
+                j = i
+                while j < n and isinstance(ops[j], TextOp):
+                    j += 1
+                self._texts(ops[i:j], x0, y0)
+                i = j
+            else:
+                self._op(ops[i], x0, y0)
+                i += 1
         c.restoreState()
+
+    def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
+        t = self.c.beginText()
+        font = color = None
+        for op in ops:
+            if (op.font, op.size) != font:
+                font = (op.font, op.size)
+                t.setFont(fonts.register(op.font), op.size)
+            if op.color != color:
+                color = op.color
+                t.setFillColor(HexColor(op.color))
+            t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
+            t.textOut(op.text)
+        self.c.drawText(t)
+
+    def _after_face(self, face: Face, x0: float, y0: float) -> None:
+        c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle
             c.setLineWidth(MARK_WIDTH_PT)
             c.setStrokeColor(HexColor("#555555"))
@@ -180,11 +250,9 @@ class Sheets:
             c.endForm()
             self._forms[name] = form
         scale = size * K / max(drawing.width, drawing.height)
-        c.saveState()
-        c.translate(self.X(x), self.Y(y + size))
-        c.scale(scale, scale)
+        c._code.append(f"q {fp_str(scale, 0, 0, scale, self.X(x), self.Y(y + size))} cm")
         c.doForm(form)
-        c.restoreState()
+        c._code.append("Q")
 
     def save(self) -> None:
         self.c.save()

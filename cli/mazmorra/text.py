@@ -152,48 +152,60 @@ def _splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
     return tuple(hy.iterate(word))
 
 
-def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size: float, lang: str) -> tuple[list[Line], float]:
-    """Greedy line breaking with hyphenation; returns lines and the widest line width (pt)."""
+def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size: float, lang: str,
+           units: list[list[list[float]]] | None = None) -> tuple[list[Line], float]:
+    """Greedy line breaking with hyphenation; returns lines and the widest line width (pt).
+
+    `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
+    several sizes measures every word once.
+    """
+    if units is None:
+        units = unit_widths(paragraphs, style)
     space = fonts.width(" ", style.font, size)
     lines: list[Line] = []
     widest = 0.0
-    for chunks in paragraphs:
+    limit = width + 1e-6
+    for chunks, chunk_units in zip(paragraphs, units):
         cur: list[Placed] = []
         x = 0.0
-        queue = [list(c) for c in chunks]
-        while queue:
-            chunk = queue.pop(0)
-            widths = [part_width(p, style, size) for p in chunk]
+        i = 0
+        pending: list[Part] | None = None  # the rest of a hyphenated chunk
+        while i < len(chunks) or pending is not None:
+            if pending is not None:
+                chunk, widths = pending, [part_width(p, style, size) for p in pending]
+                pending = None
+            else:
+                chunk, widths = chunks[i], [u * size for u in chunk_units[i]]
+                i += 1
             w = sum(widths)
             gap = space if cur else 0.0
-            if x + gap + w <= width + 1e-6:
+            if x + gap + w <= limit:
                 x += gap
                 for p, pw in zip(chunk, widths):
                     cur.append(Placed(x, p, pw))
                     x += pw
                 continue
-            # Try to hyphenate a chunk that starts with a word.
             first = chunk[0]
             # Hyphenate only when the line would otherwise end more than a fifth short.
             if isinstance(first, TextPart) and width - x > width * 0.2:
                 font = style.bold_font if first.bold else style.font
-                word = first.text
-                for left, right in _splits(word, lang):
+                for left, right in _splits(first.text, lang):
                     lw = fonts.width(left + HYPHEN, font, size)
-                    if x + gap + lw <= width + 1e-6:
+                    if x + gap + lw <= limit:
                         x += gap
                         cur.append(Placed(x, TextPart(left + HYPHEN, first.bold), lw))
                         x += lw
-                        chunk = [TextPart(right, first.bold)] + chunk[1:]
+                        chunk = [TextPart(right, first.bold), *chunk[1:]]
+                        widths = [part_width(p, style, size) for p in chunk]
                         break
             if cur:
                 lines.append(Line(tuple(cur), x))
                 widest = max(widest, x)
                 cur, x = [], 0.0
-                queue.insert(0, chunk)
+                pending = chunk
                 continue
             # A chunk alone wider than the line: place it anyway (reported as overflow).
-            for p, pw in zip(chunk, [part_width(p, style, size) for p in chunk]):
+            for p, pw in zip(chunk, widths):
                 cur.append(Placed(x, p, pw))
                 x += pw
         lines.append(Line(tuple(cur), x))
@@ -201,13 +213,18 @@ def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size:
     return lines, widest
 
 
+def unit_widths(paragraphs: list[list[list[Part]]], style: Style) -> list[list[list[float]]]:
+    return [[[part_width(p, style, 1.0) for p in chunk] for chunk in chunks] for chunks in paragraphs]
+
+
 def fit(text: str, width: float, height: float, style: Style, size: float, min_size: float,
         lang: str, step: float = 0.25) -> Fitted:
     """The largest size in [min_size, size] (by step) at which text fits width × height (pt)."""
     paragraphs = split_paragraphs(text)
+    units = unit_widths(paragraphs, style)
 
     def attempt(s: float) -> Fitted:
-        lines, widest = layout(paragraphs, width, style, s, lang)
+        lines, widest = layout(paragraphs, width, style, s, lang, units)
         h = len(lines) * s * style.leading
         over = max(h - height, widest - width, 0.0)
         return Fitted(s, tuple(lines), h, over <= 1e-6, over)
@@ -215,20 +232,22 @@ def fit(text: str, width: float, height: float, style: Style, size: float, min_s
     best = attempt(size)
     if best.fits or min_size >= size:
         return best
-    lo = 0
-    hi = int(round((size - min_size) / step))
-    smallest = attempt(size - hi * step)
-    if not smallest.fits:
-        return smallest
-    best = smallest
-    # Binary search the smallest shrink count that fits (fitting is monotonic in practice).
-    lo, hi = 1, hi - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        f = attempt(size - mid * step)
+    hi = int(round((size - min_size) / step))  # shrink steps down to min_size
+    # Start near the size at which the text's area fills the box, then walk to the exact step.
+    area = sum(u for chunks in units for chunk in chunks for u in chunk) * style.leading
+    est = (width * height / area) ** 0.5 if area > 0 else min_size
+    k = min(hi, max(1, int(round((size - est) / step))))
+    f = attempt(size - k * step)
+    if f.fits:
+        while k > 1:  # grow while it still fits
+            g = attempt(size - (k - 1) * step)
+            if not g.fits:
+                break
+            f, k = g, k - 1
+        return f
+    while k < hi:  # shrink until it fits
+        k += 1
+        f = attempt(size - k * step)
         if f.fits:
-            best = f
-            hi = mid - 1
-        else:
-            lo = mid + 1
-    return best
+            return f
+    return f

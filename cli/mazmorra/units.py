@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 PT_PER_MM = 72.0 / 25.4
@@ -25,12 +26,17 @@ CARD_SIZES_MM = {
 
 def parse_length(value: object, default_unit: str = "mm") -> float:
     """'63mm', '2.5in', '3pt' or a bare number (in default_unit) -> millimetres."""
+    if isinstance(value, str):
+        return _parse_length_str(value, default_unit)
     if isinstance(value, bool):
         raise ValueError(f"not a length: {value!r}")
     if isinstance(value, (int, float)):
         return float(value) * MM_PER[default_unit]
-    if not isinstance(value, str):
-        raise ValueError(f"not a length: {value!r}")
+    raise ValueError(f"not a length: {value!r}")
+
+
+@lru_cache(maxsize=8192)
+def _parse_length_str(value: str, default_unit: str) -> float:
     m = _LENGTH.match(value)
     if not m:
         raise ValueError(f"not a length: {value!r} (use e.g. 63mm, 2.5in, 3pt)")

@@ -8,6 +8,7 @@ keeps the registry from importing it as one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -102,8 +103,6 @@ def parse(pack: Pack) -> Parsed:
 
 
 def _is_name(name: str) -> bool:
-    import re
-
     return re.match(NAME_PATTERN, name) is not None
 
 
@@ -120,11 +119,6 @@ def floor_size_loc(pack: Pack, floor: int) -> Loc:
     """pack.yaml line of game.floors.<floor>.size (or the closest enclosing line)."""
     located = _raw_pack(pack)
     return _at(located, ("game", "floors", str(floor), "size"), pack.field_locs.get("game", pack.loc))
-
-
-def cube_loc(pack: Pack, name: str) -> Loc:
-    located = _raw_pack(pack)
-    return _at(located, ("game", "cubes", name, "supply"), pack.field_locs.get("game", pack.loc))
 
 
 def game_rule_for(kind: str) -> Callable[[Pack], Iterable[Problem]]:

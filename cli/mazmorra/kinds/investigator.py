@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mazmorra.errors import Problem
 from mazmorra.kinds import ComponentModel, Kind, register
 from mazmorra.kinds._expedition import game_of, game_rule_for, unknown_colours
-from mazmorra.errors import Problem
 from mazmorra.model import Deck, Pack
 
 

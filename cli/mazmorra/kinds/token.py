@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from pydantic import Field
@@ -74,7 +74,7 @@ def letters_pair(pack: Pack) -> Iterable[Problem]:
                           "other letters", comp.field_loc("letter"), comp.id, "letter")
 
 
-def letters_pair_for(kind: str):
+def letters_pair_for(kind: str) -> Callable[[Pack], Iterable[Problem]]:
     """letters_pair as registered by one token kind: both kinds register it, the first present reports."""
 
     def rule(pack: Pack) -> Iterable[Problem]:

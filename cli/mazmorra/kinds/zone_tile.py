@@ -11,7 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import components, floor_size_loc, game_of, game_rule_for, unknown_colours
+from mazmorra.kinds._expedition import (
+    components,
+    floor_size_loc,
+    game_of,
+    game_rule_for,
+    unknown_colours,
+)
 from mazmorra.model import Component, Deck, Pack
 
 SIDES = ("N", "E", "S", "W")
@@ -288,10 +294,10 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     floors_with_tiles = {_data(c).floor for c in _tiles(pack)} & set(game.floors)
     for comp in _tiles(pack):
         tile = _data(comp)
-        if any(e.type == "stairs" for e in tile.effects):
-            if not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
-                yield Problem("zone_tile.stairs", f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} "
-                              f"nor {tile.floor + 1} exists", comp.field_loc("effects"), comp.id, "effects")
+        has_stairs = any(e.type == "stairs" for e in tile.effects)
+        if has_stairs and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
+            yield Problem("zone_tile.stairs", f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} "
+                          f"nor {tile.floor + 1} exists", comp.field_loc("effects"), comp.id, "effects")
 
 
 def boss_exists(pack: Pack) -> Iterable[Problem]:

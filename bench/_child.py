@@ -1,0 +1,148 @@
+"""One measured run in a fresh process: `mazmorra` (the whole pipeline) or `baseline` (plain ReportLab).
+
+Prints one JSON line: seconds, peak RSS in MB, faces and pages.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import resource
+import sys
+import time
+from pathlib import Path
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_mazmorra(pack: Path, lang: str, out: Path) -> dict:
+    from mazmorra.pipeline import BuildOptions, build
+
+    t0 = time.perf_counter()
+    res = build(pack, BuildOptions(langs=(lang,), out_dir=out))
+    return {"seconds": time.perf_counter() - t0, "faces": res.faces, "pages": res.pages}
+
+
+def dump_ops(pack: Path, lang: str, dump: Path) -> None:
+    """Lay the pack out with mazmorra (untimed) and save what the baseline has to draw."""
+    from mazmorra import layout as lay
+    from mazmorra.i18n import Labels, localise
+    from mazmorra.icons import IconSet
+    from mazmorra.load import load_pack
+    from mazmorra.paths import templates_dir
+    from mazmorra.pipeline import lay_out_deck
+
+    p = load_pack(pack)
+    icons = IconSet.for_pack(p.root)
+    env = lay.make_env(lay.template_search_path(p.root, templates_dir()))
+    localised, names, _ = localise(p, lang)
+    job, _ = lay_out_deck(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, Path("unused"))
+    faces = [(f.w, f.h, f.bleed, f.background, f.ops) for f in job.fronts]
+    back = job.backs[0]
+    dump.write_bytes(pickle.dumps({"faces": faces, "back": (back.background, back.ops),
+                                   "icons": {k: str(v) for k, v in icons.files.items()}}))
+
+
+def run_baseline(dump: Path, out: Path) -> dict:
+    """The same frames, icons and final text drawn with plain ReportLab calls, 6 cards a sheet, backs."""
+    from reportlab import rl_config
+    from reportlab.graphics import renderPDF
+    from reportlab.lib.colors import HexColor
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+    from svglib.svglib import svg2rlg
+
+    from mazmorra.fonts import FONT_DIR, FONTS
+    from mazmorra.layout import CircleOp, IconOp, LineOp, RectOp, TextOp
+
+    data = pickle.loads(dump.read_bytes())
+    t0 = time.perf_counter()
+    rl_config.useA85 = 0
+    for name, file in FONTS.items():
+        pdfmetrics.registerFont(TTFont("Mz-" + name, str(FONT_DIR / file)))
+    k = 72 / 25.4
+    page_h = 297 * k
+    c = Canvas(str(out), pagesize=(210 * k, page_h), invariant=1, initialFontName="Mz-sans")
+    forms: dict[str, tuple[str, float]] = {}
+
+    def draw(ops, bg, x0, y0, w, h, b):
+        c.saveState()
+        p = c.beginPath()
+        p.rect((x0 - b) * k, page_h - (y0 + h + b) * k, (w + 2 * b) * k, (h + 2 * b) * k)
+        c.clipPath(p, stroke=0, fill=0)
+        if bg:
+            c.setFillColor(HexColor(bg))
+            c.rect((x0 - b) * k, page_h - (y0 + h + b) * k, (w + 2 * b) * k, (h + 2 * b) * k, stroke=0, fill=1)
+        for op in ops:
+            if isinstance(op, TextOp):
+                c.setFillColor(HexColor(op.color))
+                c.setFont("Mz-" + op.font, op.size)
+                c.drawString((x0 + op.x) * k, page_h - (y0 + op.y) * k, op.text)
+            elif isinstance(op, RectOp):
+                if op.fill:
+                    c.setFillColor(HexColor(op.fill))
+                if op.stroke:
+                    c.setStrokeColor(HexColor(op.stroke))
+                    c.setLineWidth(op.stroke_width * k)
+                c.roundRect((x0 + op.x) * k, page_h - (y0 + op.y + op.h) * k, op.w * k, op.h * k, op.radius * k,
+                            stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
+            elif isinstance(op, CircleOp):
+                if op.fill:
+                    c.setFillColor(HexColor(op.fill))
+                if op.stroke:
+                    c.setStrokeColor(HexColor(op.stroke))
+                    c.setLineWidth(op.stroke_width * k)
+                c.circle((x0 + op.cx) * k, page_h - (y0 + op.cy) * k, op.r * k, stroke=1 if op.stroke else 0,
+                         fill=1 if op.fill else 0)
+            elif isinstance(op, LineOp):
+                c.setStrokeColor(HexColor(op.stroke))
+                c.setLineWidth(op.stroke_width * k)
+                c.line((x0 + op.x1) * k, page_h - (y0 + op.y1) * k, (x0 + op.x2) * k, page_h - (y0 + op.y2) * k)
+            elif isinstance(op, IconOp):
+                if op.name not in forms:
+                    d = svg2rlg(data["icons"][op.name])
+                    d.initialFontName = "Mz-sans"
+                    c.beginForm(op.name, 0, 0, d.width, d.height)
+                    renderPDF.draw(d, c, 0, 0)
+                    c.endForm()
+                    forms[op.name] = (op.name, d.width)
+                name, width = forms[op.name]
+                c.saveState()
+                c.translate((x0 + op.x) * k, page_h - (y0 + op.y + op.size) * k)
+                s = op.size * k / width
+                c.scale(s, s)
+                c.doForm(name)
+                c.restoreState()
+        c.restoreState()
+
+    faces = data["faces"]
+    cells = [(39 + col * 69, 10.5 + row * 94) for row in range(3) for col in range(2)]
+    pages = 0
+    for start in range(0, len(faces), 6):
+        chunk = faces[start : start + 6]
+        for (x, y), (w, h, b, bg, ops) in zip(cells, chunk):
+            draw(ops, bg, x, y, w, h, b)
+        c.showPage()
+        for i, (w, h, b, _, _) in enumerate(chunk):
+            x, y = cells[i ^ 1]
+            draw(data["back"][1], data["back"][0], x, y, w, h, b)
+        c.showPage()
+        pages += 2
+    c.save()
+    return {"seconds": time.perf_counter() - t0, "faces": 2 * len(faces), "pages": pages}
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "mazmorra":
+        result = run_mazmorra(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
+    elif mode == "dump":
+        dump_ops(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
+        sys.exit(0)
+    else:
+        result = run_baseline(Path(sys.argv[2]), Path(sys.argv[3]))
+    result["peak_mb"] = peak_mb()
+    print(json.dumps(result))
