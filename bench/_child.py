@@ -32,15 +32,17 @@ def dump_ops(pack: Path, lang: str, dump: Path) -> None:
     from mazmorra.icons import IconSet
     from mazmorra.load import load_pack
     from mazmorra.paths import templates_dir
-    from mazmorra.pipeline import lay_out_deck
+    from mazmorra.pipeline import BuildOptions, deck_job
 
     p = load_pack(pack)
     icons = IconSet.for_pack(p.root)
     env = lay.make_env(lay.template_search_path(p.root, templates_dir()))
     localised, names, _ = localise(p, lang)
-    job, _ = lay_out_deck(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, Path("unused"))
-    faces = [(f.w, f.h, f.bleed, f.background, f.ops) for f in job.fronts]
-    back = job.backs[0]
+    problems: list = []
+    job = deck_job(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, BuildOptions(), problems)
+    items = list(job.items())
+    faces = [(i.front.w, i.front.h, i.front.bleed, i.front.background, i.front.ops) for i in items]
+    back = items[0].back
     dump.write_bytes(pickle.dumps({"faces": faces, "back": (back.background, back.ops),
                                    "icons": {k: str(v) for k, v in icons.files.items()}}))
 

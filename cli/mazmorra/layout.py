@@ -133,10 +133,24 @@ def roman(n: int) -> str:
     return out
 
 
+class RecordingLoader(jinja2.FileSystemLoader):
+    """A file loader that remembers every template file it read (imports and includes too), so
+    incremental builds know what an output depends on."""
+
+    def __init__(self, searchpath: list[str]):
+        super().__init__(searchpath)
+        self.loaded: set[Path] = set()
+
+    def get_source(self, environment, template):  # type: ignore[no-untyped-def]
+        source, filename, uptodate = super().get_source(environment, template)
+        self.loaded.add(Path(filename))
+        return source, filename, uptodate
+
+
 def make_env(search: list[Path]) -> SandboxedEnvironment:
     """The one Jinja environment of a build: sandboxed, autoescaped XML, strict about undefined names."""
     env = SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader([str(p) for p in search]),
+        loader=RecordingLoader([str(p) for p in search]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -45,16 +45,28 @@ class BuildOptions:
     decks: tuple[str, ...] | None = None  # None: every deck
 
 
+@dataclass(frozen=True)
+class Item:
+    """One component laid out: its faces and how many copies print."""
+
+    front: lay.Face
+    back: lay.Face | None
+    copies: int
+    shared_back: bool  # the deck's common back rather than the component's own
+
+
 @dataclass
 class Job:
-    """One output document: a deck in a language, laid out and ready to render."""
+    """One output document: a deck in one language. Its faces are laid out lazily, component by
+    component, while the renderer consumes them, so memory does not grow with the deck."""
 
+    pack: Pack
     deck: Deck
     lang: str
-    fronts: list[lay.Face]
-    backs: list[lay.Face | None]
     title: str
     path: Path
+    items: Callable[[], Iterator[Item]]  # lays the deck out, appending problems as it goes
+    sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
 
 
@@ -94,57 +106,57 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     langs = _languages(pack, opts.langs)
+    decks = _decks(pack, opts.decks)
     sheet = opts.sheet or SheetSpec(page=pack.spec.page)
     env = lay.make_env(lay.template_search_path(pack.root, templates_dir()))
     jobs: list[Job] = []
+    labels_by_lang = {}
     for lang in langs:
         localised, names, loc_problems = localise(pack, lang)  # 3. localise
         if opts.draft:  # fall back visibly instead of failing
             loc_problems = [replace(p, severity=Severity.WARNING) if p.rule in _DRAFTABLE else p
                             for p in loc_problems]
         problems += loc_problems
-        labels = Labels(pack, lang)
-        if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
-            continue  # templates assume valid data: report rule problems without layout noise
-        for deck in _decks(pack, opts.decks):  # 4. lay out
-            job, lay_problems = lay_out_deck(pack, deck, lang, localised, names, labels, env, icons, opts.out_dir,
-                                             opts.draft)
-            problems += lay_problems
-            jobs.append(job)
-            progress(f"laid out {pack.id}/{lang}/{deck.id}", len(job.fronts))
-        for msgid in labels.missing:
-            problems.append(Problem(
-                "i18n.label",
-                f"template label {msgid!r} has no '{lang}' translation "
-                f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
-                Loc(rel(templates_dir())), "templates", lang=lang,
-                severity=Severity.WARNING if opts.draft else Severity.ERROR))
-    _stop_on_errors(problems, opts.strict)
-    result = BuildResult(pack, warnings=[p for p in problems if p.severity is Severity.WARNING])
-    result.components = len(pack.components())
-    if not render:
-        result.seconds = time.perf_counter() - t0
-        return result
+        labels_by_lang[lang] = labels = Labels(pack, lang)
+        contexts = {loc.component.id: loc.context() for loc in localised}  # `components` in templates
+        jobs += [deck_job(pack, deck, lang, localised, names, labels, env, icons, opts, problems, contexts)
+                 for deck in decks]
+    if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
+        raise ContentError(problems)  # templates assume valid data: report rule problems without layout noise
+    result = BuildResult(pack, components=len(pack.components()))
+    if any(p.severity is Severity.ERROR for p in problems):
+        render = False  # the build will fail: still lay out, to report overflows in the same run
     scratch = opts.out_dir.resolve().parent / TMP_DIR
-    sweep_stale(scratch)
     temps: list[tuple[Path, Path]] = []
     try:
-        for job in jobs:  # 5. render
-            pages = _pages(sheet, job)
-            tmp = temp_path(job.path, scratch)
-            temps.append((tmp, job.path))
-            doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}",
-                                             job.lang), icons)
-            doc.add(pages, job.fronts, job.backs if any(b is not None for b in job.backs) else None)
-            doc.save()
-            job.inputs |= doc.inputs
-            result.pages += doc.pages
-            result.faces += len(job.fronts) + sum(1 for b in job.backs if b is not None)
-            progress(f"rendered {pack.id}/{job.lang}/{job.deck.id}", 0)
+        if render:
+            sweep_stale(scratch)
+        for job in jobs:  # 4. lay out, 5. render: streamed sheet by sheet into a temporary file
+            doc = None
+            if render:
+                tmp = temp_path(job.path, scratch)
+                temps.append((tmp, job.path))
+                doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author,
+                                                 f"{pack.spec.name}: {job.deck.spec.name}", job.lang), icons)
+            result.faces += _render(job, sheet, doc, progress)
+            if doc is not None:
+                doc.save()
+                job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[attr-defined]
+                result.pages += doc.pages
+            progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
+        for lang, labels in labels_by_lang.items():
+            for msgid in labels.missing:
+                problems.append(Problem(
+                    "i18n.label",
+                    f"template label {msgid!r} has no '{lang}' translation "
+                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
+                    Loc(rel(templates_dir())), "templates", lang=lang,
+                    severity=Severity.WARNING if opts.draft else Severity.ERROR))
+        _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         for tmp, target in temps:  # 6. write
             commit(tmp, target)
             result.outputs.append(target)
-        for job in jobs:
+        for job in jobs if render else []:
             atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), scratch)
     finally:
         for tmp, _ in temps:
@@ -152,9 +164,34 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         try:
             scratch.rmdir()
         except OSError:
-            pass  # not empty (a parallel build is using it) or already gone
+            pass  # not empty (a parallel build is using it) or never made
+    result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, progress: Progress) -> int:
+    """Lay the job out and, when doc is given, draw it; returns the number of faces."""
+    n = 0
+
+    def faces() -> Iterator[tuple[lay.Face, lay.Face | None, bool, bool]]:
+        nonlocal n
+        for item in job.items():
+            progress(f"{job.deck.id} ({job.lang})", item.copies)
+            for _ in range(item.copies):
+                n += 1 + (item.back is not None)
+                yield item.front, item.back, item.copies > 1, item.shared_back
+
+    if doc is None:
+        for _ in faces():
+            pass
+        return n
+    try:
+        pages = impose(sheet, job.sizes, job.pack.bleed_mm)
+    except DoesNotFit as exc:
+        raise UsageError(f"{job.deck.id}: {exc}") from None
+    doc.add(pages, faces())
+    return n
 
 
 def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
@@ -177,69 +214,69 @@ def _decks(pack: Pack, wanted: tuple[str, ...] | None) -> list[Deck]:
     return [d for d in pack.decks if d.id in wanted]
 
 
-def _pages(sheet: SheetSpec, job: Job) -> list[PagePlan]:
-    try:
-        return impose(sheet, [(f.w, f.h) for f in job.fronts], job.fronts[0].bleed if job.fronts else 0.0)
-    except DoesNotFit as exc:
-        raise UsageError(f"{job.deck.id}: {exc}") from None
-
-
 def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
     fatal = [p for p in problems if p.severity is Severity.ERROR or strict]
     if fatal:
         raise ContentError(problems)
 
 
-def lay_out_deck(pack: Pack, deck: Deck, lang: str, localised: list[Localised], names: dict[str, LocalText],
-                 labels: Labels, env, icons: IconSet, out_dir: Path, draft: bool = False) -> tuple[Job, list[Problem]]:
-    """Every face of one deck in one language; copies share their laid-out face."""
-    problems: list[Problem] = []
+def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], names: dict[str, LocalText],
+             labels: Labels, env, icons: IconSet, opts: BuildOptions, problems: list[Problem],
+             contexts: dict[str, dict] | None = None) -> Job:
+    """The job of one deck in one language; its layout runs when the job's items are iterated."""
     w, h = deck.size_mm
-    bleed = pack.bleed_mm
     deck_name = names[f"deck:{deck.id}.name"].text
     pack_name = names["pack.name"].text
+    mine = [loc for loc in localised if loc.component.deck == deck.id]
+    if contexts is None:
+        contexts = {loc.component.id: loc.context() for loc in localised}
     common = {"lang": lang, "_": labels, "ngettext": labels.ngettext, "num": number_formatter(lang),
-              "w": w, "h": h, "bleed": bleed,
+              "w": w, "h": h, "bleed": pack.bleed_mm, "game": pack.spec.game, "components": contexts,
               "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
                        "count": sum(c.data.copies for c in deck.components)},
               "pack": {"id": pack.id, "name": pack_name}}
-    front_t = _template(env, deck.kind.template, problems)
-    back_t = _template(env, deck.kind.back_template, problems) if deck.kind.back_template else None
-    shared_back = None
-    if back_t is not None:
-        shared_back = _face(back_t, {**common, "side": "back", "card": {}}, f"deck:{deck.id}", "back", lang,
-                            lambda f: deck.loc, (w, h), deck, pack, icons, problems)
-    fronts: list[lay.Face] = []
-    backs: list[lay.Face | None] = []
-    for loc in localised:
+    sizes = []
+    for loc in mine:
         comp = loc.component
-        if comp.deck != deck.id or front_t is None:
-            continue
-        size = parse_size(comp.data.size) if comp.data.size else (w, h)
-        ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(), "missing": [
-            k for k, t in loc.texts.items() if t.status == "missing"]}
-        front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, deck, pack, icons, problems)
-        back = shared_back
-        if deck.kind.two_sided:
-            back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size, deck, pack,
-                         icons, problems)
-        untranslated = sorted(k for k, t in loc.texts.items() if t.status in ("missing", "fuzzy"))
-        if draft and untranslated and front is not None:
-            front = _draft_marker(front, lang, untranslated, icons, pack)
-        for _ in range(comp.data.copies):
-            if front is not None:
-                fronts.append(front)
-                backs.append(back)
-    path = out_dir / pack.id / lang / f"{deck.id}.pdf"
-    title = f"{pack_name} — {deck_name}"
+        sizes += [parse_size(comp.data.size) if comp.data.size else (w, h)] * comp.data.copies
+
+    front_t = _template(env, deck.kind.template, problems)  # compiled now: syntax errors stop the build early
+    back_t = _template(env, deck.kind.back_template, problems) if deck.kind.back_template else None
+
+    def items() -> Iterator[Item]:
+        if front_t is None:
+            return
+        shared_back = None
+        if back_t is not None:
+            shared_back = _face(back_t, {**common, "side": "back", "card": {}}, f"deck:{deck.id}", "back", lang,
+                                lambda f: deck.loc, (w, h), deck, pack, icons, problems)
+        for loc in mine:
+            comp = loc.component
+            size = parse_size(comp.data.size) if comp.data.size else (w, h)
+            ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(),
+                   "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
+            front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, deck, pack, icons, problems)
+            back = shared_back
+            if deck.kind.two_sided:
+                back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size, deck,
+                             pack, icons, problems)
+            untranslated = sorted(k for k, t in loc.texts.items() if t.status in ("missing", "fuzzy"))
+            if opts.draft and untranslated and front is not None:
+                front = _draft_marker(front, lang, untranslated, icons, pack)
+            if front is None:
+                front = _blank(size, pack.bleed_mm, comp.id)  # reported already; keeps positions aligned
+            yield Item(front, back, comp.data.copies, not deck.kind.two_sided)
+
     inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files()}
-    for t in (front_t, back_t):
-        if t is not None and t.filename:
-            inputs.add(Path(t.filename))
     for cat in (pack.root / "locale" / f"{lang}.po", templates_dir() / "locale" / f"{lang}.po"):
         if cat.is_file():
             inputs.add(cat)
-    return Job(deck, lang, fronts, backs, title, path, inputs), problems
+    path = opts.out_dir / pack.id / lang / f"{deck.id}.pdf"
+    return Job(pack, deck, lang, f"{pack_name} — {deck_name}", path, items, sizes, inputs)
+
+
+def _blank(size: tuple[float, float], bleed: float, component: str) -> lay.Face:
+    return lay.Face(component, "front", size[0], size[1], bleed, ())
 
 
 def _template(env, name: str, problems: list[Problem]) -> jinja2.Template | None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,9 +58,7 @@ class Sheets:
         self._forms: dict[str, str] = {}
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
-        self._reused: set[int] = set()
-        self._face_forms: dict[int, str] = {}
-        self._keep: list[Face] = []
+        self._face_forms: dict[tuple[str, str], str] = {}
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -70,25 +67,25 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, pages: Sequence[PagePlan], fronts: Sequence[Face], backs: Sequence[Face | None] | None) -> None:
-        """Draw planned pages; a backs page, mirrored for duplex, follows each fronts page.
+    def add(self, pages: Sequence[PagePlan], faces: Iterator[tuple[Face, Face | None, bool, bool]]) -> None:
+        """Draw planned pages from a stream of (front, back, front reused, back reused), one per slot;
+        a backs page, mirrored for duplex, follows each fronts page.
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
         """
-        uses = Counter(id(f) for f in [*fronts, *(backs or [])] if f is not None)
-        self._reused = {k for k, n in uses.items() if n > 1}
         for plan in pages:
-            self._page(plan, [(slot, fronts[slot.index]) for slot in plan.slots])
-            if backs is not None and self.sheet.duplex != "none":
-                placed = [(mirror(slot, self.sheet), backs[slot.index]) for slot in plan.slots]
-                self._page(PagePlan(tuple(s for s, _ in placed), _mirror_marks(plan.marks, self.sheet)),
-                           [(s, b) for s, b in placed if b is not None])
+            chunk = [next(faces) for _ in plan.slots]
+            self._page(plan, [(slot, f[0], f[2]) for slot, f in zip(plan.slots, chunk)])
+            if self.sheet.duplex != "none" and any(f[1] is not None for f in chunk):
+                placed = [(mirror(slot, self.sheet), f[1], f[3]) for slot, f in zip(plan.slots, chunk)]
+                self._page(PagePlan(tuple(s for s, _, _ in placed), _mirror_marks(plan.marks, self.sheet)),
+                           [(s, b, r) for s, b, r in placed if b is not None])
 
-    def _page(self, plan: PagePlan, placed: Iterable[tuple[Slot, Face]]) -> None:
+    def _page(self, plan: PagePlan, placed: Iterable[tuple[Slot, Face, bool]]) -> None:
         c = self.c
-        for slot, face in placed:
-            self.draw_face(face, slot.x, slot.y)
+        for slot, face, reused in placed:
+            self.draw_face(face, slot.x, slot.y, reused)
         c.setLineWidth(MARK_WIDTH_PT)
         c.setStrokeColor(HexColor("#000000"))
         for x1, y1, x2, y2 in plan.marks:
@@ -106,14 +103,14 @@ class Sheets:
         c.showPage()
         self.pages += 1
 
-    def draw_face(self, face: Face, x0: float, y0: float) -> None:
+    def draw_face(self, face: Face, x0: float, y0: float, reused: bool = False) -> None:
         """Draw one face with its trim's top-left at (x0, y0) mm, clipped to its bleed box."""
-        if id(face) in self._reused:
-            name = self._face_forms.get(id(face))
+        if reused:
+            key = (face.component, face.side)  # unique within one document (one deck, one language)
+            name = self._face_forms.get(key)
             if name is None:
                 name = f"face-{len(self._face_forms)}"
-                self._face_forms[id(face)] = name
-                self._keep.append(face)  # ids stay unique while the form is in use
+                self._face_forms[key] = name
                 bw, bh = face.w + 2 * face.bleed, face.h + 2 * face.bleed
                 page_h = self.page_h
                 self.page_h = bh  # draw in the form's own coordinates
@@ -125,9 +122,8 @@ class Sheets:
             self.c.translate(self.X(x0 - face.bleed), self.Y(y0 + face.h + face.bleed))
             self.c.doForm(name)
             self.c.restoreState()
-            self._after_face(face, x0, y0)
-            return
-        self._draw_face(face, x0, y0)
+        else:
+            self._draw_face(face, x0, y0)
         self._after_face(face, x0, y0)
 
     def _draw_face(self, face: Face, x0: float, y0: float) -> None:
