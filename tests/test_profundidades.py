@@ -186,21 +186,22 @@ def _where(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
 def test_entrance_map_with_two_floors(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '      - "x . . coin? . ."\n', "")
-    _fails(pack, _where(pack, MAPS, "entrance: 3"), "cripta-del-eco", "map_card.floors", "front:", "has 2")
+    _fails(pack, _where(pack, MAPS, '".torch . x . monster! ."'), "cripta-del-eco", "map_card.floors", "front:",
+           "has 2")
 
 
 def test_depths_map_with_three_floors(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / DEPTHS, '      - "x . . . . sword!"\n', '      - "x . . . . sword!"\n      - ". . . . . ."\n')
-    # the first card's back side: its problem points at the side's first line
-    _fails(pack, _where(pack, DEPTHS, "floors:", after="  back:"), "galeria-de-susurros", "map_card.floors",
+    # the first card's back side: its problem points at that side's list of floors
+    _fails(pack, _where(pack, DEPTHS, '- "', after="  back:"), "galeria-de-susurros", "map_card.floors",
            "back: a depths map has 2 floors", "this side has 3")
 
 
 def test_floor_of_five_spaces(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '"x potion? . . wand? x"', '"x potion? . wand? x"')
-    _fails(pack, _where(pack, MAPS, "floors:", after="- id: pozo-de-farolillos"), "pozo-de-farolillos",
+    _fails(pack, _where(pack, MAPS, '"x potion? . wand? x"'), "pozo-de-farolillos",
            "map_card.spaces", "floor 2 has 5 spaces")
 
 
@@ -214,7 +215,7 @@ def test_entrance_on_a_depths_map(pack_copy) -> None:
 def test_feature_that_is_no_chip_face(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . dragon! ."')
-    _fails(pack, _where(pack, MAPS, "entrance: 3"), "cripta-del-eco", "map_card.unknown-face", "'dragon'")
+    _fails(pack, _where(pack, MAPS, "dragon!"), "cripta-del-eco", "map_card.unknown-face", "'dragon'")
 
 
 def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
@@ -226,7 +227,7 @@ def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
 def test_unknown_decoration(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".chandelier . x . monster! ."')
-    _fails(pack, _where(pack, MAPS, "entrance: 3"), "cripta-del-eco", "map_card.unknown-decoration")
+    _fails(pack, _where(pack, MAPS, ".chandelier"), "cripta-del-eco", "map_card.unknown-decoration")
 
 
 def test_unreadable_space(pack_copy) -> None:
@@ -259,7 +260,7 @@ def test_bag_total_differs_from_its_chips(pack_copy) -> None:
 def test_bag_names_a_chip_that_does_not_exist(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / BAG, "{chip: wand/bow, count: 1}", "{chip: wand/sword, count: 1}")
-    text = _fails(pack, _where(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.unknown-chip", "wand/sword")
+    text = _fails(pack, _where(pack, BAG, "{chip: wand/sword"), "bolsa-inicial", "bag.unknown-chip", "wand/sword")
     assert "bag.total" not in text
 
 

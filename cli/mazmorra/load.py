@@ -149,6 +149,6 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind
         model = _validate(kind.model, item, loc, cid, problems)
         if model is None:
             continue
-        comps.append(Component(kind=kind, data=model, deck=dspec.id, loc=loc, field_locs=dict(item.locs)))
+        comps.append(Component(kind=kind, data=model, deck=dspec.id, loc=loc, field_locs=dict(item.locs), raw=item))
     size = parse_size(dspec.card_size or (spec.card_size if kind.size == "card" else kind.size))
     return Deck(spec=dspec, kind=kind, components=tuple(comps), loc=deck_loc, file_loc=file_loc, size_mm=size)

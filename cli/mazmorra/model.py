@@ -94,7 +94,15 @@ class Component:
     def id(self) -> str:
         return self.data.id
 
+    raw: Any = None  # the component's YAML mapping, positions included, for nested locations
+
     def field_loc(self, name: str) -> Loc:
+        """Where a field stood: `name` may be a dotted path into nested values ("front.floors.2")."""
+        if "." in name and self.raw is not None:
+            from mazmorra.yamlsafe import locate
+
+            path = tuple(int(p) if p.isdigit() else p for p in name.split("."))
+            return locate(self.raw, path) or self.loc
         return self.field_locs.get(name, self.loc)
 
 

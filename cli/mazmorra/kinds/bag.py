@@ -100,17 +100,17 @@ def composition(pack: Pack) -> Iterable[Problem]:
             where = f"chips.{i}"
             if seen[entry.chip.key] > 1:
                 yield Problem("bag.duplicate", f"chip '{entry.chip}' is listed {seen[entry.chip.key]} times; list it "
-                              "once with its whole count", comp.field_loc("chips"), comp.id, where)
+                              "once with its whole count", comp.field_loc(f"chips.{i - 1}"), comp.id, where)
                 seen[entry.chip.key] = 0  # report once
             found = chips.get(entry.chip.key)
             if found is None:
                 yield Problem("bag.unknown-chip", f"no chip has the faces '{entry.chip}' (chips: "
                               f"{', '.join(sorted('/'.join(sorted(k)) for k in chips)) or 'none'})",
-                              comp.field_loc("chips"), comp.id, where)
+                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
             elif found[1] < entry.count * bag.players:
                 yield Problem("bag.supply", f"{bag.players} player(s) × {entry.count} '{entry.chip}' need "
                               f"{entry.count * bag.players} chips; chip '{found[0]}' has {found[1]} copies",
-                              comp.field_loc("chips"), comp.id, where)
+                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
 
 
 KIND = register(

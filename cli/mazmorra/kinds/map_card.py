@@ -92,7 +92,7 @@ def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
             if len(m.floors) != want:
                 what = "an entrance" if comp.data.variant == "entrance" else "a depths"  # type: ignore[attr-defined]
                 yield Problem("map_card.floors", f"{side}: {what} map has {want} floors on each side; this side "
-                              f"has {len(m.floors)}", comp.field_loc(side), comp.id, f"{side}.floors")
+                              f"has {len(m.floors)}", comp.field_loc(f"{side}.floors"), comp.id, f"{side}.floors")
 
 
 def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -102,7 +102,7 @@ def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
             for i, floor in enumerate(m.floors, 1):
                 if len(floor) != SPACES_PER_FLOOR:
                     yield Problem("map_card.spaces", f"{side}: floor {i} has {len(floor)} spaces; every floor has "
-                                  f"{SPACES_PER_FLOOR}", comp.field_loc(side), comp.id, f"{side}.floors.{i}")
+                                  f"{SPACES_PER_FLOOR}", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, f"{side}.floors.{i}")
 
 
 def entrance_mark(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -111,7 +111,7 @@ def entrance_mark(deck: Deck, pack: Pack) -> Iterable[Problem]:
         for side, m in _sides(comp):
             if comp.data.variant == "depths" and m.entrance is not None:  # type: ignore[attr-defined]
                 yield Problem("map_card.entrance", f"{side}: a depths map has no entrance; remove 'entrance'",
-                              comp.field_loc(side), comp.id, f"{side}.entrance")
+                              comp.field_loc(f"{side}.entrance"), comp.id, f"{side}.entrance")
 
 
 def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -121,7 +121,7 @@ def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
             for i, floor in enumerate(m.floors, 1):
                 if floor and all(s.type in ("obstacle", "mandatory") for s in floor):
                     yield Problem("map_card.playable", f"{side}: floor {i} has no empty or optional space to play a "
-                                  "chip on", comp.field_loc(side), comp.id, f"{side}.floors.{i}",
+                                  "chip on", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, f"{side}.floors.{i}",
                                   severity=Severity.WARNING)
 
 
@@ -144,10 +144,10 @@ def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
                     where = f"{side}.floors.{i}.{j}"
                     if space.type in ("mandatory", "optional") and space.icon not in faces:
                         yield Problem("map_card.unknown-face", f"{side}: floor {i}, space {j}: '{space.icon}' is not a "
-                                      f"chip face (faces: {known})", comp.field_loc(side), comp.id, where)
+                                      f"chip face (faces: {known})", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, where)
                     elif space.type == "empty" and space.icon is not None and space.icon not in icons:
                         yield Problem("map_card.unknown-decoration", f"{side}: floor {i}, space {j}: no icon "
-                                      f"'{space.icon}' for the decoration", comp.field_loc(side), comp.id, where)
+                                      f"'{space.icon}' for the decoration", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, where)
 
 
 KIND = register(
