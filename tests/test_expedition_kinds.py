@@ -87,16 +87,17 @@ def test_every_sample_count_is_as_the_spec_says() -> None:
     assert types == {"stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge"}
 
 
-def test_template_palette_matches_pack_colours() -> None:
-    """Templates cannot read `game:` yet, so the palette repeats pack.yaml's colours: keep them in step."""
-    import jinja2
+def test_template_palette_reads_the_pack_colours() -> None:
+    """The palette takes cube and player colours from pack.yaml's `game:`: change one, the templates follow."""
+    from mazmorra.layout import make_env
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(REPO / "templates")))
-    palette = env.get_template("expedition-palette.j2").module
+    env = make_env([REPO / "templates"])
     game = yaml.safe_load((CONTENT / "expedicion" / "pack.yaml").read_text(encoding="utf-8"))["game"]
-    assert {k: v["colour"].lower() for k, v in game["cubes"].items()} == {k: v.lower() for k, v in palette.cubes.items()}
-    assert {k: v["colour"].lower() for k, v in game["players"].items()} == {
-        k: v.lower() for k, v in palette.players.items()}
+    game["cubes"]["linaje"]["colour"] = "#00ff00"
+    palette = env.get_template("expedition-palette.j2").make_module({"game": game})
+    assert palette.cubes["linaje"] == "#00ff00"
+    assert {k: v["colour"] for k, v in game["cubes"].items()} == dict(palette.cubes)
+    assert {k: v["colour"] for k, v in game["players"].items()} == dict(palette.players)
 
 
 def test_every_new_kind_has_its_designer_doc() -> None:
