@@ -98,3 +98,21 @@ def built_expedicion(tmp_path_factory) -> Path:
     res = run_cli("build", "expedicion", "--out", str(out))
     assert res.returncode == 0, res.stderr
     return out / "expedicion"
+
+
+def assert_build_fails(pack: Path, *needles: str, command: str = "build", existing: str = "previous.pdf") -> str:
+    """`mazmorra COMMAND` on a broken pack copy: exit 1, every needle in the output, no traceback,
+    and the output folder (seeded with a previous build's file) left exactly as it was."""
+    project = pack.parents[1]
+    out = project / "output"
+    (out / pack.name / "es").mkdir(parents=True, exist_ok=True)
+    (out / pack.name / "es" / existing).write_bytes(b"previous build")
+    before = tree_snapshot(out)
+    res = run_cli(command, pack.name, cwd=project)
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert "Traceback" not in text and "internal error" not in text
+    for needle in needles:
+        assert needle in text, f"{needle!r} not in:\n{text}"
+    assert tree_snapshot(out) == before, "output/ changed after a failed build"
+    return text

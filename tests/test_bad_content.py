@@ -7,26 +7,13 @@ from pathlib import Path
 import polib
 import pytest
 
-from conftest import edit, line_of, run_cli, tree_snapshot
+from conftest import assert_build_fails, edit, line_of, run_cli
 
 ART = "decks/artimanas.yaml"
 
 
 def _fails(pack: Path, *needles: str, command: str = "build") -> str:
-    project = pack.parents[1]
-    out = project / "output"
-    (out / "expedicion" / "es").mkdir(parents=True)
-    keep = out / "expedicion" / "es" / "artimanas.pdf"
-    keep.write_bytes(b"previous build")
-    before = tree_snapshot(out)
-    res = run_cli(command, "expedicion", cwd=project)
-    text = res.stdout + res.stderr
-    assert res.returncode == 1, text
-    assert "Traceback" not in text
-    for needle in needles:
-        assert needle in text, f"{needle!r} not in:\n{text}"
-    assert tree_snapshot(out) == before, "output/ changed after a failed build"
-    return text
+    return assert_build_fails(pack, *needles, command=command, existing="artimanas.pdf")
 
 
 def test_wrong_deck_size(pack_copy) -> None:

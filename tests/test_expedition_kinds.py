@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CONTENT, REPO, edit, need_tool, pdf_text, render_png, run_cli, tree_snapshot
+from conftest import assert_build_fails, CONTENT, REPO, edit, need_tool, pdf_text, render_png, run_cli
 
 TILES = "decks/losetas.yaml"
 ART = "decks/artimanas.yaml"
@@ -28,20 +28,7 @@ def _line(path: Path, component: str, needle: str) -> int:
 
 
 def _fails(pack: Path, *needles: str) -> str:
-    """`mazmorra build` of the broken copy: exit 1, every needle in the output, no traceback, nothing written."""
-    project = pack.parents[1]
-    out = project / "output"
-    (out / "expedicion" / "es").mkdir(parents=True)
-    (out / "expedicion" / "es" / "losetas.pdf").write_bytes(b"previous build")
-    before = tree_snapshot(out)
-    res = run_cli("build", "expedicion", cwd=project)
-    text = res.stdout + res.stderr
-    assert res.returncode == 1, text
-    assert "Traceback" not in text
-    for needle in needles:
-        assert needle in text, f"{needle!r} not in:\n{text}"
-    assert tree_snapshot(out) == before, "output/ changed after a failed build"
-    return text
+    return assert_build_fails(pack, *needles, existing="losetas.pdf")
 
 
 def _where(pack: Path, rel: str, component: str, needle: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import edit, line_of, need_tool, pdf_text, render_png, run_cli, tree_snapshot
+from conftest import assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
 from mazmorra.errors import Loc
 from mazmorra.icons import IconSet
 from mazmorra.layout import CircleOp, FaceContext, IconOp, LineOp, PolyOp, RectOp, TextOp, parse_face
@@ -160,19 +160,7 @@ def test_map_card_draws_its_yaml_on_both_sides_mirrored_for_long_edge(pack_copy,
 
 
 def _fails(pack: Path, *needles: str) -> str:
-    project = pack.parents[1]
-    out = project / "output"
-    (out / PACK / "es").mkdir(parents=True)
-    (out / PACK / "es" / "entradas.pdf").write_bytes(b"previous build")
-    before = tree_snapshot(out)
-    res = run_cli("build", PACK, cwd=project)
-    text = res.stdout + res.stderr
-    assert res.returncode == 1, text
-    assert "Traceback" not in text
-    for needle in needles:
-        assert needle in text, f"{needle!r} not in:\n{text}"
-    assert tree_snapshot(out) == before, "output/ changed after a failed build"
-    return text
+    return assert_build_fails(pack, *needles, existing="entradas.pdf")
 
 
 def _where(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
