@@ -1,0 +1,76 @@
+"""Issue 7: `make` builds incrementally from the dependency files `mazmorra build` writes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the repository's Makefile, templates and two packs, with .venv pointing at this Python."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    for pack in ("muestras", "profundidades"):
+        shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(sys.executable)
+    script = bin_dir / "mazmorra"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} -m mazmorra \"$@\"\n")
+    script.chmod(0o755)
+    (tmp_path / ".venv" / ".installed").touch()
+    return tmp_path
+
+
+def make(project: Path, *args: str) -> str:
+    env = dict(os.environ, CI="1", MAZMORRA_TEMPLATES=str(project / "templates"))
+    res = subprocess.run(["make", *args], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return res.stdout + res.stderr
+
+
+def pdfs(project: Path) -> dict[str, float]:
+    return {str(p.relative_to(project)): p.stat().st_mtime_ns for p in sorted((project / "output").rglob("*.pdf"))}
+
+
+def test_make_builds_everything_then_nothing_then_only_what_changed(project: Path) -> None:
+    make(project)
+    first = pdfs(project)
+    assert "output/muestras/es/cartas.pdf" in first and "output/profundidades/en/entradas.pdf" in first
+    assert len(first) == 2 * (1 + 4)
+    assert (project / "output/.deps/muestras/es/cartas.d").is_file()
+
+    out = make(project)
+    assert "Nothing to be done" in out and pdfs(project) == first
+
+    time.sleep(0.01)
+    (project / "content/profundidades/decks/fichas.yaml").touch()
+    make(project)
+    after = pdfs(project)
+    changed = sorted(k for k in after if after[k] != first[k])
+    assert changed == ["output/profundidades/en/fichas.pdf", "output/profundidades/es/fichas.pdf"]
+
+    (project / "content/profundidades/locale/en.po").touch()
+    make(project)
+    again = pdfs(project)
+    changed = sorted(k for k in again if again[k] != after[k])
+    assert changed == sorted(k for k in again if k.startswith("output/profundidades/en/"))
+
+    (project / "templates/chip-face.xml.j2").touch()  # included by the chip and the bag templates
+    make(project, "-j2")
+    last = pdfs(project)
+    changed = sorted(k for k in last if last[k] != again[k])
+    assert changed == ["output/profundidades/en/bolsas.pdf", "output/profundidades/en/fichas.pdf",
+                       "output/profundidades/es/bolsas.pdf", "output/profundidades/es/fichas.pdf"]
