@@ -1,9 +1,12 @@
 # mazmorra: `make` builds every sample pack (PDFs in every language); `make test` runs the tests.
 # Both set up a local virtual environment (.venv) on first use.
 #
-# Builds are incremental: every PDF has a dependency file in output/.deps/ listing each YAML,
-# template, catalogue, icon, image and font it was made from, so `make` rebuilds only what a
-# change touches, and `make -j2` builds decks and languages in parallel.
+# Builds are incremental. `mazmorra build` writes, for every PDF, a dependency file in
+# output/.deps/ naming each YAML, template, catalogue, icon, image and font it was made from, and
+# one per pack and language for the stamp below. `make` runs one `mazmorra build --changed-only`
+# per pack and language whose inputs changed; that run rewrites only the decks that read a
+# changed file. `make -j2` builds packs and languages in parallel; with nothing changed, `make`
+# does nothing.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -11,7 +14,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup test validate letter i18n bench clean outputs-failed
+.PHONY: all pdfs setup test validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -26,26 +29,50 @@ setup: $(VENV)/.installed
 
 # Evaluated only inside the sub-make, once the tool is installed.
 ifeq ($(MAKECMDGOALS),pdfs)
-OUTPUTS := $(shell $(MZ) outputs --out $(OUT) 2>/dev/null || echo outputs-failed)
+STAMPS := $(shell $(MZ) outputs --stamps --out $(OUT) 2>/dev/null || echo outputs-failed)
 endif
 
 # The content could not even be listed: show why and fail.
 outputs-failed:
 	@$(MZ) validate; exit 1
 
-pdfs: $(OUTPUTS)
+pdfs: $(STAMPS)
 
-# $(OUT)/<pack>/<lang>/<deck>.pdf
-$(OUT)/%.pdf:
-	$(MZ) build $(word 1,$(subst /, ,$*)) --lang $(word 2,$(subst /, ,$*)) --deck $(word 3,$(subst /, ,$*)) --out $(OUT)
+# $(OUT)/.stamps/<pack>/<lang>.stamp: that pack in that language is up to date.
+$(OUT)/.stamps/%.stamp:
+	$(MZ) build $(word 1,$(subst /, ,$*)) --lang $(word 2,$(subst /, ,$*)) --changed-only --out $(OUT)
+	@mkdir -p $(@D) && touch $@
 
--include $(wildcard $(OUT)/.deps/*/*/*.d)
+-include $(wildcard $(OUT)/.deps/*/*.d)
 
 validate: setup
 	$(MZ) validate
 
 letter: setup
 	$(MZ) build --page letter --out $(OUT)/letter
+
+# Home printing (docs/printing.md): fold-and-glue sheets, A3 sheets, the duplex calibration sheet.
+fold: setup
+	$(MZ) build --layout fold --out $(OUT)/fold
+
+a3: setup
+	$(MZ) build --page a3 --out $(OUT)/a3
+
+PAGE ?= a4
+calibrate: setup
+	$(MZ) calibrate --page $(PAGE) --out $(OUT)/calibration-$(PAGE).pdf
+
+# Exports (docs/exports.md): PNG per face (PROFILE=tgc or mpc for a print shop's exact size),
+# Tabletop Simulator decks, the HTML gallery of every pack.
+PROFILE ?=
+png: setup
+	$(MZ) build --no-pdf --png $(if $(PROFILE),--png-profile $(PROFILE)) --out $(OUT)
+
+tts: setup
+	$(MZ) build --no-pdf --tts --out $(OUT)
+
+gallery: setup
+	$(MZ) build --no-pdf --gallery --draft --out $(OUT)
 
 i18n: setup
 	$(MZ) i18n update

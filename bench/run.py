@@ -33,6 +33,35 @@ def child(*args: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+def make_timing(root: Path) -> dict[str, float]:
+    """Clean `make` of every sample pack with one job and with two (one process per deck and language)."""
+    import shutil
+
+    proj = root / "make"
+    shutil.copytree(REPO / "content", proj / "content")
+    shutil.copytree(REPO / "templates", proj / "templates")
+    shutil.copy(REPO / "Makefile", proj / "Makefile")
+    shutil.copy(REPO / "pyproject.toml", proj / "pyproject.toml")
+    bin_dir = proj / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "mazmorra").write_text(f"#!/bin/sh\nexec {sys.executable} -m mazmorra \"$@\"\n")
+    (bin_dir / "mazmorra").chmod(0o755)
+    (proj / ".venv" / ".installed").touch()
+    env = {"CI": "1", "PATH": "/usr/bin:/bin", "MAZMORRA_TEMPLATES": str(proj / "templates")}
+    times = {}
+    for jobs in ("1", "2"):
+        shutil.rmtree(proj / "output", ignore_errors=True)
+        t0 = time.perf_counter()
+        res = subprocess.run(["make", f"-j{jobs}"], cwd=proj, env=env, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise SystemExit(f"make -j{jobs} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
+        times[jobs] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run(["make"], cwd=proj, env=env, check=True, capture_output=True)
+    times["noop"] = time.perf_counter() - t0
+    return times
+
+
 def best(runs: list[dict]) -> dict:
     top = min(runs, key=lambda r: r["seconds"])
     return {**top, "peak_mb": max(r["peak_mb"] for r in runs)}
@@ -76,8 +105,12 @@ def main() -> None:
             raise SystemExit(f"sample build failed:\n{res.stderr}")
         pdfs = len(list((root / "samples").rglob("*.pdf")))
         print(f"all sample packs: {pdfs} PDFs in {samples:.2f} s (one process, every language)")
+        mk = make_timing(root)
+        print(f"make, all sample packs from clean: -j1 {mk['1']:.2f} s, -j2 {mk['2']:.2f} s "
+              f"(speed-up {mk['1'] / mk['2']:.2f}x); make with nothing changed: {mk['noop']:.2f} s")
     if args.json:
-        args.json.write_text(json.dumps({"decks": rows, "samples_seconds": round(samples, 2)}, indent=2))
+        args.json.write_text(json.dumps({"decks": rows, "samples_seconds": round(samples, 2),
+                                         "make_seconds": {k: round(v, 2) for k, v in mk.items()}}, indent=2))
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ def _big_pack(project: Path, n: int) -> Path:
     return pack
 
 
-@pytest.mark.parametrize("fraction", [0.15, 0.5, 0.85])
+@pytest.mark.parametrize("fraction", [0.1, 0.35, 0.6])
 def test_a_build_killed_mid_write_leaves_no_partial_file(tmp_path: Path, fraction: float) -> None:
     from pypdf import PdfReader
 
@@ -86,10 +86,11 @@ def test_a_build_killed_mid_write_leaves_no_partial_file(tmp_path: Path, fractio
     env = dict(os.environ, CI="1")
     cmd = [sys.executable, "-m", "mazmorra", "build", "fixture", "--lang", "es", "--draft"]
     # A complete build first, timed, then one killed at a fraction of that time while rewriting.
-    start = time.monotonic()
-    done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
-    took = time.monotonic() - start
-    assert done.returncode == 0, done.stderr
+    for _ in range(2):  # the second, warm run is the one timed
+        start = time.monotonic()
+        done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
+        took = time.monotonic() - start
+        assert done.returncode == 0, done.stderr
     before = (project / "output/fixture/es/cartas.pdf").read_bytes()
     proc = subprocess.Popen([*cmd, "--page", "letter"], cwd=project, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)

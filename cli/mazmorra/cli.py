@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from mazmorra import i18n, kinds
 from mazmorra.errors import ContentError, MazmorraError, Problem, Severity, UsageError
+from mazmorra.exports import ExportOptions
 from mazmorra.impose import SheetSpec
 from mazmorra.load import all_packs, find_pack, load_pack
 from mazmorra.pipeline import BuildOptions, build
@@ -41,6 +42,46 @@ class Duplex(str, Enum):
     long = "long"
     short = "short"
     none = "none"
+
+
+class Layout(str, Enum):
+    duplex = "duplex"
+    fold = "fold"
+
+
+class Fold(str, Enum):
+    auto = "auto"
+    vertical = "vertical"
+    horizontal = "horizontal"
+
+
+BackOffsetOpt = Annotated[Optional[str], typer.Option(
+    help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
+         "the printer's duplex misregistration; read it off `mazmorra calibrate`.", show_default=False)]
+
+
+def _back_offset(value: str | None) -> tuple[float, float]:
+    """'1.5,-0.5' (mm, or with units: '0.5mm,-1pt') -> (1.5, -0.5)."""
+    from mazmorra.units import parse_length
+
+    if value is None:
+        return (0.0, 0.0)
+    parts = value.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        dx, dy = (parse_length(v) for v in parts)
+    except ValueError:
+        raise UsageError(f"--back-offset {value!r}: expected X,Y in mm, e.g. 1.5,-0.5") from None
+    if max(abs(dx), abs(dy)) > 10:
+        raise UsageError(f"--back-offset {value!r}: more than 10 mm; print `mazmorra calibrate` again and "
+                         "read the offset on the back's scales")
+    return (dx, dy)
+
+
+class PngProfile(str, Enum):
+    tgc = "tgc"
+    mpc = "mpc"
 
 
 PacksArg = Annotated[Optional[list[str]], typer.Argument(
@@ -113,9 +154,9 @@ class _ProgressPrinter:
 
     def __call__(self, what: str, n: int) -> None:
         if self._progress is not None:
-            self._progress.update(self._task, advance=n, description=what)
-        else:
-            err.print(f"  {what}" + (f" ({n} faces)" if n else ""))
+            self._progress.update(self._task, advance=n, **({"description": what} if what else {}))
+        elif what:
+            err.print(f"  {what}")
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:
@@ -149,32 +190,107 @@ def build_cmd(
     lang: LangOpt = "all",
     page: Annotated[Optional[Page], typer.Option(help="Paper size (default: the pack's).")] = None,
     landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
-    duplex: Annotated[Duplex, typer.Option(help="How backs are placed: long-edge or short-edge duplex, "
-                                                "or no backs.")] = Duplex.long,
+    duplex: Annotated[Duplex, typer.Option(help="The edge the sheet flips on for duplex backs pages (on "
+                                                "landscape sheets the long edge is the top), or none: "
+                                                "no backs.")] = Duplex.long,
     crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")] = True,
     cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.")] = False,
     margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0)] = 5.0,
+    layout: Annotated[Layout, typer.Option(help="duplex: backs on their own pages after each fronts page; "
+                                                "fold: fold-and-glue, each back beside its front across a "
+                                                "fold line through the page's centre.")] = Layout.duplex,
+    fold: Annotated[Fold, typer.Option(help="The fold line of --layout fold: vertical (fronts left, backs "
+                                            "right), horizontal (fronts top), or auto: whichever fits "
+                                            "more.")] = Fold.auto,
+    back_offset: BackOffsetOpt = None,
+    gutter: Annotated[float, typer.Option(help="mm between neighbouring bleed boxes (crop marks then also "
+                                               "sit in the gutters).", min=0.0, max=50.0)] = 0.0,
+    bleed: Annotated[Optional[float], typer.Option(
+        help="Bleed in mm instead of the pack's; 0 abuts the cards, neighbours sharing one cut line.",
+        min=0.0, max=10.0, show_default=False)] = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
     deck: Annotated[Optional[list[str]], typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
+    changed_only: Annotated[bool, typer.Option("--changed-only", help="Skip decks whose PDF is newer than every "
+                                               "file it was made from (what `make` uses).")] = False,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
+    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Print-and-play PDFs.", rich_help_panel="Outputs")] = True,
+    png: Annotated[bool, typer.Option("--png", help="A PNG per face: output/<pack>/<lang>/png/<deck>/.",
+                                      rich_help_panel="Outputs")] = False,
+    png_profile: Annotated[Optional[PngProfile], typer.Option(
+        help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
+             "mpc = MakePlayingCards poker 822×1122 px.", rich_help_panel="Outputs")] = None,
+    dpi: Annotated[Optional[int], typer.Option(help="PNG resolution [default: 300; a profile's own]; also the "
+                                                    "resolution cap of TTS sheets.", show_default=False,
+                                               rich_help_panel="Outputs")] = None,
+    png_bleed: Annotated[bool, typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.",
+                                            rich_help_panel="Outputs")] = True,
+    tts: Annotated[bool, typer.Option("--tts", help="Tabletop Simulator deck sheets and saved objects: "
+                                                    "output/<pack>/<lang>/tts/.", rich_help_panel="Outputs")] = False,
+    tts_url: Annotated[Optional[str], typer.Option(
+        help="URL the tts/ folder will be uploaded to (default: file:/// URIs of this machine).",
+        rich_help_panel="Outputs")] = None,
+    gallery: Annotated[bool, typer.Option("--gallery", help="An HTML gallery with translation status: "
+                                                            "output/<pack>/gallery/index.html.",
+                                          rich_help_panel="Outputs")] = False,
 ) -> None:
-    """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck (nothing if invalid)."""
+    """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
+    (nothing if invalid)."""
     with _guard():
+        offset = _back_offset(back_offset)
+        if offset != (0.0, 0.0) and (layout is Layout.fold or duplex is Duplex.none):
+            raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
+        if png_profile is not None and dpi is not None:
+            raise UsageError(f"--png-profile {png_profile.value} fixes the resolution: drop --dpi")
+        exports = ExportOptions(png=png, png_profile=png_profile.value if png_profile else None,
+                                dpi=dpi or 300, png_bleed=png_bleed, tts=tts, tts_url=tts_url, gallery=gallery)
+        exports.check()
+        if not (pdf or png or png_profile or tts or gallery):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
+        if changed_only and (png or png_profile or tts or gallery):
+            raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
         for pack_dir in _packs(packs):
             pack = load_pack(pack_dir)
             sheet = SheetSpec(page=(page.value if page else pack.spec.page), landscape=landscape, margin=margin,
-                              crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value)
+                              crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value,
+                              layout=layout.value, fold=fold.value, back_offset=offset, gutter=gutter, bleed=bleed)
             total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
                 _langs(lang) or pack.spec.languages)
             with _ProgressPrinter(total, f"building {pack.id}") as progress:
                 res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict,
-                                                   draft=draft, decks=tuple(deck) if deck else None), progress)
+                                                   draft=draft, decks=tuple(deck) if deck else None, changed_only=changed_only, pdf=pdf,
+                                                   exports=exports), progress)
             _show(res.warnings)
             err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
                       f"{res.faces} faces in {res.seconds:.1f} s")
             for p in res.outputs:
                 out.print(f"  {p}")
+            for line in res.exports:
+                out.print(f"  {line}")
+
+
+@app.command()
+def calibrate(
+    page: Annotated[Page, typer.Option(help="Paper size.")] = Page.a4,
+    landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
+    duplex: Annotated[Duplex, typer.Option(help="The edge you flip on (only the instructions change).")] = Duplex.long,
+    back_offset: BackOffsetOpt = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", "-o", help="The PDF to write [default: "
+                                                "output/calibration-<page>.pdf].", show_default=False)] = None,
+) -> None:
+    """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
+    the --back-offset X,Y for `mazmorra build` off the back's scales."""
+    from mazmorra.calibrate import write_calibration
+
+    with _guard():
+        if duplex is Duplex.none:
+            raise UsageError("--duplex none has no backs to calibrate: use long or short")
+        sheet = SheetSpec(page=page.value, landscape=landscape, duplex=duplex.value,
+                          back_offset=_back_offset(back_offset))
+        path = out_path or Path("output") / f"calibration-{page.value}{'-landscape' if landscape else ''}.pdf"
+        write_calibration(path, sheet)
+        err.print(f"[green]✓[/] {path}: print both pages double-sided ({duplex.value}-edge flip) at actual size")
+        out.print(f"  {path}")
 
 
 @app.command()
@@ -198,12 +314,19 @@ def new(name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase,
 
 @app.command()
 def outputs(packs: PacksArg = None,
-            out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output")) -> None:
-    """Print the PDF every deck and language builds to (one per line; used by the Makefile)."""
+            out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
+            stamps: Annotated[bool, typer.Option("--stamps", help="One make stamp per pack and language instead "
+                                                 "of one PDF per deck.")] = False) -> None:
+    """Print what a build makes, one path per line (used by the Makefile)."""
+    from mazmorra.write import stamp_path
+
     with _guard():
         for pack_dir in _packs(packs):
             pack = load_pack(pack_dir)
             for lang in pack.spec.languages:
+                if stamps:
+                    out.print(str(stamp_path(out_dir, pack.id, lang)))
+                    continue
                 for d in pack.decks:
                     out.print(str(out_dir / pack.id / lang / f"{d.id}.pdf"))
 

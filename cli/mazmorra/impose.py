@@ -1,15 +1,27 @@
-"""Imposition: how many faces fit a sheet, where each goes, where backs go, where marks go."""
+"""Imposition: how many faces fit a sheet, where each goes, where backs go, where marks go.
+
+Two layouts. `duplex`: a fronts page, then a backs page mirrored for the edge the sheet flips on
+(and moved by the printer's measured back offset). `fold` (fold-and-glue): fronts in one half of
+the page, each back exactly opposite its front across a fold line through the page's centre.
+"""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mazmorra.units import PAGE_SIZES_MM
 
 MARK_OFFSET = 0.5  # mm between a bleed edge and its crop mark
 MARK_MAX = 5.0  # mm
 MARK_MIN = 1.5  # mm
+
+LAYOUTS = ("duplex", "fold")
+DUPLEX = ("long", "short", "none")
+FOLDS = ("auto", "vertical", "horizontal")
+
+Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the page's top-left
+Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the page's top-left
 
 
 @dataclass(frozen=True)
@@ -20,17 +32,41 @@ class SheetSpec:
     gutter: float = 0.0  # space between neighbouring bleed boxes, mm
     crop_marks: bool = True
     cut_lines: bool = False
-    duplex: str = "long"  # long | short | none
+    duplex: str = "long"  # long | short | none: the edge a duplex sheet flips on, or no backs pages
+    layout: str = "duplex"  # duplex: backs on their own pages | fold: backs beside fronts
+    fold: str = "auto"  # auto | vertical | horizontal: the fold line of the fold layout
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm every backs page moves (+x right, +y down)
+    bleed: float | None = None  # None: the pack's bleed; 0 abuts cards, neighbours sharing cut lines
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (("page", self.page, tuple(PAGE_SIZES_MM)), ("layout", self.layout, LAYOUTS),
+                                     ("duplex", self.duplex, DUPLEX), ("fold", self.fold, FOLDS)):
+            if value not in allowed:
+                raise ValueError(f"unknown {name} {value!r} (use {', '.join(allowed)})")
 
     @property
     def size(self) -> tuple[float, float]:
         w, h = PAGE_SIZES_MM[self.page]
         return (h, w) if self.landscape else (w, h)
 
+    @property
+    def backs_pages(self) -> bool:
+        """Whether each fronts page is followed by a backs page."""
+        return self.layout == "duplex" and self.duplex != "none"
+
+    @property
+    def flips_columns(self) -> bool:
+        """Whether turning the sheet over mirrors columns (a vertical flip edge) rather than rows.
+
+        The long edge of a portrait sheet is vertical, that of a landscape sheet horizontal.
+        """
+        w, h = self.size
+        return True
+
 
 @dataclass(frozen=True)
 class Grid:
-    """Cells of (trim + 2 × bleed), centred on the page."""
+    """Cells of (trim + 2 × bleed), centred in an area of the page."""
 
     page_w: float
     page_h: float
@@ -48,18 +84,23 @@ class Grid:
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
-    def cell(self, index: int, back: bool = False, duplex: str = "long") -> tuple[float, float]:
+    @property
+    def width(self) -> float:
+        return self.cols * self.cell_w + (self.cols - 1) * self.gutter
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.cell_h + (self.rows - 1) * self.gutter
+
+    def cell(self, index: int) -> tuple[float, float]:
         """Top-left of the trim box of cell `index` (mm from the page's top-left)."""
         r, c = divmod(index, self.cols)
-        if back and duplex == "long":
-            c = self.cols - 1 - c
-        elif back and duplex == "short":
-            r = self.rows - 1 - r
         x = self.left + c * (self.cell_w + self.gutter) + self.bleed
         y = self.top + r * (self.cell_h + self.gutter) + self.bleed
         return x, y
 
     def trim_lines(self) -> tuple[list[float], list[float]]:
+        """Every distinct trim line; abutted cards without bleed share theirs."""
         xs, ys = [], []
         for c in range(self.cols):
             x0 = self.left + c * (self.cell_w + self.gutter) + self.bleed
@@ -67,39 +108,46 @@ class Grid:
         for r in range(self.rows):
             y0 = self.top + r * (self.cell_h + self.gutter) + self.bleed
             ys += [y0, y0 + self.cell_h - 2 * self.bleed]
-        return xs, ys
+        return _distinct(xs), _distinct(ys)
 
 
 class DoesNotFit(ValueError):
     pass
 
 
-def plan(sheet: SheetSpec, trim_w: float, trim_h: float, bleed: float) -> Grid:
-    """As many cells as fit inside the printable margin, leaving room for crop marks outside them."""
+def printable(sheet: SheetSpec) -> Area:
+    """The page inside its printable margin."""
     pw, ph = sheet.size
+    return (sheet.margin, sheet.margin, pw - sheet.margin, ph - sheet.margin)
+
+
+def plan(sheet: SheetSpec, trim_w: float, trim_h: float, bleed: float, area: Area | None = None) -> Grid:
+    """As many cells as fit in `area` (default: the printable area), leaving room for crop marks."""
+    pw, ph = sheet.size
+    x0, y0, x1, y1 = area or printable(sheet)
     cw, ch = trim_w + 2 * bleed, trim_h + 2 * bleed
     need = MARK_OFFSET + MARK_MIN if sheet.crop_marks else 0.0
-    avail_w = pw - 2 * sheet.margin - 2 * need
-    avail_h = ph - 2 * sheet.margin - 2 * need
+    avail_w = x1 - x0 - 2 * need
+    avail_h = y1 - y0 - 2 * need
     cols = math.floor((avail_w + sheet.gutter) / (cw + sheet.gutter) + 1e-9)
     rows = math.floor((avail_h + sheet.gutter) / (ch + sheet.gutter) + 1e-9)
     if cols < 1 or rows < 1:
         raise DoesNotFit(f"a {trim_w:g}×{trim_h:g} mm component with {bleed:g} mm bleed does not fit "
-                         f"on {sheet.page.upper()}{' landscape' if sheet.landscape else ''}")
+                         f"on {_sheet_name(sheet)}")
     gw = cols * cw + (cols - 1) * sheet.gutter
     gh = rows * ch + (rows - 1) * sheet.gutter
-    left, top = (pw - gw) / 2, (ph - gh) / 2
-    room = min(left, top) - sheet.margin - MARK_OFFSET
+    left, top = x0 + (x1 - x0 - gw) / 2, y0 + (y1 - y0 - gh) / 2
+    room = min(left - x0, top - y0) - MARK_OFFSET
     mark_len = max(0.0, min(MARK_MAX, room)) if sheet.crop_marks else 0.0
     return Grid(pw, ph, cols, rows, cw, ch, sheet.gutter, bleed, left, top, mark_len)
 
 
-def crop_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
-    """Line segments (x1, y1, x2, y2 in mm from top-left) extending every trim line into the margin."""
+def crop_marks(grid: Grid) -> list[Segment]:
+    """Every trim line extended outside the grid into the margin and, when the gutters between
+    bleed boxes have room, across each gutter: never inside any bleed box."""
     xs, ys = grid.trim_lines()
     gl, gt = grid.left, grid.top
-    gr = gl + grid.cols * grid.cell_w + (grid.cols - 1) * grid.gutter
-    gb = gt + grid.rows * grid.cell_h + (grid.rows - 1) * grid.gutter
+    gr, gb = gl + grid.width, gt + grid.height
     o, n = MARK_OFFSET, grid.mark_len
     segs = []
     for x in xs:
@@ -108,6 +156,13 @@ def crop_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
     for y in ys:
         segs.append((gl - o - n, y, gl - o, y))
         segs.append((gr + o, y, gr + o + n, y))
+    if grid.gutter >= 2 * o + MARK_MIN / 2:  # room for a visible mark between two bleed boxes
+        for r in range(grid.rows - 1):  # horizontal gutters, crossed by the columns' trim lines
+            g0 = gt + (r + 1) * grid.cell_h + r * grid.gutter
+            segs += [(x, g0 + o, x, g0 + grid.gutter - o) for x in xs]
+        for c in range(grid.cols - 1):  # vertical gutters, crossed by the rows' trim lines
+            g0 = gl + (c + 1) * grid.cell_w + c * grid.gutter
+            segs += [(g0 + o, y, g0 + grid.gutter - o, y) for y in ys]
     return segs
 
 
@@ -130,25 +185,58 @@ class Slot:
 
 @dataclass(frozen=True)
 class PagePlan:
-    slots: tuple[Slot, ...]
-    marks: tuple[tuple[float, float, float, float], ...]
+    slots: tuple[Slot, ...]  # the fronts
+    marks: tuple[Segment, ...]
+    backs: tuple[Slot, ...] = ()  # fold layout: the backs on the same page, one per front, in order
+    folds: tuple[Segment, ...] = ()  # fold layout: the fold line
 
 
 def mirror(slot: Slot, sheet: SheetSpec) -> Slot:
     """The slot of the back of `slot` so that it lands behind its front after flipping the sheet."""
     pw, ph = sheet.size
-    if sheet.duplex == "short":
-        return Slot(slot.index, slot.x, ph - slot.y - slot.h, slot.w, slot.h)
-    return Slot(slot.index, pw - slot.x - slot.w, slot.y, slot.w, slot.h)
+    if sheet.flips_columns:
+        return Slot(slot.index, pw - slot.x - slot.w, slot.y, slot.w, slot.h)
+    return Slot(slot.index, slot.x, ph - slot.y - slot.h, slot.w, slot.h)
+
+
+def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
+    """The backs page of a fronts page: slots and marks mirrored for the flip edge, then moved by
+    the back offset that makes up for the printer's duplex misregistration."""
+    pw, ph = sheet.size
+    dx, dy = sheet.back_offset
+    slots = tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in (mirror(s, sheet) for s in plan.slots))
+    if sheet.flips_columns:
+        marks = [(pw - x1 + dx, y1 + dy, pw - x2 + dx, y2 + dy) for x1, y1, x2, y2 in plan.marks]
+    else:
+        marks = [(x1 + dx, ph - y1 + dy, x2 + dx, ph - y2 + dy) for x1, y1, x2, y2 in plan.marks]
+    return PagePlan(slots, tuple(marks))
 
 
 def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
-    """Pages for faces of the given trim sizes, in order: a grid when all sizes match, shelves otherwise."""
+    """Pages for faces of the given trim sizes, in order: a grid when all sizes match, shelves
+    otherwise; for the fold layout, in one half of each page with the backs opposite."""
     if not sizes:
         return []
+    if sheet.layout == "fold":
+        return _fold(sheet, sizes, bleed)
+    return _place(sheet, sizes, bleed, printable(sheet))
+
+
+def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area,
+           snug: str = "") -> list[PagePlan]:
+    """Faces in `area`: a grid centred in it (or, when snug is "right" or "bottom", by that edge:
+    next to the fold line, where a slightly skewed fold shifts a back the least), else shelves."""
     if len(set(sizes)) == 1:
         w, h = sizes[0]
-        grid = plan(sheet, w, h, bleed)
+        grid = plan(sheet, w, h, bleed, area)
+        if snug:
+            x0, y0, x1, y1 = area
+            room = 2 * (MARK_OFFSET + MARK_MAX) if sheet.crop_marks else 0.0  # full-length marks
+            if snug == "right":
+                area = (max(x0, x1 - grid.width - room), y0, x1, y1)
+            else:
+                area = (x0, max(y0, y1 - grid.height - room), x1, y1)
+            grid = plan(sheet, w, h, bleed, area)
         marks = tuple(crop_marks(grid)) if sheet.crop_marks else ()
         pages = []
         for start in range(0, len(sizes), grid.per_sheet):
@@ -156,14 +244,53 @@ def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> 
             slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
             pages.append(PagePlan(slots, marks))
         return pages
-    return _shelves(sheet, sizes, bleed)
+    return _shelves(sheet, sizes, bleed, area)
 
 
-def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+    """Fronts in the left (or top) half, backs reflected across the page's centre line.
+
+    With `fold="auto"` the orientation giving fewer pages wins, then more faces on a page, then
+    the vertical fold (fronts left, backs right).
+    """
     pw, ph = sheet.size
-    gut = MIXED_GUTTER if sheet.crop_marks else sheet.gutter
-    edge = sheet.margin + (MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0)
-    max_w, max_h = pw - 2 * edge, ph - 2 * edge
+    half_gap = sheet.gutter / 2 + (MARK_OFFSET if sheet.crop_marks else 0.0)  # marks stop short of the fold
+    x0, y0, x1, y1 = printable(sheet)
+    options = []
+    for fold in ("vertical", "horizontal") if sheet.fold == "auto" else (sheet.fold,):
+        vertical = fold == "vertical"
+        area = (x0, y0, pw / 2 - half_gap, y1) if vertical else (x0, y0, x1, ph / 2 - half_gap)
+        try:
+            fronts = _place(sheet, sizes, bleed, area, "right" if vertical else "bottom")
+        except DoesNotFit:
+            continue
+        line = (pw / 2, y0, pw / 2, y1) if vertical else (x0, ph / 2, x1, ph / 2)
+        options.append([_with_backs(p, line, vertical, pw, ph) for p in fronts])
+    if not options:
+        w, h = max(sizes, key=lambda s: s[0] * s[1])
+        fold = "" if sheet.fold == "auto" else f" with a {sheet.fold} fold"
+        raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed and its back do not fit side by "
+                         f"side on {_sheet_name(sheet)}{fold} (try --landscape, a larger --page or "
+                         f"--layout duplex)")
+    return min(options, key=lambda pages: (len(pages), -len(pages[0].slots)))
+
+
+def _with_backs(page: PagePlan, line: Segment, vertical: bool, pw: float, ph: float) -> PagePlan:
+    """Reflect a fronts-only page across the fold line: folding the sheet puts each back behind its front."""
+    if vertical:
+        backs = tuple(replace(s, x=pw - s.x - s.w) for s in page.slots)
+        marks = tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in page.marks)
+    else:
+        backs = tuple(replace(s, y=ph - s.y - s.h) for s in page.slots)
+        marks = tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in page.marks)
+    return PagePlan(page.slots, page.marks + marks, backs, (line,))
+
+
+def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area) -> list[PagePlan]:
+    gut = max(sheet.gutter, MIXED_GUTTER if sheet.crop_marks else 0.0)
+    inset = MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0
+    left, top = area[0] + inset, area[1] + inset
+    max_w, max_h = area[2] - area[0] - 2 * inset, area[3] - area[1] - 2 * inset
     pages: list[PagePlan] = []
     slots: list[Slot] = []
     x = y = row_h = 0.0
@@ -174,23 +301,23 @@ def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -
 
     for i, (w, h) in enumerate(sizes):
         cw, ch = w + 2 * bleed, h + 2 * bleed
-        if cw > max_w or ch > max_h:
+        if cw > max_w + 1e-9 or ch > max_h + 1e-9:
             raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed does not fit on "
-                             f"{sheet.page.upper()}")
+                             f"{_sheet_name(sheet)}")
         if x > 0 and x + cw > max_w + 1e-9:
             x, y, row_h = 0.0, y + row_h + gut, 0.0
         if y + ch > max_h + 1e-9:
             flush()
             slots = []
             x = y = row_h = 0.0
-        slots.append(Slot(i, edge + x + bleed, edge + y + bleed, w, h))
+        slots.append(Slot(i, left + x + bleed, top + y + bleed, w, h))
         x += cw + gut
         row_h = max(row_h, ch)
     flush()
     return pages
 
 
-def _corner_marks(slots: list[Slot], bleed: float) -> list[tuple[float, float, float, float]]:
+def _corner_marks(slots: list[Slot], bleed: float) -> list[Segment]:
     """Short marks extending each trim edge just outside the slot's bleed box."""
     o, n = MARK_OFFSET, CORNER_MARK
     segs = []
@@ -202,3 +329,16 @@ def _corner_marks(slots: list[Slot], bleed: float) -> list[tuple[float, float, f
         for y in (y0, y1):
             segs += [(bx0 - o - n, y, bx0 - o, y), (bx1 + o, y, bx1 + o + n, y)]
     return segs
+
+
+def _distinct(values: list[float]) -> list[float]:
+    """Sorted values with near-equal ones (within a micron) merged."""
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > 1e-3:
+            out.append(v)
+    return out
+
+
+def _sheet_name(sheet: SheetSpec) -> str:
+    return f"{sheet.page.upper()}{' landscape' if sheet.landscape else ''}"

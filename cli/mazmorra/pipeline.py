@@ -14,6 +14,7 @@ import jinja2
 from mazmorra import fonts
 from mazmorra import layout as lay
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, rel
+from mazmorra.exports import ExportOptions, Exporter, make_exporters
 from mazmorra.i18n import Labels, LocalText, Localised, localise, number_formatter
 from mazmorra.icons import IconSet
 from mazmorra.impose import DoesNotFit, PagePlan, SheetSpec, impose
@@ -23,12 +24,13 @@ from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
 from mazmorra.units import parse_size
 from mazmorra.validate import validate
-from mazmorra.write import TMP_DIR, atomic_write_text, commit, depfile_path, make_rule, sweep_stale, temp_path
+from mazmorra.write import (TMP_DIR, atomic_write_text, commit, depfile_path, make_rule, sweep_stale, temp_path,
+                            up_to_date, write_stamp_rule)
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
 
-Progress = Callable[[str, int], None]  # (what is being done, how many units just finished)
+Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 
 
 def _no_progress(what: str, n: int) -> None:
@@ -43,6 +45,9 @@ class BuildOptions:
     strict: bool = False  # warnings fail the build
     draft: bool = False  # missing/stale translations fall back to the source, marked on the component
     decks: tuple[str, ...] | None = None  # None: every deck
+    changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
+    pdf: bool = True  # the print-and-play PDFs
+    exports: ExportOptions = ExportOptions()  # the other renderers: PNG, Tabletop Simulator, gallery
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class Item:
     back: lay.Face | None
     copies: int
     shared_back: bool  # the deck's common back rather than the component's own
+    name: str = ""  # the component's name in the job's language (exports label files and cards with it)
 
 
 @dataclass
@@ -68,12 +74,14 @@ class Job:
     items: Callable[[], Iterator[Item]]  # lays the deck out, appending problems as it goes
     sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
+    deck_name: str = ""  # in the job's language
 
 
 @dataclass
 class BuildResult:
     pack: Pack
     outputs: list[Path] = field(default_factory=list)
+    exports: list[str] = field(default_factory=list)  # what the exporters wrote, one line each
     warnings: list[Problem] = field(default_factory=list)
     components: int = 0
     faces: int = 0
@@ -103,11 +111,13 @@ def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress,
 def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool) -> BuildResult:
     t0 = time.perf_counter()
     pack = load_pack(pack_dir)  # 1. load
+    sheet = opts.sheet or SheetSpec(page=pack.spec.page)
+    if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
+        pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     langs = _languages(pack, opts.langs)
     decks = _decks(pack, opts.decks)
-    sheet = opts.sheet or SheetSpec(page=pack.spec.page)
     env = lay.make_env(lay.template_search_path(pack.root, templates_dir()))
     jobs: list[Job] = []
     labels_by_lang = {}
@@ -123,27 +133,38 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
                  for deck in decks]
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(problems)  # templates assume valid data: report rule problems without layout noise
+    if opts.changed_only:
+        jobs = [j for j in jobs if not up_to_date(j.path, depfile_path(opts.out_dir, j.path))]
     result = BuildResult(pack, components=len(pack.components()))
     if any(p.severity is Severity.ERROR for p in problems):
         render = False  # the build will fail: still lay out, to report overflows in the same run
     scratch = opts.out_dir.resolve().parent / TMP_DIR
     temps: list[tuple[Path, Path]] = []
+    staged: list[tuple[Path, Path]] = []  # the exports' temporary files
+
+    def stage(target: Path) -> Path:
+        staged.append((temp_path(target, scratch), target))
+        return staged[-1][0]
+
+    exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, stage, problems) if render else []
     try:
         if render:
             sweep_stale(scratch)
-        for job in jobs:  # 4. lay out, 5. render: streamed sheet by sheet into a temporary file
+        for job in jobs:  # 4. lay out, 5. render: streamed into a temporary PDF and every export
             doc = None
-            if render:
+            if render and opts.pdf:
                 tmp = temp_path(job.path, scratch)
                 temps.append((tmp, job.path))
                 doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author,
                                                  f"{pack.spec.name}: {job.deck.spec.name}", job.lang), icons)
-            result.faces += _render(job, sheet, doc, progress)
+            result.faces += _render(job, sheet, doc, exporters, progress)
             if doc is not None:
                 doc.save()
                 job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[attr-defined]
                 result.pages += doc.pages
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
+        for exporter in exporters:  # 5. pack-wide exports (the gallery's page)
+            exporter.finish()
         for lang, labels in labels_by_lang.items():
             for msgid in labels.missing:
                 problems.append(Problem(
@@ -156,10 +177,17 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         for tmp, target in temps:  # 6. write
             commit(tmp, target)
             result.outputs.append(target)
-        for job in jobs if render else []:
+        for tmp, target in staged:
+            commit(tmp, target)
+        for exporter in exporters:
+            exporter.committed()
+            result.exports += exporter.summary()
+        for job in jobs if render and opts.pdf else []:
             atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), scratch)
+        for lang in langs if render and opts.pdf else []:
+            write_stamp_rule(opts.out_dir, pack.id, lang, scratch)
     finally:
-        for tmp, _ in temps:
+        for tmp, _ in temps + staged:
             tmp.unlink(missing_ok=True)
         try:
             scratch.rmdir()
@@ -170,14 +198,17 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     return result
 
 
-def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, progress: Progress) -> int:
-    """Lay the job out and, when doc is given, draw it; returns the number of faces."""
+def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Exporter], progress: Progress) -> int:
+    """Lay the job out and, when doc is given, draw it; every exporter gets each component as it is
+    laid out. Returns the number of faces."""
     n = 0
 
     def faces() -> Iterator[tuple[lay.Face, lay.Face | None, bool, bool]]:
         nonlocal n
         for item in job.items():
-            progress(f"{job.deck.id} ({job.lang})", item.copies)
+            progress("", item.copies)  # advances a progress bar; says nothing in plain logs
+            for exporter in exporters:
+                exporter.add(job, item)
             for _ in range(item.copies):
                 n += 1 + (item.back is not None)
                 yield item.front, item.back, item.copies > 1, item.shared_back
@@ -185,12 +216,14 @@ def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, progress: Progress) 
     if doc is None:
         for _ in faces():
             pass
-        return n
-    try:
-        pages = impose(sheet, job.sizes, job.pack.bleed_mm)
-    except DoesNotFit as exc:
-        raise UsageError(f"{job.deck.id}: {exc}") from None
-    doc.add(pages, faces())
+    else:
+        try:
+            pages = impose(sheet, job.sizes, job.pack.bleed_mm)
+        except DoesNotFit as exc:
+            raise UsageError(f"{job.deck.id}: {exc}") from None
+        doc.add(pages, faces())
+    for exporter in exporters:
+        exporter.end(job)
     return n
 
 
@@ -265,14 +298,15 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
                 front = _draft_marker(front, lang, untranslated, icons, pack)
             if front is None:
                 front = _blank(size, pack.bleed_mm, comp.id)  # reported already; keeps positions aligned
-            yield Item(front, back, comp.data.copies, not deck.kind.two_sided)
+            name = loc.texts["name"].text if "name" in loc.texts else comp.id
+            yield Item(front, back, comp.data.copies, not deck.kind.two_sided, name)
 
     inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files()}
     for cat in (pack.root / "locale" / f"{lang}.po", templates_dir() / "locale" / f"{lang}.po"):
         if cat.is_file():
             inputs.add(cat)
     path = opts.out_dir / pack.id / lang / f"{deck.id}.pdf"
-    return Job(pack, deck, lang, f"{pack_name} — {deck_name}", path, items, sizes, inputs)
+    return Job(pack, deck, lang, f"{pack_name} — {deck_name}", path, items, sizes, inputs, deck_name)
 
 
 def _blank(size: tuple[float, float], bleed: float, component: str) -> lay.Face:

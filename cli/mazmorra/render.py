@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
@@ -17,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
 from mazmorra.icons import IconSet, load_svg
-from mazmorra.impose import PagePlan, SheetSpec, Slot, mirror
+from mazmorra.impose import PagePlan, SheetSpec, Slot, back_page
 from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.units import PT_PER_MM
 
@@ -43,12 +44,12 @@ class DocMeta:
 class Sheets:
     """One PDF being written: sheets of fronts, each followed by its backs page."""
 
-    def __init__(self, path: Path, sheet: SheetSpec, meta: DocMeta, icons: IconSet):
+    def __init__(self, path: Path | BinaryIO, sheet: SheetSpec, meta: DocMeta, icons: IconSet):
         fonts.register_all()
         self.sheet = sheet
         pw, ph = sheet.size
         self.page_h = ph
-        self.c = Canvas(str(path), pagesize=(pw * K, ph * K), invariant=1, pageCompression=1,
+        self.c = Canvas(str(path) if isinstance(path, Path) else path, pagesize=(pw * K, ph * K), invariant=1, pageCompression=1,
                         initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
         self.c.setTitle(meta.title)
         self.c.setAuthor(meta.author)
@@ -69,18 +70,20 @@ class Sheets:
 
     def add(self, pages: Sequence[PagePlan], faces: Iterator[tuple[Face, Face | None, bool, bool]]) -> None:
         """Draw planned pages from a stream of (front, back, front reused, back reused), one per slot;
-        a backs page, mirrored for duplex, follows each fronts page.
+        a backs page, mirrored for duplex, follows each fronts page (fold-and-glue pages carry their
+        backs beside the fronts instead).
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
         """
         for plan in pages:
             chunk = [next(faces) for _ in plan.slots]
-            self._page(plan, [(slot, f[0], f[2]) for slot, f in zip(plan.slots, chunk)])
-            if self.sheet.duplex != "none" and any(f[1] is not None for f in chunk):
-                placed = [(mirror(slot, self.sheet), f[1], f[3]) for slot, f in zip(plan.slots, chunk)]
-                self._page(PagePlan(tuple(s for s, _, _ in placed), _mirror_marks(plan.marks, self.sheet)),
-                           [(s, b, r) for s, b, r in placed if b is not None])
+            placed = [(slot, f[0], f[2]) for slot, f in zip(plan.slots, chunk)]
+            placed += [(slot, f[1], f[3]) for slot, f in zip(plan.backs, chunk) if f[1] is not None]
+            self._page(plan, placed)
+            if self.sheet.backs_pages and any(f[1] is not None for f in chunk):
+                backs = back_page(plan, self.sheet)
+                self._page(backs, [(s, f[1], f[3]) for s, f in zip(backs.slots, chunk) if f[1] is not None])
 
     def _page(self, plan: PagePlan, placed: Iterable[tuple[Slot, Face, bool]]) -> None:
         c = self.c
@@ -90,11 +93,18 @@ class Sheets:
         c.setStrokeColor(HexColor("#000000"))
         for x1, y1, x2, y2 in plan.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
+        if plan.folds:  # dash-dot: fold here, do not cut
+            c.setDash([6, 2, 1, 2], 0)
+            c.setStrokeColor(HexColor("#555555"))
+            for x1, y1, x2, y2 in plan.folds:
+                c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
+            c.setDash()
         if self.sheet.cut_lines:
             c.setDash(2, 2)
             c.setStrokeColor(HexColor("#888888"))
-            xs = sorted({v for s in plan.slots for v in (s.x, s.x + s.w)})
-            ys = sorted({v for s in plan.slots for v in (s.y, s.y + s.h)})
+            slots = plan.slots + plan.backs
+            xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})  # neighbours share a line
+            ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
             for x in xs:
                 c.line(self.X(x), 0, self.X(x), self.Y(0))
             for y in ys:
@@ -254,9 +264,25 @@ class Sheets:
         self.c.save()
 
 
-def _mirror_marks(marks: tuple[tuple[float, float, float, float], ...],
-                  sheet: SheetSpec) -> tuple[tuple[float, float, float, float], ...]:
-    pw, ph = sheet.size
-    if sheet.duplex == "short":
-        return tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks)
-    return tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks)
+class FacePages(Sheets):
+    """An in-memory PDF of lone faces, one per page: what raster exports rasterise, so their pixels
+    come from the very drawing code of the print sheets."""
+
+    def __init__(self, icons: IconSet, lang: str):
+        self.buffer = io.BytesIO()
+        super().__init__(self.buffer, SheetSpec(crop_marks=False, duplex="none"),
+                         DocMeta("", "mazmorra", "", lang), icons)
+
+    def face_page(self, face: Face, page_w: float, page_h: float, x0: float, y0: float) -> None:
+        """A page_w × page_h mm page holding only `face`, its trim's top-left at (x0, y0) mm; no
+        cut guide."""
+        self.c.setPageSize((page_w * K, page_h * K))
+        self.page_h = page_h
+        self._draw_face(face, x0, y0)
+        self.c.showPage()
+        self.pages += 1
+
+    def pdf(self) -> bytes:
+        self.save()
+        return self.buffer.getvalue()
+

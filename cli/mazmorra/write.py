@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -22,7 +23,7 @@ def temp_path(target: Path, scratch: Path | None = None) -> Path:
         scratch.mkdir(parents=True, exist_ok=True)
         if os.stat(scratch).st_dev == os.stat(target.parent).st_dev:
             where = scratch
-    fd, name = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=target.suffix, dir=where)
+    fd, name = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=target.suffix, dir=where)
     os.close(fd)
     return Path(name)
 
@@ -48,10 +49,24 @@ def atomic_write_text(target: Path, text: str, scratch: Path | None = None) -> N
 
 
 def sweep_stale(folder: Path) -> None:
-    """Remove temporaries a killed build left behind."""
-    if folder.is_dir():
-        for p in folder.rglob(f"{TMP_PREFIX}*"):
-            p.unlink(missing_ok=True)
+    """Remove temporaries that killed builds left behind (never those of a build still running)."""
+    if not folder.is_dir():
+        return
+    for p in folder.rglob(f"{TMP_PREFIX}*"):
+        pid = p.name[len(TMP_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        p.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def depfile_path(out_dir: Path, output: Path) -> Path:
@@ -72,3 +87,50 @@ def make_rule(output: Path, inputs: set[Path]) -> str:
     lines = [f"{_make_escape(rel(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
     lines += [f"{_make_escape(d)}:" for d in deps]
     return "\n".join(lines) + "\n"
+
+
+def read_rule(depfile: Path) -> tuple[str, list[str]] | None:
+    """(target, inputs) of a dependency file make_rule wrote, or None when it is missing."""
+    try:
+        text = depfile.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    first = text.split("\n\n", 1)[0].replace("\\\n", " ")
+    target, _, deps = first.partition(": ")
+    unescape = lambda s: s.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")  # noqa: E731
+    return unescape(target), [unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d]
+
+
+def up_to_date(output: Path, depfile: Path) -> bool:
+    """True when output exists and is newer than every input its dependency file names."""
+    rule = read_rule(depfile)
+    if rule is None or not output.is_file():
+        return False
+    made = output.stat().st_mtime_ns
+    for dep in rule[1]:
+        try:
+            if Path(dep).stat().st_mtime_ns >= made:  # equal: same clock tick, so maybe later
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def stamp_path(out_dir: Path, pack_id: str, lang: str) -> Path:
+    """The file make touches once a pack's language is built (see the Makefile)."""
+    return out_dir / ".stamps" / pack_id / f"{lang}.stamp"
+
+
+def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | None = None) -> None:
+    """out_dir/.deps/<pack>/<lang>.d: the stamp depends on every deck's inputs and on the PDFs
+    themselves (so a deleted PDF is rebuilt too)."""
+    from mazmorra.errors import rel
+
+    inputs: set[Path] = set()
+    for d in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):
+        rule = read_rule(d)
+        if rule:
+            inputs.add(Path(rule[0]))
+            inputs.update(Path(p) for p in rule[1])
+    stamp = stamp_path(out_dir, pack_id, lang)
+    atomic_write_text(out_dir / ".deps" / pack_id / f"{lang}.d", make_rule(stamp, inputs), scratch)

@@ -1,0 +1,273 @@
+"""A static HTML gallery of a pack: output/<pack>/gallery/index.html plus img/<lang>/<deck>/*.jpg.
+
+Every component, front and back, in every language built, with a language switch, each
+component's translation state per language (from i18n.catalogue_status) and its build problems;
+click a picture to enlarge it. One self-contained file: inline CSS and JS, no network, opens from
+the file system.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra import i18n
+from mazmorra.errors import Problem, Severity
+from mazmorra.exports import Exporter, Stage, prune
+from mazmorra.exports.raster import Rasteriser, dpi_frame, jpeg_bytes
+
+if TYPE_CHECKING:
+    from mazmorra.icons import IconSet
+    from mazmorra.model import Pack
+    from mazmorra.pipeline import Item, Job
+
+DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
+_STATE_RANK = {"untranslated": 3, "fuzzy": 2, "translated": 1, "source": 0}
+
+
+@dataclass
+class _Shown:
+    """One component in one language."""
+
+    name: str
+    front: str  # image path relative to the gallery
+    back: str  # "" when it has no back
+    copies: int
+
+
+@dataclass
+class _Deck:
+    names: dict[str, str] = field(default_factory=dict)  # lang -> name
+    components: dict[str, dict[str, _Shown]] = field(default_factory=dict)  # id -> lang -> shown
+
+
+class GalleryExport(Exporter):
+    def __init__(self, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage, problems: list[Problem]):
+        self.pack = pack
+        self.folder = out_dir / pack.id / "gallery"
+        self.icons = icons
+        self.stage = stage
+        self.problems = problems  # the build's, still growing: read in finish()
+        self.langs: list[str] = []
+        self.decks: dict[str, _Deck] = {}
+        self.written: set[Path] = set()
+        self._back: str | None = None
+
+    def add(self, job: Job, item: Item) -> None:
+        if job.lang not in self.langs:
+            self.langs.append(job.lang)
+        deck = self.decks.setdefault(job.deck.id, _Deck())
+        deck.names[job.lang] = job.deck_name
+        comp = item.front.component
+        base = f"img/{job.lang}/{job.deck.id}/"
+        wanted = [(base + f"{comp}-front.jpg", item.front)]
+        back = ""
+        if item.back is not None:
+            if item.shared_back:
+                back = base + "back.jpg"
+                if self._back != back:
+                    wanted.append((back, item.back))
+                    self._back = back
+            else:
+                back = base + f"{comp}-back.jpg"
+                wanted.append((back, item.back))
+        images = Rasteriser(self.icons, job.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
+        for (rel, _), img in zip(wanted, images):
+            self._write(self.folder / rel, jpeg_bytes(img, 85))
+        deck.components.setdefault(comp, {})[job.lang] = _Shown(item.name, wanted[0][0], back, item.copies)
+
+    def finish(self) -> None:
+        if not self.langs:
+            return
+        page = render_page(self.pack, self.langs, self.decks, self.problems)
+        self._write(self.folder / "index.html", page.encode("utf-8"))
+
+    def _write(self, target: Path, data: bytes) -> None:
+        self.stage(target).write_bytes(data)
+        self.written.add(target)
+
+    def committed(self) -> None:
+        prune(self.folder / "img", self.written, (".jpg",))
+
+    def summary(self) -> list[str]:
+        return [f"{self.folder / 'index.html'} ({len(self.written) - 1} images)"] if self.written else []
+
+
+def component_states(pack: Pack, lang: str) -> dict[str, tuple[str, list[str]]]:
+    """component id -> (translated | fuzzy | untranslated | source, the fields behind it)."""
+    st = i18n.catalogue_status(pack, lang)
+    if st.source:
+        return {c.id: ("source", []) for c in pack.components()}
+    states: dict[str, tuple[str, list[str]]] = {c.id: ("translated", []) for c in pack.components()}
+    for item in st.items or []:
+        if item.state == "obsolete" or item.component not in states:
+            continue
+        state, fields = states[item.component]
+        if _STATE_RANK[item.state] > _STATE_RANK[state]:
+            state = item.state
+        states[item.component] = (state, fields + [f"{item.field} ({item.state})"])
+    return states
+
+
+def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem]) -> str:
+    """The gallery page: plain HTML, the language switch a few lines of inline JS."""
+    states = {lang: component_states(pack, lang) for lang in langs}
+    by_comp: dict[tuple[str, str], list[Problem]] = {}
+    for p in problems:
+        if p.component:
+            by_comp.setdefault((p.component, p.lang or ""), []).append(p)
+    first = langs[0]
+
+    def per_lang(attr: str, values: dict[str, str]) -> str:
+        return " ".join(f'{attr}-{lang.lower()}="{escape(values.get(lang, ""))}"' for lang in langs)
+
+    cards = []
+    totals = {"components": 0, "faces": 0, "problems": 0}
+    for deck_id, deck in decks.items():
+        items = []
+        for comp_id, shown in deck.components.items():
+            one = shown.get(first) or next(iter(shown.values()))
+            totals["components"] += 1
+            imgs = []
+            for side in ("front", "back"):
+                srcs = {lang: getattr(s, side) for lang, s in shown.items()}
+                if not getattr(one, side):
+                    continue
+                totals["faces"] += 1
+                imgs.append(f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" '
+                            f'{per_lang("data-src", srcs)} alt="{escape(one.name)} ({side})" loading="lazy">')
+            status = []
+            for lang in langs:
+                state, fields = states[lang].get(comp_id, ("source", []))
+                title = f' title="{escape(", ".join(fields))}"' if fields else ""
+                status.append(f'<li class="st st-{state}" data-lang="{escape(lang)}"{title}>'
+                              f'<b>{escape(lang)}</b> {state}</li>')
+            notes = []
+            for lang in ["", *langs]:
+                for p in by_comp.get((comp_id, lang), []):
+                    kind = "error" if p.severity is Severity.ERROR else "warning"
+                    label = "overflow" if p.rule == "text.overflow" else kind
+                    notes.append(f'<li class="pb pb-{kind}" data-lang="{escape(lang)}">'
+                                 f'<b>{escape(lang or "all")}</b> {label}: {escape(p.message)} '
+                                 f'<code>{escape(str(p.loc or ""))}</code></li>')
+            totals["problems"] += len(notes)
+            ok = '<li class="pb pb-ok">valid, no overflow</li>' if not notes else ""
+            items.append(
+                f'<article class="comp" id="c-{escape(comp_id)}">'
+                f'<div class="faces">{"".join(imgs)}</div>'
+                f'<h3 class="name" {per_lang("data-t", {l: s.name for l, s in shown.items()})}>'
+                f'{escape(one.name)}</h3>'
+                f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}</p>'
+                f'<ul class="status">{"".join(status)}</ul>'
+                f'<ul class="problems">{"".join(notes) or ok}</ul></article>')
+        cards.append(f'<section class="deck" id="d-{escape(deck_id)}">'
+                     f'<h2 {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, deck_id))}</h2>'
+                     f'<div class="grid">{"".join(items)}</div></section>')
+    buttons = "".join(f'<button type="button" class="lang" data-lang="{escape(lang)}" '
+                      f'aria-pressed="{str(lang == first).lower()}">{escape(lang)}</button>' for lang in langs)
+    summary = (f'{totals["components"]} components, {totals["faces"]} faces, '
+               f'{totals["problems"]} warning(s)')
+    return _PAGE.format(
+        lang=escape(first), title=escape(pack.spec.name), buttons=buttons, summary=escape(summary),
+        decks="".join(cards), langs=json.dumps(langs), css=_CSS, js=_JS)
+
+
+_CSS = """
+:root { --ink: #222; --paper: #f4f1ea; --line: #d8d2c4; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--paper); }
+header { position: sticky; top: 0; z-index: 1; display: flex; gap: 1em; align-items: center;
+  padding: .6em 1.2em; background: #2b2622; color: #fff; }
+header h1 { font-size: 1.2em; margin: 0; flex: 1; }
+header .summary { opacity: .8; }
+button.lang { font: inherit; padding: .2em .8em; border: 1px solid #fff8; background: none; color: #fff;
+  border-radius: 3px; cursor: pointer; text-transform: uppercase; }
+button.lang[aria-pressed="true"] { background: #fff; color: #2b2622; }
+main { padding: 0 1.2em 2em; }
+.deck h2 { border-bottom: 1px solid var(--line); padding-bottom: .2em; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 1em; }
+.comp { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .6em; }
+.faces { display: flex; gap: .4em; align-items: flex-start; }
+.thumb { width: calc(50% - .2em); height: auto; cursor: zoom-in; border-radius: 3px;
+  box-shadow: 0 1px 3px #0004; }
+.comp h3 { font-size: 1em; margin: .5em 0 0; }
+.meta { margin: 0; color: #666; font-size: .85em; }
+ul { list-style: none; margin: .3em 0 0; padding: 0; font-size: .85em; }
+.status { display: flex; flex-wrap: wrap; gap: .3em; }
+.st { padding: 0 .4em; border-radius: 3px; }
+.st-source, .st-translated { background: #dff0d8; }
+.st-fuzzy { background: #fcf0c8; }
+.st-untranslated { background: #f6d3d0; }
+.st.current { outline: 2px solid #2b2622; }
+.pb-ok { color: #3c763d; }
+.pb-warning { color: #8a6d3b; }
+.pb-error { color: #a94442; }
+.pb.other { display: none; }
+#zoom { position: fixed; inset: 0; z-index: 2; display: flex; align-items: center; justify-content: center;
+  background: #000c; cursor: zoom-out; }
+#zoom[hidden] { display: none; }
+#zoom img { max-width: 95vw; max-height: 95vh; box-shadow: 0 0 2em #000; }
+"""
+
+_JS = """
+(function () {
+  var langs = JSON.parse(document.getElementById('langs').textContent);
+  function setLang(lang) {
+    var key = lang.toLowerCase();
+    document.documentElement.lang = lang;
+    document.querySelectorAll('[data-src-' + key + ']').forEach(function (el) {
+      el.src = el.getAttribute('data-src-' + key);
+    });
+    document.querySelectorAll('[data-t-' + key + ']').forEach(function (el) {
+      el.textContent = el.getAttribute('data-t-' + key);
+    });
+    document.querySelectorAll('button.lang').forEach(function (b) {
+      b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+    });
+    document.querySelectorAll('.st').forEach(function (el) {
+      el.classList.toggle('current', el.dataset.lang === lang);
+    });
+    document.querySelectorAll('.pb[data-lang]').forEach(function (el) {
+      el.classList.toggle('other', el.dataset.lang !== '' && el.dataset.lang !== lang);
+    });
+    if (location.hash !== '#' + lang) { history.replaceState(null, '', '#' + lang); }
+  }
+  document.querySelectorAll('button.lang').forEach(function (b) {
+    b.addEventListener('click', function () { setLang(b.dataset.lang); });
+  });
+  var zoom = document.getElementById('zoom'), big = zoom.querySelector('img');
+  document.querySelector('main').addEventListener('click', function (e) {
+    if (e.target.classList.contains('thumb')) {
+      big.src = e.target.src;
+      big.alt = e.target.alt;
+      zoom.hidden = false;
+    }
+  });
+  zoom.addEventListener('click', function () { zoom.hidden = true; });
+  document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { zoom.hidden = true; } });
+  var wanted = location.hash.slice(1);
+  setLang(langs.indexOf(wanted) >= 0 ? wanted : langs[0]);
+})();
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<style>{css}</style>
+</head>
+<body>
+<header><h1>{title}</h1><span class="summary">{summary}</span><nav>{buttons}</nav></header>
+<main>{decks}</main>
+<div id="zoom" hidden><img alt=""></div>
+<script type="application/json" id="langs">{langs}</script>
+<script>{js}</script>
+</body>
+</html>
+"""

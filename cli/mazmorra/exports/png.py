@@ -1,0 +1,95 @@
+"""PNG per face for print shops: output/<pack>/<lang>/png/<deck>/<component>-front.png / -back.png.
+
+One file per component and side, not per copy (copies are identical; cards.csv says how many).
+A deck's common back is written once, as back.png. Sizes are round(mm / 25.4 × dpi) of the bleed
+box (or of the trim with --no-png-bleed), or a print-shop profile's exact pixels.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.errors import Problem, Severity
+from mazmorra.exports import ExportOptions, Exporter, Stage, prune
+from mazmorra.exports.raster import PROFILES, Frame, Rasteriser, dpi_frame, fits_profile, png_bytes, profile_frame
+from mazmorra.layout import Face
+
+if TYPE_CHECKING:
+    from mazmorra.icons import IconSet
+    from mazmorra.model import Pack
+    from mazmorra.pipeline import Item, Job
+
+
+class PngExport(Exporter):
+    def __init__(self, opts: ExportOptions, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage,
+                 problems: list[Problem]):
+        self.opts = opts
+        self.pack = pack
+        self.out_dir = out_dir
+        self.icons = icons
+        self.stage = stage
+        self.problems = problems
+        self.profile = PROFILES[opts.png_profile] if opts.png_profile else None
+        self.dpi = self.profile.dpi if self.profile else opts.dpi
+        self.written: dict[Path, set[Path]] = {}  # deck folder -> files written there
+        self._rows: list[list[str]] = []
+        self._back_done = False
+        self._misfit = False
+
+    def folder(self, job: Job) -> Path:
+        return self.out_dir / self.pack.id / job.lang / "png" / job.deck.id
+
+    def _frame(self, job: Job, face: Face) -> Frame:
+        if self.profile is not None:
+            fitted = fits_profile(face, self.profile)
+            if fitted is not None:
+                return profile_frame(face, fitted)
+            if not self._misfit:
+                self._misfit = True
+                pw, ph = self.profile.trim_mm
+                self.problems.append(Problem(
+                    "export.profile",
+                    f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
+                    f"({self.profile.label}, {pw:.1f}×{ph:.1f} mm): exported at {self.dpi} dpi with bleed instead",
+                    job.deck.loc, f"deck:{job.deck.id}", lang=job.lang, severity=Severity.WARNING))
+        return dpi_frame(face, self.dpi, self.opts.png_bleed)
+
+    def add(self, job: Job, item: Item) -> None:
+        folder = self.folder(job)
+        comp = item.front.component
+        wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
+        back_name = ""
+        if item.back is not None:
+            back_name = "back.png" if item.shared_back else f"{comp}-back.png"
+            if not (item.shared_back and self._back_done):
+                wanted.append((back_name, item.back))
+                self._back_done = self._back_done or item.shared_back
+        raster = Rasteriser(self.icons, job.lang)
+        images = raster.images([(face, self._frame(job, face)) for _, face in wanted])
+        for (name, _), img in zip(wanted, images):
+            self._write(folder / name, png_bytes(img, self.dpi))
+        self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
+
+    def end(self, job: Job) -> None:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["component", "name", "copies", "front", "back"])
+        w.writerows(self._rows)
+        self._write(self.folder(job) / "cards.csv", buf.getvalue().encode("utf-8"))
+        self._rows, self._back_done, self._misfit = [], False, False
+
+    def _write(self, target: Path, data: bytes) -> None:
+        self.stage(target).write_bytes(data)
+        self.written.setdefault(target.parent, set()).add(target)
+
+    def committed(self) -> None:
+        for folder, files in self.written.items():
+            prune(folder, files, (".png", ".csv"))
+
+    def summary(self) -> list[str]:
+        n = sum(len(f) - 1 for f in self.written.values())
+        how = f"{self.profile.name} profile" if self.profile else f"{self.dpi} dpi"
+        return [f"{folder}/ ({len(files) - 1} PNG, {how})" for folder, files in self.written.items()] if n else []

@@ -1,0 +1,192 @@
+"""Faces to pixels: the only place mazmorra has pixels.
+
+A face is drawn by our own renderer (render.FacePages) onto a one-face PDF page the size of the
+wanted image, and pypdfium2 rasterises that page in-process. Everything upstream stays in mm; a
+`Frame` says, once, how mm map onto an image's pixels.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from PIL import Image, ImageCms
+
+from mazmorra.icons import IconSet
+from mazmorra.layout import Face
+from mazmorra.render import FacePages
+
+MM_PER_IN = 25.4
+PT_PER_IN = 72.0
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A print shop's image size for one card format, at its dpi: the whole image (trim + bleed)
+    and the trim inside it, centred."""
+
+    name: str
+    label: str
+    width: int  # px, bleed included
+    height: int
+    trim_w: int  # px
+    trim_h: int
+    dpi: int = 300
+
+    @property
+    def trim_mm(self) -> tuple[float, float]:
+        return self.trim_w / self.dpi * MM_PER_IN, self.trim_h / self.dpi * MM_PER_IN
+
+    def bleed_mm(self) -> tuple[float, float]:
+        return ((self.width - self.trim_w) / 2 / self.dpi * MM_PER_IN,
+                (self.height - self.trim_h) / 2 / self.dpi * MM_PER_IN)
+
+    def turned(self) -> Profile:
+        return Profile(self.name, self.label, self.height, self.width, self.trim_h, self.trim_w, self.dpi)
+
+
+PROFILES: dict[str, Profile] = {
+    # The Game Crafter, poker deck: 2.5 × 3.5 in cut, 1/8 in (37.5 px) bleed each side, 300 dpi.
+    "tgc": Profile("tgc", "The Game Crafter poker card", 825, 1125, 750, 1050),
+    # MakePlayingCards, poker size: 2.5 × 3.5 in cut, 36 px (3.05 mm) bleed each side, 300 dpi.
+    "mpc": Profile("mpc", "MakePlayingCards poker card", 822, 1122, 750, 1050),
+}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a face lands in an image: the image's size in px, the scale in px per mm and the
+    trim's top-left corner in px (fractions allowed)."""
+
+    width: int
+    height: int
+    scale: float  # px per mm
+    trim_x: float
+    trim_y: float
+
+
+def dpi_frame(face: Face, dpi: float, bleed: bool) -> Frame:
+    """The face at `dpi`: its bleed box (or trim) rounded to whole pixels, the trim centred."""
+    s = dpi / MM_PER_IN
+    b = face.bleed if bleed else 0.0
+    width = max(1, round((face.w + 2 * b) * s))
+    height = max(1, round((face.h + 2 * b) * s))
+    return Frame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
+
+
+def fits_profile(face: Face, profile: Profile) -> Profile | None:
+    """The profile (turned for a landscape face) when the face's trim is close enough to the
+    profile's that the shop's cut still falls inside the face's bleed; else None."""
+    for p in (profile, profile.turned()):
+        pw, ph = p.trim_mm
+        if abs(pw - face.w) / 2 <= face.bleed and abs(ph - face.h) / 2 <= face.bleed:
+            return p
+    return None
+
+
+def profile_frame(face: Face, profile: Profile) -> Frame:
+    """The profile's exact image size at its dpi, the face's trim centred on the profile's trim
+    (which is centred in the image). Nothing is scaled: a 63 × 88 mm card stays 63 × 88 mm."""
+    s = profile.dpi / MM_PER_IN
+    return Frame(profile.width, profile.height, s, (profile.width - face.w * s) / 2,
+                 (profile.height - face.h * s) / 2)
+
+
+def fit_frame(face: Face, width: int, height: int) -> Frame:
+    """The trim stretched onto exactly width × height px (cells of a sheet); no bleed shows."""
+    s = min(width / face.w, height / face.h)
+    return Frame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
+
+
+class Rasteriser:
+    """Rasterises faces, a few at a time, through one in-memory PDF per batch (font subsets and
+    icon forms are then made once per batch, not once per face)."""
+
+    def __init__(self, icons: IconSet, lang: str):
+        self.icons = icons
+        self.lang = lang
+        self.inputs: set[Path] = set()
+
+    def images(self, requests: list[tuple[Face, Frame]]) -> list[Image.Image]:
+        """One RGB image per (face, frame)."""
+        if not requests:
+            return []
+        doc = FacePages(self.icons, self.lang)
+        for face, fr in requests:
+            # A page exactly the image's size; stretching x and y separately absorbs the rounding
+            # of page sizes in the PDF, so the image comes out at exactly width × height px.
+            doc.face_page(face, fr.width / fr.scale, fr.height / fr.scale, fr.trim_x / fr.scale,
+                          fr.trim_y / fr.scale)
+        self.inputs |= doc.inputs
+        pdf = pdfium.PdfDocument(doc.pdf())
+        try:
+            out = []
+            for i, (face, fr) in enumerate(requests):
+                page = pdf[i]
+                scale = min(fr.width / page.get_width(), fr.height / page.get_height()) * (1 - 1e-9)
+                img = page.render(scale=scale, rev_byteorder=True).to_pil().convert("RGB")
+                page.close()
+                if img.size != (fr.width, fr.height):  # a pixel of page-size rounding, at most
+                    img = img.resize((fr.width, fr.height), Image.Resampling.LANCZOS)
+                if face.shape == "rect":
+                    _extend_edges(img, _bleed_box(face, fr))
+                out.append(img)
+            return out
+        finally:
+            pdf.close()
+
+
+def _bleed_box(face: Face, fr: Frame) -> tuple[int, int, int, int]:
+    """The whole pixels covered by the face's bleed box (left, top, right, bottom), within the image."""
+    s, b = fr.scale, face.bleed
+    left = math.ceil(fr.trim_x - b * s - 1e-6)
+    top = math.ceil(fr.trim_y - b * s - 1e-6)
+    right = math.floor(fr.trim_x + (face.w + b) * s + 1e-6)
+    bottom = math.floor(fr.trim_y + (face.h + b) * s + 1e-6)
+    return max(0, left), max(0, top), min(fr.width, right), min(fr.height, bottom)
+
+
+def _extend_edges(img: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """Fill what lies outside the face's bleed box by repeating its outermost pixels (a print
+    shop's image may reach a little further than the pack's bleed)."""
+    w, h = img.size
+    left, top, right, bottom = box
+    if right - left < 1 or bottom - top < 1 or box == (0, 0, w, h):
+        return
+    near = Image.Resampling.NEAREST
+    if left > 0:
+        img.paste(img.crop((left, top, left + 1, bottom)).resize((left, bottom - top), near), (0, top))
+    if right < w:
+        img.paste(img.crop((right - 1, top, right, bottom)).resize((w - right, bottom - top), near), (right, top))
+    if top > 0:
+        img.paste(img.crop((0, top, w, top + 1)).resize((w, top), near), (0, 0))
+    if bottom < h:
+        img.paste(img.crop((0, bottom - 1, w, bottom)).resize((w, h - bottom), near), (0, bottom))
+
+
+@lru_cache(maxsize=1)
+def srgb_icc() -> bytes:
+    """An sRGB ICC profile (littleCMS's built-in one, a few hundred bytes) to embed in every image.
+    Its creation date is pinned (header bytes 24-35) so that builds stay byte-identical."""
+    icc = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    icc[24:36] = struct.pack(">6H", 2000, 1, 1, 0, 0, 0)
+    return bytes(icc)
+
+
+def png_bytes(img: Image.Image, dpi: float | None = None) -> bytes:
+    """An RGB PNG with the sRGB profile embedded (and the dpi, when it means something)."""
+    buf = io.BytesIO()
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    img.save(buf, "PNG", icc_profile=srgb_icc(), compress_level=6, **extra)
+    return buf.getvalue()
+
+
+def jpeg_bytes(img: Image.Image, quality: int = 90) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=quality, icc_profile=srgb_icc(), optimize=True)
+    return buf.getvalue()

@@ -1,0 +1,273 @@
+"""Exports besides the PDF: PNG per face (print-shop profiles), Tabletop Simulator decks, the gallery."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image, ImageCms
+
+from conftest import CONTENT, edit, need_tool, run_cli, tree_snapshot
+from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
+from mazmorra.exports.tts import MAX_CARDS, grid
+from mazmorra.icons import IconSet
+from mazmorra.layout import Face, RectOp
+
+CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
+
+
+def _build(*args: str, cwd: Path | None = None) -> str:
+    res = run_cli("build", *args, cwd=cwd)
+    assert res.returncode == 0, res.stderr
+    return res.stdout + res.stderr
+
+
+def _px(mm: float, dpi: float) -> int:
+    return round(mm / 25.4 * dpi)
+
+
+# ---------------------------------------------------------------- PNG
+
+
+def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build("muestras", "--lang", "es", "--no-pdf", "--png", "--out", str(out))
+    folder = out / "muestras" / "es" / "png" / "cartas"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["back.png", "cards.csv", "cofre-olvidado-front.png", "fogata-del-claustro-front.png",
+                     "ojo-del-vigia-front.png"]  # one file per component (not per copy) and one shared back
+    assert not (out / "muestras" / "es" / "cartas.pdf").exists()  # --no-pdf
+    for p in folder.glob("*.png"):
+        img = Image.open(p)
+        assert img.size == (_px(CARD_W + 2 * BLEED, 300), _px(CARD_H + 2 * BLEED, 300)) == (815, 1110)
+        assert img.mode == "RGB"
+        profile = ImageCms.ImageCmsProfile(io_bytes(img.info["icc_profile"]))
+        assert "sRGB" in ImageCms.getProfileDescription(profile)
+        assert round(img.info["dpi"][0]) == 300
+    assert "cofre-olvidado,Cofre olvidado,2,cofre-olvidado-front.png,back.png" in (folder / "cards.csv").read_text()
+    # Deterministic: the same content gives the same pixels and bytes.
+    again = tmp_path / "again"
+    _build("muestras", "--lang", "es", "--no-pdf", "--png", "--out", str(again))
+    assert tree_snapshot(again / "muestras") == tree_snapshot(out / "muestras")
+
+
+def io_bytes(data: bytes):
+    import io
+
+    return io.BytesIO(data)
+
+
+def test_png_trim_only_at_another_dpi(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build("muestras", "--lang", "en", "--no-pdf", "--png", "--dpi", "150", "--no-png-bleed", "--out", str(out))
+    img = Image.open(out / "muestras" / "en" / "png" / "cartas" / "ojo-del-vigia-front.png")
+    assert img.size == (_px(CARD_W, 150), _px(CARD_H, 150)) == (372, 520)
+
+
+@pytest.mark.parametrize("name, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_print_shop_profiles_to_the_pixel(tmp_path: Path, name: str, size: tuple[int, int]) -> None:
+    out = tmp_path / "out"
+    _build("muestras", "--lang", "es", "--no-pdf", "--png-profile", name, "--strict", "--out", str(out))
+    files = list((out / "muestras" / "es" / "png" / "cartas").glob("*.png"))
+    assert len(files) == 4
+    for p in files:
+        img = Image.open(p)
+        assert img.size == size and img.mode == "RGB"
+        assert img.getpixel((0, 0)) == img.getpixel((10, 10))  # edges extended from the bleed, not white
+
+
+def test_profile_centres_the_trim_on_the_shops_trim() -> None:
+    """A 63 × 88 mm face whose trim is red and bleed blue: the red box is centred in the image, and
+    the shop's own trim (37.5 px or 36 px in) falls inside the blue bleed, within a few pixels."""
+    face = Face("probe", "front", CARD_W, CARD_H, BLEED, (RectOp(0, 0, CARD_W, CARD_H, fill="#ff0000"),),
+                background="#0000ff")
+    for profile in PROFILES.values():
+        fitted = fits_profile(face, profile)
+        assert fitted is profile
+        frame = profile_frame(face, profile)
+        assert frame.trim_x + CARD_W * frame.scale / 2 == pytest.approx(profile.width / 2)
+        assert frame.trim_y + CARD_H * frame.scale / 2 == pytest.approx(profile.height / 2)
+        img = Rasteriser(IconSet.for_pack(None), "en").images([(face, frame)])[0]
+        assert img.size == (profile.width, profile.height)
+        row, col = img.height // 2, img.width // 2
+        reds = [x for x in range(img.width) if img.getpixel((x, row))[0] > 200 and img.getpixel((x, row))[2] < 60]
+        left, right = reds[0], img.width - 1 - reds[-1]
+        assert abs(left - right) <= 1, (profile.name, left, right)
+        assert abs((left + reds[-1] + 1) - _px(CARD_W, 300) - 2 * left) <= 1
+        shop_bleed = (profile.width - profile.trim_w) / 2
+        assert 0 < left - shop_bleed < 6  # 63 mm is 744 px against the shop's 750: ~3 px each side
+        reds = [y for y in range(img.height) if img.getpixel((col, y))[0] > 200 and img.getpixel((col, y))[2] < 60]
+        top, bottom = reds[0], img.height - 1 - reds[-1]
+        assert abs(top - bottom) <= 1, (profile.name, top, bottom)
+        assert img.getpixel((0, 0)) == img.getpixel((img.width - 1, img.height - 1)) == (0, 0, 255)
+    # A 24 mm token does not fit a poker profile; a landscape card gets the profile turned.
+    assert fits_profile(Face("t", "front", 24, 24, 3, ()), PROFILES["tgc"]) is None
+    turned = fits_profile(Face("l", "front", CARD_H, CARD_W, BLEED, ()), PROFILES["tgc"])
+    assert turned is not None and (turned.width, turned.height) == (1125, 825)
+
+
+def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    text = _build("profundidades", "--lang", "es", "--deck", "fichas", "--no-pdf", "--png-profile", "mpc",
+                  "--out", str(out))
+    assert "do not fit the mpc profile" in text and "(export.profile)" in text
+    face = Face("x", "front", 25, 25, 3, ())
+    expected = dpi_frame(face, 300, True)
+    for p in (out / "profundidades" / "es" / "png" / "fichas").glob("*.png"):
+        assert Image.open(p).size == (expected.width, expected.height)
+
+
+def test_bad_export_options_are_usage_errors() -> None:
+    for args in (["--no-pdf"], ["--png-profile", "tgc", "--dpi", "200"], ["--png", "--dpi", "5"],
+                 ["--png-profile", "mpc", "--no-png-bleed"], ["--tts", "--tts-url", "not a url"]):
+        res = run_cli("build", "muestras", *args)
+        assert res.returncode == 2, (args, res.stderr)
+        assert "Traceback" not in res.stderr
+
+
+# ---------------------------------------------------------------- Tabletop Simulator
+
+
+def _big_pack(root: Path, n: int) -> Path:
+    pack = root / "content" / "grande"
+    (pack / "decks").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: grande\nname: Grande\nsource_language: es\nlanguages: [es]\n"
+        "decks:\n  - id: mazo\n    kind: card\n    name: Mazo grande\n    file: decks/mazo.yaml\n", encoding="utf-8")
+    cards = [f"- id: c{i:03d}\n  name: Carta {i}\n  text: Texto {i}.\n" + ("  copies: 3\n" if i == 0 else "")
+             for i in range(n)]
+    (pack / "decks" / "mazo.yaml").write_text("\n".join(cards), encoding="utf-8")
+    return pack
+
+
+def test_tts_deck_of_more_than_69_cards(tmp_path: Path) -> None:
+    n = 75
+    _big_pack(tmp_path, n)
+    _build("grande", "--no-pdf", "--tts", cwd=tmp_path)
+    tts = tmp_path / "output" / "grande" / "es" / "tts"
+    save = json.loads((tts / "mazo.json").read_text(encoding="utf-8"))
+    (deck,) = save["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Mazo grande"
+    custom = deck["CustomDeck"]
+    assert sorted(custom) == ["1", "2"]  # 69 + 6
+    held = {}
+    for key, entry in custom.items():
+        assert entry["UniqueBack"] is False
+        sheet = Path(unquote(urlparse(entry["FaceURL"]).path))
+        assert sheet == tts / "mazo" / f"sheet-{key}.jpg"
+        img = Image.open(sheet)
+        assert img.mode == "RGB" and max(img.size) <= 4096
+        cols, rows = entry["NumWidth"], entry["NumHeight"]
+        assert cols <= 10 and rows <= 7
+        assert img.width % cols == 0 and img.height % rows == 0
+        cell = (img.width // cols, img.height // rows)
+        assert abs(cell[0] / cell[1] - CARD_W / CARD_H) < 0.01
+        held[key] = cols * rows
+        back = Image.open(Path(unquote(urlparse(entry["BackURL"]).path)))
+        assert abs(back.width / back.height - CARD_W / CARD_H) < 0.01 and back.width >= cell[0]
+    assert held["1"] == 70  # 10 × 7, the last cell left for TTS's hidden card
+    ids = deck["DeckIDs"]
+    assert len(ids) == len(deck["ContainedObjects"]) == n + 2  # c000 has 3 copies
+    assert ids[:3] == [100, 100, 100] and ids[3] == 101 and 168 in ids and 200 in ids and 205 in ids
+    assert all(i % 100 < MAX_CARDS for i in ids)
+    names = [c["Nickname"] for c in deck["ContainedObjects"]]
+    assert names[0] == names[2] == "Carta 0" and names[-1] == f"Carta {n - 1}"
+    assert [c["CardID"] for c in deck["ContainedObjects"]] == ids
+    assert (tts / "mazo.png").is_file()  # the Saved Objects thumbnail
+
+
+def test_tts_grid_limits() -> None:
+    for n in range(1, MAX_CARDS + 1):
+        cols, rows, (cw, ch) = grid(n, CARD_W, CARD_H, 300 / 25.4)
+        assert cols <= 10 and rows <= 7 and cols * rows >= n
+        assert cols * cw <= 4096 and rows * ch <= 4096
+        assert cw <= _px(CARD_W, 300)
+    assert grid(69, CARD_W, CARD_H, 300 / 25.4)[:2] == (10, 7)
+
+
+def test_tts_two_sided_components_get_unique_back_sheets(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build("profundidades", "--lang", "en", "--deck", "entradas", "--no-pdf", "--tts", "--tts-url",
+           "https://example.org/tts", "--out", str(out))
+    tts = out / "profundidades" / "en" / "tts"
+    deck = json.loads((tts / "entradas.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    entry = deck["CustomDeck"]["1"]
+    assert entry["UniqueBack"] is True
+    assert entry["FaceURL"] == "https://example.org/tts/entradas/sheet-1.jpg"
+    assert entry["BackURL"] == "https://example.org/tts/entradas/sheet-1-back.jpg"
+    front, back = Image.open(tts / "entradas" / "sheet-1.jpg"), Image.open(tts / "entradas" / "sheet-1-back.jpg")
+    assert front.size == back.size
+    assert front.width % entry["NumWidth"] == 0 and front.height % entry["NumHeight"] == 0
+    assert all(c["Nickname"] for c in deck["ContainedObjects"])
+
+
+# ---------------------------------------------------------------- gallery
+
+
+def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    po = pack / "locale" / "en.po"
+    edit(po, 'msgstr "Forgotten Chest"', 'msgstr "Forgotten Chest!"')  # no longer what the source says...
+    edit(po, 'msgctxt "cofre-olvidado.name"', '#, fuzzy\nmsgctxt "cofre-olvidado.name"')  # ...marked fuzzy
+    text = _build("muestras", "--draft", "--no-pdf", "--gallery", cwd=tmp_path)
+    gallery = tmp_path / "output" / "muestras" / "gallery"
+    assert "index.html" in text
+    html = (gallery / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in html and "https://" not in html  # offline: nothing fetched
+
+    with Browser(tmp_path / "chromium-profile") as b:
+        b.open((gallery / "index.html").as_uri())
+        thumbs = "[...document.querySelectorAll('img.thumb')]"
+        assert b.js(f"{thumbs}.length") == 6  # 3 components, front and back
+        assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
+        before = b.js(f"{thumbs}.map(i => i.getAttribute('src'))")
+        assert all(s.startswith("img/es/") for s in before)
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Ojo del vigía"
+
+        b.click("button.lang[data-lang=en]")
+        after = b.js(f"{thumbs}.map(i => i.getAttribute('src'))")
+        assert after == [s.replace("img/es/", "img/en/") for s in before]
+        assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
+        assert (gallery / after[0]).read_bytes() != (gallery / before[0]).read_bytes()
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher's Eye"
+        assert b.js("document.documentElement.lang") == "en"
+
+        states = b.js("Object.fromEntries([...document.querySelectorAll('.comp')].map(c => [c.id, "
+                      "[...c.querySelectorAll('.st')].map(s => s.className.replace(' current', '') + ':' + "
+                      "s.dataset.lang)]))")
+        assert states["c-cofre-olvidado"] == ["st st-source:es", "st st-fuzzy:en"]
+        assert states["c-ojo-del-vigia"] == ["st st-source:es", "st st-translated:en"]
+        warning = b.js("document.querySelector('#c-cofre-olvidado .pb-warning').textContent")
+        assert "fuzzy" in warning
+
+        b.click("#c-fogata-del-claustro img.thumb")
+        assert b.js("document.getElementById('zoom').hidden") is False
+        assert b.js("document.querySelector('#zoom img').getAttribute('src')").endswith(
+            "img/en/cartas/fogata-del-claustro-front.jpg")
+        b.click("#zoom")
+        assert b.js("document.getElementById('zoom').hidden") is True
+        assert b.errors() == []
+
+
+# ---------------------------------------------------------------- all or nothing
+
+
+def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
+    """The English text of the last card overflows: Spanish exports are already staged by then, and
+    still nothing reaches the output folder."""
+    pack = pack_copy("muestras")
+    out = tmp_path / "output"
+    _build("muestras", "--no-pdf", "--png", "--tts", "--gallery", cwd=tmp_path)  # a good build first
+    before = tree_snapshot(out)
+    edit(pack / "locale" / "en.po", 'msgstr "Look at the top three', 'msgstr "' + "Look again. " * 150 + 'Look at the top three')
+    res = run_cli("build", "muestras", "--lang", "es,en", "--png", "--tts", "--gallery", cwd=tmp_path)
+    assert res.returncode == 1 and "text.overflow" in res.stderr, res.stderr
+    assert "rendered muestras/es/cartas" in res.stderr  # the failure came after Spanish was drawn
+    assert tree_snapshot(out) == before
+    assert not list(tmp_path.rglob(".mazmorra-tmp-*"))
