@@ -220,8 +220,8 @@ def build_cmd(
     png_profile: Annotated[Optional[PngProfile], typer.Option(
         help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
              "mpc = MakePlayingCards poker 822×1122 px.", rich_help_panel="Outputs")] = None,
-    dpi: Annotated[Optional[int], typer.Option(help="PNG resolution [default: 300; a profile's own]; also the "
-                                                    "resolution cap of TTS sheets.", show_default=False,
+    dpi: Annotated[Optional[int], typer.Option(help="PNG resolution (default 300; a profile has its own); also "
+                                                    "the resolution cap of TTS sheets.", show_default=False,
                                                rich_help_panel="Outputs")] = None,
     png_bleed: Annotated[bool, typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.",
                                             rich_help_panel="Outputs")] = True,

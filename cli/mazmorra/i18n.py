@@ -12,7 +12,7 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -372,8 +372,8 @@ class LangStatus:
     fuzzy: int = 0
     untranslated: int = 0
     obsolete: int = 0
-    items: list[StatusItem] | None = None
-    overflow: list[Problem] | None = None
+    items: list[StatusItem] = field(default_factory=list)
+    overflow: list[Problem] = field(default_factory=list)
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -384,17 +384,17 @@ class LangStatus:
             "translated": self.translated, "fuzzy": self.fuzzy, "untranslated": self.untranslated,
             "obsolete": self.obsolete, "translated_percent": self.percent(self.translated),
             "items": [{"state": i.state, "msgctxt": i.ctx, "component": i.component, "field": i.field,
-                       "file": i.loc.file, "line": i.loc.line} for i in (self.items or [])],
+                       "file": i.loc.file, "line": i.loc.line} for i in self.items],
             "overflow": [{"component": p.component, "field": p.field, "file": p.loc.file if p.loc else None,
                           "line": p.loc.line if p.loc else None, "message": p.message}
-                         for p in (self.overflow or [])],
+                         for p in self.overflow],
         }
 
 
 def catalogue_status(pack: Pack, lang: str) -> LangStatus:
     """Translated / fuzzy / untranslated / obsolete counts of one language, and the items behind them."""
     msgs = pack_messages(pack)
-    st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs), items=[])
+    st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs))
     if st.source:
         st.translated = st.total
         return st

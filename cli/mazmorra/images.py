@@ -53,12 +53,13 @@ def check(path: Path) -> tuple[int, int]:
 def prepared(path: Path, w_mm: float, h_mm: float) -> bytes:
     """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled)."""
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-    with Image.open(path) as im:
-        im.load()
+    with Image.open(path) as src:
+        src.load()
+        im: Image.Image = src
         target = (max(1, round(w_mm / 25.4 * PRINT_DPI)), max(1, round(h_mm / 25.4 * PRINT_DPI)))
         scale = min(target[0] / im.width, target[1] / im.height)
         if scale < 1:
-            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.LANCZOS)
+            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.LANCZOS)
         if im.mode not in ("RGB", "RGBA", "L", "LA"):
             im = im.convert("RGBA" if "A" in im.mode or im.mode == "P" else "RGB")
         buf = io.BytesIO()

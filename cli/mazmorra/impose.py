@@ -61,7 +61,7 @@ class SheetSpec:
         The long edge of a portrait sheet is vertical, that of a landscape sheet horizontal.
         """
         w, h = self.size
-        return True
+        return (self.duplex != "short") == (w <= h)
 
 
 @dataclass(frozen=True)

@@ -328,7 +328,7 @@ def _text(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
 class TextBlock:
     """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
 
-    ops: tuple[Op, ...]
+    ops: tuple[TextOp | IconOp, ...]
     size: float
     fits: bool
     overflow: float  # mm
@@ -339,7 +339,7 @@ class TextBlock:
 @lru_cache(maxsize=4096)
 def _text_block(content: str, w: float, h: float, style: Style, size: float, min_size: float, lang: str,
                 icon_names: frozenset[str]) -> TextBlock:
-    out: list[Op] = []
+    out: list[TextOp | IconOp] = []
     unknown: list[str] = []
     missing = frozenset(fonts.missing_chars(content, style.font))
     fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang)

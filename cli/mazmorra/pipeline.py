@@ -160,7 +160,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
             result.faces += _render(job, sheet, doc, exporters, progress)
             if doc is not None:
                 doc.save()
-                job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[attr-defined]
+                job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[union-attr]
                 result.pages += doc.pages
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
         for exporter in exporters:  # 5. pack-wide exports (the gallery's page)

@@ -25,7 +25,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                 problems.append(Problem("deck.counts", f"kind '{deck.kind.name}' has no type field to count by",
                                         deck.loc, f"deck:{deck.id}", "counts"))
             else:
-                have = Counter()
+                have: Counter[str] = Counter()
                 for c in deck.components:
                     have[str(getattr(c.data, fld))] += c.data.copies
                 for key, want in sorted(deck.spec.counts.items()):
@@ -54,8 +54,8 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
         if deck.kind not in seen_kinds:
             seen_kinds.append(deck.kind)
     for kind in seen_kinds:
-        for rule in kind.pack_rules:
-            problems.extend(rule(pack))
+        for pack_rule in kind.pack_rules:
+            problems.extend(pack_rule(pack))
     return problems
 
 
