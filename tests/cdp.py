@@ -150,8 +150,8 @@ class Browser:
     def close(self) -> None:
         try:
             self.call("Browser.close", session=False, timeout=5)
-        except Exception:
-            pass
+        except (OSError, RuntimeError, TimeoutError):  # already gone: the wait below reaps it
+            self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

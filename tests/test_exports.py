@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
-import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from PIL import Image, ImageCms
-
-from conftest import CONTENT, edit, need_tool, run_cli, tree_snapshot
+from conftest import edit, need_tool, run_cli, tree_snapshot
 from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
 from mazmorra.exports.tts import MAX_CARDS, grid
 from mazmorra.icons import IconSet
 from mazmorra.layout import Face, RectOp
+from PIL import Image, ImageCms
 
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
 
@@ -44,7 +43,7 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
         img = Image.open(p)
         assert img.size == (_px(CARD_W + 2 * BLEED, 300), _px(CARD_H + 2 * BLEED, 300)) == (815, 1110)
         assert img.mode == "RGB"
-        profile = ImageCms.ImageCmsProfile(io_bytes(img.info["icc_profile"]))
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(img.info["icc_profile"]))
         assert "sRGB" in ImageCms.getProfileDescription(profile)
         assert round(img.info["dpi"][0]) == 300
     assert "cofre-olvidado,Cofre olvidado,2,cofre-olvidado-front.png,back.png" in (folder / "cards.csv").read_text()
@@ -52,12 +51,6 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
     again = tmp_path / "again"
     _build("muestras", "--lang", "es", "--no-pdf", "--png", "--out", str(again))
     assert tree_snapshot(again / "muestras") == tree_snapshot(out / "muestras")
-
-
-def io_bytes(data: bytes):
-    import io
-
-    return io.BytesIO(data)
 
 
 def test_png_trim_only_at_another_dpi(tmp_path: Path) -> None:
@@ -122,7 +115,8 @@ def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
 
 def test_bad_export_options_are_usage_errors() -> None:
     for args in (["--no-pdf"], ["--png-profile", "tgc", "--dpi", "200"], ["--png", "--dpi", "5"],
-                 ["--png-profile", "mpc", "--no-png-bleed"], ["--tts", "--tts-url", "not a url"]):
+                 ["--png-profile", "mpc", "--no-png-bleed"], ["--tts", "--tts-url", "not a url"],
+                 ["--changed-only", "--gallery"]):
         res = run_cli("build", "muestras", *args)
         assert res.returncode == 2, (args, res.stderr)
         assert "Traceback" not in res.stderr
@@ -256,6 +250,22 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- all or nothing
+
+
+def test_exports_drop_files_a_previous_build_left(pack_copy, tmp_path: Path) -> None:
+    pack = pack_copy("muestras")
+    args = ("muestras", "--lang", "es", "--no-pdf", "--png", "--tts", "--gallery")
+    _build(*args, cwd=tmp_path)
+    out = tmp_path / "output" / "muestras"
+    old = [out / "es" / "png" / "cartas" / "ojo-del-vigia-front.png",
+           out / "gallery" / "img" / "es" / "cartas" / "ojo-del-vigia-front.jpg"]
+    assert all(p.is_file() for p in old)
+    edit(pack / "decks" / "cartas.yaml", "id: ojo-del-vigia", "id: ojo-del-guardia")
+    edit(pack / "locale" / "en.po", '"ojo-del-vigia.', '"ojo-del-guardia.', count=2)
+    _build(*args, cwd=tmp_path)
+    assert not any(p.exists() for p in old)
+    assert (out / "es" / "png" / "cartas" / "ojo-del-guardia-front.png").is_file()
+    assert "ojo-del-guardia" in (out / "gallery" / "index.html").read_text(encoding="utf-8")
 
 
 def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:

@@ -6,8 +6,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-
-from mazmorra.impose import SheetSpec, impose, mirror
+from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, impose, mirror, plan
 
 
 def _bleed_box(slot, bleed):
@@ -31,15 +30,15 @@ def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
     indices = [s.index for p in pages for s in p.slots]
     assert indices == list(range(len(sizes)))
     pw, ph = sheet.size
-    for plan in pages:
-        boxes = [_bleed_box(s, bleed) for s in plan.slots]
-        for s in plan.slots:
+    for page_plan in pages:
+        boxes = [_bleed_box(s, bleed) for s in page_plan.slots]
+        for s in page_plan.slots:
             assert (s.w, s.h) == tuple(map(float, sizes[s.index]))
         for a, b in itertools.combinations(boxes, 2):
             assert not _overlap(a, b)
         for x0, y0, x1, y1 in boxes:
             assert x0 >= 5 - 1e-9 and y0 >= 5 - 1e-9 and x1 <= pw - 5 + 1e-9 and y1 <= ph - 5 + 1e-9
-        for x1, y1, x2, y2 in plan.marks:
+        for x1, y1, x2, y2 in page_plan.marks:
             mid = ((x1 + x2) / 2, (y1 + y2) / 2, (x1 + x2) / 2, (y1 + y2) / 2)
             assert not any(_overlap((mid[0] - 1e-3, mid[1] - 1e-3, mid[0] + 1e-3, mid[1] + 1e-3), b) for b in boxes)
             assert min(x1, x2) >= 5 - 1e-9 and min(y1, y2) >= 5 - 1e-9
@@ -65,8 +64,6 @@ def test_landscape_sheets() -> None:
 
 
 # ---------------------------------------------------------------- home-printing layouts (issue 6)
-
-from mazmorra.impose import DoesNotFit, back_page, crop_marks, plan  # noqa: E402
 
 POKER = (63.0, 88.0)
 
@@ -98,7 +95,7 @@ def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, size
     assert [s.index for p in pages for s in p.slots] == list(range(len(sizes)))
     for page in pages:
         assert len(page.backs) == len(page.slots) and len(page.folds) == 1
-        fx1, fy1, fx2, fy2 = page.folds[0]
+        fx1, fy1, fx2, _ = page.folds[0]
         vertical = fx1 == fx2
         assert (fx1 if vertical else fy1) == pytest.approx((pw if vertical else ph) / 2)  # fold the sheet in half
         for front, back in zip(page.slots, page.backs):
@@ -174,7 +171,7 @@ def test_gutters_keep_marks_outside_every_bleed_box(page, gutter) -> None:
     pages = impose(sheet, [POKER] * 20, 3.0)
     grid = plan(sheet, *POKER, 3.0)
     slots = pages[0].slots
-    right = [t for t in slots if t.y == slots[0].y and t.x > slots[0].x][0]
+    right = next(t for t in slots if t.y == slots[0].y and t.x > slots[0].x)
     assert right.x - 3 - (slots[0].x + 63 + 3) == pytest.approx(gutter)  # gutter between bleed boxes
     _check_marks_outside(pages[0], 3.0)
     in_gutters = len(pages[0].marks) - len(crop_marks(replace(grid, gutter=0.0)))
@@ -200,3 +197,13 @@ def test_sheet_spec_rejects_unknown_names() -> None:
         SheetSpec(layout="zigzag")
     with pytest.raises(ValueError, match="fold"):
         SheetSpec(fold="diagonal")
+
+
+def test_a_part_filled_sheet_marks_only_its_cards() -> None:
+    pages = impose(SheetSpec(), [(63, 88)] * 8, 3.0)  # 6 on the first sheet, 2 (one row) on the second
+    assert len(pages) == 2 and len(pages[1].slots) == 2
+    full_rows = {round(y, 3) for x1, y1, x2, y2 in pages[0].marks if y1 == y2 for y in (y1,)}
+    part_rows = {round(y, 3) for x1, y1, x2, y2 in pages[1].marks if y1 == y2 for y in (y1,)}
+    assert len(full_rows) == 6 and len(part_rows) == 2  # top and bottom trim of the one used row
+    lowest = max(s.y + s.h for s in pages[1].slots) + 3.0
+    assert all(max(y1, y2) <= lowest + 6 for x1, y1, x2, y2 in pages[1].marks)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
-
 from conftest import need_tool, render_png, run_cli
 from mazmorra.impose import SheetSpec, crop_marks, impose, plan
+from pypdf import PdfReader
 
 DPI = 150
 CURSES = [(63.0, 88.0)] * 15  # expedicion/maldiciones: 15 poker curses, 3 mm bleed
@@ -171,6 +170,8 @@ def test_back_offset_needs_backs_pages_and_a_sane_value(cli) -> None:
     assert res.returncode == 2 and "--back-offset" in res.stderr
     res = cli("build", "expedicion", "--back-offset", "one,two")
     assert res.returncode == 2 and "X,Y" in res.stderr
+    res = cli("build", "expedicion", "--layout", "fold", "--duplex", "none")
+    assert res.returncode == 2 and "--duplex none" in res.stderr
 
 
 # ---------------------------------------------------------------- gutters and abutted cards

@@ -49,10 +49,10 @@ def _side(c: Canvas, sheet: SheetSpec, back: bool) -> None:
     pw, ph = sheet.size
     dx, dy = sheet.back_offset if back else (0.0, 0.0)
 
-    def X(x: float) -> float:  # noqa: N802 - mm from the left (moved on the back) -> pt
+    def X(x: float) -> float:  # mm from the left (moved on the back) -> pt
         return (x + dx) * K
 
-    def Y(y: float) -> float:  # noqa: N802 - mm from the top (moved on the back) -> pt from the bottom
+    def Y(y: float) -> float:  # mm from the top (moved on the back) -> pt from the bottom
         return (ph - y - dy) * K
 
     def line(x1: float, y1: float, x2: float, y2: float) -> None:
@@ -65,9 +65,9 @@ def _side(c: Canvas, sheet: SheetSpec, back: bool) -> None:
     cx, cy = pw / 2, ph / 2
     c.setStrokeColor(HexColor("#cccccc"))  # a light 5 mm grid around the target
     c.setLineWidth(0.2)
-    for v in range(-GRID, GRID + 1, 5):
-        line(cx + v, cy - GRID, cx + v, cy + GRID)
-        line(cx - GRID, cy + v, cx + GRID, cy + v)
+    for g in range(-GRID, GRID + 1, 5):
+        line(cx + g, cy - GRID, cx + g, cy + GRID)
+        line(cx - GRID, cy + g, cx + GRID, cy + g)
     c.setStrokeColor(HexColor("#000000"))
     c.setLineWidth(0.4)
     for r in (3, 8):

@@ -240,6 +240,8 @@ def build_cmd(
         offset = _back_offset(back_offset)
         if offset != (0.0, 0.0) and (layout is Layout.fold or duplex is Duplex.none):
             raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
+        if layout is Layout.fold and duplex is Duplex.none:
+            raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
         if png_profile is not None and dpi is not None:
             raise UsageError(f"--png-profile {png_profile.value} fixes the resolution: drop --dpi")
         exports = ExportOptions(png=png, png_profile=png_profile.value if png_profile else None,

@@ -224,8 +224,9 @@ def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> 
 
 def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area,
            snug: str = "") -> list[PagePlan]:
-    """Faces in `area`: a grid centred in it (or, when snug is "right" or "bottom", by that edge:
-    next to the fold line, where a slightly skewed fold shifts a back the least), else shelves."""
+    """Faces in `area`: a grid centred in it, else shelves from its top-left. When snug is "right"
+    or "bottom", both keep to that edge: next to the fold line, where a slightly skewed fold
+    shifts a back the least."""
     if len(set(sizes)) == 1:
         w, h = sizes[0]
         grid = plan(sheet, w, h, bleed, area)
@@ -237,14 +238,27 @@ def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, are
             else:
                 area = (x0, max(y0, y1 - grid.height - room), x1, y1)
             grid = plan(sheet, w, h, bleed, area)
-        marks = tuple(crop_marks(grid)) if sheet.crop_marks else ()
         pages = []
         for start in range(0, len(sizes), grid.per_sheet):
             n = min(grid.per_sheet, len(sizes) - start)
             slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
-            pages.append(PagePlan(slots, marks))
+            used = grid if n == grid.per_sheet else replace(  # a part-filled sheet: marks for its cards only
+                grid, rows=-(-n // grid.cols), cols=min(n, grid.cols))
+            pages.append(PagePlan(slots, tuple(crop_marks(used)) if sheet.crop_marks else ()))
         return pages
-    return _shelves(sheet, sizes, bleed, area)
+    pages = _shelves(sheet, sizes, bleed, area)
+    return [_towards(page, area, snug, bleed, sheet) for page in pages] if snug else pages
+
+
+def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: SheetSpec) -> PagePlan:
+    """A shelved page moved up to the area's right (or bottom) edge, its marks still inside."""
+    inset = MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0
+    if edge == "right":
+        dx, dy = area[2] - inset - max(s.x + s.w + bleed for s in page.slots), 0.0
+    else:
+        dx, dy = 0.0, area[3] - inset - max(s.y + s.h + bleed for s in page.slots)
+    return PagePlan(tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in page.slots),
+                    tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in page.marks))
 
 
 def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:

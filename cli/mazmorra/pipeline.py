@@ -1,4 +1,9 @@
-"""The build, in one place: load → validate → localise → lay out → render → write."""
+"""The build, in one place: load → validate → localise → lay out → render → write.
+
+Stage 5 has several renderers fed from the same stream of laid-out components: the PDF sheets
+(render.Sheets) and the exports the options ask for (mazmorra.exports: PNG, Tabletop Simulator,
+gallery). Each writes temporary files that stage 6 renames into place only if all is valid.
+"""
 
 from __future__ import annotations
 

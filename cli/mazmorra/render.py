@@ -49,8 +49,8 @@ class Sheets:
         self.sheet = sheet
         pw, ph = sheet.size
         self.page_h = ph
-        self.c = Canvas(str(path) if isinstance(path, Path) else path, pagesize=(pw * K, ph * K), invariant=1, pageCompression=1,
-                        initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
+        self.c = Canvas(str(path) if isinstance(path, Path) else path, pagesize=(pw * K, ph * K), invariant=1,
+                        pageCompression=1, initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
         self.c.setTitle(meta.title)
         self.c.setAuthor(meta.author)
         self.c.setSubject(meta.subject)

@@ -166,13 +166,15 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         cards.append(f'<section class="deck" id="d-{escape(deck_id)}">'
                      f'<h2 {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, deck_id))}</h2>'
                      f'<div class="grid">{"".join(items)}</div></section>')
+    toc = "".join(f'<a href="#d-{escape(d)}" {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, d))}</a>'
+                  for d, deck in decks.items())
     buttons = "".join(f'<button type="button" class="lang" data-lang="{escape(lang)}" '
                       f'aria-pressed="{str(lang == first).lower()}">{escape(lang)}</button>' for lang in langs)
     summary = (f'{totals["components"]} components, {totals["faces"]} faces, '
                f'{totals["problems"]} warning(s)')
     return _PAGE.format(
         lang=escape(first), title=escape(pack.spec.name), buttons=buttons, summary=escape(summary),
-        decks="".join(cards), langs=json.dumps(langs), css=_CSS, js=_JS)
+        toc=toc, decks="".join(cards), langs=json.dumps(langs), css=_CSS, js=_JS)
 
 
 _CSS = """
@@ -187,6 +189,9 @@ button.lang { font: inherit; padding: .2em .8em; border: 1px solid #fff8; backgr
   border-radius: 3px; cursor: pointer; text-transform: uppercase; }
 button.lang[aria-pressed="true"] { background: #fff; color: #2b2622; }
 main { padding: 0 1.2em 2em; }
+.toc { display: flex; flex-wrap: wrap; gap: .3em 1em; padding: .8em 0 0; }
+.toc a { color: inherit; }
+.deck { scroll-margin-top: 3em; }
 .deck h2 { border-bottom: 1px solid var(--line); padding-bottom: .2em; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 1em; }
 .comp { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .6em; }
@@ -264,7 +269,7 @@ _PAGE = """<!DOCTYPE html>
 </head>
 <body>
 <header><h1>{title}</h1><span class="summary">{summary}</span><nav>{buttons}</nav></header>
-<main>{decks}</main>
+<main><nav class="toc">{toc}</nav>{decks}</main>
 <div id="zoom" hidden><img alt=""></div>
 <script type="application/json" id="langs">{langs}</script>
 <script>{js}</script>

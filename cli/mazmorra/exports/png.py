@@ -13,8 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
-from mazmorra.exports import ExportOptions, Exporter, Stage, prune
-from mazmorra.exports.raster import PROFILES, Frame, Rasteriser, dpi_frame, fits_profile, png_bytes, profile_frame
+from mazmorra.exports import Exporter, ExportOptions, Stage, prune
+from mazmorra.exports.raster import (
+    PROFILES,
+    Frame,
+    Rasteriser,
+    dpi_frame,
+    fits_profile,
+    png_bytes,
+    profile_frame,
+)
 from mazmorra.layout import Face
 
 if TYPE_CHECKING:

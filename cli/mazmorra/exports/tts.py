@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from mazmorra.exports import ExportOptions, Exporter, Stage, prune
+from mazmorra.exports import Exporter, ExportOptions, Stage, prune
 from mazmorra.exports.raster import Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.units import parse_size
 
