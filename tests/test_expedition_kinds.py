@@ -11,8 +11,7 @@ from conftest import assert_build_fails, CONTENT, REPO, edit, need_tool, pdf_tex
 
 TILES = "decks/losetas.yaml"
 ART = "decks/artimanas.yaml"
-NEW_DECKS = ("losetas", "becarios", "suerte", "clanes", "alertas", "panico", "jefe", "investigadores", "fichas",
-             "fichas-cuadradas")
+NEW_DECKS = ("losetas", "becarios", "suerte", "clanes", "alertas", "panico", "jefe", "investigadores", "fichas")
 
 
 def _line(path: Path, component: str, needle: str) -> int:
@@ -70,7 +69,9 @@ def test_every_sample_count_is_as_the_spec_says() -> None:
     for name, n in (("becarios.yaml", 10), ("suerte.yaml", 16), ("clanes.yaml", 3), ("alertas.yaml", 3),
                     ("panico.yaml", 3), ("jefe.yaml", 1), ("investigadores.yaml", 4)):
         assert sum(c.get("copies", 1) for c in load(name)) == n, name
-    types = {t["type"] for t in load("fichas.yaml") + load("fichas-cuadradas.yaml")}
+    tokens = load("fichas.yaml")
+    types = {t["type"] for t in tokens}
+    assert {t["type"] for t in tokens if t.get("kind") == "square_token"} == {"stairs", "wall"}
     assert types == {"stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge"}
 
 

@@ -358,7 +358,7 @@ def _pack_labels(pack) -> list[i18n.Label]:
     from mazmorra.paths import templates_dir
 
     search = template_search_path(pack.root, templates_dir())
-    names = sorted({n for d in pack.decks for n in (d.kind.template, d.kind.back_template) if n})
+    names = sorted({n for d in pack.decks for k in d.kinds for n in (k.template, k.back_template) if n})
     return i18n.template_labels(names, search)
 
 

@@ -146,9 +146,31 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind
             problems.append(Problem("deck.shape", "each component must be a mapping", loc, f"deck:{dspec.id}"))
             continue
         cid = item.get("id") if isinstance(item.get("id"), str) else f"{dspec.id}#{j + 1}"
-        model = _validate(kind.model, item, loc, cid, problems)
+        own = _entry_kind(item, kind, cid, problems)  # a deck may mix kinds: `kind:` on the entry
+        if own is None:
+            continue
+        fields = YMap({k: v for k, v in item.items() if k != "kind"})
+        fields.loc, fields.locs = item.loc, item.locs
+        model = _validate(own.model, fields, loc, cid, problems)
         if model is None:
             continue
-        comps.append(Component(kind=kind, data=model, deck=dspec.id, loc=loc, field_locs=dict(item.locs), raw=item))
-    size = parse_size(dspec.card_size or (spec.card_size if kind.size == "card" else kind.size))
-    return Deck(spec=dspec, kind=kind, components=tuple(comps), loc=deck_loc, file_loc=file_loc, size_mm=size)
+        size = parse_size(model.size) if model.size else _default_size(spec, dspec, own)
+        comps.append(Component(kind=own, data=model, deck=dspec.id, loc=loc, field_locs=dict(item.locs),
+                               size_mm=size, raw=item))
+    return Deck(spec=dspec, kind=kind, components=tuple(comps), loc=deck_loc, file_loc=file_loc,
+                size_mm=_default_size(spec, dspec, kind))
+
+
+def _default_size(spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind) -> tuple[float, float]:
+    return parse_size(dspec.card_size or (spec.card_size if kind.size == "card" else kind.size))
+
+
+def _entry_kind(item: YMap, default: kinds.Kind, cid: str, problems: list[Problem]) -> kinds.Kind | None:
+    name = item.get("kind")
+    if name is None:
+        return default
+    found = kinds.get(name) if isinstance(name, str) else None
+    if found is None:
+        problems.append(Problem("deck.unknown-kind", f"unknown kind {name!r} (known: {', '.join(kinds.all_kinds())})",
+                                item.locs.get("kind", item.loc), cid, "kind"))
+    return found

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -89,6 +89,7 @@ class Component:
     deck: str
     loc: Loc
     field_locs: Mapping[str, Loc]
+    size_mm: tuple[float, float] = (0.0, 0.0)  # trim size: its own `size`, else its deck's for its kind
 
     @property
     def id(self) -> str:
@@ -113,11 +114,23 @@ class Deck:
     components: tuple[Component, ...]
     loc: Loc  # the deck's entry in pack.yaml
     file_loc: Loc  # the deck's own file
-    size_mm: tuple[float, float]  # trim size
+    size_mm: tuple[float, float]  # trim size of the deck's own kind
 
     @property
     def id(self) -> str:
         return self.spec.id
+
+    @property
+    def kinds(self) -> list[Kind]:
+        """The kinds the deck holds, in order of first appearance (a deck may mix kinds)."""
+        seen: dict[str, Kind] = {}
+        for c in self.components:
+            seen.setdefault(c.kind.name, c.kind)
+        return list(seen.values()) or [self.kind]
+
+    def part(self, kind: Kind) -> Deck:
+        """The deck restricted to one kind: what that kind's deck rules look at."""
+        return replace(self, kind=kind, components=tuple(c for c in self.components if c.kind is kind))
 
 
 @dataclass(frozen=True)

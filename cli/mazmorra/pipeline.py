@@ -22,12 +22,11 @@ from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, re
 from mazmorra.exports import ExportOptions, Exporter, make_exporters
 from mazmorra.i18n import Labels, LocalText, Localised, localise, number_formatter
 from mazmorra.icons import IconSet
-from mazmorra.impose import DoesNotFit, PagePlan, SheetSpec, impose
+from mazmorra.impose import DoesNotFit, SheetSpec, impose
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
-from mazmorra.units import parse_size
 from mazmorra.validate import validate
 from mazmorra.write import (TMP_DIR, atomic_write_text, commit, depfile_path, make_rule, sweep_stale, temp_path,
                             up_to_date, write_stamp_rule)
@@ -273,38 +272,40 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
               "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
                        "count": sum(c.data.copies for c in deck.components)},
               "pack": {"id": pack.id, "name": pack_name}}
-    sizes = []
-    for loc in mine:
-        comp = loc.component
-        sizes += [parse_size(comp.data.size) if comp.data.size else (w, h)] * comp.data.copies
-
-    front_t = _template(env, deck.kind.template, problems)  # compiled now: syntax errors stop the build early
-    back_t = _template(env, deck.kind.back_template, problems) if deck.kind.back_template else None
+    sizes = [loc.component.size_mm for loc in mine for _ in range(loc.component.data.copies)]
+    # Compiled now, once per build: a template syntax error stops the build before any layout.
+    fronts = {k.name: _template(env, k.template, problems) for k in deck.kinds}
+    backs = {k.name: _template(env, k.back_template, problems) for k in deck.kinds if k.back_template}
 
     def items() -> Iterator[Item]:
-        if front_t is None:
-            return
-        shared_back = None
-        if back_t is not None:
-            shared_back = _face(back_t, {**common, "side": "back", "card": {}}, f"deck:{deck.id}", "back", lang,
-                                lambda f: deck.loc, (w, h), deck, pack, icons, problems)
+        shared: dict[str, lay.Face | None] = {}  # each kind's deck back, laid out once
         for loc in mine:
-            comp = loc.component
-            size = parse_size(comp.data.size) if comp.data.size else (w, h)
+            comp, kind = loc.component, loc.component.kind
+            front_t = fronts[kind.name]
+            if front_t is None:
+                return
+            size = comp.size_mm
+            if kind.name not in shared:
+                back_t = backs.get(kind.name)
+                bw, bh = deck.size_mm if kind is deck.kind else size
+                shared[kind.name] = None if back_t is None else _face(
+                    back_t, {**common, "w": bw, "h": bh, "side": "back", "card": {}}, f"deck:{deck.id}", "back",
+                    lang, lambda f: deck.loc, (bw, bh), kind.shape, pack, icons, problems)
             ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(),
                    "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
-            front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, deck, pack, icons, problems)
-            back = shared_back
-            if deck.kind.two_sided:
-                back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size, deck,
-                             pack, icons, problems)
+            front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, kind.shape, pack, icons,
+                          problems)
+            back = shared[kind.name]
+            if kind.two_sided:
+                back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size,
+                             kind.shape, pack, icons, problems)
             untranslated = sorted(k for k, t in loc.texts.items() if t.status in ("missing", "fuzzy"))
             if opts.draft and untranslated and front is not None:
                 front = _draft_marker(front, lang, untranslated, icons, pack)
             if front is None:
                 front = _blank(size, pack.bleed_mm, comp.id)  # reported already; keeps positions aligned
             name = loc.texts["name"].text if "name" in loc.texts else comp.id
-            yield Item(front, back, comp.data.copies, not deck.kind.two_sided, name)
+            yield Item(front, back, comp.data.copies, not kind.two_sided, name)
 
     inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files()}
     for cat in (pack.root / "locale" / f"{lang}.po", templates_dir() / "locale" / f"{lang}.po"):
@@ -327,13 +328,13 @@ def _template(env, name: str, problems: list[Problem]) -> jinja2.Template | None
 
 
 def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang: str, text_loc,
-          size: tuple[float, float], deck: Deck, pack: Pack, icons: IconSet,
+          size: tuple[float, float], shape: str, pack: Pack, icons: IconSet,
           problems: list[Problem]) -> lay.Face | None:
     fctx = lay.FaceContext(component, lang, icons, pack.root, text_loc)
     w, h = size
     try:
         xml = template.render(ctx)
-        face = lay.parse_face(xml, fctx, side, w, h, pack.bleed_mm, deck.kind.shape)
+        face = lay.parse_face(xml, fctx, side, w, h, pack.bleed_mm, shape)
     except jinja2.TemplateError as exc:
         tb_line = _template_line(exc, template)
         problems.append(Problem("template.render", f"template {template.name}: {exc}", tb_line, component, lang=lang))

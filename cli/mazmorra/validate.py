@@ -27,7 +27,8 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
             else:
                 have: Counter[str] = Counter()
                 for c in deck.components:
-                    have[str(getattr(c.data, fld))] += c.data.copies
+                    if getattr(c.data, fld, None) is not None:
+                        have[str(getattr(c.data, fld))] += c.data.copies
                 for key, want in sorted(deck.spec.counts.items()):
                     if have.get(key, 0) != want:
                         problems.append(Problem("deck.counts", f"{fld} '{key}': {have.get(key, 0)} card(s), "
@@ -47,12 +48,15 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                             problems.append(Problem("text.unknown-icon", f"unknown icon '{{{tok.name}}}'"
                                                     + _suggest(tok.name, icons.names()),
                                                     comp.field_loc(fld), comp.id, fld))
-        for rule in deck.kind.deck_rules:
-            problems.extend(rule(deck, pack))
+        for kind in deck.kinds:  # each kind's rules see that kind's components
+            part = deck.part(kind)
+            for rule in kind.deck_rules:
+                problems.extend(rule(part, pack))
     seen_kinds = []
     for deck in pack.decks:
-        if deck.kind not in seen_kinds:
-            seen_kinds.append(deck.kind)
+        for kind in deck.kinds:
+            if kind not in seen_kinds:
+                seen_kinds.append(kind)
     for kind in seen_kinds:
         for pack_rule in kind.pack_rules:
             problems.extend(pack_rule(pack))

@@ -124,7 +124,6 @@ def stamp_path(out_dir: Path, pack_id: str, lang: str) -> Path:
 def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | None = None) -> None:
     """out_dir/.deps/<pack>/<lang>.d: the stamp depends on every deck's inputs and on the PDFs
     themselves (so a deleted PDF is rebuilt too)."""
-    from mazmorra.errors import rel
 
     inputs: set[Path] = set()
     for d in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):

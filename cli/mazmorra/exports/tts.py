@@ -26,7 +26,6 @@ from PIL import Image
 
 from mazmorra.exports import Exporter, ExportOptions, Stage, prune
 from mazmorra.exports.raster import Rasteriser, fit_frame, jpeg_bytes
-from mazmorra.units import parse_size
 
 if TYPE_CHECKING:
     from mazmorra.icons import IconSet
@@ -87,7 +86,7 @@ def plan(deck: Deck, max_px_per_mm: float) -> list[Sheet]:
     """The sheets of a deck, in order: components grouped by size, at most 69 per sheet."""
     by_size: dict[tuple[float, float], int] = {}
     for comp in deck.components:
-        size = parse_size(comp.data.size) if comp.data.size else deck.size_mm
+        size = comp.size_mm
         by_size[size] = by_size.get(size, 0) + 1
     sheets: list[Sheet] = []
     for size, total in by_size.items():
