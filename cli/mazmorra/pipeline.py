@@ -28,8 +28,7 @@ from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
 from mazmorra.validate import validate
-from mazmorra.write import (TMP_DIR, atomic_write_text, commit, depfile_path, make_rule, sweep_stale, temp_path,
-                            up_to_date, write_stamp_rule)
+from mazmorra.write import Staging, atomic_write_text, depfile_path, make_rule, up_to_date, write_stamp_rule
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
@@ -142,25 +141,16 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     result = BuildResult(pack, components=len(pack.components()))
     if any(p.severity is Severity.ERROR for p in problems):
         render = False  # the build will fail: still lay out, to report overflows in the same run
-    scratch = opts.out_dir.resolve().parent / TMP_DIR
-    temps: list[tuple[Path, Path]] = []
-    staged: list[tuple[Path, Path]] = []  # the exports' temporary files
-
-    def stage(target: Path) -> Path:
-        staged.append((temp_path(target, scratch), target))
-        return staged[-1][0]
-
-    exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, stage, problems) if render else []
+    staging = Staging(opts.out_dir)
+    exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, staging.temp, problems) if render else []
+    pdfs: list[Path] = []
     try:
-        if render:
-            sweep_stale(scratch)
         for job in jobs:  # 4. lay out, 5. render: streamed into a temporary PDF and every export
             doc = None
             if render and opts.pdf:
-                tmp = temp_path(job.path, scratch)
-                temps.append((tmp, job.path))
-                doc = Sheets(tmp, sheet, DocMeta(job.title, pack.spec.author,
-                                                 f"{pack.spec.name}: {job.deck.spec.name}", job.lang), icons)
+                doc = Sheets(staging.temp(job.path), sheet, DocMeta(
+                    job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}", job.lang), icons)
+                pdfs.append(job.path)
             result.faces += _render(job, sheet, doc, exporters, progress)
             if doc is not None:
                 doc.save()
@@ -169,37 +159,32 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
         for exporter in exporters:  # 5. pack-wide exports (the gallery's page)
             exporter.finish()
-        for lang, labels in labels_by_lang.items():
-            for msgid in labels.missing:
-                problems.append(Problem(
-                    "i18n.label",
-                    f"template label {msgid!r} has no '{lang}' translation "
-                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
-                    Loc(rel(templates_dir())), "templates", lang=lang,
-                    severity=Severity.WARNING if opts.draft else Severity.ERROR))
+        problems += _label_problems(pack, labels_by_lang, opts.draft)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
-        for tmp, target in temps:  # 6. write
-            commit(tmp, target)
-            result.outputs.append(target)
-        for tmp, target in staged:
-            commit(tmp, target)
+        staging.commit()  # 6. write: every temporary file renamed onto its target
+        result.outputs = pdfs
         for exporter in exporters:
             exporter.committed()
             result.exports += exporter.summary()
-        for job in jobs if render and opts.pdf else []:
-            atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), scratch)
-        for lang in langs if render and opts.pdf else []:
-            write_stamp_rule(opts.out_dir, pack.id, lang, scratch)
+        for job in jobs if pdfs else []:  # what make needs for the next, incremental, build
+            atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), staging.scratch)
+        for lang in langs if pdfs else []:
+            write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
     finally:
-        for tmp, _ in temps + staged:
-            tmp.unlink(missing_ok=True)
-        try:
-            scratch.rmdir()
-        except OSError:
-            pass  # not empty (a parallel build is using it) or never made
+        staging.discard()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _label_problems(pack: Pack, labels_by_lang: dict[str, Labels], draft: bool) -> list[Problem]:
+    """Template labels a language has no translation for (found while laying out)."""
+    return [Problem("i18n.label",
+                    f"template label {msgid!r} has no '{lang}' translation "
+                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
+                    Loc(rel(templates_dir())), "templates", lang=lang,
+                    severity=Severity.WARNING if draft else Severity.ERROR)
+            for lang, labels in labels_by_lang.items() for msgid in labels.missing]
 
 
 def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Exporter], progress: Progress) -> int:

@@ -133,3 +133,29 @@ def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | Non
             inputs.update(Path(p) for p in rule[1])
     stamp = stamp_path(out_dir, pack_id, lang)
     atomic_write_text(out_dir / ".deps" / pack_id / f"{lang}.d", make_rule(stamp, inputs), scratch)
+
+
+class Staging:
+    """The temporary files of one build: handed out beside the output folder, renamed onto their
+    targets all together once the build has succeeded, removed otherwise."""
+
+    def __init__(self, out_dir: Path):
+        self.scratch = out_dir.resolve().parent / TMP_DIR
+        self.files: list[tuple[Path, Path]] = []
+        sweep_stale(self.scratch)
+
+    def temp(self, target: Path) -> Path:
+        self.files.append((temp_path(target, self.scratch), target))
+        return self.files[-1][0]
+
+    def commit(self) -> None:
+        for tmp, target in self.files:
+            commit(tmp, target)
+
+    def discard(self) -> None:
+        for tmp, _ in self.files:
+            tmp.unlink(missing_ok=True)
+        try:
+            self.scratch.rmdir()
+        except OSError:
+            pass  # not empty (a parallel build is using it) or never made
