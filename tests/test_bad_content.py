@@ -126,3 +126,20 @@ def test_unknown_pack_is_a_usage_error(tmp_path: Path) -> None:
     res = run_cli("build", "no-such-pack", cwd=tmp_path)
     assert res.returncode == 2
     assert "no pack at 'no-such-pack'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_validate_json_lists_every_problem_with_its_position(pack_copy) -> None:
+    import json
+
+    pack = pack_copy("expedicion")
+    edit(pack / "pack.yaml", "size: 15", "size: 16")
+    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    res = run_cli("validate", "expedicion", "--json", cwd=pack.parents[1])
+    assert res.returncode == 1
+    (report,) = json.loads(res.stdout)
+    assert report["pack"] == "expedicion" and report["ok"] is False
+    rules = {p["rule"]: p for p in report["problems"]}
+    assert set(rules) == {"deck.size", "artimana.aux-type"}
+    aux = rules["artimana.aux-type"]
+    assert aux["file"] == f"content/expedicion/{ART}" and aux["line"] == line_of(pack / ART, "aux: {move: 1}")
+    assert aux["component"] == "estrella-propicia" and aux["field"] == "aux" and aux["severity"] == "error"

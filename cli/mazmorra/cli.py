@@ -165,21 +165,32 @@ class _ProgressPrinter:
 
 @app.command()
 def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = False,
-             draft: DraftOpt = False) -> None:
+             draft: DraftOpt = False,
+             as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and "
+                                                   "editors).")] = False) -> None:
     """Check packs against their rules, translations and text boxes; exit 1 on any error."""
+    import json
+
     with _guard():
         failed = False
+        report = []
         for pack_dir in _packs(packs):
             try:
                 res = build(pack_dir, BuildOptions(langs=_langs(lang), strict=strict, draft=draft), render=False)
+                problems, ok = res.warnings, True
             except ContentError as exc:
-                _show(exc.problems)
-                _summary(exc.problems, f"{pack_dir.name}")
-                failed = True
+                problems, ok = exc.problems, False
+            failed |= not ok
+            report.append({"pack": pack_dir.name, "ok": ok, "problems": [p.as_dict() for p in problems]})
+            if as_json:
                 continue
-            _show(res.warnings)
-            err.print(f"[green]✓[/] {res.pack.id}: {res.components} components valid "
-                      f"({len(res.warnings)} warning(s))")
+            _show(problems)
+            if ok:
+                err.print(f"[green]✓[/] {pack_dir.name}: valid ({len(problems)} warning(s))")
+            else:
+                _summary(problems, pack_dir.name)
+        if as_json:
+            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
         if failed:
             raise typer.Exit(1)
 

@@ -38,6 +38,12 @@ class Problem:
     severity: Severity = Severity.ERROR
     lang: str | None = None
 
+    def as_dict(self) -> dict[str, object]:
+        return {"severity": self.severity.value, "rule": self.rule, "message": self.message,
+                "file": self.loc.file if self.loc else None, "line": self.loc.line if self.loc else None,
+                "column": self.loc.col if self.loc else None, "component": self.component, "field": self.field,
+                "lang": self.lang}
+
     def format(self) -> str:
         where = f"{self.loc}: " if self.loc else ""
         what = []
