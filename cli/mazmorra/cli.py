@@ -57,7 +57,8 @@ class Fold(str, Enum):
 
 BackOffsetOpt = Annotated[Optional[str], typer.Option(
     help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
-         "the printer's duplex misregistration; read it off `mazmorra calibrate`.", show_default=False)]
+         "the printer's duplex misregistration; read it off `mazmorra calibrate`.", show_default=False,
+    rich_help_panel="Sheets")]
 
 
 def _back_offset(value: str | None) -> tuple[float, float]:
@@ -199,26 +200,30 @@ def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = 
 def build_cmd(
     packs: PacksArg = None,
     lang: LangOpt = "all",
-    page: Annotated[Optional[Page], typer.Option(help="Paper size (default: the pack's).")] = None,
-    landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
+    page: Annotated[Optional[Page], typer.Option(help="Paper size (default: the pack's).",
+                                                 rich_help_panel="Sheets")] = None,
+    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Sheets")] = False,
     duplex: Annotated[Duplex, typer.Option(help="The edge the sheet flips on for duplex backs pages (on "
                                                 "landscape sheets the long edge is the top), or none: "
-                                                "no backs.")] = Duplex.long,
-    crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.")] = True,
-    cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.")] = False,
-    margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0)] = 5.0,
+                                                "no backs.", rich_help_panel="Sheets")] = Duplex.long,
+    crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.",
+                                             rich_help_panel="Sheets")] = True,
+    cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.",
+                                            rich_help_panel="Sheets")] = False,
+    margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0,
+                                          rich_help_panel="Sheets")] = 5.0,
     layout: Annotated[Layout, typer.Option(help="duplex: backs on their own pages after each fronts page; "
                                                 "fold: fold-and-glue, each back beside its front across a "
-                                                "fold line through the page's centre.")] = Layout.duplex,
+                                                "fold line through the page's centre.", rich_help_panel="Sheets")] = Layout.duplex,
     fold: Annotated[Fold, typer.Option(help="The fold line of --layout fold: vertical (fronts left, backs "
                                             "right), horizontal (fronts top), or auto: whichever fits "
-                                            "more.")] = Fold.auto,
+                                            "more.", rich_help_panel="Sheets")] = Fold.auto,
     back_offset: BackOffsetOpt = None,
     gutter: Annotated[float, typer.Option(help="mm between neighbouring bleed boxes (crop marks then also "
-                                               "sit in the gutters).", min=0.0, max=50.0)] = 0.0,
+                                               "sit in the gutters).", min=0.0, max=50.0, rich_help_panel="Sheets")] = 0.0,
     bleed: Annotated[Optional[float], typer.Option(
         help="Bleed in mm instead of the pack's; 0 abuts the cards, neighbours sharing one cut line.",
-        min=0.0, max=10.0, show_default=False)] = None,
+        min=0.0, max=10.0, show_default=False, rich_help_panel="Sheets")] = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
     deck: Annotated[Optional[list[str]], typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
     changed_only: Annotated[bool, typer.Option("--changed-only", help="Skip decks whose PDF is newer than every "
