@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
@@ -111,7 +113,18 @@ class Sheets:
                 c.line(0, self.Y(y), self.X(self.sheet.size[0]), self.Y(y))
             c.setDash()
         c.showPage()
+        self._compress_last_page()
         self.pages += 1
+
+    def _compress_last_page(self) -> None:
+        """Deflate the page just finished now rather than at save(): ReportLab keeps every page's
+        stream until the end, so this keeps a long deck's memory a few KB per page."""
+        page = self.c._doc.Pages.pages[-1]
+        if getattr(page, "stream", None) and not page.Contents and page.compression:
+            stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
+            stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+            stream.__Comment__ = "page stream"
+            page.Contents, page.stream = stream, None
 
     def draw_face(self, face: Face, x0: float, y0: float, reused: bool = False) -> None:
         """Draw one face with its trim's top-left at (x0, y0) mm, clipped to its bleed box."""
