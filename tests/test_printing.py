@@ -266,3 +266,43 @@ def test_build_help_documents_every_printing_option(cli) -> None:
     docs = (Path(__file__).parents[1] / "docs" / "printing.md").read_text(encoding="utf-8")
     for option in ("--layout fold", "--duplex short", "--back-offset", "--gutter", "--bleed 0", "calibrate"):
         assert option in docs, option
+
+
+def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -> None:
+    """A deck mixing sizes and kinds: every back is drawn at its card's size, in its kind's design."""
+    from conftest import need_tool, render_png, run_cli
+    from mazmorra.impose import SheetSpec, back_page, impose
+    from mazmorra.load import load_pack
+
+    need_tool("pdftoppm")
+    pack = pack_copy("muestras")
+    deck = pack / "decks" / "cartas.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace(
+        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
+        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
+        "  penalty: -1\n", encoding="utf-8")
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8").replace("size: 4", "size: 5"),
+                                    encoding="utf-8")
+    res = run_cli("build", "muestras", "--lang", "es", "--draft", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    loaded = load_pack(pack)
+    comps = [c for c in loaded.components() for _ in range(c.data.copies)]
+    sheet = SheetSpec()
+    plan = impose(sheet, [c.size_mm for c in comps], loaded.bleed_mm)[0]
+    backs = back_page(plan, sheet)
+    dpi = 100
+    img = render_png(pack.parents[1] / "output/muestras/es/cartas.pdf", 2, dpi, tmp_path)
+    px = lambda mm: int(round(mm * dpi / 25.4))  # noqa: E731
+
+    def colour(x: float, y: float) -> tuple[int, int, int]:
+        return img.getpixel((px(x), px(y)))
+
+    card_back, curse_back = (0x2C, 0x3E, 0x50), (0x1D, 0x0F, 0x24)
+    for slot in backs.slots:
+        comp = comps[slot.index]
+        inside = colour(slot.x + 1.5, slot.y + 1.5)  # within the trim, on the back's border colour
+        want = curse_back if comp.kind.name == "curse" else card_back
+        assert all(abs(a - b) < 12 for a, b in zip(inside, want)), (comp.id, inside)
+        if comp.size_mm == (44.0, 68.0):  # where a 63×88 back would have spilled: paper
+            assert colour(slot.x + 44 + 3 + 2, slot.y + 34) == (255, 255, 255)
+            assert colour(slot.x + 22, slot.y + 68 + 3 + 2) == (255, 255, 255)

@@ -263,24 +263,25 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
     backs = {k.name: _template(env, k.back_template, problems) for k in deck.kinds if k.back_template}
 
     def items() -> Iterator[Item]:
-        shared: dict[str, lay.Face | None] = {}  # each kind's deck back, laid out once
+        shared: dict[tuple[str, tuple[float, float]], lay.Face | None] = {}  # deck backs, one per kind and size
         for loc in mine:
             comp, kind = loc.component, loc.component.kind
             front_t = fronts[kind.name]
             if front_t is None:
                 return
             size = comp.size_mm
-            if kind.name not in shared:
+            key = (kind.name, size)
+            if key not in shared:
                 back_t = backs.get(kind.name)
-                bw, bh = deck.size_mm if kind is deck.kind else size
-                shared[kind.name] = None if back_t is None else _face(
-                    back_t, {**common, "w": bw, "h": bh, "side": "back", "card": {}}, f"deck:{deck.id}", "back",
-                    lang, lambda f: deck.loc, (bw, bh), kind.shape, pack, icons, problems)
+                shared[key] = None if back_t is None else _face(
+                    back_t, {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
+                    shared_back_id(deck, kind.name, size), "back", lang, lambda f: deck.loc, size, kind.shape,
+                    pack, icons, problems)
             ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(),
                    "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
             front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, kind.shape, pack, icons,
                           problems)
-            back = shared[kind.name]
+            back = shared[key]
             if kind.two_sided:
                 back = _face(front_t, {**ctx, "side": "back"}, comp.id, "back", lang, loc.text_loc, size,
                              kind.shape, pack, icons, problems)
@@ -298,6 +299,14 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
             inputs.add(cat)
     path = opts.out_dir / pack.id / lang / f"{deck.id}.pdf"
     return Job(pack, deck, lang, f"{pack_name} — {deck_name}", path, items, sizes, inputs, deck_name)
+
+
+def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:
+    """The component id of a deck back: `deck:<id>` for the deck's own kind and size, else one per
+    kind and size (a deck may mix kinds and sizes), so renderers and exports never confuse them."""
+    if kind == deck.kind.name and size == deck.size_mm:
+        return f"deck:{deck.id}"
+    return f"deck:{deck.id}:{kind}:{size[0]:g}x{size[1]:g}"
 
 
 def _blank(size: tuple[float, float], bleed: float, component: str) -> lay.Face:

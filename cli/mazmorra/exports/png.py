@@ -44,7 +44,7 @@ class PngExport(Exporter):
         self.dpi = self.profile.dpi if self.profile else opts.dpi
         self.written: dict[Path, set[Path]] = {}  # deck folder -> files written there
         self._rows: list[list[str]] = []
-        self._back_done = False
+        self._backs_done: set[str] = set()
         self._misfit = False
 
     def folder(self, job: Job) -> Path:
@@ -71,10 +71,11 @@ class PngExport(Exporter):
         wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
         back_name = ""
         if item.back is not None:
-            back_name = "back.png" if item.shared_back else f"{comp}-back.png"
-            if not (item.shared_back and self._back_done):
+            back_name = _back_name(job, item) if item.shared_back else f"{comp}-back.png"
+            if not (item.shared_back and back_name in self._backs_done):
                 wanted.append((back_name, item.back))
-                self._back_done = self._back_done or item.shared_back
+                if item.shared_back:
+                    self._backs_done.add(back_name)
         raster = Rasteriser(self.icons, job.lang)
         images = raster.images([(face, self._frame(job, face)) for _, face in wanted])
         for (name, _), img in zip(wanted, images):
@@ -87,7 +88,7 @@ class PngExport(Exporter):
         w.writerow(["component", "name", "copies", "front", "back"])
         w.writerows(self._rows)
         self._write(self.folder(job) / "cards.csv", buf.getvalue().encode("utf-8"))
-        self._rows, self._back_done, self._misfit = [], False, False
+        self._rows, self._backs_done, self._misfit = [], set(), False
 
     def _write(self, target: Path, data: bytes) -> None:
         self.stage(target).write_bytes(data)
@@ -101,3 +102,13 @@ class PngExport(Exporter):
         n = sum(len(f) - 1 for f in self.written.values())
         how = f"{self.profile.name} profile" if self.profile else f"{self.dpi} dpi"
         return [f"{folder}/ ({len(files) - 1} PNG, {how})" for folder, files in self.written.items()] if n else []
+
+
+def _back_name(job: Job, item: Item) -> str:
+    """back.png for the deck's own back; back-<kind>-<size>.png for the backs of the other kinds and
+    sizes a mixed deck holds."""
+    own = f"deck:{job.deck.id}"
+    assert item.back is not None
+    if item.back.component == own:
+        return "back.png"
+    return "back-" + item.back.component[len(own) + 1:].replace(":", "-") + ".png"

@@ -123,15 +123,14 @@ class TtsExport(Exporter):
             by_size: dict[tuple[float, float], list[Sheet]] = {}
             for sh in sheets:
                 by_size.setdefault(sh.size_mm, []).append(sh)
-            self._state = _DeckState(sheets, by_size)
+            self._state = _DeckState(sheets, by_size, own_backs=_backs_differ(job.deck))
         st = self._state
         front = item.front
         sheet = st.open_by_size[(front.w, front.h)][0]
         if sheet.fronts is None:
             sheet.fronts = Image.new("RGB", sheet.px, "white")
         requests = [(front, fit_frame(front, *sheet.cell))]
-        if item.back is not None and not item.shared_back:
-            st.own_backs = True
+        if item.back is not None and st.own_backs:  # every card's back on the sheet's back image
             if sheet.backs is None:
                 sheet.backs = Image.new("RGB", sheet.px, "white")
             requests.append((item.back, fit_frame(item.back, *sheet.cell)))
@@ -227,3 +226,10 @@ def _card(name: str, card_id: int, custom: dict[str, dict[str, Any]], sideways: 
     key = str(card_id // 100)
     return {"Name": "Card", "Transform": _transform(), "Nickname": name, "Description": "", "CardID": card_id,
             "Hands": True, "SidewaysCard": sideways, "CustomDeck": {key: custom[key]}}
+
+
+def _backs_differ(deck: Deck) -> bool:
+    """True when the deck's cards do not all share one back: two-sided kinds, or a deck mixing kinds
+    or sizes (each with its own deck back). Such decks get back sheets (UniqueBack)."""
+    variants = {(c.kind.name, c.size_mm) for c in deck.components}
+    return any(c.kind.two_sided for c in deck.components) or len(variants) > 1
