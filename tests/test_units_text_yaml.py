@@ -14,7 +14,7 @@ def test_lengths(value, mm) -> None:
     assert parse_length(value) == pytest.approx(mm)
 
 
-@pytest.mark.parametrize("bad", ["3 px", "", "mm", True, None, "1e9mm"])
+@pytest.mark.parametrize("bad", ["3 px", "", "mm", True, None, "1e", "3mmm"])
 def test_bad_lengths(bad) -> None:
     with pytest.raises(ValueError):
         parse_length(bad)
@@ -22,6 +22,10 @@ def test_bad_lengths(bad) -> None:
 
 def test_sizes() -> None:
     assert parse_size("poker") == (63.0, 88.0)
+    assert parse_length("1.5e1mm") == 15.0  # what Jinja may print for a computed float
+    for tiny in ("0x0mm", "0.001x0.001mm", "63x0mm", "5000x10mm"):
+        with pytest.raises(ValueError):
+            parse_size(tiny)
     assert parse_size("30x40mm") == (30.0, 40.0)
     assert parse_size("2.5x3.5in") == pytest.approx((63.5, 88.9))
     with pytest.raises(ValueError):

@@ -19,7 +19,7 @@ from typing import Any
 
 import polib
 
-from mazmorra.errors import Loc, Problem, rel
+from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.model import Component, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.text import token_signature
@@ -128,11 +128,46 @@ def all_template_labels(search: list[Path]) -> list[Label]:
     return template_labels(names, search)
 
 
+_PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
+
+
 @cache
 def _load_po(path: Path, mtime: float) -> polib.POFile:
-    po = polib.pofile(str(path), wrapwidth=0)
+    """Parse a catalogue strictly: polib forgives too much (an unclosed quote silently loses a
+    character), so every line is checked first; any fault is a problem with its line."""
+    name = rel(path)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ContentError([Problem("i18n.po-syntax", f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the "
+                                    "catalogue as UTF-8", Loc(name, line, 1))]) from None
+    lines = text.splitlines()
+    for i, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and not _PO_LINE.match(stripped):
+            raise ContentError([Problem("i18n.po-syntax", f"malformed catalogue line: {stripped[:60]!r}",
+                                        Loc(name, i, 1))])
+    try:
+        po = polib.pofile(text, wrapwidth=0)
+        po.fpath = str(path)
+    except (OSError, ValueError) as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ContentError([Problem("i18n.po-syntax", f"malformed catalogue: {exc}",
+                                    Loc(name, int(m.group(1)) if m else 0, 1))]) from None
+    charset = re.search(r"charset=([\w-]+)", po.metadata.get("Content-Type", ""))
+    if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        raise ContentError([Problem("i18n.po-syntax", f"the catalogue declares charset={charset.group(1)}; "
+                                    "mazmorra reads and writes UTF-8 catalogues", Loc(name, 1, 1))])
+    seen: dict[tuple[str | None, str], int] = {}
+    for e in po:
+        key = (e.msgctxt, e.msgid)
+        if key in seen and not e.obsolete:
+            raise ContentError([Problem("i18n.duplicate", f"entry {e.msgctxt or e.msgid!r} appears twice (first at "
+                                        f"line {seen[key]})", Loc(name, e.linenum, 1))])
+        seen[key] = e.linenum
     # Point problems at the msgstr line a translator edits, not the entry's first comment line.
-    lines = path.read_text(encoding="utf-8").splitlines()
     by_start = {e.linenum: e for e in po}
     current = None
     for i, line in enumerate(lines, 1):
@@ -171,7 +206,11 @@ class Labels:
             forms = po.metadata.get("Plural-Forms", "")
             m = re.search(r"plural\s*=\s*([^;]+)", forms)
             if m:
-                self.plural_index = gettext.c2py(m.group(1).strip())
+                try:
+                    self.plural_index = gettext.c2py(m.group(1).strip())
+                except (ValueError, SyntaxError):
+                    raise ContentError([Problem("i18n.po-syntax", f"malformed Plural-Forms header: {forms!r}",
+                                                Loc(rel(po.fpath), 1, 1))]) from None
             for e in po:
                 if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
                     continue

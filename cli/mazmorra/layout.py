@@ -203,8 +203,17 @@ def _len(el: ET.Element, name: str, default: float | None = None) -> float:
 
 
 def _num(el: ET.Element, name: str, default: float) -> float:
+    """A positive, finite number attribute (font sizes, leading)."""
     raw = el.get(name)
-    return default if raw is None else float(raw)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"<{el.tag} {name}='{raw}'>: not a number") from None
+    if not (0 < value < 10_000):
+        raise ValueError(f"<{el.tag} {name}='{raw}'>: must be a positive number")
+    return value
 
 
 def _opt_colour(el: ET.Element, name: str, default: str | None = None) -> str | None:
@@ -295,6 +304,9 @@ def _text(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
     if not content:
         return
     x, y, w, h = ox + _len(el, "x"), oy + _len(el, "y"), _len(el, "w"), _len(el, "h")
+    if w <= 0 or h <= 0:
+        raise ValueError(f"<text> box is {w:g}×{h:g} mm: width and height must be positive "
+                         "(is the component too small for its template?)")
     size = _num(el, "size", 9.0)
     min_size = _num(el, "min-size", size)
     font = el.get("font", fonts.DEFAULT)

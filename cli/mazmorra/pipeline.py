@@ -333,6 +333,10 @@ def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang:
         tb_line = _template_line(exc, template)
         problems.append(Problem("template.render", f"template {template.name}: {exc}", tb_line, component, lang=lang))
         return None
+    except RecursionError:
+        problems.append(Problem("template.render", f"template {template.name} includes itself (endless recursion)",
+                                Loc(rel(template.filename or template.name or "")), component, lang=lang))
+        return None
     except ValueError as exc:
         problems.append(Problem("template.element", f"template {template.name}: {exc}",
                                 Loc(rel(template.filename or template.name or "")), component, lang=lang))

@@ -235,7 +235,7 @@ def fit(text: str, width: float, height: float, style: Style, size: float, min_s
     hi = int(round((size - min_size) / step))  # shrink steps down to min_size
     # Start near the size at which the text's area fills the box, then walk to the exact step.
     area = sum(u for chunks in units for chunk in chunks for u in chunk) * style.leading
-    est = (width * height / area) ** 0.5 if area > 0 else min_size
+    est = (width * height / area) ** 0.5 if area > 0 and width > 0 and height > 0 else min_size
     k = min(hi, max(1, int(round((size - est) / step))))
     f = attempt(size - k * step)
     if f.fits:

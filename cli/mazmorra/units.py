@@ -8,7 +8,7 @@ from functools import lru_cache
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 PT_PER_MM = 72.0 / 25.4
 
-_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(mm|cm|in|pt)?\s*$")
 
 PAGE_SIZES_MM = {
     "a4": (210.0, 297.0),
@@ -44,7 +44,14 @@ def _parse_length_str(value: str, default_unit: str) -> float:
 
 
 def parse_size(value: object) -> tuple[float, float]:
-    """'poker', '63x88mm', '2.5x3.5in' or [63, 88] -> (width, height) in mm."""
+    """'poker', '63x88mm', '2.5x3.5in' or [63, 88] -> (width, height) in mm, both at least 1 mm."""
+    w, h = _parse_size(value)
+    if not (1.0 <= w <= 2000.0 and 1.0 <= h <= 2000.0):
+        raise ValueError(f"size {value!r} is out of range (1 mm to 2 m on each side)")
+    return w, h
+
+
+def _parse_size(value: object) -> tuple[float, float]:
     if isinstance(value, str):
         key = value.strip().lower()
         if key in CARD_SIZES_MM:

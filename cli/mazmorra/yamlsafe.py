@@ -190,8 +190,8 @@ def _scalar(ev: Any, loader: Any, constructor: Any, loc: Loc) -> Any:
     node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
     try:
         return constructor.construct_object(node, deep=True)
-    except yaml.YAMLError as exc:
-        raise YamlError(Problem("yaml.value", f"bad value: {exc}", loc)) from None
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
+        raise YamlError(Problem("yaml.value", f"bad value {ev.value[:40]!r}: {exc}", loc)) from None
 
 
 def locate(root: Any, path: tuple[Any, ...]) -> Loc | None:
