@@ -89,3 +89,28 @@ def test_hyphenation_follows_the_language() -> None:
     words = [p.part.text for line in f.lines for p in line.items if isinstance(p.part, TextPart)]
     assert any(w.endswith("-") for w in words), words
     assert "".join(w.rstrip("-") for w in words[1:]) == "extraordinariamente"
+
+
+@pytest.mark.parametrize("word, lang", [("(exploración)", "es"), ("«Recuperar»", "es"), ("ex-jefe", "es"),
+                                        ("(extraordinary),", "en")])
+def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> None:
+    from mazmorra.text import _splits
+
+    splits = _splits(word, lang)
+    assert splits
+    for left, right in splits:
+        joined = left + right if "-" in word else left[:-1] + right  # an existing hyphen stays printed once
+        assert joined == word
+        assert left.endswith("-") and not left.endswith("--")
+        assert right[0].isalpha()  # closing punctuation never starts the next line
+        assert len(left.strip("(«-")) >= 2 and len(right.rstrip(")»,")) >= 2
+
+
+def test_fitted_lines_never_break_off_closing_punctuation() -> None:
+    style = Style()
+    for width in range(40, 140, 3):
+        f = fit("Roba una carta (exploración) y luego «Recuperar» al ex-jefe.", width, 400, style, 10, 10, "es")
+        for line in f.lines:
+            texts = [p.part.text for p in line.items if isinstance(p.part, TextPart)]
+            assert texts and not texts[0][0] in ")»,.;:", texts
+            assert not any(t.endswith("--") for t in texts)

@@ -151,7 +151,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
                 doc = Sheets(staging.temp(job.path), sheet, DocMeta(
                     job.title, pack.spec.author, f"{pack.spec.name}: {job.deck.spec.name}", job.lang), icons)
                 pdfs.append(job.path)
-            result.faces += _render(job, sheet, doc, exporters, progress)
+            result.faces += _render(job, sheet, doc, exporters, progress, problems)
             if doc is not None:
                 doc.save()
                 job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[union-attr]
@@ -187,7 +187,8 @@ def _label_problems(pack: Pack, labels_by_lang: dict[str, Labels], draft: bool) 
             for lang, labels in labels_by_lang.items() for msgid in labels.missing]
 
 
-def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Exporter], progress: Progress) -> int:
+def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Exporter], progress: Progress,
+            problems: list[Problem]) -> int:
     """Lay the job out and, when doc is given, draw it; every exporter gets each component as it is
     laid out. Returns the number of faces."""
     n = 0
@@ -202,14 +203,16 @@ def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Expo
                 n += 1 + (item.back is not None)
                 yield item.front, item.back, item.copies > 1, item.shared_back
 
+    try:  # checked by validate too: a component larger than the sheet is a problem of the content
+        pages = impose(sheet, job.sizes, job.pack.bleed_mm)
+    except DoesNotFit as exc:
+        problems.append(Problem("sheet.too-small", f"{exc}; print on a larger --page, --landscape, or make the "
+                                "component smaller", job.deck.loc, f"deck:{job.deck.id}", lang=job.lang))
+        doc = None
     if doc is None:
         for _ in faces():
             pass
     else:
-        try:
-            pages = impose(sheet, job.sizes, job.pack.bleed_mm)
-        except DoesNotFit as exc:
-            raise UsageError(f"{job.deck.id}: {exc}") from None
         doc.add(pages, faces())
     for exporter in exporters:
         exporter.end(job)

@@ -146,10 +146,24 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
 
 @lru_cache(maxsize=20000)
 def _splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
-    hy = _hyphenator(lang)
-    if hy is None or len(word) < 5:
+    """Ways to break `word` across two lines, longest first: (what ends the line, what starts the
+    next). Punctuation around the word stays with it; a word that has a hyphen breaks only there."""
+    core = word.strip(_PUNCT)
+    if not core:
         return ()
-    return tuple(hy.iterate(word))
+    start = word.index(core)
+    prefix, suffix = word[:start], word[start + len(core):]
+    if "-" in core:
+        parts = core.split("-")
+        return tuple((prefix + "-".join(parts[:i]) + "-", "-".join(parts[i:]) + suffix)
+                     for i in range(len(parts) - 1, 0, -1) if parts[i - 1] and parts[i])
+    hy = _hyphenator(lang)
+    if hy is None or len(core) < 5 or not core.isalpha():
+        return ()
+    return tuple((prefix + left + HYPHEN, right + suffix) for left, right in hy.iterate(core))
+
+
+_PUNCT = "\"'«»“”‘’()[]¿?¡!.,;:…—–-/*"
 
 
 def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size: float, lang: str,
@@ -190,10 +204,10 @@ def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size:
             if isinstance(first, TextPart) and width - x > width * 0.2:
                 font = style.bold_font if first.bold else style.font
                 for left, right in _splits(first.text, lang):
-                    lw = fonts.width(left + HYPHEN, font, size)
+                    lw = fonts.width(left, font, size)
                     if x + gap + lw <= limit:
                         x += gap
-                        cur.append(Placed(x, TextPart(left + HYPHEN, first.bold), lw))
+                        cur.append(Placed(x, TextPart(left, first.bold), lw))
                         x += lw
                         chunk = [TextPart(right, first.bold), *chunk[1:]]
                         widths = [part_width(p, style, size) for p in chunk]
