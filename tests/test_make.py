@@ -80,3 +80,34 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     changed = sorted(k for k in last if last[k] != again[k])
     assert changed == ["output/profundidades/en/bolsas.pdf", "output/profundidades/en/fichas.pdf",
                        "output/profundidades/es/bolsas.pdf", "output/profundidades/es/fichas.pdf"]
+
+
+def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> None:
+    make(project)
+    pack = project / "content/profundidades"
+    (pack / "decks/fichas.yaml").rename(pack / "decks/chips.yaml")
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    (pack / "pack.yaml").write_text(text.replace("id: fichas", "id: chips").replace("decks/fichas.yaml",
+                                                                                    "decks/chips.yaml"),
+                                    encoding="utf-8")
+    po = pack / "locale/en.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('"deck:fichas.name"', '"deck:chips.name"'), encoding="utf-8")
+    time.sleep(0.05)
+    make(project)
+    names = sorted(p.name for p in (project / "output/profundidades/es").glob("*.pdf"))
+    assert "chips.pdf" in names and "fichas.pdf" not in names
+    assert not (project / "output/.deps/profundidades/es/fichas.d").exists()
+    assert "Nothing to be done" in make(project)
+
+
+def test_changed_options_rebuild_even_with_unchanged_inputs(project: Path) -> None:
+    from conftest import run_cli
+
+    env = {"MAZMORRA_TEMPLATES": str(project / "templates")}
+    assert run_cli("build", "muestras", "--lang", "es", cwd=project, env=env).returncode == 0
+    pdf = project / "output/muestras/es/cartas.pdf"
+    first = pdf.read_bytes()
+    res = run_cli("build", "muestras", "--lang", "es", "--changed-only", cwd=project, env=env)
+    assert res.returncode == 0 and pdf.read_bytes() == first and "0 PDF(s)" in res.stderr
+    res = run_cli("build", "muestras", "--lang", "es", "--changed-only", "--layout", "fold", cwd=project, env=env)
+    assert res.returncode == 0 and pdf.read_bytes() != first  # made with other options: rebuilt

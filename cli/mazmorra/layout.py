@@ -133,24 +133,10 @@ def roman(n: int) -> str:
     return out
 
 
-class RecordingLoader(jinja2.FileSystemLoader):
-    """A file loader that remembers every template file it read (imports and includes too), so
-    incremental builds know what an output depends on."""
-
-    def __init__(self, searchpath: list[str]):
-        super().__init__(searchpath)
-        self.loaded: set[Path] = set()
-
-    def get_source(self, environment, template):  # type: ignore[no-untyped-def]
-        source, filename, uptodate = super().get_source(environment, template)
-        self.loaded.add(Path(filename))
-        return source, filename, uptodate
-
-
 def make_env(search: list[Path]) -> SandboxedEnvironment:
     """The one Jinja environment of a build: sandboxed, autoescaped XML, strict about undefined names."""
     env = SandboxedEnvironment(
-        loader=RecordingLoader([str(p) for p in search]),
+        loader=jinja2.FileSystemLoader([str(p) for p in search]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -169,6 +155,30 @@ def template_search_path(pack_root: Path | None, shared: Path) -> list[Path]:
         dirs.append(pack_root / "templates")
     dirs.append(shared)
     return dirs
+
+
+def template_files(env: SandboxedEnvironment, names: list[str]) -> set[Path]:
+    """The files of the named templates and of everything they include or import, recursively:
+    what an output made with them depends on."""
+    from jinja2 import meta
+
+    files: set[Path] = set()
+    seen: set[str] = set()
+    stack = list(names)
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+            refs = meta.find_referenced_templates(env.parse(source))
+        except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
+            continue  # reported when the template is compiled
+        if filename:
+            files.add(Path(filename))
+        stack += [r for r in refs if r]
+    return files
 
 
 def get_template(env: SandboxedEnvironment, name: str) -> jinja2.Template:

@@ -28,7 +28,8 @@ from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import DocMeta, Sheets
 from mazmorra.validate import validate
-from mazmorra.write import Staging, atomic_write_text, depfile_path, make_rule, up_to_date, write_stamp_rule
+from mazmorra.write import (Staging, atomic_write_text, depfile_path, forget_removed, make_rule, up_to_date,
+                            write_stamp_rule)
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
@@ -136,8 +137,9 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
                  for deck in decks]
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(problems)  # templates assume valid data: report rule problems without layout noise
+    made_with = f"{sheet!r} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     if opts.changed_only:
-        jobs = [j for j in jobs if not up_to_date(j.path, depfile_path(opts.out_dir, j.path))]
+        jobs = [j for j in jobs if not up_to_date(j.path, depfile_path(opts.out_dir, j.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
     if any(p.severity is Severity.ERROR for p in problems):
         render = False  # the build will fail: still lay out, to report overflows in the same run
@@ -154,7 +156,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
             result.faces += _render(job, sheet, doc, exporters, progress, problems)
             if doc is not None:
                 doc.save()
-                job.inputs |= doc.inputs | env.loader.loaded  # type: ignore[union-attr]
+                job.inputs |= doc.inputs
                 result.pages += doc.pages
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
         for exporter in exporters:  # 5. pack-wide exports (the gallery's page)
@@ -167,8 +169,11 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
             exporter.committed()
             result.exports += exporter.summary()
         for job in jobs if pdfs else []:  # what make needs for the next, incremental, build
-            atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs), staging.scratch)
-        for lang in langs if pdfs else []:
+            atomic_write_text(depfile_path(opts.out_dir, job.path), make_rule(job.path, job.inputs, made_with),
+                              staging.scratch)
+        for lang in langs if render and opts.pdf else []:
+            if opts.decks is None:  # a deck renamed or removed: its old PDF goes too
+                forget_removed(opts.out_dir, pack.id, lang, {d.id for d in pack.decks})
             write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
     finally:
         staging.discard()
@@ -296,7 +301,8 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
             name = loc.texts["name"].text if "name" in loc.texts else comp.id
             yield Item(front, back, comp.data.copies, not kind.two_sided, name)
 
-    inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files()}
+    inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files(),
+              *lay.template_files(env, [t for k in deck.kinds for t in (k.template, k.back_template) if t])}
     for cat in (pack.root / "locale" / f"{lang}.po", templates_dir() / "locale" / f"{lang}.po"):
         if cat.is_file():
             inputs.add(cat)

@@ -78,33 +78,40 @@ def _make_escape(path: str) -> str:
     return path.replace("$", "$$").replace(" ", "\\ ").replace("#", "\\#")
 
 
-def make_rule(output: Path, inputs: set[Path]) -> str:
+def make_rule(output: Path, inputs: set[Path], options: str = "") -> str:
     """A make rule naming every file `output` was made from; each input also gets an empty rule
-    so that deleting one triggers a rebuild rather than a make error."""
+    so that deleting one triggers a rebuild rather than a make error. `options` records the
+    build options the output was made with (a comment make ignores)."""
     from mazmorra.errors import rel
 
     deps = sorted({rel(p) for p in inputs})
-    lines = [f"{_make_escape(rel(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
+    lines = [f"# mazmorra options: {options}"] if options else []
+    lines += [f"{_make_escape(rel(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
     lines += [f"{_make_escape(d)}:" for d in deps]
     return "\n".join(lines) + "\n"
 
 
-def read_rule(depfile: Path) -> tuple[str, list[str]] | None:
-    """(target, inputs) of a dependency file make_rule wrote, or None when it is missing."""
+def read_rule(depfile: Path) -> tuple[str, list[str], str] | None:
+    """(target, inputs, options) of a dependency file make_rule wrote, or None when it is missing."""
     try:
         text = depfile.read_text(encoding="utf-8")
     except OSError:
         return None
+    options = ""
+    if text.startswith("# mazmorra options: "):
+        head, _, text = text.partition("\n")
+        options = head[len("# mazmorra options: "):]
     first = text.split("\n\n", 1)[0].replace("\\\n", " ")
     target, _, deps = first.partition(": ")
     unescape = lambda s: s.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")  # noqa: E731
-    return unescape(target), [unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d]
+    return unescape(target), [unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d], options
 
 
-def up_to_date(output: Path, depfile: Path) -> bool:
-    """True when output exists and is newer than every input its dependency file names."""
+def up_to_date(output: Path, depfile: Path, options: str = "") -> bool:
+    """True when output exists, was made with the same options and is newer than every input its
+    dependency file names."""
     rule = read_rule(depfile)
-    if rule is None or not output.is_file():
+    if rule is None or not output.is_file() or rule[2] != options:
         return False
     made = output.stat().st_mtime_ns
     for dep in rule[1]:
@@ -159,3 +166,17 @@ class Staging:
             self.scratch.rmdir()
         except OSError:
             pass  # not empty (a parallel build is using it) or never made
+
+
+def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> None:
+    """Remove the PDFs (and dependency files) of decks a pack no longer has: only files a build
+    recorded, so nothing the user put in output/ by hand is touched."""
+    for depfile in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):
+        if depfile.stem in keep:
+            continue
+        rule = read_rule(depfile)
+        if rule is not None:
+            target = Path(rule[0])
+            if target.suffix == ".pdf" and target.resolve().is_relative_to(out_dir.resolve()):
+                target.unlink(missing_ok=True)
+        depfile.unlink(missing_ok=True)
