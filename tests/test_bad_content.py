@@ -143,3 +143,16 @@ def test_validate_json_lists_every_problem_with_its_position(pack_copy) -> None:
     aux = rules["artimana.aux-type"]
     assert aux["file"] == f"content/expedicion/{ART}" and aux["line"] == line_of(pack / ART, "aux: {move: 1}")
     assert aux["component"] == "estrella-propicia" and aux["field"] == "aux" and aux["severity"] == "error"
+
+
+def test_one_broken_pack_does_not_stop_the_others(pack_copy) -> None:
+    broken = pack_copy("expedicion")
+    pack_copy("muestras")
+    edit(broken / "pack.yaml", "size: 40", "size: 41")
+    project = broken.parents[1]
+    res = run_cli("build", cwd=project)
+    assert res.returncode == 1
+    assert "expedicion: 1 error(s), 0 warning(s); nothing was written for it" in res.stderr
+    assert "not built: expedicion" in res.stderr
+    assert (project / "output/muestras/es/cartas.pdf").is_file()
+    assert not (project / "output/expedicion").exists()

@@ -111,7 +111,7 @@ def _show(problems: list[Problem]) -> None:
 def _summary(problems: list[Problem], what: str) -> None:
     n_err = sum(p.severity is Severity.ERROR for p in problems)
     n_warn = len(problems) - n_err
-    err.print(f"[bold red]✗ {what}: {n_err} error(s), {n_warn} warning(s); nothing was written.[/]")
+    err.print(f"[bold red]✗ {what}: {n_err} error(s), {n_warn} warning(s); nothing was written for it.[/]")
 
 
 @contextmanager
@@ -267,17 +267,31 @@ def build_cmd(
             raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
         if changed_only and (png or png_profile or tts or gallery):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
+        failed = []
         for pack_dir in _packs(packs):
-            pack = load_pack(pack_dir)
+            try:
+                pack = load_pack(pack_dir)
+            except ContentError as exc:  # each pack stands alone: report it, build the others
+                _show(exc.problems)
+                _summary(exc.problems, pack_dir.name)
+                failed.append(pack_dir.name)
+                continue
             sheet = SheetSpec(page=(page.value if page else pack.spec.page), landscape=landscape, margin=margin,
                               crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value,
                               layout=layout.value, fold=fold.value, back_offset=offset, gutter=gutter, bleed=bleed)
             total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
                 _langs(lang) or pack.spec.languages)
-            with _ProgressPrinter(total, f"building {pack.id}") as progress:
-                res = build(pack_dir, BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict,
-                                                   draft=draft, decks=tuple(deck) if deck else None, changed_only=changed_only, pdf=pdf,
-                                                   exports=exports), progress)
+            opts = BuildOptions(langs=_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict, draft=draft,
+                                decks=tuple(deck) if deck else None, changed_only=changed_only, pdf=pdf,
+                                exports=exports)
+            try:
+                with _ProgressPrinter(total, f"building {pack.id}") as progress:
+                    res = build(pack_dir, opts, progress)
+            except ContentError as exc:
+                _show(exc.problems)
+                _summary(exc.problems, pack.id)
+                failed.append(pack.id)
+                continue
             _show(res.warnings)
             err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
                       f"{res.faces} faces in {res.seconds:.1f} s")
@@ -285,6 +299,9 @@ def build_cmd(
                 out.print(f"  {p}")
             for line in res.exports:
                 out.print(f"  {line}")
+        if failed:
+            err.print(f"[bold red]✗ not built: {', '.join(failed)}[/]")
+            raise typer.Exit(1)
 
 
 @app.command()
