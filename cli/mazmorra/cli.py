@@ -99,7 +99,9 @@ def _packs(refs: list[str] | None) -> list[Path]:
 
 
 def _langs(value: str) -> tuple[str, ...] | None:
-    return None if value in ("all", "") else tuple(v.strip() for v in value.split(",") if v.strip())
+    if value in ("all", ""):
+        return None
+    return tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))  # in order, once each
 
 
 def _show(problems: list[Problem]) -> None:
@@ -238,7 +240,7 @@ def build_cmd(
              "mpc = MakePlayingCards poker 822×1122 px.", rich_help_panel="Outputs")] = None,
     dpi: Annotated[Optional[int], typer.Option(help="PNG resolution (default 300; a profile has its own); also "
                                                     "the resolution cap of TTS sheets.", show_default=False,
-                                               rich_help_panel="Outputs")] = None,
+                                               min=30, max=1200, rich_help_panel="Outputs")] = None,
     png_bleed: Annotated[bool, typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.",
                                             rich_help_panel="Outputs")] = True,
     tts: Annotated[bool, typer.Option("--tts", help="Tabletop Simulator deck sheets and saved objects: "

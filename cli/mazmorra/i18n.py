@@ -469,21 +469,20 @@ def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
         raise ValueError(f"pack '{pack.id}' already has language '{lang}'")
     pack_file = pack.root / "pack.yaml"
     lines = pack_file.read_text(encoding="utf-8").splitlines(keepends=True)
-    loc = pack.field_locs.get("languages")
-    if loc is None:
+    from mazmorra.yamlsafe import YList, load_yaml
+
+    items = load_yaml(pack_file).get("languages")
+    if not isinstance(items, YList) or not items.locs:
         lines.append(f"languages: [{', '.join([*pack.spec.languages, lang])}]\n")
     else:
-        i = loc.line - 1
-        line = lines[i]
-        if "[" in line[loc.col - 1:]:
-            close = line.index("]", loc.col - 1)
-            lines[i] = line[:close].rstrip() + f", {lang}" + line[close:]
-        else:  # block list: add an item after the last one, same indentation
-            j = i
-            while j + 1 < len(lines) and lines[j + 1].lstrip().startswith("- "):
-                j += 1
-            indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
-            lines.insert(j + 1, f"{indent}- {lang}\n")
+        last = items.locs[-1]  # the last language's position: add the new one right after it
+        i, line = last.line - 1, lines[last.line - 1]
+        after = last.col - 1 + len(str(items[-1]))
+        if line.lstrip().startswith("- ") and line.index("-") < last.col - 1:  # block list
+            indent = line[: line.index("-")]
+            lines.insert(i + 1, f"{indent}- {lang}\n")
+        else:  # flow list, possibly over several lines
+            lines[i] = line[:after] + f", {lang}" + line[after:]
     atomic_write_text(pack_file, "".join(lines))
     from mazmorra.load import load_pack
 

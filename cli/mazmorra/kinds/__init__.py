@@ -27,7 +27,7 @@ class ComponentModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
     id: str = Field(pattern=ID_PATTERN, max_length=64, description="unique id (lowercase, digits, - _ .)")
-    copies: int = Field(1, ge=1, le=200, description="how many of this component the deck holds")
+    copies: int = Field(1, ge=1, le=200, strict=True, description="how many of this component the deck holds")
     size: str | None = Field(None, description="trim size of this component when it differs from its deck's "
                              "(poker, 30x30mm, 1in x 1in ...)")
 
