@@ -8,6 +8,7 @@ gallery). Each writes temporary files that stage 6 renames into place only if al
 from __future__ import annotations
 
 import gc
+import re
 import time
 from contextlib import contextmanager
 from collections.abc import Callable, Iterator
@@ -161,7 +162,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{job.lang}/{job.deck.id}", 0)
         for exporter in exporters:  # 5. pack-wide exports (the gallery's page)
             exporter.finish()
-        problems += _label_problems(pack, labels_by_lang, opts.draft)
+        problems += _label_problems(pack, labels_by_lang, opts.draft, env)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         result.outputs = pdfs
@@ -182,14 +183,46 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     return result
 
 
-def _label_problems(pack: Pack, labels_by_lang: dict[str, Labels], draft: bool) -> list[Problem]:
-    """Template labels a language has no translation for (found while laying out)."""
-    return [Problem("i18n.label",
-                    f"template label {msgid!r} has no '{lang}' translation "
-                    f"(add it to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')",
-                    Loc(rel(templates_dir())), "templates", lang=lang,
-                    severity=Severity.WARNING if draft else Severity.ERROR)
-            for lang, labels in labels_by_lang.items() for msgid in labels.missing]
+def _label_problems(pack: Pack, labels_by_lang: dict[str, Labels], draft: bool, env) -> list[Problem]:
+    """Template labels a language has no translation for (found while laying out), at the template
+    line that prints them."""
+    out = []
+    for lang, labels in labels_by_lang.items():
+        for msgid in labels.missing:
+            used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
+            where = next((loc for name in used + sorted(env.list_templates(extensions=["j2"]))
+                          if (loc := _source_line(env.get_template(name).filename, msgid, exact=True)).line),
+                         Loc(rel(templates_dir())))
+            out.append(Problem("i18n.label", f"template label {msgid!r} has no '{lang}' translation (add it "
+                               f"to {rel(pack.root / 'locale' / (lang + '.po'))}, msgctxt 'label')", where,
+                               "templates", lang=lang, severity=Severity.WARNING if draft else Severity.ERROR))
+    return out
+
+
+def _source_line(filename: str | None, text: str, exact: bool = False) -> Loc:
+    """Where a template says `text` (exact), or holds the element an error message names (`<tag`
+    and, when given, its attribute): the rendered XML has no line numbers of its own."""
+    if not filename:
+        return Loc("template")
+    try:
+        lines = Path(filename).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return Loc(rel(filename))
+    needles = [text] if exact else []
+    if not exact:
+        tag = re.search(r"<([A-Za-z][\w-]*)", text)
+        attr = re.search(r"\s([\w-]+)='", text)
+        if tag and attr:
+            for i, line in enumerate(lines, 1):
+                if f"<{tag.group(1)}" in line and f"{attr.group(1)}=" in line:
+                    return Loc(rel(filename), i, line.index("<") + 1)
+        if tag:
+            needles.append(f"<{tag.group(1)}")
+    for needle in needles:
+        for i, line in enumerate(lines, 1):
+            if needle in line:
+                return Loc(rel(filename), i, line.index(needle) + 1)
+    return Loc(rel(filename))
 
 
 def _render(job: Job, sheet: SheetSpec, doc: Sheets | None, exporters: list[Exporter], progress: Progress,
@@ -348,7 +381,7 @@ def _face(template: jinja2.Template, ctx: dict, component: str, side: str, lang:
         return None
     except ValueError as exc:
         problems.append(Problem("template.element", f"template {template.name}: {exc}",
-                                Loc(rel(template.filename or template.name or "")), component, lang=lang))
+                                _source_line(template.filename, str(exc)), component, lang=lang))
         return None
     problems.extend(fctx.problems)
     return face
