@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -143,7 +143,7 @@ class _ProgressPrinter:
         self.fancy = err.is_terminal and not os.environ.get("CI")
         self.total = total
         self.label = label
-        self._progress = None
+        self._progress: Any = None
 
     def __enter__(self) -> _ProgressPrinter:
         if self.fancy:

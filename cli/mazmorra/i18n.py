@@ -140,9 +140,9 @@ def _load_po(path: Path, mtime: float) -> polib.POFile:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        at = raw.count(b"\n", 0, exc.start) + 1
         raise ContentError([Problem("i18n.po-syntax", f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the "
-                                    "catalogue as UTF-8", Loc(name, line, 1))]) from None
+                                    "catalogue as UTF-8", Loc(name, at, 1))]) from None
     lines = text.splitlines()
     for i, line in enumerate(lines, 1):
         stripped = line.strip()

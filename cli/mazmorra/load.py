@@ -145,7 +145,8 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind
         if not isinstance(item, YMap):
             problems.append(Problem("deck.shape", "each component must be a mapping", loc, f"deck:{dspec.id}"))
             continue
-        cid = item.get("id") if isinstance(item.get("id"), str) else f"{dspec.id}#{j + 1}"
+        given = item.get("id")
+        cid = given if isinstance(given, str) else f"{dspec.id}#{j + 1}"
         own = _entry_kind(item, kind, cid, problems)  # a deck may mix kinds: `kind:` on the entry
         if own is None:
             continue

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
@@ -170,7 +170,7 @@ class Sheets:
                 j = i
                 while j < n and isinstance(ops[j], TextOp):
                     j += 1
-                self._texts(ops[i:j], x0, y0)
+                self._texts(cast("Sequence[TextOp]", ops[i:j]), x0, y0)
                 i = j
             else:
                 self._op(ops[i], x0, y0)
