@@ -39,7 +39,9 @@ def dump_ops(pack: Path, lang: str, dump: Path) -> None:
     env = lay.make_env(lay.template_search_path(p.root, templates_dir()))
     localised, names, _ = localise(p, lang)
     problems: list = []
-    job = deck_job(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, BuildOptions(), problems)
+    contexts = {loc.component.id: loc.context() for loc in localised}
+    job = deck_job(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, BuildOptions(), problems,
+                   contexts)
     items = list(job.items())
     faces = [(i.front.w, i.front.h, i.front.bleed, i.front.background, i.front.ops) for i in items]
     back = items[0].back

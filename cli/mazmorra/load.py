@@ -150,8 +150,10 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind
         own = _entry_kind(item, kind, cid, problems)  # a deck may mix kinds: `kind:` on the entry
         if own is None:
             continue
-        fields = YMap({k: v for k, v in item.items() if k != "kind"})
-        fields.loc, fields.locs = item.loc, item.locs
+        fields = item
+        if "kind" in item:  # the entry's kind is not one of its kind's fields
+            fields = YMap({k: v for k, v in item.items() if k != "kind"})
+            fields.loc, fields.locs = item.loc, item.locs
         model = _validate(own.model, fields, loc, cid, problems)
         if model is None:
             continue

@@ -187,9 +187,9 @@ def _label_problems(pack: Pack, labels_by_lang: dict[str, Labels], draft: bool, 
     """Template labels a language has no translation for (found while laying out), at the template
     line that prints them."""
     out = []
+    used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     for lang, labels in labels_by_lang.items():
         for msgid in labels.missing:
-            used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
             where = next((loc for name in used + sorted(env.list_templates(extensions=["j2"]))
                           if (loc := _source_line(env.get_template(name).filename, msgid, exact=True)).line),
                          Loc(rel(templates_dir())))
@@ -285,14 +285,13 @@ def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
 
 def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], names: dict[str, LocalText],
              labels: Labels, env, icons: IconSet, opts: BuildOptions, problems: list[Problem],
-             contexts: dict[str, dict] | None = None) -> Job:
-    """The job of one deck in one language; its layout runs when the job's items are iterated."""
+             contexts: dict[str, dict]) -> Job:
+    """The job of one deck in one language; its layout runs when the job's items are iterated.
+    `contexts` holds every component's template data in this language (`card`, `components`)."""
     w, h = deck.size_mm
     deck_name = names[f"deck:{deck.id}.name"].text
     pack_name = names["pack.name"].text
     mine = [loc for loc in localised if loc.component.deck == deck.id]
-    if contexts is None:
-        contexts = {loc.component.id: loc.context() for loc in localised}
     common = {"lang": lang, "_": labels, "ngettext": labels.ngettext, "num": number_formatter(lang),
               "w": w, "h": h, "bleed": pack.bleed_mm, "game": pack.spec.game, "components": contexts,
               "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
@@ -318,7 +317,7 @@ def deck_job(pack: Pack, deck: Deck, lang: str, localised: list[Localised], name
                     back_t, {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
                     shared_back_id(deck, kind.name, size), "back", lang, lambda f: deck.loc, size, kind.shape,
                     pack, icons, problems)
-            ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": loc.context(),
+            ctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": contexts[comp.id],
                    "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
             front = _face(front_t, ctx, comp.id, "front", lang, loc.text_loc, size, kind.shape, pack, icons,
                           problems)
