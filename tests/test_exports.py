@@ -281,3 +281,27 @@ def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
     assert "rendered muestras/es/cartas" in res.stderr  # the failure came after Spanish was drawn
     assert tree_snapshot(out) == before
     assert not list(tmp_path.rglob(".mazmorra-tmp-*"))
+
+
+def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    deck = pack / "decks" / "cartas.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace(
+        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
+        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
+        "  penalty: -1\n", encoding="utf-8")
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8").replace("size: 4", "size: 5"),
+                                    encoding="utf-8")
+    project = pack.parents[1]
+    res = run_cli("build", "muestras", "--lang", "es", "--draft", "--no-pdf", "--png", "--gallery", cwd=project)
+    assert res.returncode == 0, res.stderr
+    want = {"back", "back-card-44x68", "back-curse-63x88"}
+    pngs = project / "output/muestras/es/png/cartas"
+    assert {p.stem for p in pngs.glob("back*.png")} == want
+    jpgs = project / "output/muestras/gallery/img/es/cartas"
+    assert {p.stem for p in jpgs.glob("back*.jpg")} == want
+    from PIL import Image
+
+    sizes = {p.stem: Image.open(p).size for p in pngs.glob("back*.png")}
+    assert sizes["back-card-44x68"] == (round(50 / 25.4 * 300), round(74 / 25.4 * 300))  # 44×68 + 2×3 mm bleed
+    assert Image.open(pngs / "back.png").getpixel((40, 40)) != Image.open(pngs / "back-curse-63x88.png").getpixel((40, 40))

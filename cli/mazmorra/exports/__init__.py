@@ -46,6 +46,19 @@ class ExportOptions:
             raise UsageError(f"--tts-url must be a URL such as https://example.org/decks (got '{self.tts_url}')")
 
 
+def back_stem(job: Job, item: Item) -> str:
+    """The file stem of a component's back image: `<id>-back` for its own back; `back` for the
+    deck's back, `back-<kind>-<size>` for the backs of the other kinds and sizes a deck mixes (one
+    image each, written once per deck)."""
+    assert item.back is not None
+    if not item.shared_back:
+        return f"{item.front.component}-back"
+    own = f"deck:{job.deck.id}"
+    if item.back.component == own:
+        return "back"
+    return "back-" + item.back.component[len(own) + 1:].replace(":", "-")
+
+
 class Exporter:
     """A stage-5 renderer besides the PDF."""
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from mazmorra import i18n
 from mazmorra.errors import Problem, Severity
-from mazmorra.exports import Exporter, Stage, prune
+from mazmorra.exports import Exporter, Stage, back_stem, prune
 from mazmorra.exports.raster import Rasteriser, dpi_frame, jpeg_bytes
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class GalleryExport(Exporter):
         self.langs: list[str] = []
         self.decks: dict[str, _Deck] = {}
         self.written: set[Path] = set()
-        self._back: str | None = None
+        self._backs: set[str] = set()
 
     def add(self, job: Job, item: Item) -> None:
         if job.lang not in self.langs:
@@ -66,14 +66,11 @@ class GalleryExport(Exporter):
         wanted = [(base + f"{comp}-front.jpg", item.front)]
         back = ""
         if item.back is not None:
-            if item.shared_back:
-                back = base + "back.jpg"
-                if self._back != back:
-                    wanted.append((back, item.back))
-                    self._back = back
-            else:
-                back = base + f"{comp}-back.jpg"
+            back = base + back_stem(job, item) + ".jpg"
+            if back not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((back, item.back))
+                if item.shared_back:
+                    self._backs.add(back)
         images = Rasteriser(self.icons, job.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
         for (rel, _), img in zip(wanted, images):
             self._write(self.folder / rel, jpeg_bytes(img, 85))

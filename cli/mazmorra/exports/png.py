@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
-from mazmorra.exports import Exporter, ExportOptions, Stage, prune
+from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
 from mazmorra.exports.raster import (
     PROFILES,
     Frame,
@@ -71,7 +71,7 @@ class PngExport(Exporter):
         wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
         back_name = ""
         if item.back is not None:
-            back_name = _back_name(job, item) if item.shared_back else f"{comp}-back.png"
+            back_name = back_stem(job, item) + ".png"
             if not (item.shared_back and back_name in self._backs_done):
                 wanted.append((back_name, item.back))
                 if item.shared_back:
@@ -103,12 +103,3 @@ class PngExport(Exporter):
         how = f"{self.profile.name} profile" if self.profile else f"{self.dpi} dpi"
         return [f"{folder}/ ({len(files) - 1} PNG, {how})" for folder, files in self.written.items()] if n else []
 
-
-def _back_name(job: Job, item: Item) -> str:
-    """back.png for the deck's own back; back-<kind>-<size>.png for the backs of the other kinds and
-    sizes a mixed deck holds."""
-    own = f"deck:{job.deck.id}"
-    assert item.back is not None
-    if item.back.component == own:
-        return "back.png"
-    return "back-" + item.back.component[len(own) + 1:].replace(":", "-") + ".png"
