@@ -191,25 +191,29 @@ class PagePlan:
     folds: tuple[Segment, ...] = ()  # fold layout: the fold line
 
 
+def reflect(slots: tuple[Slot, ...], marks: tuple[Segment, ...], columns: bool, pw: float,
+            ph: float) -> tuple[tuple[Slot, ...], tuple[Segment, ...]]:
+    """Slots and marks reflected across the page's vertical centre line (columns=True) or its
+    horizontal one: where backs go, for duplex flipping and for fold-and-glue alike."""
+    if columns:
+        return (tuple(replace(s, x=pw - s.x - s.w) for s in slots),
+                tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks))
+    return (tuple(replace(s, y=ph - s.y - s.h) for s in slots),
+            tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks))
+
+
 def mirror(slot: Slot, sheet: SheetSpec) -> Slot:
     """The slot of the back of `slot` so that it lands behind its front after flipping the sheet."""
-    pw, ph = sheet.size
-    if sheet.flips_columns:
-        return Slot(slot.index, pw - slot.x - slot.w, slot.y, slot.w, slot.h)
-    return Slot(slot.index, slot.x, ph - slot.y - slot.h, slot.w, slot.h)
+    return reflect((slot,), (), sheet.flips_columns, *sheet.size)[0][0]
 
 
 def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
     """The backs page of a fronts page: slots and marks mirrored for the flip edge, then moved by
     the back offset that makes up for the printer's duplex misregistration."""
-    pw, ph = sheet.size
     dx, dy = sheet.back_offset
-    slots = tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in (mirror(s, sheet) for s in plan.slots))
-    if sheet.flips_columns:
-        marks = [(pw - x1 + dx, y1 + dy, pw - x2 + dx, y2 + dy) for x1, y1, x2, y2 in plan.marks]
-    else:
-        marks = [(x1 + dx, ph - y1 + dy, x2 + dx, ph - y2 + dy) for x1, y1, x2, y2 in plan.marks]
-    return PagePlan(slots, tuple(marks))
+    slots, marks = reflect(plan.slots, plan.marks, sheet.flips_columns, *sheet.size)
+    return PagePlan(tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in slots),
+                    tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in marks))
 
 
 def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
@@ -291,12 +295,7 @@ def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> l
 
 def _with_backs(page: PagePlan, line: Segment, vertical: bool, pw: float, ph: float) -> PagePlan:
     """Reflect a fronts-only page across the fold line: folding the sheet puts each back behind its front."""
-    if vertical:
-        backs = tuple(replace(s, x=pw - s.x - s.w) for s in page.slots)
-        marks = tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in page.marks)
-    else:
-        backs = tuple(replace(s, y=ph - s.y - s.h) for s in page.slots)
-        marks = tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in page.marks)
+    backs, marks = reflect(page.slots, page.marks, vertical, pw, ph)
     return PagePlan(page.slots, page.marks + marks, backs, (line,))
 
 
