@@ -91,3 +91,22 @@ def test_shared_label_catalogue_passes_msgfmt() -> None:
         res = subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(po)],
                              capture_output=True, text=True)
         assert res.returncode == 0, f"{po}: {res.stderr}"
+
+
+def test_every_sample_pdf_embeds_subset_fonts_and_passes_qpdf(built_all: Path) -> None:
+    """The print promise for every pack and kind, not only the first sample: fonts embedded and
+    subset (never an unembedded base-14 font), structurally valid PDFs, both languages."""
+    import subprocess
+
+    from conftest import need_tool
+
+    need_tool("pdffonts")
+    need_tool("qpdf")
+    pdfs = sorted(built_all.rglob("*.pdf"))
+    assert {p.parent.name for p in pdfs} == {"es", "en"}
+    for pdf in pdfs:
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+        for row in rows:
+            cols = row.split()
+            assert cols[-5] == "yes" and cols[-4] == "yes" and "+" in cols[0], f"{pdf}: {row}"
+        assert subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True).returncode == 0, pdf
