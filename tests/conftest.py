@@ -116,3 +116,13 @@ def assert_build_fails(pack: Path, *needles: str, command: str = "build", existi
         assert needle in text, f"{needle!r} not in:\n{text}"
     assert tree_snapshot(out) == before, "output/ changed after a failed build"
     return text
+
+
+def mix_muestras(pack: Path) -> None:
+    """Turn a copy of muestras into a deck mixing sizes and kinds: one card 44×68 mm, one curse."""
+    deck = pack / "decks" / "cartas.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace(
+        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
+        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
+        "  penalty: -1\n", encoding="utf-8")
+    edit(pack / "pack.yaml", "size: 4", "size: 5")

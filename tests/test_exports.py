@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from conftest import edit, need_tool, run_cli, tree_snapshot
+from conftest import edit, mix_muestras, need_tool, run_cli, tree_snapshot
 from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
 from mazmorra.exports.tts import MAX_CARDS, grid
 from mazmorra.icons import IconSet
@@ -285,13 +285,7 @@ def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
 
 def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None:
     pack = pack_copy("muestras")
-    deck = pack / "decks" / "cartas.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace(
-        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
-        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
-        "  penalty: -1\n", encoding="utf-8")
-    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8").replace("size: 4", "size: 5"),
-                                    encoding="utf-8")
+    mix_muestras(pack)
     project = pack.parents[1]
     res = run_cli("build", "muestras", "--lang", "es", "--draft", "--no-pdf", "--png", "--gallery", cwd=project)
     assert res.returncode == 0, res.stderr

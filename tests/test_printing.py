@@ -270,19 +270,13 @@ def test_build_help_documents_every_printing_option(cli) -> None:
 
 def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -> None:
     """A deck mixing sizes and kinds: every back is drawn at its card's size, in its kind's design."""
-    from conftest import need_tool, render_png, run_cli
+    from conftest import mix_muestras
     from mazmorra.impose import SheetSpec, back_page, impose
     from mazmorra.load import load_pack
 
     need_tool("pdftoppm")
     pack = pack_copy("muestras")
-    deck = pack / "decks" / "cartas.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace(
-        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
-        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
-        "  penalty: -1\n", encoding="utf-8")
-    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8").replace("size: 4", "size: 5"),
-                                    encoding="utf-8")
+    mix_muestras(pack)
     res = run_cli("build", "muestras", "--lang", "es", "--draft", cwd=pack.parents[1])
     assert res.returncode == 0, res.stderr
     loaded = load_pack(pack)
