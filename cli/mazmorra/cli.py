@@ -15,11 +15,16 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mazmorra import i18n, kinds
+from mazmorra import kinds
+from mazmorra.i18n import catalogue
+from mazmorra.i18n.labels import Label
+from mazmorra.i18n.po import catalogue_path
 from mazmorra.errors import ContentError, MazmorraError, Problem, Severity, UsageError
 from mazmorra.exports import ExportOptions
 from mazmorra.impose import SheetSpec
 from mazmorra.load import all_packs, find_pack, load_pack
+from mazmorra.model import ID_PATTERN, Pack
+from mazmorra.paths import SKELETON_DIR, templates_dir
 from mazmorra.pipeline import BuildOptions, build
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -337,13 +342,12 @@ def new(name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase,
     import re
 
     with _guard():
-        if not re.match(kinds.ID_PATTERN, name):
+        if not re.match(ID_PATTERN, name):
             raise UsageError(f"'{name}' is not a valid pack id (lowercase letters, digits, - _ .)")
         target = content_dir / name
         if target.exists():
             raise UsageError(f"'{target}' already exists")
-        skeleton = Path(__file__).parent / "skeleton"
-        shutil.copytree(skeleton, target)
+        shutil.copytree(SKELETON_DIR, target)
         pack_yaml = target / "pack.yaml"
         pack_yaml.write_text(pack_yaml.read_text(encoding="utf-8").replace("__ID__", name), encoding="utf-8")
         err.print(f"[green]✓[/] created {target}; build it with: mazmorra build {target}")
@@ -355,7 +359,7 @@ def outputs(packs: PacksArg = None,
             stamps: Annotated[bool, typer.Option("--stamps", help="One make stamp per pack and language instead "
                                                  "of one PDF per deck.")] = False) -> None:
     """Print what a build makes, one path per line (used by the Makefile)."""
-    from mazmorra.write import stamp_path
+    from mazmorra.incremental import stamp_path
 
     with _guard():
         for pack_dir in _packs(packs):
@@ -388,13 +392,12 @@ def kinds_cmd() -> None:
         out.print(f"[bold]{name}[/]  {kind.summary}")
 
 
-def _pack_labels(pack) -> list[i18n.Label]:
-    from mazmorra.layout import template_search_path
-    from mazmorra.paths import templates_dir
+def _pack_labels(pack: Pack) -> list[Label]:
+    """The labels the templates of the pack's kinds print (and what those templates include)."""
+    from mazmorra.layout import Templates
 
-    search = template_search_path(pack.root, templates_dir())
-    names = sorted({n for d in pack.decks for k in d.kinds for n in (k.template, k.back_template) if n})
-    return i18n.template_labels(names, search)
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    return Templates(pack.root, templates_dir()).labels(names)
 
 
 @i18n_app.command("update")
@@ -410,8 +413,8 @@ def i18n_update(packs: PacksArg = None) -> None:
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
                     continue
-                stats = i18n.update_catalogue(pack, lang, labels)
-                err.print(f"[green]✓[/] {i18n.catalogue_path(pack, lang)}: {stats['kept']} kept, {stats['new']} new, "
+                stats = catalogue.update_catalogue(pack, lang, labels)
+                err.print(f"[green]✓[/] {catalogue_path(pack.root, lang)}: {stats['kept']} kept, {stats['new']} new, "
                           f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete")
 
 
@@ -423,7 +426,7 @@ def i18n_add(lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or
         for pack_dir in _packs(packs):
             pack = load_pack(pack_dir)
             try:
-                path = i18n.add_language(pack, lang, _pack_labels(pack))
+                path = catalogue.add_language(pack, lang, _pack_labels(pack))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             err.print(f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
@@ -447,7 +450,7 @@ def i18n_status(packs: PacksArg = None,
             except ContentError as exc:
                 problems = exc.problems
             for lang in pack.spec.languages:
-                st = i18n.catalogue_status(pack, lang)
+                st = catalogue.catalogue_status(pack, lang)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:

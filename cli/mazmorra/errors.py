@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -84,3 +86,11 @@ def rel(path: Path | str) -> str:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
+
+
+def did_you_mean(name: str, known: Iterable[str], n: int = 1) -> str:
+    """"; did you mean 'x'?" naming the closest of `known` (up to n of them), or "" when none is close."""
+    close = difflib.get_close_matches(name, list(known), n=n, cutoff=0.6)
+    if not close:
+        return ""
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?"

@@ -3,12 +3,36 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
+from mazmorra.errors import Loc, Problem, rel
+
 BUILTIN_DIR = Path(__file__).parent / "icons"
 ICON_EXTS = (".svg", ".png")
+# A DOCTYPE can declare entities (billion laughs, external files): an icon never needs one.
+_UNSAFE = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+class UnsafeSvg(ValueError):
+    """An SVG that declares a DOCTYPE or entities: refused before any XML parser sees it."""
+
+    def __init__(self, path: Path, line: int, col: int, what: str):
+        super().__init__(f"icon '{path.name}' declares {what}; mazmorra refuses SVG files with a DOCTYPE or "
+                         "entity declarations (remove the <!DOCTYPE …> block: an icon never needs one)")
+        self.loc = Loc(rel(path), line, col)
+
+
+def check_svg(path: Path) -> None:
+    """Raise UnsafeSvg, located at the declaration, when an SVG file declares a DOCTYPE or entities."""
+    data = path.read_bytes()
+    m = _UNSAFE.search(data)
+    if m is not None:
+        line = data.count(b"\n", 0, m.start()) + 1
+        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+        raise UnsafeSvg(path, line, col, f"a {m.group(1).decode().upper()}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,12 +60,28 @@ class IconSet:
     def names(self) -> list[str]:
         return sorted(self.files)
 
+    def problems(self) -> list[Problem]:
+        """Icon files that cannot be used: an SVG declaring a DOCTYPE or entities, unreadable files."""
+        out = []
+        for path in self.files.values():
+            if path.suffix.lower() != ".svg":
+                continue
+            try:
+                check_svg(path)
+            except UnsafeSvg as exc:
+                out.append(Problem("icon.unsafe", str(exc), exc.loc, f"icon:{path.stem}"))
+            except OSError as exc:
+                out.append(Problem("icon.unreadable", f"cannot read icon '{path.name}': {exc.strerror}",
+                                   Loc(rel(path)), f"icon:{path.stem}"))
+        return out
+
 
 @cache
 def load_svg(path: Path):  # -> reportlab Drawing
     """Parse an SVG once per process (svglib), silencing its chatter."""
     from svglib.svglib import svg2rlg
 
+    check_svg(path)  # never hand a DOCTYPE to the XML parser, whatever svglib's defaults are
     logging.getLogger("svglib").setLevel(logging.ERROR)
     drawing = svg2rlg(str(path))
     if drawing is None:

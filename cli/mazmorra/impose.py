@@ -1,8 +1,10 @@
 """Imposition: how many faces fit a sheet, where each goes, where backs go, where marks go.
 
-Two layouts. `duplex`: a fronts page, then a backs page mirrored for the edge the sheet flips on
-(and moved by the printer's measured back offset). `fold` (fold-and-glue): fronts in one half of
-the page, each back exactly opposite its front across a fold line through the page's centre.
+`impose` returns every physical page of a document, backs included, as contract `Page`s: the
+renderer only draws them. Two layouts. `duplex`: a fronts page, then a backs page mirrored for
+the edge the sheet flips on (and moved by the printer's measured back offset). `fold`
+(fold-and-glue): fronts in one half of the page, each back exactly opposite its front across a
+fold line through the page's centre.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from mazmorra.contracts import Page, Placement, Segment
 from mazmorra.units import PAGE_SIZES_MM
 
 MARK_OFFSET = 0.5  # mm between a bleed edge and its crop mark
@@ -20,7 +23,6 @@ LAYOUTS = ("duplex", "fold")
 DUPLEX = ("long", "short", "none")
 FOLDS = ("auto", "vertical", "horizontal")
 
-Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the page's top-left
 Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the page's top-left
 
 
@@ -185,6 +187,9 @@ class Slot:
 
 @dataclass(frozen=True)
 class PagePlan:
+    """A fronts page being planned: its slots in input order, its marks and, for fold-and-glue,
+    the backs beside the fronts."""
+
     slots: tuple[Slot, ...]  # the fronts
     marks: tuple[Segment, ...]
     backs: tuple[Slot, ...] = ()  # fold layout: the backs on the same page, one per front, in order
@@ -216,14 +221,44 @@ def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
                     tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in marks))
 
 
-def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
-    """Pages for faces of the given trim sizes, in order: a grid when all sizes match, shelves
-    otherwise; for the fold layout, in one half of each page with the backs opposite."""
+def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
+    """Every page of a document whose copies have the given trim sizes and (when `backs[i]`) a
+    back, in printing order: each fronts page, then its backs page (duplex); fronts and backs on
+    one page for fold-and-glue. Raises DoesNotFit when a component is larger than the sheet."""
+    out: list[Page] = []
+    for fronts in plan_fronts(sheet, sizes, bleed):
+        placed = [_placement(s, "front") for s in fronts.slots]
+        placed += [_placement(s, "back") for s in fronts.backs if backs[s.index]]
+        out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
+        if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
+            behind = back_page(fronts, sheet)
+            out.append(_page(sheet, behind.slots, [_placement(s, "back") for s in behind.slots if backs[s.index]],
+                             behind.marks, ()))
+    return out
+
+
+def plan_fronts(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+    """The fronts pages for faces of the given trim sizes, in order: a grid when all sizes match,
+    shelves otherwise; for the fold layout, in one half of each page with the backs opposite."""
     if not sizes:
         return []
     if sheet.layout == "fold":
         return _fold(sheet, sizes, bleed)
     return _place(sheet, sizes, bleed, printable(sheet))
+
+
+def _placement(slot: Slot, side: str) -> Placement:
+    return Placement(slot.index, side, slot.x, slot.y, slot.w, slot.h)
+
+
+def _page(sheet: SheetSpec, slots: tuple[Slot, ...], placed: list[Placement], marks: tuple[Segment, ...],
+          folds: tuple[Segment, ...]) -> Page:
+    pw, ph = sheet.size
+    cuts: list[Segment] = []
+    if sheet.cut_lines:  # across the whole sheet through every trim edge; neighbours share a line
+        cuts += [(x, ph, x, 0.0) for x in sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})]
+        cuts += [(0.0, y, pw, y) for y in sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})]
+    return Page((pw, ph), tuple(placed), marks, folds, tuple(cuts))
 
 
 def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area,

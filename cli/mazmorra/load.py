@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from mazmorra import kinds
-from mazmorra.errors import ContentError, Loc, Problem, UsageError, rel
-from mazmorra.model import Component, Deck, DeckSpec, Pack, PackSpec
+from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean, rel
+from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.units import parse_size
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml, locate
 
@@ -87,7 +88,8 @@ def load_pack(pack_dir: Path) -> Pack:
         kind = kinds.get(dspec.kind)
         if kind is None:
             known = ", ".join(kinds.all_kinds())
-            problems.append(Problem("pack.unknown-kind", f"unknown kind '{dspec.kind}' (known: {known})",
+            problems.append(Problem("pack.unknown-kind", f"unknown kind '{dspec.kind}'"
+                                    f"{did_you_mean(dspec.kind, kinds.all_kinds())} (known: {known})",
                                     locate(raw, ("decks", i, "kind")), f"deck:{dspec.id}", "kind"))
             continue
         deck = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, problems)
@@ -104,9 +106,58 @@ def load_pack(pack_dir: Path) -> Pack:
     dup = _duplicates([d.id for d in spec.decks])
     for d in dup:
         problems.append(Problem("pack.duplicate-deck", f"deck id '{d}' is used twice", base, f"deck:{d}", "id"))
+    pack = Pack(spec=spec, root=pack_dir, decks=tuple(decks), loc=base, field_locs=dict(raw.locs), raw=raw)
+    settings = game_settings(pack, problems)
     if problems:
         raise ContentError(problems)
-    return Pack(spec=spec, root=pack_dir, decks=tuple(decks), loc=base, field_locs=dict(raw.locs))
+    return replace(pack, settings=settings)
+
+
+def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
+    """The `game:` section parsed once, each key by the family whose schema names it: what the
+    family rules and kind rules read (`pack.settings_of`). A family that reads settings finds them
+    present and valid, or the pack does not load."""
+    readers = [f for f in pack.families() if f.settings is not None]
+    if not readers:
+        return {}  # no family reads `game:`: it is free data for the pack's own templates
+    game = pack.raw.get("game") if isinstance(pack.raw, YMap) else None
+    base = pack.field_locs.get("game", pack.loc)
+    if not isinstance(game, YMap) or not game:
+        for family in readers:
+            problems.append(Problem("game.settings", f"the {family.name} kinds need a `game:` section in pack.yaml "
+                                    f"with {_keys_of(family)}", pack.loc, "pack", "game"))
+        return {}
+    owner = {key: f for f in readers for key in _fields(f)}
+    for key in game:
+        if key not in owner:
+            problems.append(Problem("game.settings", f"game.{key}: unknown setting{did_you_mean(str(key), owner)} "
+                                    f"(the {' and '.join(f.name for f in readers)} kinds read: "
+                                    f"{', '.join(owner)})", game.locs.get(key, base), "pack", f"game.{key}"))
+    out: dict[str, BaseModel] = {}
+    for family in readers:
+        part = YMap({k: v for k, v in game.items() if owner.get(k) is family})
+        part.loc, part.locs = game.loc, game.locs
+        try:
+            out[family.name] = _settings_model(family).model_validate(part)
+        except ValidationError as exc:  # one rule for every settings problem, named by its path
+            for p in schema_problems(exc, pack.raw, base, "pack", prefix=("game",)):
+                where = "game." + ".".join(k for k in (p.field or "").split(".") if k != "[key]")
+                problems.append(replace(p, rule="game.settings", field=where, message=f"{where}: {p.message}"))
+    return out
+
+
+def _settings_model(family: Family) -> type[BaseModel]:
+    assert family.settings is not None
+    return family.settings
+
+
+def _fields(family: Family) -> list[str]:
+    return list(_settings_model(family).model_fields)
+
+
+def _keys_of(family: Family) -> str:
+    fields = _settings_model(family).model_fields
+    return ", ".join(f"`{name}` ({f.description})" if f.description else f"`{name}`" for name, f in fields.items())
 
 
 def _duplicates(items: list[str]) -> list[str]:
@@ -118,7 +169,7 @@ def _duplicates(items: list[str]) -> list[str]:
     return dup
 
 
-def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind, deck_loc: Loc,
+def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: Kind, deck_loc: Loc,
                raw: YMap, index: int, problems: list[Problem]) -> Deck | None:
     path = (pack_dir / dspec.file).resolve()
     if not path.is_relative_to(pack_dir.resolve()):
@@ -164,16 +215,17 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind
                 size_mm=_default_size(spec, dspec, kind))
 
 
-def _default_size(spec: PackSpec, dspec: DeckSpec, kind: kinds.Kind) -> tuple[float, float]:
+def _default_size(spec: PackSpec, dspec: DeckSpec, kind: Kind) -> tuple[float, float]:
     return parse_size(dspec.card_size or (spec.card_size if kind.size == "card" else kind.size))
 
 
-def _entry_kind(item: YMap, default: kinds.Kind, cid: str, problems: list[Problem]) -> kinds.Kind | None:
+def _entry_kind(item: YMap, default: Kind, cid: str, problems: list[Problem]) -> Kind | None:
     name = item.get("kind")
     if name is None:
         return default
     found = kinds.get(name) if isinstance(name, str) else None
     if found is None:
-        problems.append(Problem("deck.unknown-kind", f"unknown kind {name!r} (known: {', '.join(kinds.all_kinds())})",
+        problems.append(Problem("deck.unknown-kind", f"unknown kind {name!r}"
+                                f"{did_you_mean(str(name), kinds.all_kinds())} (known: {', '.join(kinds.all_kinds())})",
                                 item.locs.get("kind", item.loc), cid, "kind"))
     return found

@@ -1,19 +1,82 @@
-"""Typed models: the pack file's schema and the frozen values passed between stages."""
+"""Typed models of content: pack.yaml's schema, what a kind and a game family are, and the
+loaded, located pack that stages 2–4 read."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from mazmorra.errors import Loc
-from mazmorra.kinds import ID_PATTERN, ComponentModel, Kind
+from mazmorra.errors import Loc, Problem
 from mazmorra.units import parse_length, parse_size
+from mazmorra.yamlsafe import locate
 
 LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
+ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class ComponentModel(BaseModel):
+    """Fields every component has; a kind's schema extends it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    id: str = Field(pattern=ID_PATTERN, max_length=64, description="unique id (lowercase, digits, - _ .)")
+    copies: int = Field(1, ge=1, le=200, strict=True, description="how many of this component the deck holds")
+    size: str | None = Field(None, description="trim size of this component when it differs from its deck's "
+                             "(poker, 30x30mm, 1in x 1in ...)")
+
+    @field_validator("size")
+    @classmethod
+    def _size_ok(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_size(v)
+        return v
+
+
+DeckRule = Callable[["Deck", "Pack"], Iterable[Problem]]
+PackRule = Callable[["Pack"], Iterable[Problem]]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family (spec A–E): the kinds of one kind of game and the part of pack.yaml's `game:`
+    section they read. Its rules (`kinds.family_rule`) look across all its kinds and run once per
+    pack that holds any of them, so a new kind of the family is never left unchecked."""
+
+    name: str
+    summary: str
+    settings: type[BaseModel] | None = None  # its keys of `game:`; None: the family reads no settings
+
+
+GENERIC = Family("generic", "Components of any game: no game-wide settings or rules.")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What the pipeline needs to know about one kind of component."""
+
+    name: str
+    model: type[ComponentModel]
+    template: str  # front template
+    back_template: str | None  # shared deck back; None when each component has its own back side
+    family: Family = GENERIC
+    size: str = "poker"  # default trim size (a name or WxHmm)
+    shape: str = "rect"  # rect | round: how it is cut
+    translatable: tuple[str, ...] = ()  # fields a player reads
+    count_field: str | None = None  # field that per-deck `counts` refers to
+    deck_rules: tuple[DeckRule, ...] = ()  # each sees the components of this kind in one deck
+    pack_rules: tuple[PackRule, ...] = ()  # run once per pack that holds this kind
+    two_sided: bool = False  # the component prints its own back (template gets side='back')
+    summary: str = ""
+
+    @property
+    def has_back(self) -> bool:
+        return self.two_sided or self.back_template is not None
 
 
 class _Strict(BaseModel):
@@ -51,7 +114,8 @@ class PackSpec(_Strict):
     card_size: str = "poker"
     bleed: str | float = "3mm"
     decks: list[DeckSpec] = Field(min_length=1)
-    game: dict[str, Any] = Field(default_factory=dict, description="game-wide settings the kinds' rules read")
+    game: dict[str, Any] = Field(default_factory=dict, description="game-wide settings the kinds' rules and "
+                                 "templates read; each game family checks its own keys")
 
     @field_validator("languages")
     @classmethod
@@ -91,17 +155,15 @@ class Component:
     field_locs: Mapping[str, Loc]
     size_mm: tuple[float, float] = (0.0, 0.0)  # trim size: its own `size`, else its deck's for its kind
 
+    raw: Any = None  # the component's YAML mapping, positions included, for nested locations
+
     @property
     def id(self) -> str:
         return self.data.id
 
-    raw: Any = None  # the component's YAML mapping, positions included, for nested locations
-
     def field_loc(self, name: str) -> Loc:
         """Where a field stood: `name` may be a dotted path into nested values ("front.floors.2")."""
         if "." in name and self.raw is not None:
-            from mazmorra.yamlsafe import locate
-
             path = tuple(int(p) if p.isdigit() else p for p in name.split("."))
             return locate(self.raw, path) or self.loc
         return self.field_locs.get(name, self.loc)
@@ -140,6 +202,8 @@ class Pack:
     decks: tuple[Deck, ...]
     loc: Loc
     field_locs: Mapping[str, Loc]
+    settings: Mapping[str, BaseModel] = field(default_factory=dict)  # family name -> its parsed `game:` keys
+    raw: Any = None  # pack.yaml as located YAML, for nested locations
 
     @property
     def id(self) -> str:
@@ -151,3 +215,46 @@ class Pack:
 
     def components(self) -> list[Component]:
         return [c for d in self.decks for c in d.components]
+
+    def deck(self, deck_id: str) -> Deck:
+        return next(d for d in self.decks if d.id == deck_id)
+
+    def kinds(self) -> list[Kind]:
+        """Every kind the pack holds, in order of first appearance."""
+        seen: dict[str, Kind] = {}
+        for deck in self.decks:
+            for kind in deck.kinds:
+                seen.setdefault(kind.name, kind)
+        return list(seen.values())
+
+    def families(self) -> list[Family]:
+        """Every game family the pack's kinds belong to, in order of first appearance."""
+        seen: dict[str, Family] = {}
+        for kind in self.kinds():
+            seen.setdefault(kind.family.name, kind.family)
+        return list(seen.values())
+
+    def settings_of(self, model: type[M]) -> M | None:
+        """The pack's settings of the family whose schema is `model`, or None when they are
+        missing or invalid (reported when the pack was loaded)."""
+        for value in self.settings.values():
+            if isinstance(value, model):
+                return value
+        return None
+
+    def setting_loc(self, *path: str | int) -> Loc:
+        """pack.yaml's line of game.<path> (or of the closest enclosing key)."""
+        return (locate(self.raw, ("game", *path)) if self.raw is not None else None) or self.loc
+
+    def of(self, model: type[M]) -> Iterator[tuple[Component, M]]:
+        """Every component whose data is a `model`, typed: what family rules look across."""
+        for comp in self.components():
+            if isinstance(comp.data, model):
+                yield comp, comp.data
+
+
+def of(components: Iterable[Component], model: type[M]) -> Iterator[tuple[Component, M]]:
+    """The components whose data is a `model`, each with its data typed as such."""
+    for comp in components:
+        if isinstance(comp.data, model):
+            yield comp, comp.data

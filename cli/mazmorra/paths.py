@@ -1,4 +1,4 @@
-"""Where the tool's own files live."""
+"""Where the tool's own files live: inside the package, so a wheel carries them."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-REPO_DIR = PACKAGE_DIR.parents[1]
+SKELETON_DIR = PACKAGE_DIR / "skeleton"  # what `mazmorra new` copies
 
 
 def templates_dir() -> Path:
-    """The shared layout templates (MAZMORRA_TEMPLATES overrides, for a designer's own set)."""
+    """The shipped layout templates (MAZMORRA_TEMPLATES overrides, for a designer's own set; a
+    pack's templates/ folder overrides both, template by template)."""
     env = os.environ.get("MAZMORRA_TEMPLATES")
-    return Path(env) if env else REPO_DIR / "templates"
+    return Path(env) if env else PACKAGE_DIR / "templates"

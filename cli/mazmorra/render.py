@@ -1,14 +1,19 @@
-"""Stage 5, render: laid-out faces onto ReportLab sheets (fronts, then mirrored backs)."""
+"""Stage 5, render: imposed pages of laid-out faces onto a ReportLab PDF.
+
+The renderer draws what imposition planned and nothing else: each `Page` names its faces by copy
+index and side, and its crop, fold and cut marks. A face kind of op is drawn by one method, found
+through `_DRAW`.
+"""
 
 from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
@@ -19,17 +24,17 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
+from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, Item, LineOp, Op, Page, PolyOp, RectOp, TextOp
 from mazmorra.icons import IconSet, load_svg
-from mazmorra.impose import PagePlan, SheetSpec, Slot, back_page
-from mazmorra.layout import CircleOp, Face, IconOp, ImageOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
 
 
 @lru_cache(maxsize=1024)
-def HexColor(value: str):  # noqa: N802 - a cached stand-in for reportlab's HexColor
+def HexColor(value: str) -> Any:  # noqa: N802 - a cached stand-in for reportlab's HexColor
     return _HexColor(value)
+
 
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
@@ -43,13 +48,23 @@ class DocMeta:
     lang: str
 
 
-class Sheets:
-    """One PDF being written: sheets of fronts, each followed by its backs page."""
+@dataclass
+class _Copy:
+    """One copy of a component while its pages are drawn."""
 
-    def __init__(self, path: Path | BinaryIO, sheet: SheetSpec, meta: DocMeta, icons: IconSet):
+    front: Face
+    back: Face | None
+    front_reused: bool  # drawn more than once in the document: a form XObject
+    back_reused: bool
+
+
+class Sheets:
+    """One PDF being written, page by page."""
+
+    def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
         fonts.register_all()
-        self.sheet = sheet
-        pw, ph = sheet.size
+        pw, ph = page_size
+        self.size = page_size
         self.page_h = ph
         self.c = Canvas(str(path) if isinstance(path, Path) else path, pagesize=(pw * K, ph * K), invariant=1,
                         pageCompression=1, initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
@@ -64,53 +79,65 @@ class Sheets:
         self._face_forms: dict[tuple[str, str], str] = {}
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
-    def X(self, x: float) -> float:
+    def X(self, x: float) -> float:  # noqa: N802
         return x * K
 
-    def Y(self, y: float) -> float:
+    def Y(self, y: float) -> float:  # noqa: N802
         return (self.page_h - y) * K
 
-    def add(self, pages: Sequence[PagePlan], faces: Iterator[tuple[Face, Face | None, bool, bool]]) -> None:
-        """Draw planned pages from a stream of (front, back, front reused, back reused), one per slot;
-        a backs page, mirrored for duplex, follows each fronts page (fold-and-glue pages carry their
-        backs beside the fronts instead).
+    def add(self, pages: Sequence[Page], items: Iterator[Item]) -> None:
+        """Draw the pages of a document from its stream of laid-out items (copies expanded in
+        order). A copy is kept only until the last page that shows it has been drawn.
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
         """
-        for plan in pages:
-            chunk = [next(faces) for _ in plan.slots]
-            placed = [(slot, f[0], f[2]) for slot, f in zip(plan.slots, chunk)]
-            placed += [(slot, f[1], f[3]) for slot, f in zip(plan.backs, chunk) if f[1] is not None]
-            self._page(plan, placed)
-            if self.sheet.backs_pages and any(f[1] is not None for f in chunk):
-                backs = back_page(plan, self.sheet)
-                self._page(backs, [(s, f[1], f[3]) for s, f in zip(backs.slots, chunk) if f[1] is not None])
+        last_use: dict[int, int] = {}
+        for n, page in enumerate(pages):
+            for p in page.placements:
+                last_use[p.index] = n
+        copies = _copies(items)
+        held: dict[int, _Copy] = {}
+        pulled = 0
+        for n, page in enumerate(pages):
+            for p in page.placements:
+                while p.index >= pulled:
+                    held[pulled] = next(copies)
+                    pulled += 1
+            self.page(page, held)
+            for index in [i for i in held if last_use.get(i, -1) <= n]:
+                del held[index]
+        for _ in copies:  # the layout still reports on components no page shows
+            pass
 
-    def _page(self, plan: PagePlan, placed: Iterable[tuple[Slot, Face, bool]]) -> None:
+    def page(self, page: Page, held: dict[int, _Copy]) -> None:
+        """Draw one page: its faces, then its marks."""
         c = self.c
-        for slot, face, reused in placed:
-            self.draw_face(face, slot.x, slot.y, reused)
+        if page.size != self.size:
+            self.size = page.size
+            c.setPageSize((page.size[0] * K, page.size[1] * K))
+        self.page_h = page.size[1]
+        for p in page.placements:
+            copy = held[p.index]
+            if p.side == "front":
+                self.draw_face(copy.front, p.x, p.y, copy.front_reused)
+            elif copy.back is not None:
+                self.draw_face(copy.back, p.x, p.y, copy.back_reused)
         c.setLineWidth(MARK_WIDTH_PT)
         c.setStrokeColor(HexColor("#000000"))
-        for x1, y1, x2, y2 in plan.marks:
+        for x1, y1, x2, y2 in page.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
-        if plan.folds:  # dash-dot: fold here, do not cut
+        if page.folds:  # dash-dot: fold here, do not cut
             c.setDash([6, 2, 1, 2], 0)
             c.setStrokeColor(HexColor("#555555"))
-            for x1, y1, x2, y2 in plan.folds:
+            for x1, y1, x2, y2 in page.folds:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
-        if self.sheet.cut_lines:
+        if page.cuts:
             c.setDash(2, 2)
             c.setStrokeColor(HexColor("#888888"))
-            slots = plan.slots + plan.backs
-            xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})  # neighbours share a line
-            ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
-            for x in xs:
-                c.line(self.X(x), 0, self.X(x), self.Y(0))
-            for y in ys:
-                c.line(0, self.Y(y), self.X(self.sheet.size[0]), self.Y(y))
+            for x1, y1, x2, y2 in page.cuts:
+                c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         c.showPage()
         self._compress_last_page()
@@ -163,18 +190,17 @@ class Sheets:
             c.setFillColor(HexColor(face.background))
             c.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K,
                    stroke=0, fill=1)
-        ops = face.ops
-        i, n = 0, len(ops)
-        while i < n:
-            if isinstance(ops[i], TextOp):  # consecutive runs share one text object
-                j = i
-                while j < n and isinstance(ops[j], TextOp):
-                    j += 1
-                self._texts(cast("Sequence[TextOp]", ops[i:j]), x0, y0)
-                i = j
-            else:
-                self._op(ops[i], x0, y0)
-                i += 1
+        run: list[TextOp] = []  # consecutive runs of text share one text object
+        for op in face.ops:
+            if isinstance(op, TextOp):
+                run.append(op)
+                continue
+            if run:
+                self._texts(run, x0, y0)
+                run = []
+            self._op(op, x0, y0)
+        if run:
+            self._texts(run, x0, y0)
         c.restoreState()
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
@@ -209,47 +235,55 @@ class Sheets:
             c.setLineWidth(width * K)
         return (1 if fill else 0), (1 if stroke else 0)
 
-    def _op(self, op: object, ox: float, oy: float) -> None:
+    def _op(self, op: Op, ox: float, oy: float) -> None:
+        _DRAW[type(op)](self, op, ox, oy)
+
+    def _text(self, op: TextOp, ox: float, oy: float) -> None:
+        self.c.setFillColor(HexColor(op.color))
+        self.c.setFont(fonts.register(op.font), op.size)
+        self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
+
+    def _icon_op(self, op: IconOp, ox: float, oy: float) -> None:
+        self._icon(op.name, ox + op.x, oy + op.y, op.size)
+
+    def _rect(self, op: RectOp, ox: float, oy: float) -> None:
+        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+        if fill or stroke:
+            x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
+            if op.radius:
+                self.c.roundRect(x, y, op.w * K, op.h * K, op.radius * K, stroke=stroke, fill=fill)
+            else:
+                self.c.rect(x, y, op.w * K, op.h * K, stroke=stroke, fill=fill)
+
+    def _circle(self, op: CircleOp, ox: float, oy: float) -> None:
+        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+        if fill or stroke:
+            self.c.circle(self.X(ox + op.cx), self.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
+
+    def _line(self, op: LineOp, ox: float, oy: float) -> None:
         c = self.c
-        if isinstance(op, TextOp):
-            c.setFillColor(HexColor(op.color))
-            c.setFont(fonts.register(op.font), op.size)
-            c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
-        elif isinstance(op, IconOp):
-            self._icon(op.name, ox + op.x, oy + op.y, op.size)
-        elif isinstance(op, RectOp):
-            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-            if fill or stroke:
-                x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
-                if op.radius:
-                    c.roundRect(x, y, op.w * K, op.h * K, op.radius * K, stroke=stroke, fill=fill)
-                else:
-                    c.rect(x, y, op.w * K, op.h * K, stroke=stroke, fill=fill)
-        elif isinstance(op, CircleOp):
-            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-            if fill or stroke:
-                c.circle(self.X(ox + op.cx), self.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
-        elif isinstance(op, LineOp):
-            self._colours(None, op.stroke, op.stroke_width)
-            if op.dash:
-                c.setDash([d * K for d in op.dash])
-            c.line(self.X(ox + op.x1), self.Y(oy + op.y1), self.X(ox + op.x2), self.Y(oy + op.y2))
-            if op.dash:
-                c.setDash()
-        elif isinstance(op, PolyOp):
-            fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-            p = c.beginPath()
-            (x, y), *rest = op.points
-            p.moveTo(self.X(ox + x), self.Y(oy + y))
-            for x, y in rest:
-                p.lineTo(self.X(ox + x), self.Y(oy + y))
-            p.close()
-            c.drawPath(p, stroke=stroke, fill=fill)
-        elif isinstance(op, ImageOp):
-            self.inputs.add(Path(op.path))
-            data = images.prepared(Path(op.path), op.w, op.h)
-            c.drawImage(ImageReader(io.BytesIO(data)), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K,
-                        op.h * K, mask="auto", preserveAspectRatio=True, anchor="c")
+        self._colours(None, op.stroke, op.stroke_width)
+        if op.dash:
+            c.setDash([d * K for d in op.dash])
+        c.line(self.X(ox + op.x1), self.Y(oy + op.y1), self.X(ox + op.x2), self.Y(oy + op.y2))
+        if op.dash:
+            c.setDash()
+
+    def _poly(self, op: PolyOp, ox: float, oy: float) -> None:
+        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
+        p = self.c.beginPath()
+        (x, y), *rest = op.points
+        p.moveTo(self.X(ox + x), self.Y(oy + y))
+        for x, y in rest:
+            p.lineTo(self.X(ox + x), self.Y(oy + y))
+        p.close()
+        self.c.drawPath(p, stroke=stroke, fill=fill)
+
+    def _image(self, op: ImageOp, ox: float, oy: float) -> None:
+        self.inputs.add(Path(op.path))
+        data = images.prepared(Path(op.path), op.w, op.h)
+        self.c.drawImage(ImageReader(io.BytesIO(data)), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K,
+                         op.h * K, mask="auto", preserveAspectRatio=True, anchor="c")
 
     def _icon(self, name: str, x: float, y: float, size: float) -> None:
         path = self.icons.files[name]
@@ -277,14 +311,32 @@ class Sheets:
         self.c.save()
 
 
+# One draw method per kind of op: a new element of the template language adds its op type here.
+_DRAW: dict[type, Callable[[Sheets, Any, float, float], None]] = {
+    TextOp: Sheets._text,
+    IconOp: Sheets._icon_op,
+    RectOp: Sheets._rect,
+    CircleOp: Sheets._circle,
+    LineOp: Sheets._line,
+    PolyOp: Sheets._poly,
+    ImageOp: Sheets._image,
+}
+
+
+def _copies(items: Iterator[Item]) -> Iterator[_Copy]:
+    """Every copy of every item, in order."""
+    for item in items:
+        for _ in range(item.copies):
+            yield _Copy(item.front, item.back, item.copies > 1, item.shared_back)
+
+
 class FacePages(Sheets):
     """An in-memory PDF of lone faces, one per page: what raster exports rasterise, so their pixels
     come from the very drawing code of the print sheets."""
 
     def __init__(self, icons: IconSet, lang: str):
         self.buffer = io.BytesIO()
-        super().__init__(self.buffer, SheetSpec(crop_marks=False, duplex="none"),
-                         DocMeta("", "mazmorra", "", lang), icons)
+        super().__init__(self.buffer, (210.0, 297.0), DocMeta("", "mazmorra", "", lang), icons)
 
     def face_page(self, face: Face, page_w: float, page_h: float, x0: float, y0: float) -> None:
         """A page_w × page_h mm page holding only `face`, its trim's top-left at (x0, y0) mm; no
@@ -298,4 +350,3 @@ class FacePages(Sheets):
     def pdf(self) -> bytes:
         self.save()
         return self.buffer.getvalue()
-

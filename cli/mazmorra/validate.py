@@ -1,14 +1,15 @@
-"""Stage 2, validate: the rules every pack follows, then each kind's own deck and pack rules."""
+"""Stage 2, validate: the rules every pack follows, each kind's own deck and pack rules, then each
+game family's rules across its kinds."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from mazmorra.errors import Problem
+from mazmorra import kinds
+from mazmorra.errors import Problem, did_you_mean
 from mazmorra.icons import IconSet
 from mazmorra.model import Pack
 from mazmorra.text import icon_tokens
-from mazmorra.yamlsafe import locate
 
 
 def validate(pack: Pack, icons: IconSet) -> list[Problem]:
@@ -46,30 +47,22 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                     for tok in icon_tokens(text):
                         if tok.name not in icons:
                             problems.append(Problem("text.unknown-icon", f"unknown icon '{{{tok.name}}}'"
-                                                    + _suggest(tok.name, icons.names()),
+                                                    + _icon_hint(tok.name, icons),
                                                     comp.field_loc(fld), comp.id, fld))
         for kind in deck.kinds:  # each kind's rules see that kind's components
             part = deck.part(kind)
             for rule in kind.deck_rules:
                 problems.extend(rule(part, pack))
-    seen_kinds = []
-    for deck in pack.decks:
-        for kind in deck.kinds:
-            if kind not in seen_kinds:
-                seen_kinds.append(kind)
-    for kind in seen_kinds:
+    for kind in pack.kinds():
         for pack_rule in kind.pack_rules:
             problems.extend(pack_rule(pack))
+    for family in pack.families():  # once per family, whichever of its kinds the pack holds
+        for family_rule in kinds.rules_of(family):
+            problems.extend(family_rule(pack))
+    problems.extend(icons.problems())
     return problems
 
 
-def _suggest(name: str, known: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-    if close:
-        return f"; did you mean {', '.join(repr(c) for c in close)}? (`mazmorra icons` lists them all)"
-    return " (`mazmorra icons` lists the known icons)"
-
-
-__all__ = ["validate", "locate"]
+def _icon_hint(name: str, icons: IconSet) -> str:
+    hint = did_you_mean(name, icons.names(), n=3)
+    return f"{hint} (`mazmorra icons` lists them all)" if hint else " (`mazmorra icons` lists the known icons)"

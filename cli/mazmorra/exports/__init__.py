@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import Problem, UsageError
 
 if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Item
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
-    from mazmorra.pipeline import Item, Job
 
 Stage = Callable[[Path], Path]  # target -> the temporary file to write it to
 
@@ -46,14 +46,14 @@ class ExportOptions:
             raise UsageError(f"--tts-url must be a URL such as https://example.org/decks (got '{self.tts_url}')")
 
 
-def back_stem(job: Job, item: Item) -> str:
+def back_stem(doc: Document, item: Item) -> str:
     """The file stem of a component's back image: `<id>-back` for its own back; `back` for the
     deck's back, `back-<kind>-<size>` for the backs of the other kinds and sizes a deck mixes (one
     image each, written once per deck)."""
     assert item.back is not None
     if not item.shared_back:
         return f"{item.front.component}-back"
-    own = f"deck:{job.deck.id}"
+    own = f"deck:{doc.deck_id}"
     if item.back.component == own:
         return "back"
     return "back-" + item.back.component[len(own) + 1:].replace(":", "-")
@@ -62,14 +62,14 @@ def back_stem(job: Job, item: Item) -> str:
 class Exporter:
     """A stage-5 renderer besides the PDF."""
 
-    def add(self, job: Job, item: Item) -> None:
+    def add(self, doc: Document, item: Item) -> None:
         """One component laid out (all its copies)."""
 
-    def end(self, job: Job) -> None:
-        """The job's last component has been added."""
+    def end(self, doc: Document) -> None:
+        """The document's last component has been added."""
 
     def finish(self) -> None:
-        """Every job of the pack is done (pack-wide outputs)."""
+        """Every document of the pack is done (pack-wide outputs)."""
 
     def committed(self) -> None:
         """Everything staged is in place: remove files a previous build left that this one did not

@@ -1,7 +1,7 @@
 """A static HTML gallery of a pack: output/<pack>/gallery/index.html plus img/<lang>/<deck>/*.jpg.
 
 Every component, front and back, in every language built, with a language switch, each
-component's translation state per language (from i18n.catalogue_status) and its build problems;
+component's translation state per language (from stage 3, carried by each item) and its build problems;
 click a picture to enlarge it. One self-contained file: inline CSS and JS, no network, opens from
 the file system.
 """
@@ -14,18 +14,16 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra import i18n
 from mazmorra.errors import Problem, Severity
 from mazmorra.exports import Exporter, Stage, back_stem, prune
 from mazmorra.exports.raster import Rasteriser, dpi_frame, jpeg_bytes
 
 if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Item
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
-    from mazmorra.pipeline import Item, Job
 
 DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
-_STATE_RANK = {"untranslated": 3, "fuzzy": 2, "translated": 1, "source": 0}
 
 
 @dataclass
@@ -36,6 +34,8 @@ class _Shown:
     front: str  # image path relative to the gallery
     back: str  # "" when it has no back
     copies: int
+    state: str  # source | translated | fuzzy | untranslated (stage 3's verdict)
+    fields: tuple[str, ...]  # the texts behind that state
 
 
 @dataclass
@@ -56,25 +56,26 @@ class GalleryExport(Exporter):
         self.written: set[Path] = set()
         self._backs: set[str] = set()
 
-    def add(self, job: Job, item: Item) -> None:
-        if job.lang not in self.langs:
-            self.langs.append(job.lang)
-        deck = self.decks.setdefault(job.deck.id, _Deck())
-        deck.names[job.lang] = job.deck_name
+    def add(self, doc: Document, item: Item) -> None:
+        if doc.lang not in self.langs:
+            self.langs.append(doc.lang)
+        deck = self.decks.setdefault(doc.deck_id, _Deck())
+        deck.names[doc.lang] = doc.deck_name
         comp = item.front.component
-        base = f"img/{job.lang}/{job.deck.id}/"
+        base = f"img/{doc.lang}/{doc.deck_id}/"
         wanted = [(base + f"{comp}-front.jpg", item.front)]
         back = ""
         if item.back is not None:
-            back = base + back_stem(job, item) + ".jpg"
+            back = base + back_stem(doc, item) + ".jpg"
             if back not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((back, item.back))
                 if item.shared_back:
                     self._backs.add(back)
-        images = Rasteriser(self.icons, job.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
+        images = Rasteriser(self.icons, doc.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
         for (rel, _), img in zip(wanted, images):
             self._write(self.folder / rel, jpeg_bytes(img, 85))
-        deck.components.setdefault(comp, {})[job.lang] = _Shown(item.name, wanted[0][0], back, item.copies)
+        deck.components.setdefault(comp, {})[doc.lang] = _Shown(item.name, wanted[0][0], back, item.copies,
+                                                                 item.state, item.untranslated)
 
     def finish(self) -> None:
         if not self.langs:
@@ -93,25 +94,8 @@ class GalleryExport(Exporter):
         return [f"{self.folder / 'index.html'} ({len(self.written) - 1} images)"] if self.written else []
 
 
-def component_states(pack: Pack, lang: str) -> dict[str, tuple[str, list[str]]]:
-    """component id -> (translated | fuzzy | untranslated | source, the fields behind it)."""
-    st = i18n.catalogue_status(pack, lang)
-    if st.source:
-        return {c.id: ("source", []) for c in pack.components()}
-    states: dict[str, tuple[str, list[str]]] = {c.id: ("translated", []) for c in pack.components()}
-    for item in st.items or []:
-        if item.state == "obsolete" or item.component not in states:
-            continue
-        state, fields = states[item.component]
-        if _STATE_RANK[item.state] > _STATE_RANK[state]:
-            state = item.state
-        states[item.component] = (state, fields + [f"{item.field} ({item.state})"])
-    return states
-
-
 def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem]) -> str:
     """The gallery page: plain HTML, the language switch a few lines of inline JS."""
-    states = {lang: component_states(pack, lang) for lang in langs}
     by_comp: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         if p.component:
@@ -138,7 +122,8 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
                             f'{per_lang("data-src", srcs)} alt="{escape(one.name)} ({side})" loading="lazy">')
             status = []
             for lang in langs:
-                state, fields = states[lang].get(comp_id, ("source", []))
+                here = shown.get(lang)
+                state, fields = (here.state, here.fields) if here else ("source", ())
                 title = f' title="{escape(", ".join(fields))}"' if fields else ""
                 status.append(f'<li class="st st-{state}" data-lang="{escape(lang)}"{title}>'
                               f'<b>{escape(lang)}</b> {state}</li>')

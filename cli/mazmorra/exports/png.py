@@ -23,12 +23,11 @@ from mazmorra.exports.raster import (
     png_bytes,
     profile_frame,
 )
-from mazmorra.layout import Face
+from mazmorra.contracts import Document, Face, Item
 
 if TYPE_CHECKING:
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
-    from mazmorra.pipeline import Item, Job
 
 
 class PngExport(Exporter):
@@ -47,10 +46,10 @@ class PngExport(Exporter):
         self._backs_done: set[str] = set()
         self._misfit = False
 
-    def folder(self, job: Job) -> Path:
-        return self.out_dir / self.pack.id / job.lang / "png" / job.deck.id
+    def folder(self, doc: Document) -> Path:
+        return self.out_dir / self.pack.id / doc.lang / "png" / doc.deck_id
 
-    def _frame(self, job: Job, face: Face) -> Frame:
+    def _frame(self, doc: Document, face: Face) -> Frame:
         if self.profile is not None:
             fitted = fits_profile(face, self.profile)
             if fitted is not None:
@@ -62,32 +61,32 @@ class PngExport(Exporter):
                     "export.profile",
                     f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
                     f"({self.profile.label}, {pw:.1f}×{ph:.1f} mm): exported at {self.dpi} dpi with bleed instead",
-                    job.deck.loc, f"deck:{job.deck.id}", lang=job.lang, severity=Severity.WARNING))
+                    self.pack.deck(doc.deck_id).loc, f"deck:{doc.deck_id}", lang=doc.lang, severity=Severity.WARNING))
         return dpi_frame(face, self.dpi, self.opts.png_bleed)
 
-    def add(self, job: Job, item: Item) -> None:
-        folder = self.folder(job)
+    def add(self, doc: Document, item: Item) -> None:
+        folder = self.folder(doc)
         comp = item.front.component
         wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
         back_name = ""
         if item.back is not None:
-            back_name = back_stem(job, item) + ".png"
+            back_name = back_stem(doc, item) + ".png"
             if not (item.shared_back and back_name in self._backs_done):
                 wanted.append((back_name, item.back))
                 if item.shared_back:
                     self._backs_done.add(back_name)
-        raster = Rasteriser(self.icons, job.lang)
-        images = raster.images([(face, self._frame(job, face)) for _, face in wanted])
+        raster = Rasteriser(self.icons, doc.lang)
+        images = raster.images([(face, self._frame(doc, face)) for _, face in wanted])
         for (name, _), img in zip(wanted, images):
             self._write(folder / name, png_bytes(img, self.dpi))
         self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
 
-    def end(self, job: Job) -> None:
+    def end(self, doc: Document) -> None:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["component", "name", "copies", "front", "back"])
         w.writerows(self._rows)
-        self._write(self.folder(job) / "cards.csv", buf.getvalue().encode("utf-8"))
+        self._write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
         self._rows, self._backs_done, self._misfit = [], set(), False
 
     def _write(self, target: Path, data: bytes) -> None:

@@ -18,7 +18,7 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 from PIL import Image, ImageCms
 
 from mazmorra.icons import IconSet
-from mazmorra.layout import Face
+from mazmorra.contracts import Document, Face, Item
 from mazmorra.render import FacePages
 
 MM_PER_IN = 25.4

@@ -29,9 +29,8 @@ from mazmorra.exports.raster import Rasteriser, fit_frame, jpeg_bytes
 
 if TYPE_CHECKING:
     from mazmorra.icons import IconSet
-    from mazmorra.layout import Face
+    from mazmorra.contracts import Document, Face, Item
     from mazmorra.model import Deck, Pack
-    from mazmorra.pipeline import Item, Job
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_CARDS = 69  # 10 × 7 minus the hidden-card slot
@@ -109,21 +108,21 @@ class TtsExport(Exporter):
         self.made: list[str] = []
         self._state: _DeckState | None = None
 
-    def folder(self, job: Job) -> Path:
-        return self.out_dir / self.pack.id / job.lang / "tts"
+    def folder(self, doc: Document) -> Path:
+        return self.out_dir / self.pack.id / doc.lang / "tts"
 
-    def _url(self, job: Job, path: Path) -> str:
+    def _url(self, doc: Document, path: Path) -> str:
         if self.opts.tts_url:
-            return f"{self.opts.tts_url.rstrip('/')}/{path.relative_to(self.folder(job)).as_posix()}"
+            return f"{self.opts.tts_url.rstrip('/')}/{path.relative_to(self.folder(doc)).as_posix()}"
         return path.resolve().as_uri()
 
-    def add(self, job: Job, item: Item) -> None:
+    def add(self, doc: Document, item: Item) -> None:
         if self._state is None:
-            sheets = plan(job.deck, self.opts.dpi / 25.4)
+            sheets = plan(self.pack.deck(doc.deck_id), self.opts.dpi / 25.4)
             by_size: dict[tuple[float, float], list[Sheet]] = {}
             for sh in sheets:
                 by_size.setdefault(sh.size_mm, []).append(sh)
-            self._state = _DeckState(sheets, by_size, own_backs=_backs_differ(job.deck))
+            self._state = _DeckState(sheets, by_size, own_backs=_backs_differ(self.pack.deck(doc.deck_id)))
         st = self._state
         front = item.front
         sheet = st.open_by_size[(front.w, front.h)][0]
@@ -136,7 +135,7 @@ class TtsExport(Exporter):
             requests.append((item.back, fit_frame(item.back, *sheet.cell)))
         elif item.back is not None and st.shared_back is None:
             st.shared_back = item.back
-        images = Rasteriser(self.icons, job.lang).images(requests)
+        images = Rasteriser(self.icons, doc.lang).images(requests)
         cell = sheet.filled
         at = ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1])
         sheet.fronts.paste(images[0], at)
@@ -148,30 +147,30 @@ class TtsExport(Exporter):
         st.cards.append((item.name, sheet.key * 100 + cell, item.copies))
         sheet.filled += 1
         if sheet.filled == sheet.count:  # full: write it and let its pixels go
-            self._write_sheet(job, sheet)
+            self._write_sheet(doc, sheet)
             st.open_by_size[sheet.size_mm].pop(0)
 
-    def _write_sheet(self, job: Job, sheet: Sheet) -> None:
-        folder = self.folder(job) / job.deck.id
+    def _write_sheet(self, doc: Document, sheet: Sheet) -> None:
+        folder = self.folder(doc) / doc.deck_id
         if sheet.fronts is not None:
             self._write(folder / f"sheet-{sheet.key}.jpg", jpeg_bytes(sheet.fronts))
         if sheet.backs is not None:
             self._write(folder / f"sheet-{sheet.key}-back.jpg", jpeg_bytes(sheet.backs))
         sheet.fronts = sheet.backs = None
 
-    def end(self, job: Job) -> None:
+    def end(self, doc: Document) -> None:
         st = self._state
         self._state = None
         if st is None or not st.cards:
             return
         for sh in st.sheets:  # a component the layout skipped leaves a sheet short: write what there is
             if sh.fronts is not None:
-                self._write_sheet(job, sh)
-        folder = self.folder(job) / job.deck.id
+                self._write_sheet(doc, sh)
+        folder = self.folder(doc) / doc.deck_id
         back_path = folder / "back.jpg"
         cell = max((sh.cell for sh in st.sheets), key=lambda c: c[0] * c[1])  # one back for every sheet
         if st.shared_back is not None:
-            img = Rasteriser(self.icons, job.lang).images([(st.shared_back, fit_frame(st.shared_back, *cell))])[0]
+            img = Rasteriser(self.icons, doc.lang).images([(st.shared_back, fit_frame(st.shared_back, *cell))])[0]
             self._write(back_path, jpeg_bytes(img))
         elif not st.own_backs:  # a deck with no backs at all: a plain grey one
             self._write(back_path, jpeg_bytes(Image.new("RGB", cell, "#808080")))
@@ -180,28 +179,28 @@ class TtsExport(Exporter):
             face = folder / f"sheet-{sh.key}.jpg"
             back = folder / f"sheet-{sh.key}-back.jpg" if st.own_backs else back_path
             custom[str(sh.key)] = {
-                "FaceURL": self._url(job, face), "BackURL": self._url(job, back),
+                "FaceURL": self._url(doc, face), "BackURL": self._url(doc, back),
                 "NumWidth": sh.cols, "NumHeight": sh.rows,
                 "BackIsHidden": True, "UniqueBack": st.own_backs, "Type": 0,
             }
-        w, h = job.deck.size_mm
+        w, h = self.pack.deck(doc.deck_id).size_mm
         sideways = w > h
         cards = [_card(name, cid, custom, sideways) for name, cid, copies in st.cards for _ in range(copies)]
         if len(cards) == 1:
             obj = {**cards[0], "Transform": _transform(flipped=True)}
         else:
-            obj = {"Name": "DeckCustom", "Transform": _transform(flipped=True), "Nickname": job.deck_name,
-                   "Description": f"{job.pack.spec.name} ({job.lang})", "Hands": False, "SidewaysCard": sideways,
+            obj = {"Name": "DeckCustom", "Transform": _transform(flipped=True), "Nickname": doc.deck_name,
+                   "Description": f"{self.pack.spec.name} ({doc.lang})", "Hands": False, "SidewaysCard": sideways,
                    "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": custom, "ContainedObjects": cards}
         save = {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
                 "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
                 "ObjectStates": [obj], "TabStates": {}, "VersionNumber": ""}
-        target = self.folder(job) / f"{job.deck.id}.json"
+        target = self.folder(doc) / f"{doc.deck_id}.json"
         self._write(target, (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         if st.thumb is not None:
             from mazmorra.exports.raster import png_bytes
 
-            self._write(self.folder(job) / f"{job.deck.id}.png", png_bytes(st.thumb))
+            self._write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
         self.made.append(f"{target} ({len(st.sheets)} sheet(s), {len(cards)} cards)")
 
     def _write(self, target: Path, data: bytes) -> None:

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from mazmorra.kinds.token import make_kind
+from mazmorra.kinds.expedition.token import make_kind
 
 KIND = make_kind("square_token", "rect", "20x20mm", "token.xml.j2")

@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
 from mazmorra.icons import IconSet
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.bagdraw import FAMILY
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 ICON_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
@@ -40,8 +41,8 @@ class Chip(ComponentModel):
 def faces_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Every face shows an icon that exists (bundled or in the pack's icons/)."""
     icons = IconSet.for_pack(pack.root)
-    for comp in deck.components:
-        for i, face in enumerate(comp.data.faces, 1):  # type: ignore[attr-defined]
+    for comp, chip in of(deck.components, Chip):
+        for i, face in enumerate(chip.faces, 1):
             if face.icon not in icons:
                 yield Problem("chip.unknown-icon", f"face {i}: no icon '{face.icon}' "
                               f"(known: {', '.join(icons.names())})", comp.field_loc("faces"), comp.id,
@@ -51,8 +52,8 @@ def faces_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
 def chips_distinct(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Two chips with the same faces would be the same chip: a bag could not tell them apart."""
     seen: dict[frozenset[str], str] = {}
-    for comp in deck.components:
-        key = frozenset(f.key for f in comp.data.faces)  # type: ignore[attr-defined]
+    for comp, chip in of(deck.components, Chip):
+        key = frozenset(f.key for f in chip.faces)
         if key in seen:
             yield Problem("chip.duplicate", f"same faces as chip '{seen[key]}'; raise its copies instead",
                           comp.field_loc("faces"), comp.id, "faces")
@@ -63,6 +64,7 @@ def chips_distinct(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="chip",
+        family=FAMILY,
         model=Chip,
         template="chip.xml.j2",
         back_template=None,

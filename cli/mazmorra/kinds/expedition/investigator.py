@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import game_of, game_rule_for, unknown_colours
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
+from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
 
 
 class Stats(BaseModel):
@@ -35,9 +35,8 @@ class Investigator(ComponentModel):
 
 def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """investigator.colour: the knowledge combo names declared cube colours."""
-    game = game_of(pack)
-    for comp in deck.components:
-        card: Investigator = comp.data  # type: ignore[assignment]
+    game = pack.settings_of(Settings)
+    for comp, card in of(deck.components, Investigator):
         yield from unknown_colours(comp, "knowledge", card.knowledge, game, "investigator.colour",
                                    "knowledge colour")
 
@@ -45,6 +44,7 @@ def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="investigator",
+        family=FAMILY,
         model=Investigator,
         template="investigator.xml.j2",
         back_template=None,
@@ -52,7 +52,6 @@ KIND = register(
         size="card",
         translatable=("name", "title", "exalted_title", "abilities", "exalted_abilities"),
         deck_rules=(combo_known,),
-        pack_rules=(game_rule_for("investigator"),),
         summary="Investigator card: standard and exalted sides with students, hand, speed, intelligence, "
                 "resistance, abilities and the knowledge combo.",
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from mazmorra.kinds import ComponentModel, Kind, register
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.model import ComponentModel, Kind
 
 
 class Curse(ComponentModel):
@@ -17,6 +19,7 @@ class Curse(ComponentModel):
 KIND = register(
     Kind(
         name="curse",
+        family=FAMILY,
         model=Curse,
         template="curse.xml.j2",
         back_template="curse-back.xml.j2",

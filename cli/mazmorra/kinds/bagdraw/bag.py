@@ -14,8 +14,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.model import Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.bagdraw import FAMILY
+from mazmorra.model import ComponentModel, Kind, of, Pack
 
 _FACE = re.compile(r"^(?P<icon>[a-z][a-z0-9_-]*)(?::(?P<number>\d{1,2}))?$")
 
@@ -74,54 +75,15 @@ class Bag(ComponentModel):
     chips: list[BagEntry] = Field(min_length=1, max_length=12)
 
 
-def _chips(pack: Pack) -> dict[frozenset[str], tuple[str, int]]:
-    """Chips of the pack by their faces: (id, copies)."""
-    out: dict[frozenset[str], tuple[str, int]] = {}
-    for comp in pack.components():
-        if comp.kind.name == "chip":
-            key = frozenset(f.key for f in comp.data.faces)  # type: ignore[attr-defined]
-            out.setdefault(key, (comp.id, comp.data.copies))
-    return out
-
-
-def composition(pack: Pack) -> Iterable[Problem]:
-    """The bag adds up to its declared total, names chips that exist, and the chip decks hold enough of each."""
-    chips = _chips(pack)
-    for comp in pack.components():
-        if comp.kind.name != "bag":
-            continue
-        bag: Bag = comp.data  # type: ignore[assignment]
-        have = sum(e.count for e in bag.chips)
-        if have != bag.total:
-            yield Problem("bag.total", f"the chips listed add up to {have}, but the bag declares total {bag.total}",
-                          comp.field_loc("total"), comp.id, "total")
-        seen = Counter(e.chip.key for e in bag.chips)
-        for i, entry in enumerate(bag.chips, 1):
-            where = f"chips.{i}"
-            if seen[entry.chip.key] > 1:
-                yield Problem("bag.duplicate", f"chip '{entry.chip}' is listed {seen[entry.chip.key]} times; list it "
-                              "once with its whole count", comp.field_loc(f"chips.{i - 1}"), comp.id, where)
-                seen[entry.chip.key] = 0  # report once
-            found = chips.get(entry.chip.key)
-            if found is None:
-                yield Problem("bag.unknown-chip", f"no chip has the faces '{entry.chip}' (chips: "
-                              f"{', '.join(sorted('/'.join(sorted(k)) for k in chips)) or 'none'})",
-                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
-            elif found[1] < entry.count * bag.players:
-                yield Problem("bag.supply", f"{bag.players} player(s) × {entry.count} '{entry.chip}' need "
-                              f"{entry.count * bag.players} chips; chip '{found[0]}' has {found[1]} copies",
-                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
-
-
 KIND = register(
     Kind(
         name="bag",
+        family=FAMILY,
         model=Bag,
         template="bag.xml.j2",
         back_template="bag-back.xml.j2",
         size="poker",
         translatable=("name", "note"),
-        pack_rules=(composition,),
         summary="A player's starting bag: chips and counts, printed as a reference card.",
     )
 )

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
 
 
 class _Part(BaseModel):
@@ -36,8 +37,7 @@ class Alert(ComponentModel):
 
 def penalties_rise(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """alert.penalty-order: the study penalty never falls from one omega slot to the next."""
-    for comp in deck.components:
-        card: Alert = comp.data  # type: ignore[assignment]
+    for comp, card in of(deck.components, Alert):
         for i in range(1, len(card.slots)):
             if card.slots[i].penalty < card.slots[i - 1].penalty:
                 yield Problem("alert.penalty-order", f"slot {i + 1}'s study penalty ({card.slots[i].penalty}) is "
@@ -48,6 +48,7 @@ def penalties_rise(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="alert",
+        family=FAMILY,
         model=Alert,
         template="alert.xml.j2",
         back_template="alert-back.xml.j2",

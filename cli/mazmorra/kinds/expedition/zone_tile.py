@@ -10,15 +10,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import (
-    components,
-    floor_size_loc,
-    game_of,
-    game_rule_for,
-    unknown_colours,
-)
-from mazmorra.model import Component, Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
+from mazmorra.model import Component, ComponentModel, Deck, Kind, Pack, of
 
 SIDES = ("N", "E", "S", "W")
 PASSAGES = tuple(f"{side}-{pos}" for side in SIDES for pos in ("left", "right"))
@@ -81,12 +75,8 @@ class ZoneTile(ComponentModel):
     effects: list[Effect] = Field(default_factory=list, max_length=4, description="resolved left to right")
 
 
-def _tiles(pack: Pack) -> list[Component]:
-    return components(pack, "zone_tile")
-
-
-def _data(comp: Component) -> ZoneTile:
-    return comp.data  # type: ignore[return-value]
+def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
+    return list(pack.of(ZoneTile))
 
 
 # ---------------------------------------------------------------- one tile at a time
@@ -94,8 +84,7 @@ def _data(comp: Component) -> ZoneTile:
 
 def passages_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.passage: 1..8 passages, each a known position, none twice."""
-    for comp in deck.components:
-        tile = _data(comp)
+    for comp, tile in of(deck.components, ZoneTile):
         loc = comp.field_loc("passages")
         if not 1 <= len(tile.passages) <= MAX_PASSAGES:
             yield Problem("zone_tile.passage", f"a tile has 1 to {MAX_PASSAGES} passages; this one has "
@@ -111,9 +100,8 @@ def passages_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.door: a door sits on a passage of its tile and names 1–2 known cube colours."""
-    game = game_of(pack)
-    for comp in deck.components:
-        tile = _data(comp)
+    game = pack.settings_of(Settings)
+    for comp, tile in of(deck.components, ZoneTile):
         loc = comp.field_loc("doors")
         seen: set[str] = set()
         for door in tile.doors:
@@ -133,9 +121,9 @@ def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def effects_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.effect: known effect types, N in range where the type has an N, letters and camp colours."""
-    game = game_of(pack)
-    for comp in deck.components:
-        for eff in _data(comp).effects:
+    game = pack.settings_of(Settings)
+    for comp, tile in of(deck.components, ZoneTile):
+        for eff in tile.effects:
             yield from effect_problems(comp, "effects", eff)
             if eff.requires and eff.type in EFFECTS and EFFECTS[eff.type].requires:
                 yield from unknown_colours(comp, "effects", eff.requires, game, "zone_tile.effect",
@@ -170,8 +158,7 @@ def effect_problems(comp: Component, fld: str, eff: Effect) -> Iterable[Problem]
 
 def slots_need_alert(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.alert: every tile with info slots prints an alert value."""
-    for comp in deck.components:
-        tile = _data(comp)
+    for comp, tile in of(deck.components, ZoneTile):
         if tile.slots and tile.alert is None:
             yield Problem("zone_tile.alert", f"the tile has {len(tile.slots)} info slot(s) but no alert value "
                           "(add alert: N)", comp.field_loc("slots"), comp.id, "alert")
@@ -179,9 +166,9 @@ def slots_need_alert(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def slot_colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.slot: slot colours are cube colours the pack declares."""
-    game = game_of(pack)
-    for comp in deck.components:
-        yield from unknown_colours(comp, "slots", _data(comp).slots, game, "zone_tile.slot", "slot colour")
+    game = pack.settings_of(Settings)
+    for comp, tile in of(deck.components, ZoneTile):
+        yield from unknown_colours(comp, "slots", tile.slots, game, "zone_tile.slot", "slot colour")
 
 
 # ---------------------------------------------------------------- every tile of the pack
@@ -189,18 +176,19 @@ def slot_colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def cube_supply(pack: Pack) -> Iterable[Problem]:
     """zone_tile.supply: for each colour, the slots printed on all tiles ≤ the pack's supply of cubes."""
-    game = game_of(pack)
+    game = pack.settings_of(Settings)
     if game is None:
         return
     used: Counter[str] = Counter()
     reported: set[str] = set()
-    for comp in _tiles(pack):
-        for colour in _data(comp).slots:
+    tiles = _tiles(pack)
+    for comp, tile in tiles:
+        for colour in tile.slots:
             used[colour] += comp.data.copies
             cube = game.cubes.get(colour)
             if cube is not None and used[colour] > cube.supply and colour not in reported:
                 reported.add(colour)
-                total = sum(_data(c).slots.count(colour) * c.data.copies for c in _tiles(pack))
+                total = sum(t.slots.count(colour) * c.data.copies for c, t in tiles)
                 yield Problem("zone_tile.supply", f"the tiles print {total} '{colour}' slots but pack.yaml supplies "
                               f"only {cube.supply} '{colour}' cubes (this tile goes over)", comp.field_loc("slots"),
                               comp.id, "slots")
@@ -209,8 +197,8 @@ def cube_supply(pack: Pack) -> Iterable[Problem]:
 def secret_letters_pair(pack: Pack) -> Iterable[Problem]:
     """zone_tile.secret-letter: each secret-passage letter is on exactly two tiles."""
     by_letter: dict[str, list[Component]] = defaultdict(list)
-    for comp in _tiles(pack):
-        for eff in _data(comp).effects:
+    for comp, tile in _tiles(pack):
+        for eff in tile.effects:
             if eff.type == "secret_passage" and eff.letter:
                 by_letter[eff.letter].append(comp)
     for letter, tiles in sorted(by_letter.items()):
@@ -226,16 +214,15 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
     tiles = _tiles(pack)
     if not tiles:
         return
-    initial = [c for c in tiles if _data(c).initial]
+    initial = [(c, t) for c, t in tiles if t.initial]
     if not initial:
         deck = next(d for d in pack.decks if d.kind.name == "zone_tile")
         yield Problem("zone_tile.initial", "the tiles have no initial zone (mark one tile `initial: true`)",
                       deck.file_loc, f"deck:{deck.id}", "initial")
-    for comp in initial[1:]:
-        yield Problem("zone_tile.initial", f"a second initial zone (the first is '{initial[0].id}'); there is "
+    for comp, _ in initial[1:]:
+        yield Problem("zone_tile.initial", f"a second initial zone (the first is '{initial[0][0].id}'); there is "
                       "exactly one", comp.field_loc("initial"), comp.id, "initial")
-    for comp in initial:
-        tile = _data(comp)
+    for comp, tile in initial:
         if tile.floor != 1:
             yield Problem("zone_tile.initial", f"the initial zone is on floor I (got floor {tile.floor})",
                           comp.field_loc("floor"), comp.id, "floor")
@@ -253,15 +240,14 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
 
 def floors_as_declared(pack: Pack) -> Iterable[Problem]:
     """zone_tile.floor: tiles are on declared floors, numbered uniquely; zone_tile.floor-size: sizes match."""
-    game = game_of(pack)
+    game = pack.settings_of(Settings)
     tiles = _tiles(pack)
     if game is None or not tiles:
         return
     deck = next(d for d in pack.decks if d.kind.name == "zone_tile")
     per_floor: dict[int, list[Component]] = defaultdict(list)
     numbers: dict[tuple[int, int], Component] = {}
-    for comp in tiles:
-        tile = _data(comp)
+    for comp, tile in tiles:
         if tile.floor not in game.floors:
             yield Problem("zone_tile.floor", f"floor {tile.floor} is not declared in pack.yaml (game.floors: "
                           f"{', '.join(map(str, game.floors))})", comp.field_loc("floor"), comp.id, "floor")
@@ -282,37 +268,27 @@ def floors_as_declared(pack: Pack) -> Iterable[Problem]:
         if len(have) != spec.size:
             listed = ", ".join(c.id for c in have) or "none"
             yield Problem("zone_tile.floor-size", f"floor {floor} has {len(have)} tile(s) ({listed}) but pack.yaml "
-                          f"declares size {spec.size}", floor_size_loc(pack, floor), f"deck:{deck.id}",
+                          f"declares size {spec.size}", pack.setting_loc("floors", str(floor), "size"), f"deck:{deck.id}",
                           f"game.floors.{floor}.size")
 
 
 def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     """zone_tile.stairs: stairs only on a floor with an adjacent floor that exists (declared, with tiles)."""
-    game = game_of(pack)
+    game = pack.settings_of(Settings)
     if game is None:
         return
-    floors_with_tiles = {_data(c).floor for c in _tiles(pack)} & set(game.floors)
-    for comp in _tiles(pack):
-        tile = _data(comp)
+    floors_with_tiles = {t.floor for _, t in _tiles(pack)} & set(game.floors)
+    for comp, tile in _tiles(pack):
         has_stairs = any(e.type == "stairs" for e in tile.effects)
         if has_stairs and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
             yield Problem("zone_tile.stairs", f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} "
                           f"nor {tile.floor + 1} exists", comp.field_loc("effects"), comp.id, "effects")
 
 
-def boss_exists(pack: Pack) -> Iterable[Problem]:
-    """zone_tile.boss: a tile with the boss effect needs a boss card in the pack."""
-    if components(pack, "boss"):
-        return
-    for comp in _tiles(pack):
-        if any(e.type == "boss" for e in _data(comp).effects):
-            yield Problem("zone_tile.boss", "the tile has the boss effect but the pack has no boss card",
-                          comp.field_loc("effects"), comp.id, "effects")
-
-
 KIND = register(
     Kind(
         name="zone_tile",
+        family=FAMILY,
         model=ZoneTile,
         template="zone_tile.xml.j2",
         back_template=None,
@@ -320,8 +296,8 @@ KIND = register(
         size="58x58mm",
         translatable=("name", "flavour"),
         deck_rules=(passages_valid, doors_valid, effects_valid, slots_need_alert, slot_colours_known),
-        pack_rules=(game_rule_for("zone_tile"), cube_supply, secret_letters_pair, one_initial_zone,
-                    floors_as_declared, stairs_lead_somewhere, boss_exists),
+        pack_rules=(cube_supply, secret_letters_pair, one_initial_zone,
+                    floors_as_declared, stairs_lead_somewhere),
         summary="Square dungeon tile of the Expedition game: passages, doors, info slots, alert value, zone "
                 "effects; the back shows the floor (the initial zone's back shows the logo).",
     )

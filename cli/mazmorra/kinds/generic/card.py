@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from mazmorra.kinds import ComponentModel, Kind, register
+from mazmorra.kinds import register
+from mazmorra.model import ComponentModel, Kind
 
 
 class Card(ComponentModel):

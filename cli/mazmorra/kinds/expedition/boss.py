@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds.zone_tile import Effect, effect_problems
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.kinds.expedition.zone_tile import Effect, effect_problems
+from mazmorra.model import ComponentModel, Deck, Kind, Pack
 
 SIDE_FIELDS = ("title", "sighting", "activation", "encounter")
 
@@ -42,6 +43,7 @@ def zone_effects_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="boss",
+        family=FAMILY,
         model=Boss,
         template="boss.xml.j2",
         back_template=None,

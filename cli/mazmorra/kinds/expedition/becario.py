@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import components, game_of, game_rule_for, unknown_colours
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
+from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
 
 
 class Becario(ComponentModel):
@@ -21,34 +21,24 @@ class Becario(ComponentModel):
 
 def shields_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """becario.shield: shield colours are cube colours the pack declares, none twice."""
-    game = game_of(pack)
-    for comp in deck.components:
-        card: Becario = comp.data  # type: ignore[assignment]
+    game = pack.settings_of(Settings)
+    for comp, card in of(deck.components, Becario):
         yield from unknown_colours(comp, "shields", card.shields, game, "becario.shield", "shield colour")
         if len(set(card.shields)) != len(card.shields):
             yield Problem("becario.shield", "a shield colour is listed twice", comp.field_loc("shields"), comp.id,
                           "shields")
 
 
-def every_becario_granted(pack: Pack) -> Iterable[Problem]:
-    """becario.not-granted: some artimaña card grants every becario (otherwise it never enters play)."""
-    granted = {getattr(c.data, "grants", None) for c in components(pack, "artimana")}
-    for comp in components(pack, "becario"):
-        if comp.id not in granted:
-            yield Problem("becario.not-granted", f"no artimaña card grants becario '{comp.id}' (add "
-                          f"`grants: {comp.id}` to one)", comp.field_loc("id"), comp.id, "id")
-
-
 KIND = register(
     Kind(
         name="becario",
+        family=FAMILY,
         model=Becario,
         template="becario.xml.j2",
         back_template="expedition-back.xml.j2",
         size="card",
         translatable=("name", "effect"),
         deck_rules=(shields_known,),
-        pack_rules=(game_rule_for("becario"), every_becario_granted),
         summary="Becario card: an advanced student granted by an artimaña card; end-game points, effect, "
                 "protected cube colours.",
     )

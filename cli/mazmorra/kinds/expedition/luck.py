@@ -8,9 +8,9 @@ from typing import Literal
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import game_of, game_rule_for, unknown_colours
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
+from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
 
 Passage = Literal["N-left", "N-right", "E-left", "E-right", "S-left", "S-right", "W-left", "W-right"]
 
@@ -24,11 +24,10 @@ class Luck(ComponentModel):
 
 def colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """luck.colour: the info colour is a cube colour; luck.player: the player colour is declared."""
-    game = game_of(pack)
+    game = pack.settings_of(Settings)
     if game is None:
         return
-    for comp in deck.components:
-        card: Luck = comp.data  # type: ignore[assignment]
+    for comp, card in of(deck.components, Luck):
         yield from unknown_colours(comp, "info", [card.info], game, "luck.colour", "info colour")
         if card.player not in game.players:
             known = ", ".join(game.players) or "none declared"
@@ -39,12 +38,12 @@ def colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="luck",
+        family=FAMILY,
         model=Luck,
         template="luck.xml.j2",
         back_template="expedition-back.xml.j2",
         size="card",
         deck_rules=(colours_known,),
-        pack_rules=(game_rule_for("luck"),),
         summary="Luck card: a player colour with a compass direction, a zone exit and an information colour.",
     )
 )

@@ -10,13 +10,12 @@ from typing import Literal
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import components
-from mazmorra.model import Component, Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.model import Component, ComponentModel, Deck, Kind, of, Pack
 
 TOKEN_TYPES = ("stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge")
 TRAP_EFFECTS = {"ambush": (1, 3), "stop": None, "toll": (1, 3)}  # revealed face -> range of N (None: no N)
-TOKEN_KINDS = ("token", "square_token")
 
 
 class Token(ComponentModel):
@@ -28,8 +27,7 @@ class Token(ComponentModel):
 
 def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """token.trap: traps reveal ambush N, stop or toll N; token.letter: secret passages carry a letter A–Z."""
-    for comp in deck.components:
-        t: Token = comp.data  # type: ignore[assignment]
+    for comp, t in of(deck.components, Token):
         if t.type == "trap":
             if t.effect not in TRAP_EFFECTS:
                 yield Problem("token.trap", f"a trap reveals one of {', '.join(TRAP_EFFECTS)} (got {t.effect!r})",
@@ -52,43 +50,11 @@ def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
                           comp.field_loc("letter"), comp.id, "letter")
 
 
-def letters_pair(pack: Pack) -> Iterable[Problem]:
-    """token.letter-pair: secret passage token letters come in pairs and differ from the tiles' letters."""
-    tokens: list[Component] = [c for k in TOKEN_KINDS for c in components(pack, k)]
-    count: Counter[str] = Counter()
-    first: dict[str, Component] = {}
-    for comp in tokens:
-        t: Token = comp.data  # type: ignore[assignment]
-        if t.type == "secret_passage" and t.letter:
-            count[t.letter] += comp.data.copies
-            first.setdefault(t.letter, comp)
-    tile_letters = {e.letter for c in components(pack, "zone_tile") for e in c.data.effects  # type: ignore[attr-defined]
-                    if e.type == "secret_passage"}
-    for letter, n in sorted(count.items()):
-        comp = first[letter]
-        if n != 2:
-            yield Problem("token.letter-pair", f"secret passage '{letter}' has {n} token(s); tokens join two zones, "
-                          "so each letter has exactly two", comp.field_loc("letter"), comp.id, "letter")
-        if letter in tile_letters:
-            yield Problem("token.letter-pair", f"letter '{letter}' is already printed on the tiles; tokens use "
-                          "other letters", comp.field_loc("letter"), comp.id, "letter")
-
-
-def letters_pair_for(kind: str) -> Callable[[Pack], Iterable[Problem]]:
-    """letters_pair as registered by one token kind: both kinds register it, the first present reports."""
-
-    def rule(pack: Pack) -> Iterable[Problem]:
-        reporter = next((d.kind.name for d in pack.decks if d.kind.name in TOKEN_KINDS), None)
-        return letters_pair(pack) if reporter == kind else ()
-
-    rule.__doc__ = letters_pair.__doc__
-    return rule
-
-
 def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
     return register(
         Kind(
             name=name,
+            family=FAMILY,
             model=Token,
             template=template,
             back_template=None,
@@ -96,7 +62,6 @@ def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
             shape=shape,
             size=size,
             deck_rules=(faces_valid,),
-            pack_rules=(letters_pair_for(name),),
             summary=f"{'Round' if shape == 'round' else 'Square'} token: stun, trap (hidden back and a revealed "
                     "face), teleport, secret passage letter, stairs, wall or knowledge.",
         )

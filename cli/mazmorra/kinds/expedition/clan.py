@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.kinds._expedition import game_of, game_rule_for, unknown_colours
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
+from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
 
 
 class Clan(ComponentModel):
@@ -21,9 +21,8 @@ class Clan(ComponentModel):
 
 def modifiers_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """clan.colour: modifiers name declared cube colours; clan.modifier: each is -5..+5."""
-    game = game_of(pack)
-    for comp in deck.components:
-        card: Clan = comp.data  # type: ignore[assignment]
+    game = pack.settings_of(Settings)
+    for comp, card in of(deck.components, Clan):
         yield from unknown_colours(comp, "modifiers", card.modifiers, game, "clan.colour", "modifier colour")
         for colour, n in card.modifiers.items():
             if not -5 <= n <= 5:
@@ -34,13 +33,13 @@ def modifiers_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 KIND = register(
     Kind(
         name="clan",
+        family=FAMILY,
         model=Clan,
         template="clan.xml.j2",
         back_template="expedition-back.xml.j2",
         size="card",
         translatable=("name", "flavour"),
         deck_rules=(modifiers_valid,),
-        pack_rules=(game_rule_for("clan"),),
         summary="Clan card: thesis target score and point modifiers per cube colour.",
     )
 )

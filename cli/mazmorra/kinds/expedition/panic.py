@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ID_PATTERN, ComponentModel, Kind, register
-from mazmorra.kinds._expedition import components
-from mazmorra.model import Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.model import ID_PATTERN, ComponentModel, Kind, of, Pack
 
 
 class Panic(ComponentModel):
@@ -22,28 +22,15 @@ class Panic(ComponentModel):
     effects: list[str] = Field(min_length=1, max_length=5, description="the rules that apply once revealed")
 
 
-def boss_known(pack: Pack) -> Iterable[Problem]:
-    """panic.boss: a panic card restricted to a boss names a boss card of the pack, and says so."""
-    bosses = {c.id for c in components(pack, "boss")}
-    for comp in components(pack, "panic"):
-        card: Panic = comp.data  # type: ignore[assignment]
-        if card.boss is not None and card.boss not in bosses:
-            yield Problem("panic.boss", f"restricted to boss '{card.boss}', which no boss card defines (known: "
-                          f"{', '.join(sorted(bosses)) or 'none'})", comp.field_loc("boss"), comp.id, "boss")
-        if card.boss is not None and not card.restriction:
-            yield Problem("panic.boss", "a card restricted to a boss prints it: add `restriction:` (e.g. \"Solo "
-                          "con …\")", comp.field_loc("boss"), comp.id, "restriction")
-
-
 KIND = register(
     Kind(
         name="panic",
+        family=FAMILY,
         model=Panic,
         template="panic.xml.j2",
         back_template="expedition-back.xml.j2",
         size="card",
         translatable=("name", "restriction", "effects"),
-        pack_rules=(boss_known,),
         summary="Panic card: dungeon/boss restriction, university refill and the effects of maximum alert.",
     )
 )

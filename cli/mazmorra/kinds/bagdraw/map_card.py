@@ -15,9 +15,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mazmorra.errors import Problem, Severity
-from mazmorra.icons import IconSet
-from mazmorra.kinds import ComponentModel, Kind, register
-from mazmorra.model import Component, Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.bagdraw import FAMILY
+from mazmorra.model import Component, ComponentModel, Deck, Kind, of, Pack
 
 FLOORS = {"entrance": 3, "depths": 2}  # floors per side, by variant
 SPACES_PER_FLOOR = 6
@@ -79,26 +79,26 @@ class MapCard(ComponentModel):
     back: MapSide
 
 
-def _sides(comp: Component) -> Iterable[tuple[str, MapSide]]:
-    card: MapCard = comp.data  # type: ignore[assignment]
+def sides(card: MapCard) -> Iterable[tuple[str, MapSide]]:
+    """Both sides of a map card, each a full map of its own."""
     return ((side, getattr(card, side)) for side in SIDES)
 
 
 def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Each side of an entrance map has 3 floors, each side of a depths map 2."""
-    for comp in deck.components:
-        want = FLOORS[comp.data.variant]  # type: ignore[attr-defined]
-        for side, m in _sides(comp):
+    for comp, card in of(deck.components, MapCard):
+        want = FLOORS[card.variant]
+        for side, m in sides(card):
             if len(m.floors) != want:
-                what = "an entrance" if comp.data.variant == "entrance" else "a depths"  # type: ignore[attr-defined]
+                what = "an entrance" if card.variant == "entrance" else "a depths"
                 yield Problem("map_card.floors", f"{side}: {what} map has {want} floors on each side; this side "
                               f"has {len(m.floors)}", comp.field_loc(f"{side}.floors"), comp.id, f"{side}.floors")
 
 
 def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Every floor is a row of exactly six spaces."""
-    for comp in deck.components:
-        for side, m in _sides(comp):
+    for comp, card in of(deck.components, MapCard):
+        for side, m in sides(card):
             for i, floor in enumerate(m.floors, 1):
                 if len(floor) != SPACES_PER_FLOOR:
                     yield Problem("map_card.spaces", f"{side}: floor {i} has {len(floor)} spaces; every floor has "
@@ -107,17 +107,17 @@ def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def entrance_mark(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Only entrance maps show an entrance, above their top floor."""
-    for comp in deck.components:
-        for side, m in _sides(comp):
-            if comp.data.variant == "depths" and m.entrance is not None:  # type: ignore[attr-defined]
+    for comp, card in of(deck.components, MapCard):
+        for side, m in sides(card):
+            if card.variant == "depths" and m.entrance is not None:
                 yield Problem("map_card.entrance", f"{side}: a depths map has no entrance; remove 'entrance'",
                               comp.field_loc(f"{side}.entrance"), comp.id, f"{side}.entrance")
 
 
 def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """A floor where no chip can ever be played is probably a mistake (warning)."""
-    for comp in deck.components:
-        for side, m in _sides(comp):
+    for comp, card in of(deck.components, MapCard):
+        for side, m in sides(card):
             for i, floor in enumerate(m.floors, 1):
                 if floor and all(s.type in ("obstacle", "mandatory") for s in floor):
                     yield Problem("map_card.playable", f"{side}: floor {i} has no empty or optional space to play a "
@@ -125,34 +125,10 @@ def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
                                   severity=Severity.WARNING)
 
 
-def chip_faces(pack: Pack) -> set[str]:
-    """The icons printed on the faces of the pack's chips."""
-    return {face.icon for c in pack.components() if c.kind.name == "chip" for face in c.data.faces}  # type: ignore[attr-defined]
-
-
-def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
-    """A feature looks like a played chip, so its icon must be one of the pack's chip faces."""
-    faces = chip_faces(pack)
-    icons = IconSet.for_pack(pack.root)
-    known = ", ".join(sorted(faces)) or "none: the pack has no chip deck"
-    for comp in pack.components():
-        if comp.kind.name != "map_card":
-            continue
-        for side, m in _sides(comp):
-            for i, floor in enumerate(m.floors, 1):
-                for j, space in enumerate(floor, 1):
-                    where = f"{side}.floors.{i}.{j}"
-                    if space.type in ("mandatory", "optional") and space.icon not in faces:
-                        yield Problem("map_card.unknown-face", f"{side}: floor {i}, space {j}: '{space.icon}' is not a "
-                                      f"chip face (faces: {known})", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, where)
-                    elif space.type == "empty" and space.icon is not None and space.icon not in icons:
-                        yield Problem("map_card.unknown-decoration", f"{side}: floor {i}, space {j}: no icon "
-                                      f"'{space.icon}' for the decoration", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, where)
-
-
 KIND = register(
     Kind(
         name="map_card",
+        family=FAMILY,
         model=MapCard,
         template="map_card.xml.j2",
         back_template=None,
@@ -160,7 +136,6 @@ KIND = register(
         translatable=("name",),
         count_field="variant",
         deck_rules=(floors_per_variant, six_spaces, entrance_mark, playable_floors),
-        pack_rules=(features_are_chip_faces,),
         two_sided=True,
         summary="Double-sided dungeon map: an entrance (3 floors) or depths (2 floors) of six spaces each.",
     )

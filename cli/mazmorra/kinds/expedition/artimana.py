@@ -8,8 +8,9 @@ from typing import Literal
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import ID_PATTERN, ComponentModel, Kind, register
-from mazmorra.model import Deck, Pack
+from mazmorra.kinds import register
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, of, Pack
 
 TYPES = ("destino", "subterfugio", "magica", "exploracion", "social", "notoriedad")
 
@@ -39,8 +40,7 @@ class Artimana(ComponentModel):
 
 
 def aux_matches_type(deck: Deck, pack: Pack) -> Iterable[Problem]:
-    for comp in deck.components:
-        card: Artimana = comp.data  # type: ignore[assignment]
+    for comp, card in of(deck.components, Artimana):
         want = AUX_BY_TYPE[card.type]
         have = set(card.aux)
         if have != want:
@@ -56,18 +56,10 @@ def aux_matches_type(deck: Deck, pack: Pack) -> Iterable[Problem]:
                               comp.field_loc("aux"), comp.id, f"aux.{key}")
 
 
-def granted_becarios_exist(pack: Pack) -> Iterable[Problem]:
-    becarios = {c.id for c in pack.components() if c.kind.name == "becario"}
-    for comp in pack.components():
-        if comp.kind.name == "artimana" and comp.data.grants and comp.data.grants not in becarios:  # type: ignore[attr-defined]
-            yield Problem("artimana.unknown-becario",
-                          f"grants becario '{comp.data.grants}', which no becario deck defines",  # type: ignore[attr-defined]
-                          comp.field_loc("grants"), comp.id, "grants")
-
-
 KIND = register(
     Kind(
         name="artimana",
+        family=FAMILY,
         model=Artimana,
         template="artimana.xml.j2",
         back_template="artimana-back.xml.j2",
@@ -75,7 +67,6 @@ KIND = register(
         translatable=("name", "effect"),
         count_field="type",
         deck_rules=(aux_matches_type,),
-        pack_rules=(granted_becarios_exist,),
         summary="Trick card of the Expedition game: type, timing, enhancement value, main and auxiliary effects.",
     )
 )

@@ -1,0 +1,159 @@
+"""What the stages hand each other: drawing ops, faces, laid-out items, documents and pages.
+
+A leaf module: it imports nothing of the package, so every stage can depend on it and none on
+another stage for its types. All lengths are millimetres from a face's (or page's) top-left
+corner; font sizes are points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# ---------------------------------------------------------------- drawing ops (stage 4 -> 5)
+
+
+@dataclass(frozen=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.3
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class CircleOp:
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.3
+
+
+@dataclass(frozen=True)
+class LineOp:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = "#000000"
+    stroke_width: float = 0.3
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class PolyOp:
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.3
+
+
+@dataclass(frozen=True)
+class TextOp:
+    """One run of text on a baseline."""
+
+    x: float
+    y: float  # baseline
+    text: str
+    font: str
+    size: float  # pt
+    color: str
+
+
+@dataclass(frozen=True)
+class IconOp:
+    name: str
+    x: float
+    y: float  # top
+    size: float
+
+
+@dataclass(frozen=True)
+class ImageOp:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of one component, laid out: trim size, bleed and drawing ops."""
+
+    component: str
+    side: str  # front | back
+    w: float
+    h: float
+    bleed: float
+    ops: tuple[Op, ...]
+    background: str | None = None
+    shape: str = "rect"  # rect | round: how it is cut
+
+
+@dataclass(frozen=True)
+class Item:
+    """One component laid out in one language: its faces and how many copies print."""
+
+    front: Face
+    back: Face | None
+    copies: int
+    shared_back: bool  # the deck's common back rather than the component's own
+    name: str = ""  # the component's name in the item's language (exports label files with it)
+    state: str = "source"  # source | translated | fuzzy | untranslated: the worst of its texts
+    untranslated: tuple[str, ...] = ()  # "field (state)" for each text that is not translated
+
+
+@dataclass
+class Document:
+    """One output document: a deck laid out in one language. Its items are laid out lazily, one
+    component at a time, while the renderers consume them, so memory does not grow with the deck."""
+
+    pack_id: str
+    deck_id: str
+    lang: str
+    title: str  # "<pack name> — <deck name>", in the document's language
+    deck_name: str  # in the document's language
+    path: Path  # the PDF it becomes
+    sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
+    backs: list[bool]  # whether every copy has a back, in order
+    items: Callable[[], Iterator[Item]]  # lays the deck out, reporting problems as it goes
+    inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
+
+
+# ---------------------------------------------------------------- imposed pages (stage 5)
+
+Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the page's top-left
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one face goes on a page: its trim box's top-left and size, in mm."""
+
+    index: int  # which copy of the document, in order
+    side: str  # front | back
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Page:
+    """One physical page: every face on it and the marks that guide the cut and the fold."""
+
+    size: tuple[float, float]  # mm
+    placements: tuple[Placement, ...]
+    marks: tuple[Segment, ...] = ()  # crop marks: solid
+    folds: tuple[Segment, ...] = ()  # fold-and-glue: the fold line, dash-dot
+    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet

@@ -1,0 +1,187 @@
+"""Catalogue maintenance for translators: `i18n update` (merge new and changed texts, keeping
+translations), `i18n status` (what is left to do) and `i18n add` (a new language)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polib
+
+from mazmorra.errors import Loc, Problem, rel
+from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
+from mazmorra.i18n.localise import pack_messages
+from mazmorra.i18n.po import catalogue_path, load_po
+from mazmorra.load import load_pack
+from mazmorra.model import LANG_PATTERN, Pack
+from mazmorra.paths import templates_dir
+from mazmorra.write import atomic_write_text
+from mazmorra.yamlsafe import YList, load_yaml
+
+
+def _header(lang: str, pack_id: str) -> dict[str, str]:
+    return {
+        "Project-Id-Version": pack_id,
+        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": f"{lang} <LL@li.org>",
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=2; plural=(n != 1);",
+    }
+
+
+def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
+    """Create or merge locale/<lang>.po; changed sources turn fuzzy, removed ones obsolete."""
+    path = catalogue_path(pack.root, lang)
+    old = load_po(path)
+    po = polib.POFile(wrapwidth=0)
+    po.metadata = dict(old.metadata) if old is not None else _header(lang, pack.id)
+    po.metadata.setdefault("Language", lang)
+    previous = {e.msgctxt: e for e in old} if old is not None else {}
+    stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "kept": 0}
+    wanted: list[polib.POEntry] = []
+    for msg in pack_messages(pack):
+        wanted.append(polib.POEntry(msgctxt=msg.ctx, msgid=msg.source, msgstr="",
+                                    occurrences=[(msg.loc.file.replace("\\", "/"), str(msg.loc.line))],
+                                    comment=f"{msg.component} {msg.field}"))
+    if lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None:
+        for label in labels:
+            if label.plural:
+                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgid_plural=label.plural,
+                                            msgstr_plural={0: "", 1: ""}, comment="label printed by a template"))
+            else:
+                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="",
+                                            comment="label printed by a template"))
+    seen = set()
+    for e in wanted:
+        seen.add(e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid))
+        prev = previous.get(e.msgctxt) if e.msgctxt != LABEL_CTX else _find_label(old, e.msgid)
+        if prev is not None and prev.msgstr_plural and e.msgid_plural:
+            e.msgstr_plural = dict(prev.msgstr_plural)
+            stats["kept"] += 1
+        elif prev is None or not prev.msgstr:
+            stats["new"] += prev is None
+        else:
+            e.msgstr = prev.msgstr
+            e.tcomment = prev.tcomment
+            if prev.msgid != e.msgid or "fuzzy" in prev.flags:
+                e.flags.append("fuzzy")
+                e.previous_msgid = prev.previous_msgid if prev.msgid == e.msgid else prev.msgid
+                stats["fuzzy"] += 1
+            else:
+                stats["kept"] += 1
+        po.append(e)
+    if old is not None:
+        for e in old:
+            key = e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid)
+            if key not in seen and (e.msgstr or e.msgstr_plural):
+                e.obsolete = True
+                po.append(e)
+                stats["obsolete"] += 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, po.__unicode__())
+    return stats
+
+
+def _find_label(po: polib.POFile | None, msgid: str) -> polib.POEntry | None:
+    if po is None:
+        return None
+    for e in po:
+        if e.msgctxt == LABEL_CTX and e.msgid == msgid:
+            return e
+    return None
+
+
+@dataclass(frozen=True)
+class StatusItem:
+    state: str  # untranslated | fuzzy | obsolete
+    ctx: str
+    component: str
+    field: str
+    loc: Loc  # the source text's YAML position (the .po line for obsolete entries)
+
+
+@dataclass
+class LangStatus:
+    lang: str
+    source: bool
+    total: int = 0
+    translated: int = 0
+    fuzzy: int = 0
+    untranslated: int = 0
+    obsolete: int = 0
+    items: list[StatusItem] = field(default_factory=list)
+    overflow: list[Problem] = field(default_factory=list)
+
+    def percent(self, n: int) -> float:
+        return round(100.0 * n / self.total, 1) if self.total else 100.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang, "source": self.source, "total": self.total,
+            "translated": self.translated, "fuzzy": self.fuzzy, "untranslated": self.untranslated,
+            "obsolete": self.obsolete, "translated_percent": self.percent(self.translated),
+            "items": [{"state": i.state, "msgctxt": i.ctx, "component": i.component, "field": i.field,
+                       "file": i.loc.file, "line": i.loc.line} for i in self.items],
+            "overflow": [{"component": p.component, "field": p.field, "file": p.loc.file if p.loc else None,
+                          "line": p.loc.line if p.loc else None, "message": p.message}
+                         for p in self.overflow],
+        }
+
+
+def catalogue_status(pack: Pack, lang: str) -> LangStatus:
+    """Translated / fuzzy / untranslated / obsolete counts of one language, and the items behind them."""
+    msgs = pack_messages(pack)
+    st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs))
+    if st.source:
+        st.translated = st.total
+        return st
+    po = load_po(catalogue_path(pack.root, lang))
+    index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    for msg in msgs:
+        e = index.get(msg.ctx)
+        if e is None or not e.msgstr:
+            st.untranslated += 1
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))
+        elif "fuzzy" in e.flags or e.msgid != msg.source:
+            st.fuzzy += 1
+            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
+        else:
+            st.translated += 1
+    if po is not None:
+        for e in po.obsolete_entries():
+            st.obsolete += 1
+            st.items.append(StatusItem("obsolete", e.msgctxt or "", (e.msgctxt or "").rsplit(".", 1)[0],
+                                       (e.msgctxt or "").rsplit(".", 1)[-1],
+                                       Loc(rel(catalogue_path(pack.root, lang)), e.linenum, 1)))
+    return st
+
+
+def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
+    """Add `lang` to pack.yaml's languages (keeping the file's comments) and create its catalogue."""
+    if not re.match(LANG_PATTERN, lang):
+        raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR)")
+    if lang in pack.spec.languages:
+        raise ValueError(f"pack '{pack.id}' already has language '{lang}'")
+    pack_file = pack.root / "pack.yaml"
+    lines = pack_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    items = load_yaml(pack_file).get("languages")
+    if not isinstance(items, YList) or not items.locs:
+        lines.append(f"languages: [{', '.join([*pack.spec.languages, lang])}]\n")
+    else:
+        last = items.locs[-1]  # the last language's position: add the new one right after it
+        i, line = last.line - 1, lines[last.line - 1]
+        after = last.col - 1 + len(str(items[-1]))
+        if line.lstrip().startswith("- ") and line.index("-") < last.col - 1:  # block list
+            indent = line[: line.index("-")]
+            lines.insert(i + 1, f"{indent}- {lang}\n")
+        else:  # flow list, possibly over several lines
+            lines[i] = line[:after] + f", {lang}" + line[after:]
+    atomic_write_text(pack_file, "".join(lines))
+    update_catalogue(load_pack(pack.root), lang, labels)
+    return catalogue_path(pack.root, lang)

@@ -1,0 +1,124 @@
+"""Template labels: the fixed words templates print (`_("Action")`, `ngettext("%(n)d card", …, n)`).
+
+Labels are English inside templates. Their translations ship in the tool's templates/locale/<lang>.po
+and a pack may override them in its own catalogue (msgctxt "label"). They are found with Jinja's own
+babel extractor, so a label inside a Jinja comment is not a label and every label knows its line.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from jinja2 import TemplateSyntaxError
+from jinja2.ext import babel_extract
+
+from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.i18n.po import catalogue_path, load_po
+
+LABEL_CTX = "label"
+TEMPLATE_LANG = "en"  # the language labels are written in inside templates
+KEYWORDS = ("_", "ngettext")
+# The template environment's whitespace options, as the extractor wants them.
+_EXTRACT_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true"}
+
+
+@dataclass(frozen=True)
+class Label:
+    msgid: str
+    plural: str | None = None
+    loc: Loc | None = None  # where a template first prints it
+
+
+def template_labels(files: Iterable[Path]) -> list[Label]:
+    """Labels the given template files print, in first-seen order (file by file, line by line)."""
+    seen: dict[str, Label] = {}
+    for path in files:
+        for label in _file_labels(path, path.stat().st_mtime_ns):
+            seen.setdefault(label.msgid, label)
+    return list(seen.values())
+
+
+@cache
+def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
+    out = []
+    with path.open("rb") as fh:
+        try:
+            for line, func, message, _ in babel_extract(fh, KEYWORDS, [], _EXTRACT_OPTIONS):
+                where = Loc(rel(path), line, 1)
+                if func == "ngettext" and isinstance(message, tuple) and len(message) >= 2:
+                    if isinstance(message[0], str) and isinstance(message[1], str):
+                        out.append(Label(message[0], message[1], where))
+                elif isinstance(message, str):
+                    out.append(Label(message, None, where))
+        except TemplateSyntaxError:  # reported, with its line, when the template is compiled
+            return ()
+    return tuple(out)
+
+
+class Labels:
+    """Template labels in one language: pack catalogue, then the tool's, then English as written.
+
+    Callable as `_("Label")`; `ngettext(singular, plural, n)` picks the plural form of the language
+    (its catalogue's Plural-Forms) and fills `%(n)s`/`%(n)d` with n. Labels with no translation
+    are remembered in `missing`, to be reported at the template line that prints them.
+    """
+
+    def __init__(self, pack_root: Path, shared: Path, lang: str):
+        self.lang = lang
+        self.table: dict[str, str] = {}
+        self.plurals: dict[str, list[str]] = {}
+        self.missing: dict[str, None] = {}
+        self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
+        for po in (load_po(shared / "locale" / f"{lang}.po"), load_po(catalogue_path(pack_root, lang))):
+            if po is None:
+                continue
+            forms = po.metadata.get("Plural-Forms", "")
+            m = re.search(r"plural\s*=\s*([^;]+)", forms)
+            if m:
+                try:
+                    self.plural_index = gettext.c2py(m.group(1).strip())
+                except (ValueError, SyntaxError):
+                    raise ContentError([Problem("i18n.po-syntax", f"malformed Plural-Forms header: {forms!r}",
+                                                Loc(rel(po.fpath), 1, 1))]) from None
+            for e in po:
+                if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
+                    continue
+                if e.msgid_plural and e.msgstr_plural and all(e.msgstr_plural.values()):
+                    self.plurals[e.msgid] = [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)]
+                elif e.msgstr:
+                    self.table[e.msgid] = e.msgstr
+
+    def __call__(self, msgid: str) -> str:
+        if msgid in self.table:
+            return self.table[msgid]
+        if self.lang != TEMPLATE_LANG:
+            self.missing.setdefault(msgid, None)
+        return msgid
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.plurals.get(singular)
+        if forms:
+            text = forms[min(self.plural_index(n), len(forms) - 1)]
+        else:
+            if self.lang != TEMPLATE_LANG:
+                self.missing.setdefault(singular, None)
+            text = singular if n == 1 else plural
+        return text.replace("%(n)d", str(n)).replace("%(n)s", str(n))
+
+
+def number_formatter(lang: str) -> Callable[[float], str]:
+    """`num(2.5)` in templates: a number written the way the language writes it (2,5 in Spanish)."""
+    from babel.numbers import format_decimal
+
+    def num(value: float) -> str:
+        try:
+            return str(format_decimal(value, locale=lang))
+        except Exception:  # an unknown locale: plain digits
+            return str(value)
+
+    return num

@@ -1,0 +1,154 @@
+"""Stage 3, localise: every component of a pack in one language, each text with where it came
+from (YAML line or catalogue line) and its state (source, translated, fuzzy, missing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polib
+
+from mazmorra.errors import Loc, Problem, rel
+from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.model import Component, Pack
+from mazmorra.text import token_signature
+
+UNTRANSLATED = {"missing": "untranslated", "fuzzy": "fuzzy"}  # text status -> what a translator calls it
+
+
+@dataclass(frozen=True)
+class Message:
+    """One translatable text of a pack."""
+
+    ctx: str
+    source: str
+    loc: Loc
+    component: str
+    field: str
+
+
+@dataclass(frozen=True)
+class LocalText:
+    text: str
+    loc: Loc  # where this language's text stands (YAML or .po line)
+    status: str  # source | translated | fuzzy | missing
+
+
+@dataclass(frozen=True)
+class Localised:
+    """A component in one language: its data for templates plus where each text came from."""
+
+    component: Component
+    lang: str
+    texts: Mapping[str, LocalText]
+
+    def context(self) -> dict[str, Any]:
+        data = self.component.data.model_dump()
+        for name, t in self.texts.items():
+            data[name] = t.text
+        return data
+
+    def text_loc(self, fld: str | None) -> Loc:
+        if fld and fld in self.texts:
+            return self.texts[fld].loc
+        return self.component.field_loc(fld) if fld else self.component.loc
+
+    def untranslated(self) -> list[tuple[str, str]]:
+        """(field, untranslated | fuzzy) for every text that is not translated, in field order."""
+        return [(k, UNTRANSLATED[t.status]) for k, t in self.texts.items() if t.status in UNTRANSLATED]
+
+
+@dataclass(frozen=True)
+class Localisation:
+    """Stage 3's result for one language: every component's texts, the pack's and decks' names."""
+
+    lang: str
+    components: tuple[Localised, ...]
+    names: Mapping[str, LocalText]  # "pack.name", "deck:<id>.name"
+    problems: tuple[Problem, ...]
+
+    def name(self, key: str) -> str:
+        return self.names[key].text
+
+
+def pack_messages(pack: Pack) -> list[Message]:
+    """Every text a player reads, in the source language, in content order."""
+    msgs = [Message("pack.name", pack.spec.name, pack.field_locs.get("name", pack.loc), "pack", "name")]
+    for deck in pack.decks:
+        msgs.append(Message(f"deck:{deck.id}.name", deck.spec.name, deck.loc, f"deck:{deck.id}", "name"))
+    for comp in pack.components():
+        for fld in comp.kind.translatable:
+            value = getattr(comp.data, fld, None)
+            for key, text in _texts(fld, value):
+                msgs.append(Message(f"{comp.id}.{key}", text, comp.field_loc(fld), comp.id, key))
+    return msgs
+
+
+def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
+    """A translatable field may hold a string or a list of strings (e.g. ability lists)."""
+    if isinstance(value, str) and value:
+        yield fld, value
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            if isinstance(v, str) and v:
+                yield f"{fld}.{i + 1}", v
+
+
+def localise(pack: Pack, lang: str) -> Localisation:
+    """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
+    problems: list[Problem] = []
+    source = lang == pack.spec.source_language
+    po = None if source else load_po(catalogue_path(pack.root, lang))
+    po_name = rel(catalogue_path(pack.root, lang))
+    index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    if not source and po is None:
+        problems.append(Problem("i18n.no-catalogue",
+                                f"no catalogue for '{lang}' ({po_name}); run `mazmorra i18n update`",
+                                Loc(po_name), "pack", lang=lang))
+    names: dict[str, LocalText] = {}
+    texts_by_comp: dict[str, dict[str, LocalText]] = {}
+    for msg in pack_messages(pack):
+        if source:
+            lt = LocalText(msg.source, msg.loc, "source")
+        else:
+            lt = _translated(msg, index.get(msg.ctx), po_name, lang, problems, po is not None)
+        if msg.component == "pack" or msg.component.startswith("deck:"):
+            names[msg.ctx] = lt
+        else:
+            texts_by_comp.setdefault(msg.component, {})[msg.field] = lt
+    out = []
+    for comp in pack.components():
+        texts = dict(texts_by_comp.get(comp.id, {}))
+        for fld in comp.kind.translatable:  # list fields come back as lists
+            value = getattr(comp.data, fld, None)
+            if isinstance(value, (list, tuple)):
+                items = [texts.pop(f"{fld}.{i + 1}", None) for i in range(len(value))]
+                texts[fld] = LocalText("\n".join(t.text if t else "" for t in items),  # joined for fitting
+                                       items[0].loc if items and items[0] else comp.field_loc(fld),
+                                       "list")
+                texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
+        out.append(Localised(comp, lang, texts))
+    return Localisation(lang, tuple(out), names, tuple(problems))
+
+
+def _translated(msg: Message, entry: polib.POEntry | None, po_name: str, lang: str,
+                problems: list[Problem], have_po: bool) -> LocalText:
+    if entry is None or not entry.msgstr:
+        if have_po:
+            where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
+            problems.append(Problem("i18n.missing", f"no '{lang}' translation: {where} in {po_name}",
+                                    msg.loc, msg.component, msg.field, lang=lang))
+        return LocalText(msg.source, msg.loc, "missing")
+    loc = Loc(po_name, msgstr_line(entry), 1)
+    if "fuzzy" in entry.flags or entry.msgid != msg.source:
+        problems.append(Problem("i18n.fuzzy",
+                                f"the '{lang}' translation is out of date with the source text (fuzzy); "
+                                f"review it in {po_name}", loc, msg.component, msg.field, lang=lang))
+        return LocalText(entry.msgstr, loc, "fuzzy")
+    if token_signature(entry.msgstr) != token_signature(msg.source):
+        problems.append(Problem("i18n.tokens",
+                                f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+                                f"but the source has {token_signature(msg.source)}", loc, msg.component,
+                                msg.field, lang=lang))
+    return LocalText(entry.msgstr, loc, "translated")

@@ -1,0 +1,86 @@
+"""The Expedition family (spec A): zone tiles, the artimaña deck and the other cards and tokens.
+
+Its part of pack.yaml's `game:` section: `cubes` names the information-cube colours with their
+supply, points and print colour; `floors` the dungeon floors with their size (tiles per floor, the
+initial zone aside); `players` the investigators' colours used by luck cards. The pack loader
+parses it once through `Settings`; rules read it with `pack.settings_of(Settings)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from mazmorra.errors import Problem
+from mazmorra.kinds import register_family
+from mazmorra.model import Component, Family
+
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+def _colour_name(name: str) -> str:
+    import re
+
+    if not re.match(NAME_PATTERN, name):
+        raise ValueError(f"cube colour name {name!r} must be lowercase letters, digits, - or _")
+    return name
+
+
+class Cube(_Strict):
+    supply: int = Field(ge=0, le=500, description="cubes of this colour in the box")
+    points: int = Field(ge=0, le=50, description="points each cube is worth")
+    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
+
+
+class Floor(_Strict):
+    name: str = Field(min_length=1, description="floor name (source language; shown in docs)")
+    size: int = Field(ge=1, le=60, description="tiles on this floor, the initial zone aside")
+
+
+class Player(_Strict):
+    colour: str = Field(pattern=COLOUR_PATTERN)
+
+
+class Settings(_Strict):
+    """The Expedition kinds' game-wide settings (pack.yaml `game:`)."""
+
+    cubes: dict[Annotated[str, AfterValidator(_colour_name)], Cube] = Field(
+        min_length=1, max_length=12, description="information cubes: supply, points and print colour per colour")
+    floors: dict[int, Floor] = Field(min_length=1, max_length=9, description="dungeon floors 1, 2, 3 … and "
+                                     "their size")
+    players: dict[str, Player] = Field(default_factory=dict, max_length=8, description="investigator colours")
+
+    @field_validator("floors")
+    @classmethod
+    def _numbered(cls, floors: dict[int, Floor]) -> dict[int, Floor]:
+        numbers = sorted(floors)
+        if numbers != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"floors must be numbered 1, 2, 3 … without gaps (got {', '.join(map(str, numbers))})")
+        return floors
+
+
+FAMILY = register_family(Family(
+    "expedition",
+    "Expedition (spec A): zone tiles with passages and info slots, the artimaña and curse decks, "
+    "becarios, luck, clan, alert, panic, boss and investigator cards, tokens.",
+    settings=Settings,
+))
+
+
+def unknown_colours(comp: Component, fld: str, colours: Iterable[str], game: Settings | None,
+                    rule: str, what: str) -> Iterable[Problem]:
+    """A problem for each colour name that is not a cube colour the pack declares."""
+    if game is None:
+        return
+    known = ", ".join(game.cubes)
+    for colour in colours:
+        if colour not in game.cubes:
+            yield Problem(rule, f"{what} '{colour}' is not a cube colour of this pack (known: {known})",
+                          comp.field_loc(fld), comp.id, fld)

@@ -1,0 +1,82 @@
+"""Rules of the Expedition family that look across its kinds: run once per pack holding any of them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from mazmorra.errors import Problem
+from mazmorra.kinds import family_rule
+from mazmorra.kinds.expedition import FAMILY
+from mazmorra.kinds.expedition.artimana import Artimana
+from mazmorra.kinds.expedition.becario import Becario
+from mazmorra.kinds.expedition.boss import Boss
+from mazmorra.kinds.expedition.panic import Panic
+from mazmorra.kinds.expedition.token import Token
+from mazmorra.kinds.expedition.zone_tile import ZoneTile
+from mazmorra.model import Component, Pack
+
+
+@family_rule(FAMILY)
+def granted_becarios_exist(pack: Pack) -> Iterable[Problem]:
+    """artimana.unknown-becario: the becario an artimaña card grants is defined by the pack."""
+    becarios = {c.id for c, _ in pack.of(Becario)}
+    for comp, card in pack.of(Artimana):
+        if card.grants and card.grants not in becarios:
+            yield Problem("artimana.unknown-becario", f"grants becario '{card.grants}', which no becario deck "
+                          "defines", comp.field_loc("grants"), comp.id, "grants")
+
+
+@family_rule(FAMILY)
+def every_becario_granted(pack: Pack) -> Iterable[Problem]:
+    """becario.not-granted: some artimaña card grants every becario (otherwise it never enters play)."""
+    granted = {card.grants for _, card in pack.of(Artimana)}
+    for comp, _ in pack.of(Becario):
+        if comp.id not in granted:
+            yield Problem("becario.not-granted", f"no artimaña card grants becario '{comp.id}' (add "
+                          f"`grants: {comp.id}` to one)", comp.field_loc("id"), comp.id, "id")
+
+
+@family_rule(FAMILY)
+def boss_known(pack: Pack) -> Iterable[Problem]:
+    """panic.boss: a panic card restricted to a boss names a boss card of the pack, and says so."""
+    bosses = {c.id for c, _ in pack.of(Boss)}
+    for comp, card in pack.of(Panic):
+        if card.boss is not None and card.boss not in bosses:
+            yield Problem("panic.boss", f"restricted to boss '{card.boss}', which no boss card defines (known: "
+                          f"{', '.join(sorted(bosses)) or 'none'})", comp.field_loc("boss"), comp.id, "boss")
+        if card.boss is not None and not card.restriction:
+            yield Problem("panic.boss", "a card restricted to a boss prints it: add `restriction:` (e.g. \"Solo "
+                          "con …\")", comp.field_loc("boss"), comp.id, "restriction")
+
+
+@family_rule(FAMILY)
+def boss_exists(pack: Pack) -> Iterable[Problem]:
+    """zone_tile.boss: a tile with the boss effect needs a boss card in the pack."""
+    if any(True for _ in pack.of(Boss)):
+        return
+    for comp, tile in pack.of(ZoneTile):
+        if any(e.type == "boss" for e in tile.effects):
+            yield Problem("zone_tile.boss", "the tile has the boss effect but the pack has no boss card",
+                          comp.field_loc("effects"), comp.id, "effects")
+
+
+@family_rule(FAMILY)
+def token_letters_pair(pack: Pack) -> Iterable[Problem]:
+    """token.letter-pair: secret passage token letters (round or square tokens alike) come in pairs
+    and differ from the tiles' letters."""
+    count: Counter[str] = Counter()
+    first: dict[str, Component] = {}
+    for comp, t in pack.of(Token):
+        if t.type == "secret_passage" and t.letter:
+            count[t.letter] += comp.data.copies
+            first.setdefault(t.letter, comp)
+    tile_letters = {e.letter for _, tile in pack.of(ZoneTile) for e in tile.effects if e.type == "secret_passage"}
+    for letter, n in sorted(count.items()):
+        comp = first[letter]
+        if n != 2:
+            yield Problem("token.letter-pair", f"secret passage '{letter}' has {n} token(s); tokens join two zones, "
+                          "so each letter has exactly two", comp.field_loc("letter"), comp.id, "letter")
+        if letter in tile_letters:
+            yield Problem("token.letter-pair", f"letter '{letter}' is already printed on the tiles; tokens use "
+                          "other letters", comp.field_loc("letter"), comp.id, "letter")

@@ -1,0 +1,123 @@
+"""Reading template elements: attribute values (lengths, numbers, colours) and where an element
+stands in its template, so a mistake is reported at the template's file:line."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib import colors
+
+from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.icons import IconSet
+from mazmorra.units import parse_length
+
+AT = "mz-at"  # the attribute the template loader adds to every element: "<file index>:<line>:<col>"
+
+
+class ElementError(ValueError):
+    """A template element the layout cannot draw; `at` is its AT marker (None when unknown)."""
+
+    def __init__(self, message: str, at: str | None = None):
+        super().__init__(message)
+        self.at = at
+
+
+@contextmanager
+def located(el: ET.Element) -> Iterator[None]:
+    """Attribute any ValueError raised while reading `el` to `el`'s template line (the innermost
+    element that knows its line wins)."""
+    try:
+        yield
+    except ElementError as exc:
+        if exc.at is None and el.get(AT) is not None:
+            raise ElementError(str(exc), el.get(AT)) from None
+        raise
+    except ValueError as exc:
+        raise ElementError(str(exc), el.get(AT)) from None
+
+
+@dataclass
+class FaceContext:
+    """What element parsing needs besides the element: the component and where its texts came
+    from (for located content problems), the icons and the pack folder (for images)."""
+
+    component: str
+    lang: str
+    icons: IconSet
+    pack_root: Path | None
+    text_loc: Callable[[str | None], Loc | None]
+    problems: list[Problem] = field(default_factory=list)
+
+
+def check_attrs(el: ET.Element, allowed: frozenset[str]) -> None:
+    """An attribute the element does not take is a mistake (a misspelt `fil=` would otherwise be
+    silently ignored)."""
+    unknown = sorted(set(el.attrib) - allowed - {AT})
+    if unknown:
+        name = unknown[0]
+        raise ValueError(f"<{el.tag}> has unknown attribute{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(repr(u) for u in unknown)}{did_you_mean(name, allowed)} "
+                         f"(<{el.tag}> takes: {', '.join(sorted(allowed))})")
+
+
+@lru_cache(maxsize=512)
+def colour(value: str) -> str:
+    """A colour as #rrggbb: any #rgb, #rrggbb or CSS/ReportLab colour name."""
+    try:
+        c = colors.toColor(value)
+    except (ValueError, TypeError):
+        raise ValueError(f"unknown colour {value!r}") from None
+    return "#" + c.hexval()[2:].rjust(6, "0")
+
+
+def length(el: ET.Element, name: str, default: float | None = None) -> float:
+    """A length attribute in mm ("3", "3mm", "0.5in", "6pt"); required when default is None."""
+    raw = el.get(name)
+    if raw is None:
+        if default is None:
+            raise ValueError(f"<{el.tag}> needs {name}=")
+        return default
+    return parse_length(raw)
+
+
+def number(el: ET.Element, name: str, default: float) -> float:
+    """A positive, finite number attribute (font sizes, leading)."""
+    raw = el.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"<{el.tag} {name}='{raw}'>: not a number") from None
+    if not (0 < value < 10_000):
+        raise ValueError(f"<{el.tag} {name}='{raw}'>: must be a positive number")
+    return value
+
+
+def opt_colour(el: ET.Element, name: str, default: str | None = None) -> str | None:
+    """A colour attribute, or None when absent or "none"."""
+    raw = el.get(name, default)
+    if raw is None or raw == "none":
+        return None
+    return colour(raw)
+
+
+def choice(el: ET.Element, name: str, allowed: tuple[str, ...]) -> str:
+    """One of a few words; the first is the default."""
+    value = el.get(name, allowed[0])
+    if value not in allowed:
+        raise ValueError(f"<{el.tag} {name}='{value}'>: use {', '.join(allowed)}{did_you_mean(value, allowed)}")
+    return value
+
+
+def dash(raw: str) -> tuple[float, ...]:
+    """A dash pattern "2 1" or "2,1" in mm."""
+    try:
+        return tuple(float(d) for d in raw.replace(",", " ").split())
+    except ValueError:
+        raise ValueError(f"dash='{raw}': use lengths in mm separated by spaces, e.g. 2 1") from None

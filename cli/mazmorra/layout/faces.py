@@ -1,0 +1,175 @@
+"""A deck in one language -> a Document whose items are laid out lazily, component by component:
+each face is its kind's template rendered with the component's localised data, then parsed into
+drawing ops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import jinja2
+
+from mazmorra import fonts
+from mazmorra.contracts import Document, Face, Item
+from mazmorra.errors import Loc, Problem
+from mazmorra.i18n.labels import Labels, number_formatter
+from mazmorra.i18n.localise import Localisation, Localised
+from mazmorra.i18n.po import catalogue_path
+from mazmorra.icons import IconSet
+from mazmorra.layout.attrs import ElementError, FaceContext
+from mazmorra.layout.elements import parse_face
+from mazmorra.layout.templates import TemplateError, Templates
+from mazmorra.model import Deck, Pack
+
+
+@dataclass
+class LayoutContext:
+    """What laying out a pack in one language needs, shared by all its decks."""
+
+    pack: Pack
+    localisation: Localisation
+    templates: Templates
+    icons: IconSet
+    labels: Labels
+    out_dir: Path
+    draft: bool  # untranslated texts fall back visibly, marked on the face
+    problems: list[Problem]  # the build's: grows while decks are laid out
+    reported: set[tuple[str, Loc | None, str]] = field(default_factory=set)  # template mistakes already reported
+    contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
+
+    def __post_init__(self) -> None:
+        self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
+
+    @property
+    def lang(self) -> str:
+        return self.localisation.lang
+
+    def template_problem(self, problem: Problem) -> None:
+        """A mistake of a template is reported once, at its line, whichever components it hits."""
+        key = (problem.rule, problem.loc, problem.message)
+        if key not in self.reported:
+            self.reported.add(key)
+            self.problems.append(problem)
+
+
+def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
+    """The document of one deck in ctx's language; its items are laid out when iterated. Templates
+    are compiled now, so a template syntax error stops the build before any layout."""
+    pack, lang, loc10n = ctx.pack, ctx.lang, ctx.localisation
+    w, h = deck.size_mm
+    deck_name = loc10n.name(f"deck:{deck.id}.name")
+    pack_name = loc10n.name("pack.name")
+    mine = [loc for loc in loc10n.components if loc.component.deck == deck.id]
+    common = {"lang": lang, "_": ctx.labels, "ngettext": ctx.labels.ngettext, "num": number_formatter(lang),
+              "w": w, "h": h, "bleed": pack.bleed_mm, "game": pack.spec.game, "components": ctx.contexts,
+              "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
+                       "count": sum(c.data.copies for c in deck.components)},
+              "pack": {"id": pack.id, "name": pack_name}}
+    fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
+    backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
+
+    def items() -> Iterator[Item]:
+        shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
+        for loc in mine:
+            comp, kind = loc.component, loc.component.kind
+            front_t = fronts[kind.name]
+            if front_t is None:
+                return
+            size = comp.size_mm
+            key = (kind.name, size)
+            if key not in shared:
+                back_t = backs.get(kind.name)
+                shared[key] = None if back_t is None else _face(
+                    ctx, back_t, {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
+                    shared_back_id(deck, kind.name, size), "back", lambda f: deck.loc, size, kind.shape)
+            tctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": ctx.contexts[comp.id],
+                    "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
+            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape)
+            back = shared[key]
+            if kind.two_sided:
+                back = _face(ctx, front_t, {**tctx, "side": "back"}, comp.id, "back", loc.text_loc, size, kind.shape)
+            untranslated = loc.untranslated()
+            if ctx.draft and untranslated and front is not None:
+                front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
+            if front is None:
+                front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
+            yield Item(front, back, comp.data.copies, not kind.two_sided,
+                       loc.texts["name"].text if "name" in loc.texts else comp.id,
+                       _state(loc, lang == pack.spec.source_language), tuple(f"{k} ({s})" for k, s in untranslated))
+
+    names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
+    inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files(), *ctx.templates.files(names)}
+    for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
+        if cat.is_file():
+            inputs.add(cat)
+    return Document(pack.id, deck.id, lang, f"{pack_name} — {deck_name}", deck_name,
+                    ctx.out_dir / pack.id / lang / f"{deck.id}.pdf",
+                    [loc.component.size_mm for loc in mine for _ in range(loc.component.data.copies)],
+                    [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
+                    items, inputs)
+
+
+def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:
+    """The component id of a deck back: `deck:<id>` for the deck's own kind and size, else one per
+    kind and size (a deck may mix kinds and sizes), so renderers and exports never confuse them."""
+    if kind == deck.kind.name and size == deck.size_mm:
+        return f"deck:{deck.id}"
+    return f"deck:{deck.id}:{kind}:{size[0]:g}x{size[1]:g}"
+
+
+def _state(loc: Localised, source: bool) -> str:
+    states = {s for _, s in loc.untranslated()}
+    if "untranslated" in states:
+        return "untranslated"
+    if "fuzzy" in states:
+        return "fuzzy"
+    return "source" if source else "translated"
+
+
+def _compile(ctx: LayoutContext, name: str | None) -> jinja2.Template | None:
+    if name is None:
+        return None
+    try:
+        return ctx.templates.get(name)
+    except TemplateError as exc:
+        ctx.template_problem(exc.problem)
+        return None
+
+
+def _face(ctx: LayoutContext, template: jinja2.Template, tctx: dict[str, Any], component: str, side: str,
+          text_loc: Callable[[str | None], Loc | None], size: tuple[float, float], shape: str) -> Face | None:
+    """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
+    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc)
+    try:
+        xml = template.render(tctx)
+        face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+    except RecursionError as exc:
+        ctx.template_problem(Problem("template.render", f"template {template.name} includes itself (endless "
+                                     "recursion)", ctx.templates.render_loc(exc, template), component, lang=ctx.lang))
+        return None
+    except jinja2.TemplateError as exc:
+        ctx.template_problem(Problem("template.render", f"template {template.name}: {exc}",
+                                     ctx.templates.render_loc(exc, template), component, lang=ctx.lang))
+        return None
+    except ValueError as exc:
+        at = exc.at if isinstance(exc, ElementError) else None
+        ctx.template_problem(Problem("template.element", f"template {template.name}: {exc}",
+                                     ctx.templates.element_loc(at, template), component, lang=ctx.lang))
+        return None
+    ctx.problems.extend(fctx.problems)
+    return face
+
+
+def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:
+    """Overlay a red band naming the untranslated fields, so a draft print cannot pass for final."""
+    text = escape(f"UNTRANSLATED ({lang}): {', '.join(fields)}")
+    y = face.h / 2 - 5
+    xml = (f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
+           f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
+           f'align="center" valign="middle" color="#ffffff">{text}</text></card>')
+    overlay = parse_face(xml, FaceContext(face.component, lang, icons, pack.root, lambda f: None), face.side,
+                         face.w, face.h, face.bleed, face.shape)
+    return replace(face, ops=face.ops + overlay.ops)

@@ -1,0 +1,119 @@
+"""The <text> element: a box of card text fitted to its frame (shrunk down to min-size), with
+inline icons and bold runs, laid out once per distinct text and box and moved into place."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mazmorra import fonts
+from mazmorra.contracts import IconOp, Op, TextOp
+from mazmorra.errors import Problem, did_you_mean
+from mazmorra.layout.attrs import FaceContext, choice, colour, length, number
+from mazmorra.text import IconPart, Style, TextPart, fit, number_label
+from mazmorra.units import PT_PER_MM
+
+TEXT_ATTRS = frozenset({"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field"})
+ALIGN = ("left", "center", "right")
+VALIGN = ("top", "middle", "bottom")
+
+
+def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
+    """<text x y w h [size min-size font color leading align valign field]>: a framed text box."""
+    content = (el.text or "").strip()
+    if not content:
+        return
+    x, y, w, h = ox + length(el, "x"), oy + length(el, "y"), length(el, "w"), length(el, "h")
+    if w <= 0 or h <= 0:
+        raise ValueError(f"<text> box is {w:g}×{h:g} mm: width and height must be positive "
+                         "(is the component too small for its template?)")
+    size = number(el, "size", 9.0)
+    min_size = number(el, "min-size", size)
+    font = el.get("font", fonts.DEFAULT)
+    if font not in fonts.FONTS:
+        raise ValueError(f"<text font='{font}'>: unknown font{did_you_mean(font, fonts.FONTS)} (known: "
+                         f"{', '.join(fonts.FONTS)})")
+    style = Style(font=font, bold_font=fonts.BOLD_OF[font], color=colour(el.get("color", "#222222")),
+                  leading=number(el, "leading", 1.18), align=choice(el, "align", ALIGN),
+                  valign=choice(el, "valign", VALIGN))
+    fld = el.get("field")
+    block = _text_block(content, w, h, style, size, min_size, ctx.lang, ctx.icons.name_set)
+    if block.missing:
+        ctx.problems.append(Problem("text.missing-glyph",
+                                    f"font '{font}' has no glyph for {' '.join(sorted(block.missing))}",
+                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    if not block.fits:
+        ctx.problems.append(Problem(
+            "text.overflow",
+            f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt "
+            f"(overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
+            ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    for name in block.unknown_icons:
+        ctx.problems.append(Problem("text.unknown-icon", f"unknown icon '{{{name}}}'",
+                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    for op in block.ops:  # the block was laid out at (0, 0): move it to the box
+        if isinstance(op, TextOp):
+            out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
+        else:
+            out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
+
+    ops: tuple[TextOp | IconOp, ...]
+    size: float
+    fits: bool
+    overflow: float  # mm
+    missing: frozenset[str]
+    unknown_icons: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def _text_block(content: str, w: float, h: float, style: Style, size: float, min_size: float, lang: str,
+                icon_names: frozenset[str]) -> TextBlock:
+    out: list[TextOp | IconOp] = []
+    unknown: list[str] = []
+    missing = frozenset(fonts.missing_chars(content, style.font))
+    fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang)
+    x = y = 0.0
+    s = fitted.size
+    line_h = s * style.leading / PT_PER_MM
+    total = len(fitted.lines) * line_h
+    top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
+    ascent = s * 0.78 / PT_PER_MM
+    space_pt = fonts.width(" ", style.font, s)
+    for i, line in enumerate(fitted.lines):
+        lw = line.width / PT_PER_MM
+        lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(style.align, 0.0)
+        base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2
+        run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
+        run_font, run_x, run_end = "", 0.0, 0.0
+        for placed in line.items + (None,):
+            part = placed.part if placed is not None else None
+            pfont = (style.bold_font if part.bold else style.font) if isinstance(part, TextPart) else ""
+            if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
+                out.append(TextOp(lx + run_x / PT_PER_MM, base, "".join(run), run_font, s, style.color))
+                run = []
+            if placed is None:
+                break
+            px = lx + placed.x / PT_PER_MM
+            if isinstance(part, TextPart):
+                if not run:
+                    run_font, run_x = pfont, placed.x
+                elif placed.x - run_end > 1e-6:
+                    run.append(" ")
+                run.append(part.text)
+                run_end = placed.x + placed.width
+            elif isinstance(part, IconPart):
+                isz = s * 1.15 / PT_PER_MM
+                if part.name not in icon_names:
+                    unknown.append(part.name)
+                else:
+                    out.append(IconOp(part.name, px, base - isz * 0.82, isz))
+                if part.number is not None:
+                    out.append(TextOp(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part),
+                                      style.bold_font, s, style.color))
+    return TextBlock(tuple(out), fitted.size, fitted.fits, fitted.overflow / PT_PER_MM, missing, tuple(unknown))
