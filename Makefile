@@ -14,7 +14,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup test validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup test golden validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -80,6 +80,11 @@ i18n: setup
 test: setup
 	scripts/ensure-tools
 	$(BIN)/python -m pytest -q
+
+# After an intended change to a template or the layout code: rewrite tests/golden/ (then review
+# the diff with git).
+golden: setup
+	$(BIN)/python tests/golden.py --update
 
 bench: setup
 	$(BIN)/python bench/run.py

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -15,11 +17,39 @@ REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
-    """`mazmorra ARGS` in a subprocess, exactly as a user runs it."""
-    e = dict(os.environ)
-    e.update({"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"})
-    e.update(env or {})
+CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"}
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`mazmorra ARGS` as a user runs it, in this process: the real entry point (`mazmorra.cli.main`)
+    with its own argv, working folder, environment, stdout, stderr and exit code."""
+    from mazmorra.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd, saved_argv = dict(os.environ), os.getcwd(), sys.argv
+    os.environ.update({**CLI_ENV, **(env or {})})
+    os.chdir(cwd or REPO)
+    sys.argv = ["mazmorra", *args]
+    code: int = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+        sys.argv = saved_argv
+    return subprocess.CompletedProcess(["mazmorra", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_cli_subprocess(*args: str, cwd: Path | None = None, env: dict | None = None,
+                       timeout: int = 300) -> subprocess.CompletedProcess:
+    """`mazmorra ARGS` in a new process (`python -m mazmorra`): for the few smoke tests that need a
+    real process (start-up, signals, exit codes seen by a shell)."""
+    e = {**os.environ, **CLI_ENV, **(env or {})}
     return subprocess.run([sys.executable, "-m", "mazmorra", *args], cwd=cwd or REPO, env=e, text=True,
                           capture_output=True, timeout=timeout)
 

@@ -12,7 +12,7 @@ from conftest import edit, mix_muestras, need_tool, run_cli, tree_snapshot
 from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
 from mazmorra.exports.tts import MAX_CARDS, grid
 from mazmorra.icons import IconSet
-from mazmorra.layout import Face, RectOp
+from mazmorra.contracts import Face, RectOp
 from PIL import Image, ImageCms
 
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed

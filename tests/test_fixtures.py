@@ -61,7 +61,7 @@ def test_bad_input(case: str, tmp_path: Path) -> None:
     if "generate" in expected:
         generate(expected["generate"], pack)
     start = time.monotonic()
-    res = run_cli("build", "fixture", cwd=tmp_path, timeout=TIME_LIMIT * 3)
+    res = run_cli("build", "fixture", cwd=tmp_path)
     took = time.monotonic() - start
     text = res.stdout + res.stderr
     assert took < TIME_LIMIT, f"{case} took {took:.1f} s"

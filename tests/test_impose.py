@@ -6,7 +6,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, impose, mirror, plan
+from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, mirror, plan, plan_fronts
 
 
 def _bleed_box(slot, bleed):
@@ -26,7 +26,7 @@ def _overlap(a, b) -> bool:
 def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
     sheet = SheetSpec(page=page)
     bleed = 3.0
-    pages = impose(sheet, sizes, bleed)
+    pages = plan_fronts(sheet, sizes, bleed)
     indices = [s.index for p in pages for s in p.slots]
     assert indices == list(range(len(sizes)))
     pw, ph = sheet.size
@@ -45,7 +45,7 @@ def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
 
 
 def test_backs_are_mirrored_for_the_flip_edge() -> None:
-    pages = impose(SheetSpec(), [(63, 88)] * 6, 3.0)
+    pages = plan_fronts(SheetSpec(), [(63, 88)] * 6, 3.0)
     first = pages[0].slots[0]
     long_back = mirror(first, SheetSpec(duplex="long"))
     assert long_back.y == first.y and long_back.x == pytest.approx(210 - first.x - 63)
@@ -56,8 +56,8 @@ def test_backs_are_mirrored_for_the_flip_edge() -> None:
 
 
 def test_landscape_sheets() -> None:
-    portrait = impose(SheetSpec(), [(88, 63)] * 12, 3.0)
-    landscape = impose(SheetSpec(landscape=True), [(88, 63)] * 12, 3.0)
+    portrait = plan_fronts(SheetSpec(), [(88, 63)] * 12, 3.0)
+    landscape = plan_fronts(SheetSpec(landscape=True), [(88, 63)] * 12, 3.0)
     assert len(portrait[0].slots) == 8  # 2 × 4 cells of 94 × 69 mm in 200 × 287 mm
     assert len(landscape[0].slots) == 6  # 3 × 2 in 287 × 200 mm
     assert all(s.x + s.w < 297 for s in landscape[0].slots)
@@ -91,7 +91,7 @@ def _check_marks_outside(plan_, bleed) -> None:
 @pytest.mark.parametrize("sizes", [[POKER] * 11, [(60, 60)] * 3 + [(25, 25)] * 9 + [POKER] * 2])
 def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, sizes) -> None:
     pw, ph = sheet.size
-    pages = impose(sheet, sizes, 3.0)
+    pages = plan_fronts(sheet, sizes, 3.0)
     assert [s.index for p in pages for s in p.slots] == list(range(len(sizes)))
     for page in pages:
         assert len(page.backs) == len(page.slots) and len(page.folds) == 1
@@ -122,18 +122,18 @@ def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, size
     ("a3", False, 8, "vertical"),
 ])
 def test_fold_orientation_fits_the_most_cards(page, landscape, per_page, fold) -> None:
-    pages = impose(SheetSpec(page=page, landscape=landscape, layout="fold"), [POKER] * 24, 3.0)
+    pages = plan_fronts(SheetSpec(page=page, landscape=landscape, layout="fold"), [POKER] * 24, 3.0)
     x1, _, x2, _ = pages[0].folds[0]
     assert len(pages[0].slots) == per_page
     assert ("vertical" if x1 == x2 else "horizontal") == fold
 
 
 def test_fold_hugs_the_fold_line_and_reports_what_does_not_fit() -> None:
-    page = impose(SheetSpec(layout="fold"), [POKER] * 3, 3.0)[0]
+    page = plan_fronts(SheetSpec(layout="fold"), [POKER] * 3, 3.0)[0]
     gap = page.backs[0].x - 3 - (page.slots[0].x + 63 + 3)
     assert gap <= 2 * (0.5 + 5 + 0.5) + 1e-9  # cards next to the fold: a skewed fold shifts backs least
     with pytest.raises(DoesNotFit, match="side by side"):
-        impose(SheetSpec(layout="fold"), [(100, 200)], 3.0)
+        plan_fronts(SheetSpec(layout="fold"), [(100, 200)], 3.0)
 
 
 @pytest.mark.parametrize("landscape, duplex, columns", [
@@ -143,7 +143,7 @@ def test_flip_edge_mirrors_columns_or_rows(landscape, duplex, columns) -> None:
     """The long edge of a portrait sheet is vertical (columns mirror); of a landscape sheet, horizontal."""
     sheet = SheetSpec(landscape=landscape, duplex=duplex)
     pw, ph = sheet.size
-    page = impose(sheet, [POKER] * 3, 3.0)[0]
+    page = plan_fronts(sheet, [POKER] * 3, 3.0)[0]
     back = back_page(page, sheet)
     for f, b in zip(page.slots, back.slots):
         if columns:
@@ -155,20 +155,20 @@ def test_flip_edge_mirrors_columns_or_rows(landscape, duplex, columns) -> None:
 def test_back_offset_moves_every_back_and_its_marks() -> None:
     plain = SheetSpec(duplex="short")
     moved = SheetSpec(duplex="short", back_offset=(1.5, -0.75))
-    page = impose(plain, [POKER] * 5, 3.0)[0]
+    page = plan_fronts(plain, [POKER] * 5, 3.0)[0]
     a, b = back_page(page, plain), back_page(page, moved)
     for s, t in zip(a.slots, b.slots):
         assert (t.x - s.x, t.y - s.y) == pytest.approx((1.5, -0.75))
     for m, n in zip(a.marks, b.marks):
         assert (n[0] - m[0], n[1] - m[1], n[2] - m[2], n[3] - m[3]) == pytest.approx((1.5, -0.75, 1.5, -0.75))
-    assert [s.x for s in impose(moved, [POKER] * 5, 3.0)[0].slots] == [s.x for s in page.slots]  # fronts stay
+    assert [s.x for s in plan_fronts(moved, [POKER] * 5, 3.0)[0].slots] == [s.x for s in page.slots]  # fronts stay
 
 
 @pytest.mark.parametrize("page", ["a4", "letter", "a3"])
 @pytest.mark.parametrize("gutter", [2.0, 6.0])
 def test_gutters_keep_marks_outside_every_bleed_box(page, gutter) -> None:
     sheet = SheetSpec(page=page, gutter=gutter)
-    pages = impose(sheet, [POKER] * 20, 3.0)
+    pages = plan_fronts(sheet, [POKER] * 20, 3.0)
     grid = plan(sheet, *POKER, 3.0)
     slots = pages[0].slots
     right = next(t for t in slots if t.y == slots[0].y and t.x > slots[0].x)
@@ -188,7 +188,7 @@ def test_abutted_cards_share_cut_lines(page) -> None:
     xs, ys = grid.trim_lines()
     assert len(xs) == grid.cols + 1 and len(ys) == grid.rows + 1  # one line between neighbours
     assert len(crop_marks(grid)) == 2 * (len(xs) + len(ys))
-    slots = impose(sheet, [POKER] * 9, 0.0)[0].slots
+    slots = plan_fronts(sheet, [POKER] * 9, 0.0)[0].slots
     assert slots[1].x == pytest.approx(slots[0].x + 63) and slots[3].y == pytest.approx(slots[0].y + 88)
 
 
@@ -200,7 +200,7 @@ def test_sheet_spec_rejects_unknown_names() -> None:
 
 
 def test_a_part_filled_sheet_marks_only_its_cards() -> None:
-    pages = impose(SheetSpec(), [(63, 88)] * 8, 3.0)  # 6 on the first sheet, 2 (one row) on the second
+    pages = plan_fronts(SheetSpec(), [(63, 88)] * 8, 3.0)  # 6 on the first sheet, 2 (one row) on the second
     assert len(pages) == 2 and len(pages[1].slots) == 2
     full_rows = {round(y, 3) for x1, y1, x2, y2 in pages[0].marks if y1 == y2 for y in (y1,)}
     part_rows = {round(y, 3) for x1, y1, x2, y2 in pages[1].marks if y1 == y2 for y in (y1,)}

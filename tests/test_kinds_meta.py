@@ -9,7 +9,8 @@ import pytest
 
 from conftest import CONTENT, REPO, run_cli
 from mazmorra import kinds
-from mazmorra.i18n import template_labels
+from mazmorra.layout import Templates
+from mazmorra.paths import templates_dir
 from mazmorra.load import all_packs, load_pack
 
 KINDS = sorted(kinds.all_kinds())
@@ -56,7 +57,7 @@ def test_kind_has_templates(name: str) -> None:
     kind = kinds.get(name)
     for tpl in (kind.template, kind.back_template):
         if tpl:
-            assert (REPO / "templates" / tpl).is_file(), tpl
+            assert (templates_dir() / tpl).is_file(), tpl
 
 
 @pytest.mark.parametrize("name", KINDS)
@@ -74,8 +75,8 @@ def test_kind_has_a_sample_that_builds_in_every_language(name: str, packs_by_kin
 @pytest.mark.parametrize("name", KINDS)
 def test_kind_labels_are_translated_to_spanish(name: str) -> None:
     kind = kinds.get(name)
-    labels = template_labels([t for t in (kind.template, kind.back_template) if t], [REPO / "templates"])
-    po = polib.pofile(str(REPO / "templates" / "locale" / "es.po"))
+    labels = Templates(None, templates_dir()).labels([t for t in (kind.template, kind.back_template) if t])
+    po = polib.pofile(str(templates_dir() / "locale" / "es.po"))
     have = {e.msgid for e in po if not e.obsolete and (e.msgstr or (e.msgstr_plural and all(e.msgstr_plural.values())))}
     missing = [label.msgid for label in labels if label.msgid not in have]
     assert not missing, f"labels of {name} with no Spanish: {missing}"
@@ -87,7 +88,7 @@ def test_shared_label_catalogue_passes_msgfmt() -> None:
     need_tool("msgfmt")
     import subprocess
 
-    for po in [REPO / "templates/locale/es.po", *sorted(CONTENT.glob("*/locale/*.po"))]:
+    for po in [templates_dir() / "locale/es.po", *sorted(CONTENT.glob("*/locale/*.po"))]:
         res = subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(po)],
                              capture_output=True, text=True)
         assert res.returncode == 0, f"{po}: {res.stderr}"

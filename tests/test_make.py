@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from mazmorra.paths import templates_dir
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def project(tmp_path: Path) -> Path:
         pytest.skip("make is not installed")
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    shutil.copytree(templates_dir(), tmp_path / "templates")
     for pack in ("muestras", "profundidades"):
         shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
     bin_dir = tmp_path / ".venv" / "bin"

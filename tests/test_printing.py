@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import need_tool, render_png, run_cli
-from mazmorra.impose import SheetSpec, crop_marks, impose, plan
+from mazmorra.impose import SheetSpec, crop_marks, plan, plan_fronts
 from pypdf import PdfReader
 
 DPI = 150
@@ -90,7 +90,7 @@ def test_fold_page_has_each_back_opposite_its_front(build, tmp_path: Path, optio
     need_tool("pdftoppm")
     pdf = build("maldiciones", "--layout", "fold", *options)
     sheet = SheetSpec(landscape="--landscape" in options, layout="fold", fold="vertical" if vertical else "horizontal")
-    pages = impose(sheet, CURSES, BLEED)
+    pages = plan_fronts(sheet, CURSES, BLEED)
     assert len(PdfReader(str(pdf)).pages) == len(pages)  # no backs pages
     img = render_png(pdf, 1, DPI, tmp_path)
     pw, ph = sheet.size
@@ -184,7 +184,7 @@ def test_gutter_marks_are_drawn_in_the_gutters_outside_every_bleed(build, tmp_pa
     img = render_png(build("artimanas", "--gutter", f"{gutter:g}"), 1, DPI, tmp_path)
     sheet = SheetSpec(gutter=gutter)
     grid = plan(sheet, 63, 88, BLEED)
-    page = impose(sheet, [(63.0, 88.0)] * 40, BLEED)[0]
+    page = plan_fronts(sheet, [(63.0, 88.0)] * 40, BLEED)[0]
     boxes = [(s.x - BLEED, s.y - BLEED, s.x + s.w + BLEED, s.y + s.h + BLEED) for s in page.slots]
     assert len(page.marks) > len(crop_marks(plan(SheetSpec(), 63, 88, BLEED)))
     for x1, y1, x2, y2 in page.marks:
@@ -209,7 +209,7 @@ def test_abutted_cards_share_one_cut_line(build, tmp_path: Path) -> None:
     img = render_png(build("artimanas", "--bleed", "0", "--cut-lines"), 1, DPI, tmp_path)
     sheet = SheetSpec(bleed=0)
     grid = plan(sheet, 63, 88, 0.0)
-    slots = impose(sheet, [(63.0, 88.0)] * 40, 0.0)[0].slots
+    slots = plan_fronts(sheet, [(63.0, 88.0)] * 40, 0.0)[0].slots
     assert len(slots) == 9
     # Cards touch: one frame runs across the three of a row, edge to edge.
     row = runs(img, row=px(slots[0].y + 44), merge=3)
@@ -271,7 +271,7 @@ def test_build_help_documents_every_printing_option(cli) -> None:
 def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -> None:
     """A deck mixing sizes and kinds: every back is drawn at its card's size, in its kind's design."""
     from conftest import mix_muestras
-    from mazmorra.impose import SheetSpec, back_page, impose
+    from mazmorra.impose import SheetSpec, back_page, plan_fronts
     from mazmorra.load import load_pack
 
     need_tool("pdftoppm")
@@ -282,7 +282,7 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
     loaded = load_pack(pack)
     comps = [c for c in loaded.components() for _ in range(c.data.copies)]
     sheet = SheetSpec()
-    plan = impose(sheet, [c.size_mm for c in comps], loaded.bleed_mm)[0]
+    plan = plan_fronts(sheet, [c.size_mm for c in comps], loaded.bleed_mm)[0]
     backs = back_page(plan, sheet)
     dpi = 100
     img = render_png(pack.parents[1] / "output/muestras/es/cartas.pdf", 2, dpi, tmp_path)

@@ -11,7 +11,9 @@ import pytest
 from conftest import assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
 from mazmorra.errors import Loc
 from mazmorra.icons import IconSet
-from mazmorra.layout import CircleOp, FaceContext, IconOp, LineOp, PolyOp, RectOp, TextOp, parse_face
+from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
+from mazmorra.layout.attrs import FaceContext
+from mazmorra.layout.elements import parse_face
 
 PACK = "profundidades"
 MAPS = "decks/entradas.yaml"

@@ -58,7 +58,7 @@ def missing_chars(text: str, name: str) -> set[str]:
 
 @lru_cache(maxsize=65536)
 def _unit_width(text: str, name: str) -> float:
-    return pdfmetrics.stringWidth(text, register(name), 1000.0) / 1000.0
+    return float(pdfmetrics.stringWidth(text, register(name), 1000.0)) / 1000.0
 
 
 def width(text: str, name: str, size_pt: float) -> float:

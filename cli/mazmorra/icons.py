@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 from mazmorra.errors import Loc, Problem, rel
 
@@ -77,7 +78,7 @@ class IconSet:
 
 
 @cache
-def load_svg(path: Path):  # -> reportlab Drawing
+def load_svg(path: Path) -> Any:  # a reportlab Drawing
     """Parse an SVG once per process (svglib), silencing its chatter."""
     from svglib.svglib import svg2rlg
 

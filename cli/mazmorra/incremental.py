@@ -42,8 +42,11 @@ def read_rule(depfile: Path) -> tuple[str, list[str], str] | None:
         options = head[len("# mazmorra options: "):]
     first = text.split("\n\n", 1)[0].replace("\\\n", " ")
     target, _, deps = first.partition(": ")
-    unescape = lambda s: s.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")  # noqa: E731
-    return unescape(target), [unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d], options
+    return _unescape(target), [_unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d], options
+
+
+def _unescape(path: str) -> str:
+    return path.replace("\\ ", " ").replace("\\#", "#").replace("$$", "$")
 
 
 def up_to_date(output: Path, depfile: Path, options: str = "") -> bool:

@@ -123,7 +123,8 @@ def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
     game = pack.raw.get("game") if isinstance(pack.raw, YMap) else None
     base = pack.field_locs.get("game", pack.loc)
     if not isinstance(game, YMap) or not game:
-        for family in readers:
+        needed = {k.family.name: k.family for k in pack.kinds() if k.reads_settings and k.family in readers}
+        for family in needed.values():
             problems.append(Problem("game.settings", f"the {family.name} kinds need a `game:` section in pack.yaml "
                                     f"with {_keys_of(family)}", pack.loc, "pack", "game"))
         return {}

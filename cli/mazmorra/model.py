@@ -72,6 +72,7 @@ class Kind:
     deck_rules: tuple[DeckRule, ...] = ()  # each sees the components of this kind in one deck
     pack_rules: tuple[PackRule, ...] = ()  # run once per pack that holds this kind
     two_sided: bool = False  # the component prints its own back (template gets side='back')
+    reads_settings: bool = True  # its rules or templates read its family's `game:` settings (then required)
     summary: str = ""
 
     @property

@@ -31,14 +31,14 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-class YMap(dict):
+class YMap(dict[Any, Any]):
     """A mapping that remembers where it and each of its values stood."""
 
     loc: Loc
     locs: dict[str, Loc]
 
 
-class YList(list):
+class YList(list[Any]):
     """A sequence that remembers where it and each of its items stood."""
 
     loc: Loc

@@ -72,7 +72,7 @@ def colour(value: str) -> str:
         c = colors.toColor(value)
     except (ValueError, TypeError):
         raise ValueError(f"unknown colour {value!r}") from None
-    return "#" + c.hexval()[2:].rjust(6, "0")
+    return "#" + str(c.hexval())[2:].rjust(6, "0")
 
 
 def length(el: ET.Element, name: str, default: float | None = None) -> float:

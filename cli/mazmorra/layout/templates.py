@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import jinja2
@@ -47,7 +47,7 @@ class _MarkingLoader(jinja2.FileSystemLoader):
         super().__init__([str(p) for p in search])
         self.files: list[str] = []
 
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, object]:
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         source, filename, uptodate = super().get_source(environment, template)
         if filename not in self.files:
             self.files.append(filename)

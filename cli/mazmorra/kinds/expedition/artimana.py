@@ -60,6 +60,7 @@ KIND = register(
     Kind(
         name="artimana",
         family=FAMILY,
+        reads_settings=False,
         model=Artimana,
         template="artimana.xml.j2",
         back_template="artimana-back.xml.j2",

@@ -20,6 +20,7 @@ KIND = register(
     Kind(
         name="curse",
         family=FAMILY,
+        reads_settings=False,
         model=Curse,
         template="curse.xml.j2",
         back_template="curse-back.xml.j2",

@@ -1,0 +1,32 @@
+"""The `mazmorra` command: parses options, calls the library, prints. No logic lives here.
+
+One module per group of commands, each registering on `app`; this module is the entry point.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.markup import escape
+
+from mazmorra.cli import build, i18n, pack  # noqa: F401  (each registers its commands on app)
+from mazmorra.cli.app import app
+from mazmorra.cli.console import err
+
+
+def main() -> None:
+    try:
+        app()
+    except SystemExit:
+        raise
+    except Exception as exc:  # a bug in mazmorra itself: still no traceback wall for the user
+        if os.environ.get("MAZMORRA_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
+                  "This is a bug in mazmorra; rerun with MAZMORRA_DEBUG=1 for details.")
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()

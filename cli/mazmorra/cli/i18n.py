@@ -1,0 +1,104 @@
+"""`mazmorra i18n`: catalogues for translators (update, status, add)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from mazmorra.cli.app import i18n_app
+from mazmorra.cli.console import guard, err, out
+from mazmorra.cli.options import PacksArg, pack_dirs
+from mazmorra.errors import ContentError, Problem, UsageError
+from mazmorra.i18n import catalogue
+from mazmorra.i18n.labels import Label
+from mazmorra.i18n.po import catalogue_path
+from mazmorra.load import load_pack
+from mazmorra.model import Pack
+from mazmorra.paths import templates_dir
+from mazmorra.pipeline import BuildOptions, build
+
+
+def _pack_labels(pack: Pack) -> list[Label]:
+    """The labels the templates of the pack's kinds print (and what those templates include)."""
+    from mazmorra.layout import Templates
+
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    return Templates(pack.root, templates_dir()).labels(names)
+
+
+@i18n_app.command("update")
+def i18n_update(packs: PacksArg = None) -> None:
+    """Create or update locale/<lang>.po for every non-source language, keeping translations.
+
+    A changed source text keeps its translation, marked fuzzy; removed texts become obsolete entries.
+    """
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            labels = _pack_labels(pack)
+            for lang in pack.spec.languages:
+                if lang == pack.spec.source_language:
+                    continue
+                stats = catalogue.update_catalogue(pack, lang, labels)
+                err.print(f"[green]✓[/] {catalogue_path(pack.root, lang)}: {stats['kept']} kept, {stats['new']} new, "
+                          f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete")
+
+
+@i18n_app.command("add")
+def i18n_add(lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
+             packs: PacksArg = None) -> None:
+    """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            try:
+                path = catalogue.add_language(pack, lang, _pack_labels(pack))
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            err.print(f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
+                      f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)")
+
+
+@i18n_app.command("status")
+def i18n_status(packs: PacksArg = None,
+                as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
+                ) -> None:
+    """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
+    with guard():
+        report = []
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            try:
+                build(pack_dir, BuildOptions(draft=True), render=False)
+                problems: list[Problem] = []
+            except ContentError as exc:
+                problems = exc.problems
+            for lang in pack.spec.languages:
+                st = catalogue.catalogue_status(pack, lang)
+                st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
+                report.append((pack.id, st))
+        if as_json:
+            sys.stdout.write(json.dumps([{"pack": pid, **st.as_dict()} for pid, st in report], ensure_ascii=False,
+                                        indent=2) + "\n")
+            return
+        from rich.table import Table
+
+        table = Table(title="Translations", title_justify="left")
+        for col in ("pack", "lang", "translated", "fuzzy", "untranslated", "obsolete", "overflowing"):
+            table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
+        for pid, st in report:
+            table.add_row(pid, st.lang + (" (source)" if st.source else ""),
+                          f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)", str(st.fuzzy),
+                          str(st.untranslated), str(st.obsolete), str(len(st.overflow or [])))
+        out.print(table)
+        for pid, st in report:
+            for item in st.items or []:
+                colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
+                out.print(f"[{colour}]{item.state:12}[/] {pid}/{st.lang} {item.loc} {escape(item.ctx)}")
+            for p in st.overflow or []:
+                out.print(f"[red]{'overflowing':12}[/] {pid}/{st.lang} {p.loc} {p.component}.{p.field}: "
+                          f"{escape(p.message)}")

@@ -1,0 +1,243 @@
+"""One home per stage: imports point down, modules stay small, families are checked whole, every
+template element checks its attributes, imposition plans every page, unsafe inputs are refused."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, edit, line_of, run_cli
+from mazmorra import kinds
+from mazmorra.impose import SheetSpec, impose
+from mazmorra.layout import Templates
+from mazmorra.model import Kind
+from mazmorra.paths import templates_dir
+
+PACKAGE = REPO / "cli" / "mazmorra"
+MAX_LINES = 450
+
+
+def _modules() -> dict[str, Path]:
+    mods = {}
+    for f in PACKAGE.rglob("*.py"):
+        parts = list(f.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mods[".".join(parts)] = f
+    return mods
+
+
+def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
+    """Package modules `name` imports, type-only imports included; a package importing its own
+    submodules is not counted."""
+    base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = ".".join(base[: len(base) - node.level + 1] + [node.module or ""]) if node.level else node.module
+            targets = [mod or ""] + [f"{mod}.{a.name}" for a in node.names]
+        for t in targets:
+            while t and t not in mods:
+                t = t.rpartition(".")[0]
+            if t and t != name and not t.startswith(name + "."):
+                found.add(t)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> Iterator[list[str]]:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(v: str) -> Iterator[list[str]]:
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if state.get(w) == 1:
+                yield stack[stack.index(w):] + [w]
+            elif w not in state:
+                yield from visit(w)
+        stack.pop()
+        state[v] = 2
+
+    for v in sorted(graph):
+        if v not in state:
+            yield from visit(v)
+
+
+def test_imports_point_down_and_modules_stay_small() -> None:
+    mods = _modules()
+    graph = {name: _imports(name, path, mods) for name, path in mods.items()}
+    assert list(_cycles(graph)) == []
+    assert graph["mazmorra.contracts"] == set(), "the contracts between stages import nothing of the package"
+    big = {n: len(p.read_text(encoding="utf-8").splitlines()) for n, p in mods.items()}
+    assert {n: size for n, size in big.items() if size > MAX_LINES} == {}
+
+
+def test_pipeline_reaches_every_stage_in_one_hop() -> None:
+    mods = _modules()
+    imported = _imports("mazmorra.pipeline", PACKAGE / "pipeline.py", mods)
+    for stage in ("mazmorra.load", "mazmorra.validate", "mazmorra.i18n.localise", "mazmorra.layout",
+                  "mazmorra.impose", "mazmorra.render", "mazmorra.exports", "mazmorra.write"):
+        assert stage in imported, stage
+    users = {n for n, p in mods.items() if "mazmorra.pipeline" in _imports(n, p, mods)}
+    assert users <= {n for n in mods if n.startswith("mazmorra.cli")}, "the orchestrator exports nothing to its workers"
+
+
+# ---------------------------------------------------------------- template elements
+
+
+@pytest.mark.parametrize("element, attr, suggestion", [
+    ('<rect x="1" y="1" w="5" h="5" fil="#f00"/>', "fil", "fill"),
+    ('<text x="1" y="1" w="20" h="5" sise="9">Hola</text>', "sise", "size"),
+    ('<circle cx="5" cy="5" r="2" stroke-widht="1"/>', "stroke-widht", "stroke-width"),
+])
+def test_a_misspelt_attribute_is_located_with_a_suggestion(pack_copy, element: str, attr: str,
+                                                            suggestion: str) -> None:
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {element}\n</card>"),
+                                                     encoding="utf-8")
+    line = line_of(pack / "templates" / "card.xml.j2", element)
+    res = run_cli("build", "muestras", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert f"content/muestras/templates/card.xml.j2:{line}:3" in text, text
+    assert f"unknown attribute '{attr}'; did you mean '{suggestion}'?" in text
+    assert text.count("(template.element)") == 1, "reported once, not once per card and language"
+
+
+def test_a_grid_mistake_is_reported_once_at_its_template_line(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    grid = '<grid x="2" y="2" rows="2" cols="2" cell="4">\n    <cell r="0" c="0" type="lava"/>\n  </grid>'
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {grid}\n</card>"), encoding="utf-8")
+    res = run_cli("build", "muestras", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    line = line_of(pack / "templates" / "card.xml.j2", 'type="lava"')
+    assert f"card.xml.j2:{line}:5" in text and "unknown type 'lava'" in text, text
+    assert text.count("unknown type 'lava'") == 1
+
+
+def test_recursion_through_includes_names_the_include_line(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    (pack / "templates" / "card.xml.j2").write_text('<card>\n  {% include "part.xml.j2" %}\n</card>\n',
+                                                     encoding="utf-8")
+    (pack / "templates" / "part.xml.j2").write_text('<g>\n\n  {% include "card.xml.j2" %}\n</g>\n',
+                                                     encoding="utf-8")
+    res = run_cli("build", "muestras", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1 and "endless recursion" in text, text
+    assert "content/muestras/templates/card.xml.j2:2:" in text, text
+
+
+def test_a_label_in_a_jinja_comment_is_not_a_label(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "t.xml.j2").write_text(
+        '{# _("Old label") #}\n<card>\n  <text x="0" y="0" w="9" h="9">{{ _("Action") }}</text>\n'
+        '  <text x="0" y="0" w="9" h="9">{{ ngettext("%(n)d card", "%(n)d cards", 2) }}</text>\n</card>\n',
+        encoding="utf-8")
+    labels = Templates(tmp_path, templates_dir()).labels(["t.xml.j2"])
+    assert [(lb.msgid, lb.plural, lb.loc.line if lb.loc else 0) for lb in labels] == [
+        ("Action", None, 3), ("%(n)d card", "%(n)d cards", 4)]
+
+
+# ---------------------------------------------------------------- families
+
+
+def test_a_new_kind_of_a_family_is_checked_by_the_family(pack_copy) -> None:
+    """A kind registered in the Expedition family, in a pack with no `game:` section: reported."""
+    from mazmorra.kinds.expedition import FAMILY
+    from mazmorra.kinds.generic.card import Card
+
+    kinds.register(Kind(name="expedition_card", model=Card, template="card.xml.j2",
+                        back_template="card-back.xml.j2", family=FAMILY, size="card"))
+    try:
+        pack = pack_copy("expedicion")
+        text = (pack / "pack.yaml").read_text(encoding="utf-8")
+        start, end = text.index("game:\n"), text.index("decks:\n")
+        text = text[:start] + text[end:]
+        decks = text.index("decks:\n") + len("decks:\n")
+        (pack / "pack.yaml").write_text(text[:decks] + "  - {id: nuevas, kind: expedition_card, name: Nuevas, "
+                                        "file: decks/nuevas.yaml}\n", encoding="utf-8")
+        (pack / "decks" / "nuevas.yaml").write_text("- {id: nueva, name: Nueva}\n", encoding="utf-8")
+        res = run_cli("validate", "expedicion", cwd=pack.parents[1])
+        text = res.stdout + res.stderr
+        assert res.returncode == 1, text
+        assert "the expedition kinds need a `game:` section" in text and "(game.settings)" in text, text
+    finally:
+        kinds.unregister("expedition_card")
+
+
+def test_family_rules_run_once_whichever_kinds_are_present(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(pack / "decks" / "fichas.yaml", "letter: C, copies: 2", "letter: C, copies: 1")  # no pair
+    res = run_cli("validate", "expedicion", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert text.count("(token.letter-pair)") >= 1
+    assert len({line for line in text.splitlines() if "(token.letter-pair)" in line}) == text.count(
+        "(token.letter-pair)"), "each problem once, though two token kinds are in the pack"
+
+
+def test_game_settings_are_parsed_once_at_load() -> None:
+    from mazmorra.kinds.expedition import Settings
+    from mazmorra.load import load_pack
+
+    pack = load_pack(REPO / "content" / "expedicion")
+    settings = pack.settings_of(Settings)
+    assert settings is not None and settings.cubes["linaje"].supply == 6
+    assert load_pack(REPO / "content" / "muestras").settings == {}
+
+
+def test_kind_rules_need_no_type_ignores() -> None:
+    for path in (PACKAGE / "kinds").rglob("*.py"):
+        assert "type: ignore" not in path.read_text(encoding="utf-8"), path
+
+
+# ---------------------------------------------------------------- imposition: every physical page
+
+
+def test_duplex_imposition_returns_fronts_then_backs_pages() -> None:
+    pages = impose(SheetSpec(), [(63, 88)] * 8, [True] * 8, 3.0)  # 6 poker cards with bleed per A4 sheet
+    assert [sorted({p.side for p in page.placements}) for page in pages] == [["front"], ["back"]] * 2
+    assert [p.index for p in pages[0].placements] == list(range(6))
+    assert [p.index for p in pages[1].placements] == list(range(6))
+    assert [p.index for p in pages[3].placements] == [6, 7]
+    assert pages[1].placements[0].x > pages[1].placements[1].x, "backs mirrored for the long-edge flip"
+
+
+def test_only_components_with_a_back_get_one() -> None:
+    pages = impose(SheetSpec(), [(63, 88)] * 3, [True, False, True], 3.0)
+    assert len(pages) == 2 and [p.index for p in pages[1].placements] == [0, 2]
+    assert len(impose(SheetSpec(), [(63, 88)] * 3, [False] * 3, 3.0)) == 1
+    assert len(impose(SheetSpec(duplex="none"), [(63, 88)] * 3, [True] * 3, 3.0)) == 1
+
+
+def test_fold_imposition_puts_backs_on_the_same_page() -> None:
+    pages = impose(SheetSpec(layout="fold"), [(63, 88)] * 4, [True] * 4, 3.0)
+    assert all({p.side for p in page.placements} == {"front", "back"} for page in pages)
+    assert all(page.folds for page in pages)
+
+
+# ---------------------------------------------------------------- unsafe inputs
+
+
+def test_an_svg_icon_with_a_doctype_is_refused_at_its_line(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    (pack / "icons").mkdir()
+    (pack / "icons" / "bomba.svg").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE svg [\n  <!ENTITY a "aaaaaaaaaa">\n]>\n'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">&a;</svg>\n', encoding="utf-8")
+    res = run_cli("build", "muestras", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert "content/muestras/icons/bomba.svg:2:1" in text and "(icon.unsafe)" in text, text
