@@ -40,13 +40,31 @@ def dump_ops(pack: Path, lang: str, dump: Path) -> None:
     localised, names, _ = localise(p, lang)
     problems: list = []
     contexts = {loc.component.id: loc.context() for loc in localised}
-    job = deck_job(p, p.decks[0], lang, localised, names, Labels(p, lang), env, icons, BuildOptions(), problems,
-                   contexts)
+    job = deck_job(
+        p,
+        p.decks[0],
+        lang,
+        localised,
+        names,
+        Labels(p, lang),
+        env,
+        icons,
+        BuildOptions(),
+        problems,
+        contexts,
+    )
     items = list(job.items())
     faces = [(i.front.w, i.front.h, i.front.bleed, i.front.background, i.front.ops) for i in items]
     back = items[0].back
-    dump.write_bytes(pickle.dumps({"faces": faces, "back": (back.background, back.ops),
-                                   "icons": {k: str(v) for k, v in icons.files.items()}}))
+    dump.write_bytes(
+        pickle.dumps(
+            {
+                "faces": faces,
+                "back": (back.background, back.ops),
+                "icons": {k: str(v) for k, v in icons.files.items()},
+            }
+        )
+    )
 
 
 def run_baseline(dump: Path, out: Path) -> dict:
@@ -79,7 +97,14 @@ def run_baseline(dump: Path, out: Path) -> dict:
         c.clipPath(p, stroke=0, fill=0)
         if bg:
             c.setFillColor(HexColor(bg))
-            c.rect((x0 - b) * k, page_h - (y0 + h + b) * k, (w + 2 * b) * k, (h + 2 * b) * k, stroke=0, fill=1)
+            c.rect(
+                (x0 - b) * k,
+                page_h - (y0 + h + b) * k,
+                (w + 2 * b) * k,
+                (h + 2 * b) * k,
+                stroke=0,
+                fill=1,
+            )
         for op in ops:
             if isinstance(op, TextOp):
                 c.setFillColor(HexColor(op.color))
@@ -91,20 +116,37 @@ def run_baseline(dump: Path, out: Path) -> dict:
                 if op.stroke:
                     c.setStrokeColor(HexColor(op.stroke))
                     c.setLineWidth(op.stroke_width * k)
-                c.roundRect((x0 + op.x) * k, page_h - (y0 + op.y + op.h) * k, op.w * k, op.h * k, op.radius * k,
-                            stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
+                c.roundRect(
+                    (x0 + op.x) * k,
+                    page_h - (y0 + op.y + op.h) * k,
+                    op.w * k,
+                    op.h * k,
+                    op.radius * k,
+                    stroke=1 if op.stroke else 0,
+                    fill=1 if op.fill else 0,
+                )
             elif isinstance(op, CircleOp):
                 if op.fill:
                     c.setFillColor(HexColor(op.fill))
                 if op.stroke:
                     c.setStrokeColor(HexColor(op.stroke))
                     c.setLineWidth(op.stroke_width * k)
-                c.circle((x0 + op.cx) * k, page_h - (y0 + op.cy) * k, op.r * k, stroke=1 if op.stroke else 0,
-                         fill=1 if op.fill else 0)
+                c.circle(
+                    (x0 + op.cx) * k,
+                    page_h - (y0 + op.cy) * k,
+                    op.r * k,
+                    stroke=1 if op.stroke else 0,
+                    fill=1 if op.fill else 0,
+                )
             elif isinstance(op, LineOp):
                 c.setStrokeColor(HexColor(op.stroke))
                 c.setLineWidth(op.stroke_width * k)
-                c.line((x0 + op.x1) * k, page_h - (y0 + op.y1) * k, (x0 + op.x2) * k, page_h - (y0 + op.y2) * k)
+                c.line(
+                    (x0 + op.x1) * k,
+                    page_h - (y0 + op.y1) * k,
+                    (x0 + op.x2) * k,
+                    page_h - (y0 + op.y2) * k,
+                )
             elif isinstance(op, IconOp):
                 if op.name not in forms:
                     d = svg2rlg(data["icons"][op.name])

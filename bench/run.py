@@ -26,8 +26,12 @@ from synth import make_pack  # noqa: E402
 
 
 def child(*args: str) -> dict:
-    res = subprocess.run([sys.executable, str(HERE / "_child.py"), *args], capture_output=True, text=True,
-                         env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"})
+    res = subprocess.run(
+        [sys.executable, str(HERE / "_child.py"), *args],
+        capture_output=True,
+        text=True,
+        env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
+    )
     if res.returncode != 0:
         raise SystemExit(f"benchmark child failed: {' '.join(args)}\n{res.stderr}")
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -44,7 +48,7 @@ def make_timing(root: Path) -> dict[str, float]:
     shutil.copy(REPO / "pyproject.toml", proj / "pyproject.toml")
     bin_dir = proj / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    (bin_dir / "mazmorra").write_text(f"#!/bin/sh\nexec {sys.executable} -m mazmorra \"$@\"\n")
+    (bin_dir / "mazmorra").write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     (bin_dir / "mazmorra").chmod(0o755)
     (proj / ".venv" / ".installed").touch()
     env = {"CI": "1", "PATH": "/usr/bin:/bin", "MAZMORRA_TEMPLATES": str(proj / "templates")}
@@ -77,40 +81,69 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="mz-bench-") as tmp:
         root = Path(tmp)
-        print(f"{'cards':>6} {'mazmorra s':>10} {'cards/s':>8} {'peak MB':>8} {'baseline s':>10} "
-              f"{'base MB':>8} {'ratio':>6} {'pages':>6}")
+        print(
+            f"{'cards':>6} {'mazmorra s':>10} {'cards/s':>8} {'peak MB':>8} {'baseline s':>10} "
+            f"{'base MB':>8} {'ratio':>6} {'pages':>6}"
+        )
         for n in sizes:
             pack = make_pack(root, n)
             dump = root / f"ops{n}.pickle"
-            subprocess.run([sys.executable, str(HERE / "_child.py"), "dump", str(pack), "es", str(dump)], check=True)
+            subprocess.run(
+                [sys.executable, str(HERE / "_child.py"), "dump", str(pack), "es", str(dump)],
+                check=True,
+            )
             repeat = 1 if n >= 10000 else args.repeat
             mz, base = [], []
             for _ in range(repeat):  # interleaved, so both see the same machine state
                 mz.append(child("mazmorra", str(pack), "es", str(root / "out")))
                 base.append(child("baseline", str(dump), str(root / f"base{n}.pdf")))
             m, b = best(mz), best(base)
-            row = {"cards": n, "seconds": round(m["seconds"], 3), "cards_per_s": round(n / m["seconds"], 1),
-                   "peak_mb": round(m["peak_mb"], 1), "baseline_seconds": round(b["seconds"], 3),
-                   "baseline_peak_mb": round(b["peak_mb"], 1), "ratio": round(m["seconds"] / b["seconds"], 2),
-                   "pages": m["pages"]}
+            row = {
+                "cards": n,
+                "seconds": round(m["seconds"], 3),
+                "cards_per_s": round(n / m["seconds"], 1),
+                "peak_mb": round(m["peak_mb"], 1),
+                "baseline_seconds": round(b["seconds"], 3),
+                "baseline_peak_mb": round(b["peak_mb"], 1),
+                "ratio": round(m["seconds"] / b["seconds"], 2),
+                "pages": m["pages"],
+            }
             rows.append(row)
-            print(f"{n:>6} {row['seconds']:>10.2f} {row['cards_per_s']:>8.0f} {row['peak_mb']:>8.0f} "
-                  f"{row['baseline_seconds']:>10.2f} {row['baseline_peak_mb']:>8.0f} {row['ratio']:>6.2f} "
-                  f"{row['pages']:>6}", flush=True)
+            print(
+                f"{n:>6} {row['seconds']:>10.2f} {row['cards_per_s']:>8.0f} {row['peak_mb']:>8.0f} "
+                f"{row['baseline_seconds']:>10.2f} {row['baseline_peak_mb']:>8.0f} {row['ratio']:>6.2f} "
+                f"{row['pages']:>6}",
+                flush=True,
+            )
         t0 = time.perf_counter()
-        res = subprocess.run([sys.executable, "-m", "mazmorra", "build", "--out", str(root / "samples")], cwd=REPO,
-                             capture_output=True, text=True, env={"CI": "1", "PATH": "/usr/bin:/bin"})
+        res = subprocess.run(
+            [sys.executable, "-m", "mazmorra", "build", "--out", str(root / "samples")],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            env={"CI": "1", "PATH": "/usr/bin:/bin"},
+        )
         samples = time.perf_counter() - t0
         if res.returncode != 0:
             raise SystemExit(f"sample build failed:\n{res.stderr}")
         pdfs = len(list((root / "samples").rglob("*.pdf")))
         print(f"all sample packs: {pdfs} PDFs in {samples:.2f} s (one process, every language)")
         mk = make_timing(root)
-        print(f"make, all sample packs from clean: -j1 {mk['1']:.2f} s, -j2 {mk['2']:.2f} s "
-              f"(speed-up {mk['1'] / mk['2']:.2f}x); make with nothing changed: {mk['noop']:.2f} s")
+        print(
+            f"make, all sample packs from clean: -j1 {mk['1']:.2f} s, -j2 {mk['2']:.2f} s "
+            f"(speed-up {mk['1'] / mk['2']:.2f}x); make with nothing changed: {mk['noop']:.2f} s"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"decks": rows, "samples_seconds": round(samples, 2),
-                                         "make_seconds": {k: round(v, 2) for k, v in mk.items()}}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "decks": rows,
+                    "samples_seconds": round(samples, 2),
+                    "make_seconds": {k: round(v, 2) for k, v in mk.items()},
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

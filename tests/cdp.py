@@ -42,15 +42,30 @@ class Browser:
         self._from_browser, from_browser_w = os.pipe()
         # Move the browser's ends above 4 so that putting them on 3 and 4 cannot overwrite either.
         to_browser_r, from_browser_w = (_above_9(fd) for fd in (to_browser_r, from_browser_w))
-        args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-                f"--user-data-dir={profile_dir}", f"--window-size={width},{height}", "--remote-debugging-pipe",
-                "about:blank"]
+        args = [
+            exe,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--no-default-browser-check",
+            f"--user-data-dir={profile_dir}",
+            f"--window-size={width},{height}",
+            "--remote-debugging-pipe",
+            "about:blank",
+        ]
         # A tiny launcher puts our pipe ends on descriptors 3 and 4, where Chromium expects them.
         launch = "import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); os.execv(sys.argv[3], sys.argv[3:])"
-        self.proc = subprocess.Popen([sys.executable, "-c", launch, str(to_browser_r), str(from_browser_w), *args],
-                                     pass_fds=(to_browser_r, from_browser_w), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", launch, str(to_browser_r), str(from_browser_w), *args],
+            pass_fds=(to_browser_r, from_browser_w),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._buf = b""
@@ -123,10 +138,19 @@ class Browser:
 
     def click(self, selector: str) -> None:
         """A real mouse click (pressed and released) in the middle of the first matching element."""
-        box = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.scrollIntoView();"
-                      f" const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+        box = self.js(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e.scrollIntoView();"
+            f" const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        )
         for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+            self.call(
+                "Input.dispatchMouseEvent",
+                type=kind,
+                x=box[0],
+                y=box[1],
+                button="left",
+                clickCount=1,
+            )
 
     def errors(self) -> list[str]:
         """Console errors, uncaught exceptions and failed loads reported so far."""

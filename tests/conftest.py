@@ -45,13 +45,20 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> sub
     return subprocess.CompletedProcess(["mazmorra", *args], code, out.getvalue(), err.getvalue())
 
 
-def run_cli_subprocess(*args: str, cwd: Path | None = None, env: dict | None = None,
-                       timeout: int = 300) -> subprocess.CompletedProcess:
+def run_cli_subprocess(
+    *args: str, cwd: Path | None = None, env: dict | None = None, timeout: int = 300
+) -> subprocess.CompletedProcess:
     """`mazmorra ARGS` in a new process (`python -m mazmorra`): for the few smoke tests that need a
     real process (start-up, signals, exit codes seen by a shell)."""
     e = {**os.environ, **CLI_ENV, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "mazmorra", *args], cwd=cwd or REPO, env=e, text=True,
-                          capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "mazmorra", *args],
+        cwd=cwd or REPO,
+        env=e,
+        text=True,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
@@ -107,8 +114,22 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
     from PIL import Image
 
     base = out / f"p{page}"
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile",
-                    str(pdf), str(base)], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-r",
+            str(dpi),
+            "-png",
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-singlefile",
+            str(pdf),
+            str(base),
+        ],
+        check=True,
+    )
     return Image.open(f"{base}.png").convert("RGB")
 
 
@@ -151,8 +172,10 @@ def assert_build_fails(pack: Path, *needles: str, command: str = "build", existi
 def mix_muestras(pack: Path) -> None:
     """Turn a copy of muestras into a deck mixing sizes and kinds: one card 44×68 mm, one curse."""
     deck = pack / "decks" / "cartas.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace(
-        "- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n") +
-        '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
-        "  penalty: -1\n", encoding="utf-8")
+    deck.write_text(
+        deck.read_text(encoding="utf-8").replace("- id: cofre-olvidado\n", "- id: cofre-olvidado\n  size: 44x68mm\n")
+        + '\n- id: maldicion-suelta\n  kind: curse\n  name: Maldición suelta\n  effect: "Pierdes {coin}."\n'
+        "  penalty: -1\n",
+        encoding="utf-8",
+    )
     edit(pack / "pack.yaml", "size: 4", "size: 5")

@@ -41,10 +41,19 @@ def _op(op: Op) -> str:
 
 
 def _face(face: Face) -> list[str]:
-    head = {"side": face.side, "w": _value(face.w), "h": _value(face.h), "bleed": _value(face.bleed),
-            "shape": face.shape, "background": face.background}
-    return [f"  {json.dumps(head, ensure_ascii=False)[:-1]}, \"ops\": ["] + [
-        f"    {_op(op)}{',' if i < len(face.ops) - 1 else ''}" for i, op in enumerate(face.ops)] + ["  ]}"]
+    head = {
+        "side": face.side,
+        "w": _value(face.w),
+        "h": _value(face.h),
+        "bleed": _value(face.bleed),
+        "shape": face.shape,
+        "background": face.background,
+    }
+    return (
+        [f'  {json.dumps(head, ensure_ascii=False)[:-1]}, "ops": [']
+        + [f"    {_op(op)}{',' if i < len(face.ops) - 1 else ''}" for i, op in enumerate(face.ops)]
+        + ["  ]}"]
+    )
 
 
 def render(component: str, lang: str, faces: list[Face]) -> str:
@@ -75,8 +84,16 @@ def layouts() -> Iterator[tuple[Path, str]]:
         templates = Templates(pack.root, templates_dir())
         for lang in pack.spec.languages:
             problems: list[Problem] = []
-            ctx = LayoutContext(pack, localise(pack, lang), templates, icons,
-                                Labels(pack.root, templates_dir(), lang), Path("output"), False, problems)
+            ctx = LayoutContext(
+                pack,
+                localise(pack, lang),
+                templates,
+                icons,
+                Labels(pack.root, templates_dir(), lang),
+                Path("output"),
+                False,
+                problems,
+            )
             for deck in pack.decks:
                 folder = GOLDEN / pack.id / lang / deck.id
                 backs: dict[str, Face] = {}
@@ -86,9 +103,12 @@ def layouts() -> Iterator[tuple[Path, str]]:
                         faces.append(item.back)
                     elif item.back is not None:
                         backs.setdefault(item.back.component, item.back)
-                    yield folder / f"{item.front.component}.json", render(item.front.component, lang, faces)
+                    yield (
+                        folder / f"{item.front.component}.json",
+                        render(item.front.component, lang, faces),
+                    )
                 for component, face in backs.items():
-                    name = "deck-back" + component[len(f"deck:{deck.id}"):].replace(":", "-")
+                    name = "deck-back" + component[len(f"deck:{deck.id}") :].replace(":", "-")
                     yield folder / f"{name}.json", render(component, lang, [face])
             assert not [p for p in problems if p.severity.value == "error"], problems
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import polib
 import pytest
-
 from conftest import assert_build_fails, edit, line_of, run_cli
 
 ART = "decks/artimanas.yaml"
@@ -49,10 +48,19 @@ def test_auxiliary_effect_of_the_wrong_type(pack_copy) -> None:
 def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     pack = pack_copy("expedicion")
     long = "Durante tu prueba de sigilo " + "muy larga " * 50
-    edit(pack / ART, 'effect: "Durante tu prueba de sigilo: {stealth:2}. Si la superas, {gain:1}."',
-         f'effect: "{long}"')
+    edit(
+        pack / ART,
+        'effect: "Durante tu prueba de sigilo: {stealth:2}. Si la superas, {gain:1}."',
+        f'effect: "{long}"',
+    )
     line = line_of(pack / ART, "muy larga")
-    text = _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia.effect", "text.overflow", "(es)")
+    text = _fails(
+        pack,
+        f"content/expedicion/{ART}:{line}:",
+        "estrella-propicia.effect",
+        "text.overflow",
+        "(es)",
+    )
     assert "(en)" not in text.split("text.overflow")[0].splitlines()[-1]
 
 
@@ -64,7 +72,13 @@ def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     entry.msgstr = entry.msgstr + " Then keep going" * 40
     po.save()
     line = line_of(po_path, "Then keep going")  # the msgstr line a translator edits
-    _fails(pack, f"content/expedicion/locale/en.po:{line}:", "estrella-propicia.effect", "text.overflow", "(en)")
+    _fails(
+        pack,
+        f"content/expedicion/locale/en.po:{line}:",
+        "estrella-propicia.effect",
+        "text.overflow",
+        "(en)",
+    )
 
 
 def test_missing_translation(pack_copy) -> None:
@@ -74,8 +88,14 @@ def test_missing_translation(pack_copy) -> None:
     po.find("mala-racha.name", by="msgctxt").msgstr = ""
     po.save()
     line = line_of(pack / ART, "name: Mala racha")
-    _fails(pack, f"content/expedicion/{ART}:{line}:", "mala-racha.name", "i18n.missing", "(en)",
-           "content/expedicion/locale/en.po")
+    _fails(
+        pack,
+        f"content/expedicion/{ART}:{line}:",
+        "mala-racha.name",
+        "i18n.missing",
+        "(en)",
+        "content/expedicion/locale/en.po",
+    )
 
 
 def test_malformed_yaml(pack_copy) -> None:
@@ -101,8 +121,7 @@ def test_unknown_field_and_wrong_type(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, "  name: Mala racha\n", "  name: Mala racha\n  colour: red\n")
     edit(pack / ART, "value: 4", "value: cuatro")
-    text = _fails(pack, "mala-racha", "colour", "unknown field", "estrella-propicia", "value",
-                  "schema.")
+    text = _fails(pack, "mala-racha", "colour", "unknown field", "estrella-propicia", "value", "schema.")
     assert text.count("error") >= 2  # both problems in one run
 
 

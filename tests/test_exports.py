@@ -9,11 +9,12 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 from conftest import edit, mix_muestras, need_tool, run_cli, tree_snapshot
+from PIL import Image, ImageCms
+
+from mazmorra.contracts import Face, RectOp
 from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
 from mazmorra.exports.tts import MAX_CARDS, grid
 from mazmorra.icons import IconSet
-from mazmorra.contracts import Face, RectOp
-from PIL import Image, ImageCms
 
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
 
@@ -36,8 +37,13 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
     _build("muestras", "--lang", "es", "--no-pdf", "--png", "--out", str(out))
     folder = out / "muestras" / "es" / "png" / "cartas"
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["back.png", "cards.csv", "cofre-olvidado-front.png", "fogata-del-claustro-front.png",
-                     "ojo-del-vigia-front.png"]  # one file per component (not per copy) and one shared back
+    assert names == [
+        "back.png",
+        "cards.csv",
+        "cofre-olvidado-front.png",
+        "fogata-del-claustro-front.png",
+        "ojo-del-vigia-front.png",
+    ]  # one file per component (not per copy) and one shared back
     assert not (out / "muestras" / "es" / "cartas.pdf").exists()  # --no-pdf
     for p in folder.glob("*.png"):
         img = Image.open(p)
@@ -55,7 +61,18 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
 
 def test_png_trim_only_at_another_dpi(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    _build("muestras", "--lang", "en", "--no-pdf", "--png", "--dpi", "150", "--no-png-bleed", "--out", str(out))
+    _build(
+        "muestras",
+        "--lang",
+        "en",
+        "--no-pdf",
+        "--png",
+        "--dpi",
+        "150",
+        "--no-png-bleed",
+        "--out",
+        str(out),
+    )
     img = Image.open(out / "muestras" / "en" / "png" / "cartas" / "ojo-del-vigia-front.png")
     assert img.size == (_px(CARD_W, 150), _px(CARD_H, 150)) == (372, 520)
 
@@ -75,8 +92,15 @@ def test_print_shop_profiles_to_the_pixel(tmp_path: Path, name: str, size: tuple
 def test_profile_centres_the_trim_on_the_shops_trim() -> None:
     """A 63 × 88 mm face whose trim is red and bleed blue: the red box is centred in the image, and
     the shop's own trim (37.5 px or 36 px in) falls inside the blue bleed, within a few pixels."""
-    face = Face("probe", "front", CARD_W, CARD_H, BLEED, (RectOp(0, 0, CARD_W, CARD_H, fill="#ff0000"),),
-                background="#0000ff")
+    face = Face(
+        "probe",
+        "front",
+        CARD_W,
+        CARD_H,
+        BLEED,
+        (RectOp(0, 0, CARD_W, CARD_H, fill="#ff0000"),),
+        background="#0000ff",
+    )
     for profile in PROFILES.values():
         fitted = fits_profile(face, profile)
         assert fitted is profile
@@ -104,8 +128,18 @@ def test_profile_centres_the_trim_on_the_shops_trim() -> None:
 
 def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    text = _build("profundidades", "--lang", "es", "--deck", "fichas", "--no-pdf", "--png-profile", "mpc",
-                  "--out", str(out))
+    text = _build(
+        "profundidades",
+        "--lang",
+        "es",
+        "--deck",
+        "fichas",
+        "--no-pdf",
+        "--png-profile",
+        "mpc",
+        "--out",
+        str(out),
+    )
     assert "do not fit the mpc profile" in text and "(export.profile)" in text
     face = Face("x", "front", 25, 25, 3, ())
     expected = dpi_frame(face, 300, True)
@@ -114,9 +148,14 @@ def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
 
 
 def test_bad_export_options_are_usage_errors() -> None:
-    for args in (["--no-pdf"], ["--png-profile", "tgc", "--dpi", "200"], ["--png", "--dpi", "5"],
-                 ["--png-profile", "mpc", "--no-png-bleed"], ["--tts", "--tts-url", "not a url"],
-                 ["--changed-only", "--gallery"]):
+    for args in (
+        ["--no-pdf"],
+        ["--png-profile", "tgc", "--dpi", "200"],
+        ["--png", "--dpi", "5"],
+        ["--png-profile", "mpc", "--no-png-bleed"],
+        ["--tts", "--tts-url", "not a url"],
+        ["--changed-only", "--gallery"],
+    ):
         res = run_cli("build", "muestras", *args)
         assert res.returncode == 2, (args, res.stderr)
         assert "Traceback" not in res.stderr
@@ -130,9 +169,13 @@ def _big_pack(root: Path, n: int) -> Path:
     (pack / "decks").mkdir(parents=True)
     (pack / "pack.yaml").write_text(
         "id: grande\nname: Grande\nsource_language: es\nlanguages: [es]\n"
-        "decks:\n  - id: mazo\n    kind: card\n    name: Mazo grande\n    file: decks/mazo.yaml\n", encoding="utf-8")
-    cards = [f"- id: c{i:03d}\n  name: Carta {i}\n  text: Texto {i}.\n" + ("  copies: 3\n" if i == 0 else "")
-             for i in range(n)]
+        "decks:\n  - id: mazo\n    kind: card\n    name: Mazo grande\n    file: decks/mazo.yaml\n",
+        encoding="utf-8",
+    )
+    cards = [
+        f"- id: c{i:03d}\n  name: Carta {i}\n  text: Texto {i}.\n" + ("  copies: 3\n" if i == 0 else "")
+        for i in range(n)
+    ]
     (pack / "decks" / "mazo.yaml").write_text("\n".join(cards), encoding="utf-8")
     return pack
 
@@ -184,15 +227,29 @@ def test_tts_grid_limits() -> None:
 
 def test_tts_two_sided_components_get_unique_back_sheets(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    _build("profundidades", "--lang", "en", "--deck", "entradas", "--no-pdf", "--tts", "--tts-url",
-           "https://example.org/tts", "--out", str(out))
+    _build(
+        "profundidades",
+        "--lang",
+        "en",
+        "--deck",
+        "entradas",
+        "--no-pdf",
+        "--tts",
+        "--tts-url",
+        "https://example.org/tts",
+        "--out",
+        str(out),
+    )
     tts = out / "profundidades" / "en" / "tts"
     deck = json.loads((tts / "entradas.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True
     assert entry["FaceURL"] == "https://example.org/tts/entradas/sheet-1.jpg"
     assert entry["BackURL"] == "https://example.org/tts/entradas/sheet-1-back.jpg"
-    front, back = Image.open(tts / "entradas" / "sheet-1.jpg"), Image.open(tts / "entradas" / "sheet-1-back.jpg")
+    front, back = (
+        Image.open(tts / "entradas" / "sheet-1.jpg"),
+        Image.open(tts / "entradas" / "sheet-1-back.jpg"),
+    )
     assert front.size == back.size
     assert front.width % entry["NumWidth"] == 0 and front.height % entry["NumHeight"] == 0
     assert all(c["Nickname"] for c in deck["ContainedObjects"])
@@ -232,9 +289,11 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher's Eye"
         assert b.js("document.documentElement.lang") == "en"
 
-        states = b.js("Object.fromEntries([...document.querySelectorAll('.comp')].map(c => [c.id, "
-                      "[...c.querySelectorAll('.st')].map(s => s.className.replace(' current', '') + ':' + "
-                      "s.dataset.lang)]))")
+        states = b.js(
+            "Object.fromEntries([...document.querySelectorAll('.comp')].map(c => [c.id, "
+            "[...c.querySelectorAll('.st')].map(s => s.className.replace(' current', '') + ':' + "
+            "s.dataset.lang)]))"
+        )
         assert states["c-cofre-olvidado"] == ["st st-source:es", "st st-fuzzy:en"]
         assert states["c-ojo-del-vigia"] == ["st st-source:es", "st st-translated:en"]
         warning = b.js("document.querySelector('#c-cofre-olvidado .pb-warning').textContent")
@@ -243,7 +302,8 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         b.click("#c-fogata-del-claustro img.thumb")
         assert b.js("document.getElementById('zoom').hidden") is False
         assert b.js("document.querySelector('#zoom img').getAttribute('src')").endswith(
-            "img/en/cartas/fogata-del-claustro-front.jpg")
+            "img/en/cartas/fogata-del-claustro-front.jpg"
+        )
         b.click("#zoom")
         assert b.js("document.getElementById('zoom').hidden") is True
         assert b.errors() == []
@@ -257,8 +317,10 @@ def test_exports_drop_files_a_previous_build_left(pack_copy, tmp_path: Path) -> 
     args = ("muestras", "--lang", "es", "--no-pdf", "--png", "--tts", "--gallery")
     _build(*args, cwd=tmp_path)
     out = tmp_path / "output" / "muestras"
-    old = [out / "es" / "png" / "cartas" / "ojo-del-vigia-front.png",
-           out / "gallery" / "img" / "es" / "cartas" / "ojo-del-vigia-front.jpg"]
+    old = [
+        out / "es" / "png" / "cartas" / "ojo-del-vigia-front.png",
+        out / "gallery" / "img" / "es" / "cartas" / "ojo-del-vigia-front.jpg",
+    ]
     assert all(p.is_file() for p in old)
     edit(pack / "decks" / "cartas.yaml", "id: ojo-del-vigia", "id: ojo-del-guardia")
     edit(pack / "locale" / "en.po", '"ojo-del-vigia.', '"ojo-del-guardia.', count=2)
@@ -275,7 +337,11 @@ def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
     out = tmp_path / "output"
     _build("muestras", "--no-pdf", "--png", "--tts", "--gallery", cwd=tmp_path)  # a good build first
     before = tree_snapshot(out)
-    edit(pack / "locale" / "en.po", 'msgstr "Look at the top three', 'msgstr "' + "Look again. " * 150 + 'Look at the top three')
+    edit(
+        pack / "locale" / "en.po",
+        'msgstr "Look at the top three',
+        'msgstr "' + "Look again. " * 150 + "Look at the top three",
+    )
     res = run_cli("build", "muestras", "--lang", "es,en", "--png", "--tts", "--gallery", cwd=tmp_path)
     assert res.returncode == 1 and "text.overflow" in res.stderr, res.stderr
     assert "rendered muestras/es/cartas" in res.stderr  # the failure came after Spanish was drawn
@@ -287,7 +353,17 @@ def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None
     pack = pack_copy("muestras")
     mix_muestras(pack)
     project = pack.parents[1]
-    res = run_cli("build", "muestras", "--lang", "es", "--draft", "--no-pdf", "--png", "--gallery", cwd=project)
+    res = run_cli(
+        "build",
+        "muestras",
+        "--lang",
+        "es",
+        "--draft",
+        "--no-pdf",
+        "--png",
+        "--gallery",
+        cwd=project,
+    )
     assert res.returncode == 0, res.stderr
     want = {"back", "back-card-44x68", "back-curse-63x88"}
     pngs = project / "output/muestras/es/png/cartas"
@@ -297,5 +373,10 @@ def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None
     from PIL import Image
 
     sizes = {p.stem: Image.open(p).size for p in pngs.glob("back*.png")}
-    assert sizes["back-card-44x68"] == (round(50 / 25.4 * 300), round(74 / 25.4 * 300))  # 44×68 + 2×3 mm bleed
-    assert Image.open(pngs / "back.png").getpixel((40, 40)) != Image.open(pngs / "back-curse-63x88.png").getpixel((40, 40))
+    assert sizes["back-card-44x68"] == (
+        round(50 / 25.4 * 300),
+        round(74 / 25.4 * 300),
+    )  # 44×68 + 2×3 mm bleed
+    assert Image.open(pngs / "back.png").getpixel((40, 40)) != Image.open(pngs / "back-curse-63x88.png").getpixel(
+        (40, 40)
+    )

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import pdf_text, run_cli, tree_snapshot
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -42,8 +41,10 @@ def generate(kind: str, pack: Path) -> None:
 
         (pack / "arte").mkdir()
         Image.new("L", (8000, 6000)).save(pack / "arte" / "enorme.png", optimize=False, compress_level=1)
-        deck.write_text('- id: una\n  name: Una carta\n  text: "Texto de prueba con {coin}."\n'
-                        "  image: arte/enorme.png\n", encoding="utf-8")
+        deck.write_text(
+            '- id: una\n  name: Una carta\n  text: "Texto de prueba con {coin}."\n  image: arte/enorme.png\n',
+            encoding="utf-8",
+        )
     else:
         raise AssertionError(kind)
 

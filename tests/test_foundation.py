@@ -6,9 +6,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
-
 from conftest import need_tool, pdf_text, render_png, run_cli, tree_snapshot
+from pypdf import PdfReader
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
@@ -42,6 +41,7 @@ def test_fonts_are_all_embedded_and_subset(built_expedicion: Path) -> None:
             assert "+" in name  # subset tag
         assert "Helvetica" not in out and "Times" not in out
     assert with_text >= 4  # every deck with text embeds its fonts
+
 
 def test_qpdf_check_is_clean(built_expedicion: Path) -> None:
     need_tool("qpdf")
@@ -126,7 +126,7 @@ def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built_expedicion: 
         assert min(x1, x2) >= 5 - 1e-6 and min(y1, y2) >= 5 - 1e-6  # inside the printable margin
     dpi = 150
     img = render_png(built_expedicion / "es" / "artimanas.pdf", 1, dpi, tmp_path)
-    px = lambda mm: int(round(mm * dpi / 25.4))  # noqa: E731
+    px = lambda mm: round(mm * dpi / 25.4)  # noqa: E731
     dark = 0
     for x1, y1, x2, y2 in marks:
         r, g, b = img.getpixel((px((x1 + x2) / 2), px((y1 + y2) / 2)))
@@ -148,7 +148,7 @@ def test_backs_follow_fronts_mirrored_for_long_edge_duplex(built_expedicion: Pat
     dpi = 60
     front = render_png(pdf, 5, dpi, tmp_path)
     back = render_png(pdf, 6, dpi, tmp_path)
-    px = lambda mm: int(round(mm * dpi / 25.4))  # noqa: E731
+    px = lambda mm: round(mm * dpi / 25.4)  # noqa: E731
 
     def filled(img, index: int) -> bool:
         x, y = grid.cell(index)

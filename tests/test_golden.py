@@ -20,13 +20,24 @@ def test_every_sample_component_matches_its_golden_layout() -> None:
     stale = sorted(p for p in GOLDEN.rglob("*.json") if p not in wanted)
     if not differ and not stale:
         return
-    report = [f"{len(differ)} component layout(s) differ from {GOLDEN.relative_to(REPO)}/ and {len(stale)} golden "
-              "file(s) name components that are gone. If the change is intended, refresh them with "
-              "`make golden` and review the diff."]
+    report = [
+        f"{len(differ)} component layout(s) differ from {GOLDEN.relative_to(REPO)}/ and {len(stale)} golden "
+        "file(s) name components that are gone. If the change is intended, refresh them with "
+        "`make golden` and review the diff."
+    ]
     for path, have, text in differ[:SHOWN]:
         name = str(path.relative_to(REPO))
-        report.append("".join(difflib.unified_diff(have.splitlines(keepends=True), text.splitlines(keepends=True),
-                                                   f"{name} (golden)", f"{name} (now)", n=1)))
+        report.append(
+            "".join(
+                difflib.unified_diff(
+                    have.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    f"{name} (golden)",
+                    f"{name} (now)",
+                    n=1,
+                )
+            )
+        )
     report += [f"also differs: {p.relative_to(REPO)}" for p, _, _ in differ[SHOWN:]]
     report += [f"stale: {p.relative_to(REPO)}" for p in stale]
     raise AssertionError("\n".join(report))

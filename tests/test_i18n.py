@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 import polib
-
 from conftest import edit, line_of, need_tool, pdf_text, run_cli
 
 ART = "decks/artimanas.yaml"

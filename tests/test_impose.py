@@ -6,7 +6,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, mirror, plan, plan_fronts
+
+from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, plan, plan_fronts
 
 
 def _bleed_box(slot, bleed):
@@ -18,11 +19,14 @@ def _overlap(a, b) -> bool:
 
 
 @pytest.mark.parametrize("page", ["a4", "letter"])
-@pytest.mark.parametrize("sizes", [
-    [(63, 88)] * 20,
-    [(60, 60)] * 7 + [(25, 25)] * 30 + [(20, 20)] * 11 + [(63, 88)] * 3,
-    [(88, 63), (25, 25), (63, 88), (30, 30)] * 5,
-])
+@pytest.mark.parametrize(
+    "sizes",
+    [
+        [(63, 88)] * 20,
+        [(60, 60)] * 7 + [(25, 25)] * 30 + [(20, 20)] * 11 + [(63, 88)] * 3,
+        [(88, 63), (25, 25), (63, 88), (30, 30)] * 5,
+    ],
+)
 def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
     sheet = SheetSpec(page=page)
     bleed = 3.0
@@ -47,9 +51,9 @@ def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
 def test_backs_are_mirrored_for_the_flip_edge() -> None:
     pages = plan_fronts(SheetSpec(), [(63, 88)] * 6, 3.0)
     first = pages[0].slots[0]
-    long_back = mirror(first, SheetSpec(duplex="long"))
+    long_back = back_page(pages[0], SheetSpec(duplex="long")).slots[0]
     assert long_back.y == first.y and long_back.x == pytest.approx(210 - first.x - 63)
-    short_back = mirror(first, SheetSpec(duplex="short"))
+    short_back = back_page(pages[0], SheetSpec(duplex="short")).slots[0]
     assert short_back.x == first.x and short_back.y == pytest.approx(297 - first.y - 88)
     # mirrored cells of a centred grid coincide with grid cells: column 0 <-> column 1
     assert long_back.x == pytest.approx(pages[0].slots[1].x)
@@ -77,17 +81,25 @@ def _check_marks_outside(plan_, bleed) -> None:
     boxes = [_bleed_box(s, bleed) for s in plan_.slots + plan_.backs]
     for x1, y1, x2, y2 in plan_.marks:
         for t in (0.0, 0.25, 0.5, 0.75, 1.0):
-            assert not _inside_any((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t), boxes), (x1, y1, x2, y2)
+            assert not _inside_any((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t), boxes), (
+                x1,
+                y1,
+                x2,
+                y2,
+            )
 
 
-@pytest.mark.parametrize("sheet", [
-    SheetSpec(layout="fold"),
-    SheetSpec(layout="fold", landscape=True),
-    SheetSpec(layout="fold", page="letter", landscape=True),
-    SheetSpec(layout="fold", fold="horizontal", landscape=True),
-    SheetSpec(layout="fold", page="a3", gutter=4),
-    SheetSpec(layout="fold", crop_marks=False),
-])
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        SheetSpec(layout="fold"),
+        SheetSpec(layout="fold", landscape=True),
+        SheetSpec(layout="fold", page="letter", landscape=True),
+        SheetSpec(layout="fold", fold="horizontal", landscape=True),
+        SheetSpec(layout="fold", page="a3", gutter=4),
+        SheetSpec(layout="fold", crop_marks=False),
+    ],
+)
 @pytest.mark.parametrize("sizes", [[POKER] * 11, [(60, 60)] * 3 + [(25, 25)] * 9 + [POKER] * 2])
 def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, sizes) -> None:
     pw, ph = sheet.size
@@ -114,13 +126,16 @@ def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, size
         _check_marks_outside(page, 3.0)
 
 
-@pytest.mark.parametrize("page, landscape, per_page, fold", [
-    ("a4", False, 3, "vertical"),  # one column of fronts left of the fold, backs right
-    ("a4", True, 4, "vertical"),
-    ("letter", False, 2, "vertical"),
-    ("letter", True, 3, "horizontal"),  # a row of fronts above the fold, backs below
-    ("a3", False, 8, "vertical"),
-])
+@pytest.mark.parametrize(
+    "page, landscape, per_page, fold",
+    [
+        ("a4", False, 3, "vertical"),  # one column of fronts left of the fold, backs right
+        ("a4", True, 4, "vertical"),
+        ("letter", False, 2, "vertical"),
+        ("letter", True, 3, "horizontal"),  # a row of fronts above the fold, backs below
+        ("a3", False, 8, "vertical"),
+    ],
+)
 def test_fold_orientation_fits_the_most_cards(page, landscape, per_page, fold) -> None:
     pages = plan_fronts(SheetSpec(page=page, landscape=landscape, layout="fold"), [POKER] * 24, 3.0)
     x1, _, x2, _ = pages[0].folds[0]
@@ -136,9 +151,15 @@ def test_fold_hugs_the_fold_line_and_reports_what_does_not_fit() -> None:
         plan_fronts(SheetSpec(layout="fold"), [(100, 200)], 3.0)
 
 
-@pytest.mark.parametrize("landscape, duplex, columns", [
-    (False, "long", True), (False, "short", False), (True, "long", False), (True, "short", True),
-])
+@pytest.mark.parametrize(
+    "landscape, duplex, columns",
+    [
+        (False, "long", True),
+        (False, "short", False),
+        (True, "long", False),
+        (True, "short", True),
+    ],
+)
 def test_flip_edge_mirrors_columns_or_rows(landscape, duplex, columns) -> None:
     """The long edge of a portrait sheet is vertical (columns mirror); of a landscape sheet, horizontal."""
     sheet = SheetSpec(landscape=landscape, duplex=duplex)

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import polib
 import pytest
-
 from conftest import CONTENT, REPO, run_cli
+
 from mazmorra import kinds
 from mazmorra.layout import Templates
-from mazmorra.paths import templates_dir
 from mazmorra.load import all_packs, load_pack
+from mazmorra.paths import templates_dir
 
 KINDS = sorted(kinds.all_kinds())
 
@@ -89,8 +89,11 @@ def test_shared_label_catalogue_passes_msgfmt() -> None:
     import subprocess
 
     for po in [templates_dir() / "locale/es.po", *sorted(CONTENT.glob("*/locale/*.po"))]:
-        res = subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(po)],
-                             capture_output=True, text=True)
+        res = subprocess.run(
+            ["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(po)],
+            capture_output=True,
+            text=True,
+        )
         assert res.returncode == 0, f"{po}: {res.stderr}"
 
 
@@ -106,7 +109,9 @@ def test_every_sample_pdf_embeds_subset_fonts_and_passes_qpdf(built_all: Path) -
     pdfs = sorted(built_all.rglob("*.pdf"))
     assert {p.parent.name for p in pdfs} == {"es", "en"}
     for pdf in pdfs:
-        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[
+            2:
+        ]
         for row in rows:
             cols = row.split()
             assert cols[-5] == "yes" and cols[-4] == "yes" and "+" in cols[0], f"{pdf}: {row}"

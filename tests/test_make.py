@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from mazmorra.paths import templates_dir
 
 
@@ -29,7 +29,7 @@ def project(tmp_path: Path) -> Path:
     bin_dir.mkdir(parents=True)
     (bin_dir / "python").symlink_to(sys.executable)
     script = bin_dir / "mazmorra"
-    script.write_text(f"#!/bin/sh\nexec {sys.executable} -m mazmorra \"$@\"\n")
+    script.write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     script.chmod(0o755)
     (tmp_path / ".venv" / ".installed").touch()
     return tmp_path
@@ -79,8 +79,12 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     make(project, "-j2")
     last = pdfs(project)
     changed = sorted(k for k in last if last[k] != again[k])
-    assert changed == ["output/profundidades/en/bolsas.pdf", "output/profundidades/en/fichas.pdf",
-                       "output/profundidades/es/bolsas.pdf", "output/profundidades/es/fichas.pdf"]
+    assert changed == [
+        "output/profundidades/en/bolsas.pdf",
+        "output/profundidades/en/fichas.pdf",
+        "output/profundidades/es/bolsas.pdf",
+        "output/profundidades/es/fichas.pdf",
+    ]
 
 
 def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> None:
@@ -88,11 +92,15 @@ def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> No
     pack = project / "content/profundidades"
     (pack / "decks/fichas.yaml").rename(pack / "decks/chips.yaml")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
-    (pack / "pack.yaml").write_text(text.replace("id: fichas", "id: chips").replace("decks/fichas.yaml",
-                                                                                    "decks/chips.yaml"),
-                                    encoding="utf-8")
+    (pack / "pack.yaml").write_text(
+        text.replace("id: fichas", "id: chips").replace("decks/fichas.yaml", "decks/chips.yaml"),
+        encoding="utf-8",
+    )
     po = pack / "locale/en.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('"deck:fichas.name"', '"deck:chips.name"'), encoding="utf-8")
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('"deck:fichas.name"', '"deck:chips.name"'),
+        encoding="utf-8",
+    )
     time.sleep(0.05)
     make(project)
     names = sorted(p.name for p in (project / "output/profundidades/es").glob("*.pdf"))
@@ -110,5 +118,15 @@ def test_changed_options_rebuild_even_with_unchanged_inputs(project: Path) -> No
     first = pdf.read_bytes()
     res = run_cli("build", "muestras", "--lang", "es", "--changed-only", cwd=project, env=env)
     assert res.returncode == 0 and pdf.read_bytes() == first and "0 PDF(s)" in res.stderr
-    res = run_cli("build", "muestras", "--lang", "es", "--changed-only", "--layout", "fold", cwd=project, env=env)
+    res = run_cli(
+        "build",
+        "muestras",
+        "--lang",
+        "es",
+        "--changed-only",
+        "--layout",
+        "fold",
+        cwd=project,
+        env=env,
+    )
     assert res.returncode == 0 and pdf.read_bytes() != first  # made with other options: rebuilt

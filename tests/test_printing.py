@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import need_tool, render_png, run_cli
-from mazmorra.impose import SheetSpec, crop_marks, plan, plan_fronts
 from pypdf import PdfReader
+
+from mazmorra.impose import SheetSpec, crop_marks, plan, plan_fronts
 
 DPI = 150
 CURSES = [(63.0, 88.0)] * 15  # expedicion/maldiciones: 15 poker curses, 3 mm bleed
@@ -82,19 +83,26 @@ def bleed_run(x0: float, x1: float):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options, vertical", [
-    ((), True),  # A4 portrait: fronts left, backs right
-    (("--landscape", "--fold", "horizontal"), False),  # fronts top, backs bottom
-])
+@pytest.mark.parametrize(
+    "options, vertical",
+    [
+        ((), True),  # A4 portrait: fronts left, backs right
+        (("--landscape", "--fold", "horizontal"), False),  # fronts top, backs bottom
+    ],
+)
 def test_fold_page_has_each_back_opposite_its_front(build, tmp_path: Path, options, vertical) -> None:
     need_tool("pdftoppm")
     pdf = build("maldiciones", "--layout", "fold", *options)
-    sheet = SheetSpec(landscape="--landscape" in options, layout="fold", fold="vertical" if vertical else "horizontal")
+    sheet = SheetSpec(
+        landscape="--landscape" in options,
+        layout="fold",
+        fold="vertical" if vertical else "horizontal",
+    )
     pages = plan_fronts(sheet, CURSES, BLEED)
     assert len(PdfReader(str(pdf)).pages) == len(pages)  # no backs pages
     img = render_png(pdf, 1, DPI, tmp_path)
     pw, ph = sheet.size
-    for front, back in zip(pages[0].slots, pages[0].backs):
+    for front in pages[0].slots:
         if vertical:  # along the card's middle row: its front's frame, then its back's, mirrored
             found = runs(img, row=px(front.y + front.h / 2))
             expected_front = bleed_run(front.x, front.x + front.w)
@@ -104,11 +112,16 @@ def test_fold_page_has_each_back_opposite_its_front(build, tmp_path: Path, optio
             expected_front = bleed_run(front.y, front.y + front.h)
             size = px(ph)
         assert len(found) == 2, found
-        assert close([found[0]], [expected_front]), (found, expected_front)  # where imposition put it
+        assert close([found[0]], [expected_front]), (
+            found,
+            expected_front,
+        )  # where imposition put it
         assert close([found[1]], mirrored([found[0]], size)), found  # exactly opposite across the fold
     fold = px((pw if vertical else ph) / 2)
-    line = [img.getpixel((int(fold), y) if vertical else (y, int(fold)))
-            for y in range(int(px(10)), int(px((ph if vertical else pw) - 10)))]
+    line = [
+        img.getpixel((int(fold), y) if vertical else (y, int(fold)))
+        for y in range(int(px(10)), int(px((ph if vertical else pw) - 10)))
+    ]
     assert sum(map(_ink, line)) > len(line) * 0.3  # the dash-dot fold line is drawn
 
 
@@ -154,7 +167,10 @@ def test_back_offset_moves_backs_by_the_given_millimetres(build, built_expedicio
     pdf = build("maldiciones", f"--back-offset={dx:g},{dy:g}")
     reference = built_expedicion / "es" / "maldiciones.pdf"  # the same deck without an offset
     plain, moved = render_png(reference, 2, DPI, tmp_path), render_png(pdf, 2, DPI, tmp_path)
-    fronts_plain, fronts_moved = render_png(reference, 1, DPI, tmp_path), render_png(pdf, 1, DPI, tmp_path)
+    fronts_plain, fronts_moved = (
+        render_png(reference, 1, DPI, tmp_path),
+        render_png(pdf, 1, DPI, tmp_path),
+    )
     grid = plan(SheetSpec(), 63, 88, BLEED)
     x, y = grid.cell(0)
     row, col = px(y + 44), px(x + 31.5)
@@ -233,8 +249,10 @@ def test_calibration_sheet_front_and_back_share_marks_and_the_back_moves(cli, tm
     assert res.returncode == 0, res.stderr
     reader = PdfReader(str(pdf))
     assert len(reader.pages) == 2
-    assert (float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)) == pytest.approx(
-        (612, 792), abs=0.05)
+    assert (
+        float(reader.pages[0].mediabox.width),
+        float(reader.pages[0].mediabox.height),
+    ) == pytest.approx((612, 792), abs=0.05)
     front, back = render_png(pdf, 1, DPI, tmp_path), render_png(pdf, 2, DPI, tmp_path)
 
     def cross(img, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
@@ -258,19 +276,38 @@ def test_calibration_sheet_front_and_back_share_marks_and_the_back_moves(cli, tm
 def test_build_help_documents_every_printing_option(cli) -> None:
     res = cli("build", "--help")
     assert res.returncode == 0
-    for option in ("--layout", "--fold", "--duplex", "--back-offset", "--gutter", "--bleed", "--landscape",
-                   "--page", "--crop-marks", "--cut-lines", "--margin"):
+    for option in (
+        "--layout",
+        "--fold",
+        "--duplex",
+        "--back-offset",
+        "--gutter",
+        "--bleed",
+        "--landscape",
+        "--page",
+        "--crop-marks",
+        "--cut-lines",
+        "--margin",
+    ):
         assert option in res.stdout, option
     res = cli("calibrate", "--help")
     assert res.returncode == 0 and "--back-offset" in res.stdout
     docs = (Path(__file__).parents[1] / "docs" / "printing.md").read_text(encoding="utf-8")
-    for option in ("--layout fold", "--duplex short", "--back-offset", "--gutter", "--bleed 0", "calibrate"):
+    for option in (
+        "--layout fold",
+        "--duplex short",
+        "--back-offset",
+        "--gutter",
+        "--bleed 0",
+        "calibrate",
+    ):
         assert option in docs, option
 
 
 def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -> None:
     """A deck mixing sizes and kinds: every back is drawn at its card's size, in its kind's design."""
     from conftest import mix_muestras
+
     from mazmorra.impose import SheetSpec, back_page, plan_fronts
     from mazmorra.load import load_pack
 
@@ -286,7 +323,7 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
     backs = back_page(plan, sheet)
     dpi = 100
     img = render_png(pack.parents[1] / "output/muestras/es/cartas.pdf", 2, dpi, tmp_path)
-    px = lambda mm: int(round(mm * dpi / 25.4))  # noqa: E731
+    px = lambda mm: round(mm * dpi / 25.4)  # noqa: E731
 
     def colour(x: float, y: float) -> tuple[int, int, int]:
         return img.getpixel((px(x), px(y)))

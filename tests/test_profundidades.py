@@ -7,11 +7,11 @@ import xml.sax.saxutils
 from pathlib import Path
 
 import pytest
-
 from conftest import assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
+
+from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.errors import Loc
 from mazmorra.icons import IconSet
-from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
 
@@ -140,8 +140,10 @@ def test_map_card_draws_its_yaml_on_both_sides_mirrored_for_long_edge(pack_copy,
     text = (pack / MAPS).read_text(encoding="utf-8")
     start = text.index("- id: cripta-del-eco")
     end = text.index("- id: pozo-de-farolillos")
-    card = ("- id: cripta-del-eco\n  variant: entrance\n  name: Cripta del Eco\n"
-            "  front:\n" + _side_yaml(FRONT) + "  back:\n" + _side_yaml(BACK) + "\n")
+    card = (
+        "- id: cripta-del-eco\n  variant: entrance\n  name: Cripta del Eco\n"
+        "  front:\n" + _side_yaml(FRONT) + "  back:\n" + _side_yaml(BACK) + "\n"
+    )
     (pack / MAPS).write_text(text[:start] + card + text[end:], encoding="utf-8")
     project = pack.parents[1]
     res = run_cli("build", PACK, "--lang", "es", cwd=project)
@@ -176,29 +178,53 @@ def _where(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
 def test_entrance_map_with_two_floors(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '      - "x . . coin? . ."\n', "")
-    _fails(pack, _where(pack, MAPS, '".torch . x . monster! ."'), "cripta-del-eco", "map_card.floors", "front:",
-           "has 2")
+    _fails(
+        pack,
+        _where(pack, MAPS, '".torch . x . monster! ."'),
+        "cripta-del-eco",
+        "map_card.floors",
+        "front:",
+        "has 2",
+    )
 
 
 def test_depths_map_with_three_floors(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / DEPTHS, '      - "x . . . . sword!"\n', '      - "x . . . . sword!"\n      - ". . . . . ."\n')
+    edit(
+        pack / DEPTHS,
+        '      - "x . . . . sword!"\n',
+        '      - "x . . . . sword!"\n      - ". . . . . ."\n',
+    )
     # the first card's back side: its problem points at that side's list of floors
-    _fails(pack, _where(pack, DEPTHS, '- "', after="  back:"), "galeria-de-susurros", "map_card.floors",
-           "back: a depths map has 2 floors", "this side has 3")
+    _fails(
+        pack,
+        _where(pack, DEPTHS, '- "', after="  back:"),
+        "galeria-de-susurros",
+        "map_card.floors",
+        "back: a depths map has 2 floors",
+        "this side has 3",
+    )
 
 
 def test_floor_of_five_spaces(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '"x potion? . . wand? x"', '"x potion? . wand? x"')
-    _fails(pack, _where(pack, MAPS, '"x potion? . wand? x"'), "pozo-de-farolillos",
-           "map_card.spaces", "floor 2 has 5 spaces")
+    _fails(
+        pack,
+        _where(pack, MAPS, '"x potion? . wand? x"'),
+        "pozo-de-farolillos",
+        "map_card.spaces",
+        "floor 2 has 5 spaces",
+    )
 
 
 def test_entrance_on_a_depths_map(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / DEPTHS, '  front:\n    floors:\n      - "potion? . . x . ."',
-         '  front:\n    entrance: 2\n    floors:\n      - "potion? . . x . ."')
+    edit(
+        pack / DEPTHS,
+        '  front:\n    floors:\n      - "potion? . . x . ."',
+        '  front:\n    entrance: 2\n    floors:\n      - "potion? . . x . ."',
+    )
     _fails(pack, _where(pack, DEPTHS, "entrance: 2"), "cisterna-negra", "map_card.entrance")
 
 
@@ -223,22 +249,45 @@ def test_unknown_decoration(pack_copy) -> None:
 def test_unreadable_space(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '"x . . coin? . ."', '"x . . coin# . ."')
-    _fails(pack, _where(pack, MAPS, '"x . . coin# . ."'), "cripta-del-eco", "unknown space 'coin#'",
-           "schema.value_error")
+    _fails(
+        pack,
+        _where(pack, MAPS, '"x . . coin# . ."'),
+        "cripta-del-eco",
+        "unknown space 'coin#'",
+        "schema.value_error",
+    )
 
 
 def test_chip_face_with_unknown_icon(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / CHIPS, "    - {icon: armour}\n    - {icon: wand}", "    - {icon: armour}\n    - {icon: staff}")
-    _fails(pack, _where(pack, CHIPS, "- {icon: armour}", after="- id: armadura-varita"), "armadura-varita",
-           "chip.unknown-icon", "'staff'")
+    edit(
+        pack / CHIPS,
+        "    - {icon: armour}\n    - {icon: wand}",
+        "    - {icon: armour}\n    - {icon: staff}",
+    )
+    _fails(
+        pack,
+        _where(pack, CHIPS, "- {icon: armour}", after="- id: armadura-varita"),
+        "armadura-varita",
+        "chip.unknown-icon",
+        "'staff'",
+    )
 
 
 def test_two_chips_with_the_same_faces(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / CHIPS, "    - {icon: wand}\n    - {icon: bow}", "    - {icon: wand}\n    - {icon: armour}")
-    _fails(pack, _where(pack, CHIPS, "- {icon: wand}", after="- id: varita-arco"), "varita-arco", "chip.duplicate",
-           "armadura-varita")
+    edit(
+        pack / CHIPS,
+        "    - {icon: wand}\n    - {icon: bow}",
+        "    - {icon: wand}\n    - {icon: armour}",
+    )
+    _fails(
+        pack,
+        _where(pack, CHIPS, "- {icon: wand}", after="- id: varita-arco"),
+        "varita-arco",
+        "chip.duplicate",
+        "armadura-varita",
+    )
 
 
 def test_bag_total_differs_from_its_chips(pack_copy) -> None:
@@ -250,7 +299,13 @@ def test_bag_total_differs_from_its_chips(pack_copy) -> None:
 def test_bag_names_a_chip_that_does_not_exist(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / BAG, "{chip: wand/bow, count: 1}", "{chip: wand/sword, count: 1}")
-    text = _fails(pack, _where(pack, BAG, "{chip: wand/sword"), "bolsa-inicial", "bag.unknown-chip", "wand/sword")
+    text = _fails(
+        pack,
+        _where(pack, BAG, "{chip: wand/sword"),
+        "bolsa-inicial",
+        "bag.unknown-chip",
+        "wand/sword",
+    )
     assert "bag.total" not in text
 
 
@@ -291,8 +346,9 @@ FLOOR_TYPE = '<cell-type name="floor" fill="#cccccc" stroke="#333333" stroke-wid
 
 def test_grid_default_type_fills_every_cell_row_by_row() -> None:
     ops = _ops(FLOOR_TYPE, 'x="10" y="20" rows="2" cols="3" cell="10" gap="2" default="floor"')
-    assert ops == [RectOp(10 + c * 12, 20 + r * 12, 10, 10, "#cccccc", "#333333", 0.2) for r in range(2)
-                   for c in range(3)]
+    assert ops == [
+        RectOp(10 + c * 12, 20 + r * 12, 10, 10, "#cccccc", "#333333", 0.2) for r in range(2) for c in range(3)
+    ]
 
 
 def test_grid_cells_without_a_default_draw_only_what_is_named() -> None:
@@ -301,37 +357,56 @@ def test_grid_cells_without_a_default_draw_only_what_is_named() -> None:
 
 
 def test_grid_feature_ring_and_icon_inherit_and_override() -> None:
-    body = FLOOR_TYPE + ('<cell-type name="must" base="floor" ring="#c0392b" ring-width="1" ring-scale="0.8" '
-                         'icon-scale="0.5"/><cell r="0" c="1" type="must" icon="sword"/>')
+    body = FLOOR_TYPE + (
+        '<cell-type name="must" base="floor" ring="#c0392b" ring-width="1" ring-scale="0.8" '
+        'icon-scale="0.5"/><cell r="0" c="1" type="must" icon="sword"/>'
+    )
     ops = _ops(body)
-    assert ops == [RectOp(22, 20, 10, 10, "#cccccc", "#333333", 0.2), CircleOp(27, 25, 4, None, "#c0392b", 1),
-                   IconOp("sword", 24.5, 22.5, 5)]
+    assert ops == [
+        RectOp(22, 20, 10, 10, "#cccccc", "#333333", 0.2),
+        CircleOp(27, 25, 4, None, "#c0392b", 1),
+        IconOp("sword", 24.5, 22.5, 5),
+    ]
 
 
 def test_grid_ring_outline_is_drawn_under_the_ring() -> None:
     ops = _ops('<cell r="0" c="0" ring="#ffffff" ring-outline="#000000" ring-width="1"/>')
-    assert ops == [CircleOp(15, 25, 4, None, "#000000", 1.5), CircleOp(15, 25, 4, None, "#ffffff", 1)]
+    assert ops == [
+        CircleOp(15, 25, 4, None, "#000000", 1.5),
+        CircleOp(15, 25, 4, None, "#ffffff", 1),
+    ]
 
 
 def test_grid_ranges_lists_and_later_cells_merge() -> None:
     body = FLOOR_TYPE + '<cell r="*" c="0-1" type="floor"/><cell r="1" c="0,1" fill="#ff0000"/>'
     rects = [op for op in _ops(body) if isinstance(op, RectOp)]
-    assert [(op.x, op.y, op.fill) for op in rects] == [(10, 20, "#cccccc"), (22, 20, "#cccccc"),
-                                                       (10, 32, "#ff0000"), (22, 32, "#ff0000")]
+    assert [(op.x, op.y, op.fill) for op in rects] == [
+        (10, 20, "#cccccc"),
+        (22, 20, "#cccccc"),
+        (10, 32, "#ff0000"),
+        (22, 32, "#ff0000"),
+    ]
     assert all(op.stroke == "#333333" for op in rects)
 
 
 def test_grid_span_draws_one_box_over_its_cells() -> None:
-    ops = _ops(FLOOR_TYPE + '<cell r="0" c="0" type="floor" rowspan="2" colspan="2"/>',
-               'x="10" y="20" rows="2" cols="3" cell="10" gap="2" default="floor"')
+    ops = _ops(
+        FLOOR_TYPE + '<cell r="0" c="0" type="floor" rowspan="2" colspan="2"/>',
+        'x="10" y="20" rows="2" cols="3" cell="10" gap="2" default="floor"',
+    )
     rects = [(op.x, op.y, op.w, op.h) for op in ops]
     assert rects == [(10, 20, 22, 22), (34, 20, 10, 10), (34, 32, 10, 10)]
 
 
 def test_grid_wall_lies_mid_gap_and_reaches_into_the_gaps() -> None:
-    ops = _ops('<edge-type name="wall" thickness="1"/><edge r="0" c="0" side="e" type="wall"/>'
-               '<edge r="1" c="1" side="n" type="wall"/>')
-    assert ops == [LineOp(21, 20 - 1.5, 21, 30 + 1.5, "#222222", 1), LineOp(22 - 1.5, 31, 32 + 1.5, 31, "#222222", 1)]
+    ops = _ops(
+        '<edge-type name="wall" thickness="1"/><edge r="0" c="0" side="e" type="wall"/>'
+        '<edge r="1" c="1" side="n" type="wall"/>'
+    )
+    assert ops == [
+        LineOp(21, 20 - 1.5, 21, 30 + 1.5, "#222222", 1),
+        LineOp(22 - 1.5, 31, 32 + 1.5, 31, "#222222", 1),
+    ]
     # the south side of (0, 1) is the same boundary as the north side of (1, 1)
     assert _ops('<edge r="0" c="1" side="s" thickness="1"/>') == [ops[1]]
 
@@ -350,17 +425,21 @@ def test_grid_door_gate_and_arrow_shapes() -> None:
 
 
 def test_grid_separators_between_columns_with_outer_ones() -> None:
-    ops = _ops('<edge-type name="pillar" draw="icon" icon="pillar" icon-scale="1"/>'
-               '<separator type="pillar" between="cols" outer="true" rows="0"/>')
+    ops = _ops(
+        '<edge-type name="pillar" draw="icon" icon="pillar" icon-scale="1"/>'
+        '<separator type="pillar" between="cols" outer="true" rows="0"/>'
+    )
     assert ops == [IconOp("pillar", x - 5, 20, 10) for x in (9, 21, 33, 45)]
     inner = _ops('<separator draw="line" thickness="0.5" between="rows"/>')
     assert [(op.y1, op.x1) for op in inner] == [(31, 10 - 1.25), (31, 22 - 1.25), (31, 34 - 1.25)]
 
 
 def test_grid_marks_stand_outside_the_grid() -> None:
-    ops = _ops('<cell-type name="door" fill="#524a42" icon="entrance" icon-scale="1"/>'
-               '<mark side="n" at="mid" size="8" offset="1" type="door"/><mark side="w" at="1" size="4" '
-               'arrow="e" arrow-scale="1"/>')
+    ops = _ops(
+        '<cell-type name="door" fill="#524a42" icon="entrance" icon-scale="1"/>'
+        '<mark side="n" at="mid" size="8" offset="1" type="door"/><mark side="w" at="1" size="4" '
+        'arrow="e" arrow-scale="1"/>'
+    )
     assert ops[0] == RectOp(23, 11, 8, 8, "#524a42", None, 0.3) and ops[1] == IconOp("entrance", 23, 11, 8)
     assert ops[2] == PolyOp(((9, 37), (5, 39), (5, 35)), "#222222")
     at_col = _ops('<mark side="s" at="2" size="4" fill="#000000"/>')
@@ -373,18 +452,21 @@ def test_grid_label_is_centred_text() -> None:
     assert 10 < op.x < 15 < op.y < 30
 
 
-@pytest.mark.parametrize("body, message", [
-    ('<cell r="0" c="0" type="lava"/>', "unknown type 'lava'"),
-    ('<cell r="2" c="0"/>', "outside 0..1"),
-    ('<cell r="0" c="0" colour="#fff"/>', "unknown attribute(s) colour"),
-    ('<cell r="0" c="0" icon="dragon"/>', "unknown icon 'dragon'"),
-    ('<cell-type name="a" base="b"/><cell-type name="b" base="a"/>', "bases loop"),
-    ('<edge r="0" c="0" side="up"/>', "use n, e, s or w"),
-    ('<edge r="0" c="0" side="n" draw="zigzag"/>', "draw='zigzag'"),
-    ('<circle cx="1" cy="1" r="1"/>', "cannot hold <circle>"),
-    ('<cell r="0" c="2" colspan="2"/>', "spans past"),
-    ('<cell r="a" c="0"/>', "use a number, a range"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('<cell r="0" c="0" type="lava"/>', "unknown type 'lava'"),
+        ('<cell r="2" c="0"/>', "outside 0..1"),
+        ('<cell r="0" c="0" colour="#fff"/>', "unknown attribute 'colour'"),
+        ('<cell r="0" c="0" icon="dragon"/>', "unknown icon 'dragon'"),
+        ('<cell-type name="a" base="b"/><cell-type name="b" base="a"/>', "bases loop"),
+        ('<edge r="0" c="0" side="up"/>', "use n, e, s or w"),
+        ('<edge r="0" c="0" side="n" draw="zigzag"/>', "draw='zigzag'"),
+        ('<circle cx="1" cy="1" r="1"/>', "cannot hold <circle>"),
+        ('<cell r="0" c="2" colspan="2"/>', "spans past"),
+        ('<cell r="a" c="0"/>', "use a number, a range"),
+    ],
+)
 def test_grid_mistakes_are_reported(body: str, message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         _ops(body)

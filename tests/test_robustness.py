@@ -53,7 +53,9 @@ def test_any_card_text_builds_or_fails_cleanly(tmp_path_factory, name: str, body
     pack = project / "content" / "fixture"
     shutil.copytree(FIXTURES / "_base", pack)
     (pack / "decks" / "cartas.yaml").write_text(
-        yaml.safe_dump([{"id": "una", "name": name, "text": body}], allow_unicode=True), encoding="utf-8")
+        yaml.safe_dump([{"id": "una", "name": name, "text": body}], allow_unicode=True),
+        encoding="utf-8",
+    )
     po = polib.pofile(str(pack / "locale" / "en.po"))
     for e in list(po):
         if e.msgctxt in ("una.name", "una.text"):
@@ -71,29 +73,48 @@ def test_any_card_text_builds_or_fails_cleanly(tmp_path_factory, name: str, body
 def _big_pack(project: Path, n: int) -> Path:
     pack = project / "content" / "fixture"
     shutil.copytree(FIXTURES / "_base", pack)
-    items = "".join(f'- id: c{i}\n  name: "Carta {i}"\n  text: "Roba {{draw:2}} y gana {{coin}}. '
-                    f'Texto de relleno número {i} para llenar la caja."\n' for i in range(n))
+    items = "".join(
+        f'- id: c{i}\n  name: "Carta {i}"\n  text: "Roba {{draw:2}} y gana {{coin}}. '
+        f'Texto de relleno número {i} para llenar la caja."\n'
+        for i in range(n)
+    )
     (pack / "decks" / "cartas.yaml").write_text(items, encoding="utf-8")
     return pack
 
 
-@pytest.mark.parametrize("fraction", [0.1, 0.35, 0.6])
-def test_a_build_killed_mid_write_leaves_no_partial_file(tmp_path: Path, fraction: float) -> None:
-    from pypdf import PdfReader
+KILL_CMD = [sys.executable, "-m", "mazmorra", "build", "fixture", "--lang", "es", "--draft"]
 
-    project = tmp_path
+
+@pytest.fixture(scope="module")
+def built_big(tmp_path_factory) -> tuple[Path, float]:
+    """A 3,000-card pack built twice in real processes; the time of the second, warm, build."""
+    project = tmp_path_factory.mktemp("big")
     _big_pack(project, 3000)
-    env = dict(os.environ, CI="1")
-    cmd = [sys.executable, "-m", "mazmorra", "build", "fixture", "--lang", "es", "--draft"]
-    # A complete build first, timed, then one killed at a fraction of that time while rewriting.
-    for _ in range(2):  # the second, warm run is the one timed
+    for _ in range(2):
         start = time.monotonic()
-        done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
+        done = subprocess.run(KILL_CMD, cwd=project, env=dict(os.environ, CI="1"), capture_output=True, text=True)
         took = time.monotonic() - start
         assert done.returncode == 0, done.stderr
+    return project, took
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.35, 0.6])
+def test_a_build_killed_mid_write_leaves_no_partial_file(
+    built_big: tuple[Path, float], tmp_path: Path, fraction: float
+) -> None:
+    from pypdf import PdfReader
+
+    project = tmp_path / "project"
+    shutil.copytree(built_big[0], project, symlinks=True)
+    took = built_big[1]
     before = (project / "output/fixture/es/cartas.pdf").read_bytes()
-    proc = subprocess.Popen([*cmd, "--page", "letter"], cwd=project, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*KILL_CMD, "--page", "letter"],
+        cwd=project,
+        env=dict(os.environ, CI="1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(took * fraction)
     assert proc.poll() is None, "the build finished before it could be killed"
     proc.send_signal(signal.SIGKILL)

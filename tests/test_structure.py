@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, edit, line_of, run_cli
+
 from mazmorra import kinds
 from mazmorra.impose import SheetSpec, impose
 from mazmorra.layout import Templates
@@ -59,7 +59,7 @@ def _cycles(graph: dict[str, set[str]]) -> Iterator[list[str]]:
         stack.append(v)
         for w in sorted(graph[v]):
             if state.get(w) == 1:
-                yield stack[stack.index(w):] + [w]
+                yield stack[stack.index(w) :] + [w]
             elif w not in state:
                 yield from visit(w)
         stack.pop()
@@ -82,8 +82,16 @@ def test_imports_point_down_and_modules_stay_small() -> None:
 def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     mods = _modules()
     imported = _imports("mazmorra.pipeline", PACKAGE / "pipeline.py", mods)
-    for stage in ("mazmorra.load", "mazmorra.validate", "mazmorra.i18n.localise", "mazmorra.layout",
-                  "mazmorra.impose", "mazmorra.render", "mazmorra.exports", "mazmorra.write"):
+    for stage in (
+        "mazmorra.load",
+        "mazmorra.validate",
+        "mazmorra.i18n.localise",
+        "mazmorra.layout",
+        "mazmorra.impose",
+        "mazmorra.render",
+        "mazmorra.exports",
+        "mazmorra.write",
+    ):
         assert stage in imported, stage
     users = {n for n, p in mods.items() if "mazmorra.pipeline" in _imports(n, p, mods)}
     assert users <= {n for n in mods if n.startswith("mazmorra.cli")}, "the orchestrator exports nothing to its workers"
@@ -92,18 +100,19 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
 # ---------------------------------------------------------------- template elements
 
 
-@pytest.mark.parametrize("element, attr, suggestion", [
-    ('<rect x="1" y="1" w="5" h="5" fil="#f00"/>', "fil", "fill"),
-    ('<text x="1" y="1" w="20" h="5" sise="9">Hola</text>', "sise", "size"),
-    ('<circle cx="5" cy="5" r="2" stroke-widht="1"/>', "stroke-widht", "stroke-width"),
-])
-def test_a_misspelt_attribute_is_located_with_a_suggestion(pack_copy, element: str, attr: str,
-                                                            suggestion: str) -> None:
+@pytest.mark.parametrize(
+    "element, attr, suggestion",
+    [
+        ('<rect x="1" y="1" w="5" h="5" fil="#f00"/>', "fil", "fill"),
+        ('<text x="1" y="1" w="20" h="5" sise="9">Hola</text>', "sise", "size"),
+        ('<circle cx="5" cy="5" r="2" stroke-widht="1"/>', "stroke-widht", "stroke-width"),
+    ],
+)
+def test_a_misspelt_attribute_is_located_with_a_suggestion(pack_copy, element: str, attr: str, suggestion: str) -> None:
     pack = pack_copy("muestras")
     (pack / "templates").mkdir()
     card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
-    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {element}\n</card>"),
-                                                     encoding="utf-8")
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {element}\n</card>"), encoding="utf-8")
     line = line_of(pack / "templates" / "card.xml.j2", element)
     res = run_cli("build", "muestras", cwd=pack.parents[1])
     text = res.stdout + res.stderr
@@ -129,10 +138,10 @@ def test_a_grid_mistake_is_reported_once_at_its_template_line(pack_copy) -> None
 def test_recursion_through_includes_names_the_include_line(pack_copy) -> None:
     pack = pack_copy("muestras")
     (pack / "templates").mkdir()
-    (pack / "templates" / "card.xml.j2").write_text('<card>\n  {% include "part.xml.j2" %}\n</card>\n',
-                                                     encoding="utf-8")
-    (pack / "templates" / "part.xml.j2").write_text('<g>\n\n  {% include "card.xml.j2" %}\n</g>\n',
-                                                     encoding="utf-8")
+    (pack / "templates" / "card.xml.j2").write_text(
+        '<card>\n  {% include "part.xml.j2" %}\n</card>\n', encoding="utf-8"
+    )
+    (pack / "templates" / "part.xml.j2").write_text('<g>\n\n  {% include "card.xml.j2" %}\n</g>\n', encoding="utf-8")
     res = run_cli("build", "muestras", cwd=pack.parents[1])
     text = res.stdout + res.stderr
     assert res.returncode == 1 and "endless recursion" in text, text
@@ -144,10 +153,13 @@ def test_a_label_in_a_jinja_comment_is_not_a_label(tmp_path: Path) -> None:
     (tmp_path / "templates" / "t.xml.j2").write_text(
         '{# _("Old label") #}\n<card>\n  <text x="0" y="0" w="9" h="9">{{ _("Action") }}</text>\n'
         '  <text x="0" y="0" w="9" h="9">{{ ngettext("%(n)d card", "%(n)d cards", 2) }}</text>\n</card>\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     labels = Templates(tmp_path, templates_dir()).labels(["t.xml.j2"])
     assert [(lb.msgid, lb.plural, lb.loc.line if lb.loc else 0) for lb in labels] == [
-        ("Action", None, 3), ("%(n)d card", "%(n)d cards", 4)]
+        ("Action", None, 3),
+        ("%(n)d card", "%(n)d cards", 4),
+    ]
 
 
 # ---------------------------------------------------------------- families
@@ -158,16 +170,26 @@ def test_a_new_kind_of_a_family_is_checked_by_the_family(pack_copy) -> None:
     from mazmorra.kinds.expedition import FAMILY
     from mazmorra.kinds.generic.card import Card
 
-    kinds.register(Kind(name="expedition_card", model=Card, template="card.xml.j2",
-                        back_template="card-back.xml.j2", family=FAMILY, size="card"))
+    kinds.register(
+        Kind(
+            name="expedition_card",
+            model=Card,
+            template="card.xml.j2",
+            back_template="card-back.xml.j2",
+            family=FAMILY,
+            size="card",
+        )
+    )
     try:
         pack = pack_copy("expedicion")
         text = (pack / "pack.yaml").read_text(encoding="utf-8")
         start, end = text.index("game:\n"), text.index("decks:\n")
         text = text[:start] + text[end:]
         decks = text.index("decks:\n") + len("decks:\n")
-        (pack / "pack.yaml").write_text(text[:decks] + "  - {id: nuevas, kind: expedition_card, name: Nuevas, "
-                                        "file: decks/nuevas.yaml}\n", encoding="utf-8")
+        (pack / "pack.yaml").write_text(
+            text[:decks] + "  - {id: nuevas, kind: expedition_card, name: Nuevas, file: decks/nuevas.yaml}\n",
+            encoding="utf-8",
+        )
         (pack / "decks" / "nuevas.yaml").write_text("- {id: nueva, name: Nueva}\n", encoding="utf-8")
         res = run_cli("validate", "expedicion", cwd=pack.parents[1])
         text = res.stdout + res.stderr
@@ -185,7 +207,8 @@ def test_family_rules_run_once_whichever_kinds_are_present(pack_copy) -> None:
     assert res.returncode == 1, text
     assert text.count("(token.letter-pair)") >= 1
     assert len({line for line in text.splitlines() if "(token.letter-pair)" in line}) == text.count(
-        "(token.letter-pair)"), "each problem once, though two token kinds are in the pack"
+        "(token.letter-pair)"
+    ), "each problem once, though two token kinds are in the pack"
 
 
 def test_game_settings_are_parsed_once_at_load() -> None:
@@ -208,7 +231,10 @@ def test_kind_rules_need_no_type_ignores() -> None:
 
 def test_duplex_imposition_returns_fronts_then_backs_pages() -> None:
     pages = impose(SheetSpec(), [(63, 88)] * 8, [True] * 8, 3.0)  # 6 poker cards with bleed per A4 sheet
-    assert [sorted({p.side for p in page.placements}) for page in pages] == [["front"], ["back"]] * 2
+    assert [sorted({p.side for p in page.placements}) for page in pages] == [
+        ["front"],
+        ["back"],
+    ] * 2
     assert [p.index for p in pages[0].placements] == list(range(6))
     assert [p.index for p in pages[1].placements] == list(range(6))
     assert [p.index for p in pages[3].placements] == [6, 7]
@@ -236,7 +262,9 @@ def test_an_svg_icon_with_a_doctype_is_refused_at_its_line(pack_copy) -> None:
     (pack / "icons").mkdir()
     (pack / "icons" / "bomba.svg").write_text(
         '<?xml version="1.0"?>\n<!DOCTYPE svg [\n  <!ENTITY a "aaaaaaaaaa">\n]>\n'
-        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">&a;</svg>\n', encoding="utf-8")
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">&a;</svg>\n',
+        encoding="utf-8",
+    )
     res = run_cli("build", "muestras", cwd=pack.parents[1])
     text = res.stdout + res.stderr
     assert res.returncode == 1, text

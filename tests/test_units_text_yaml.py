@@ -39,15 +39,18 @@ def test_yaml_keeps_positions() -> None:
     assert doc["list"][1]["b"] == "two"
 
 
-@pytest.mark.parametrize("text, rule", [
-    ("a: 1\na: 2\n", "yaml.duplicate-key"),
-    ("a: &x 1\nb: *x\n", "yaml.alias"),
-    ("a: !!python/object/apply:os.system ['true']\n", "yaml.tag"),
-    ("a: [1, 2\n", "yaml.syntax"),
-    ("[" * 200 + "]" * 200, "yaml.depth"),
-    ("--- 1\n--- 2\n", "yaml.documents"),
-    ("? [a]\n: 1\n", "yaml.key"),
-])
+@pytest.mark.parametrize(
+    "text, rule",
+    [
+        ("a: 1\na: 2\n", "yaml.duplicate-key"),
+        ("a: &x 1\nb: *x\n", "yaml.alias"),
+        ("a: !!python/object/apply:os.system ['true']\n", "yaml.tag"),
+        ("a: [1, 2\n", "yaml.syntax"),
+        ("[" * 200 + "]" * 200, "yaml.depth"),
+        ("--- 1\n--- 2\n", "yaml.documents"),
+        ("? [a]\n: 1\n", "yaml.key"),
+    ],
+)
 def test_yaml_refuses(text, rule) -> None:
     with pytest.raises(YamlError) as exc:
         parse_yaml(text, "f.yaml")
@@ -57,7 +60,8 @@ def test_yaml_refuses(text, rule) -> None:
 
 def test_billion_laughs_is_refused_fast() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+    )
     with pytest.raises(YamlError) as exc:
         parse_yaml(bomb, "bomb.yaml")
     assert exc.value.problem.rule == "yaml.alias"
@@ -91,8 +95,10 @@ def test_hyphenation_follows_the_language() -> None:
     assert "".join(w.rstrip("-") for w in words[1:]) == "extraordinariamente"
 
 
-@pytest.mark.parametrize("word, lang", [("(exploración)", "es"), ("«Recuperar»", "es"), ("ex-jefe", "es"),
-                                        ("(extraordinary),", "en")])
+@pytest.mark.parametrize(
+    "word, lang",
+    [("(exploración)", "es"), ("«Recuperar»", "es"), ("ex-jefe", "es"), ("(extraordinary),", "en")],
+)
 def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> None:
     from mazmorra.text import _splits
 
@@ -109,8 +115,16 @@ def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> No
 def test_fitted_lines_never_break_off_closing_punctuation() -> None:
     style = Style()
     for width in range(40, 140, 3):
-        f = fit("Roba una carta (exploración) y luego «Recuperar» al ex-jefe.", width, 400, style, 10, 10, "es")
+        f = fit(
+            "Roba una carta (exploración) y luego «Recuperar» al ex-jefe.",
+            width,
+            400,
+            style,
+            10,
+            10,
+            "es",
+        )
         for line in f.lines:
             texts = [p.part.text for p in line.items if isinstance(p.part, TextPart)]
-            assert texts and not texts[0][0] in ")»,.;:", texts
+            assert texts and texts[0][0] not in ")»,.;:", texts
             assert not any(t.endswith("--") for t in texts)

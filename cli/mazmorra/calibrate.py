@@ -30,8 +30,14 @@ def calibration_pdf(sheet: SheetSpec) -> bytes:
     fonts.register_all()
     pw, ph = sheet.size
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(pw * K, ph * K), invariant=1, pageCompression=1,
-               initialFontName=fonts.register(fonts.DEFAULT), lang="en")
+    c = Canvas(
+        buf,
+        pagesize=(pw * K, ph * K),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.register(fonts.DEFAULT),
+        lang="en",
+    )
     c.setTitle(f"mazmorra duplex calibration ({sheet.page.upper()})")
     c.setAuthor("mazmorra")
     c.setCreator("mazmorra")
@@ -92,7 +98,10 @@ def _side(c: Canvas, sheet: SheetSpec, back: bool) -> None:
     text(cx + SCALE + 3, sy + 1, "X mm (+ right)", 7, "sans-bold", centred=False)
     text(sx - 2, cy + SCALE + 5, "Y mm (+ down)", 7, "sans-bold")
     c.setLineWidth(0.4)
-    for x in (CORNER_INSET, pw - CORNER_INSET):  # corner crosses: the offset should match the centre's
+    for x in (
+        CORNER_INSET,
+        pw - CORNER_INSET,
+    ):  # corner crosses: the offset should match the centre's
         for y in (CORNER_INSET, ph - CORNER_INSET):
             line(x - 5, y, x + 5, y)
             line(x, y - 5, x, y + 5)

@@ -41,10 +41,17 @@ class Problem:
     lang: str | None = None
 
     def as_dict(self) -> dict[str, object]:
-        return {"severity": self.severity.value, "rule": self.rule, "message": self.message,
-                "file": self.loc.file if self.loc else None, "line": self.loc.line if self.loc else None,
-                "column": self.loc.col if self.loc else None, "component": self.component, "field": self.field,
-                "lang": self.lang}
+        return {
+            "severity": self.severity.value,
+            "rule": self.rule,
+            "message": self.message,
+            "file": self.loc.file if self.loc else None,
+            "line": self.loc.line if self.loc else None,
+            "column": self.loc.col if self.loc else None,
+            "component": self.component,
+            "field": self.field,
+            "lang": self.lang,
+        }
 
     def format(self) -> str:
         where = f"{self.loc}: " if self.loc else ""
@@ -89,7 +96,7 @@ def rel(path: Path | str) -> str:
 
 
 def did_you_mean(name: str, known: Iterable[str], n: int = 1) -> str:
-    """"; did you mean 'x'?" naming the closest of `known` (up to n of them), or "" when none is close."""
+    """ "; did you mean 'x'?" naming the closest of `known` (up to n of them), or "" when none is close."""
     close = difflib.get_close_matches(name, list(known), n=n, cutoff=0.6)
     if not close:
         return ""

@@ -17,7 +17,12 @@ FONTS = {
     "sans-italic": "DejaVuSansCondensed-Oblique.ttf",
     "serif-bold": "DejaVuSerifCondensed-Bold.ttf",
 }
-BOLD_OF = {"sans": "sans-bold", "sans-italic": "sans-bold", "sans-bold": "sans-bold", "serif-bold": "serif-bold"}
+BOLD_OF = {
+    "sans": "sans-bold",
+    "sans-italic": "sans-bold",
+    "sans-bold": "sans-bold",
+    "serif-bold": "serif-bold",
+}
 DEFAULT = "sans"
 
 

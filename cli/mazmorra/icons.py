@@ -21,8 +21,10 @@ class UnsafeSvg(ValueError):
     """An SVG that declares a DOCTYPE or entities: refused before any XML parser sees it."""
 
     def __init__(self, path: Path, line: int, col: int, what: str):
-        super().__init__(f"icon '{path.name}' declares {what}; mazmorra refuses SVG files with a DOCTYPE or "
-                         "entity declarations (remove the <!DOCTYPE …> block: an icon never needs one)")
+        super().__init__(
+            f"icon '{path.name}' declares {what}; mazmorra refuses SVG files with a DOCTYPE or "
+            "entity declarations (remove the <!DOCTYPE …> block: an icon never needs one)"
+        )
         self.loc = Loc(rel(path), line, col)
 
 
@@ -72,14 +74,24 @@ class IconSet:
             except UnsafeSvg as exc:
                 out.append(Problem("icon.unsafe", str(exc), exc.loc, f"icon:{path.stem}"))
             except OSError as exc:
-                out.append(Problem("icon.unreadable", f"cannot read icon '{path.name}': {exc.strerror}",
-                                   Loc(rel(path)), f"icon:{path.stem}"))
+                out.append(
+                    Problem(
+                        "icon.unreadable",
+                        f"cannot read icon '{path.name}': {exc.strerror}",
+                        Loc(rel(path)),
+                        f"icon:{path.stem}",
+                    )
+                )
         return out
 
 
-@cache
 def load_svg(path: Path) -> Any:  # a reportlab Drawing
-    """Parse an SVG once per process (svglib), silencing its chatter."""
+    """Parse an SVG once per file and version (svglib), silencing its chatter."""
+    return _load_svg(path.resolve(), path.stat().st_mtime_ns)
+
+
+@cache
+def _load_svg(path: Path, mtime_ns: int) -> Any:
     from svglib.svglib import svg2rlg
 
     check_svg(path)  # never hand a DOCTYPE to the XML parser, whatever svglib's defaults are

@@ -20,13 +20,17 @@ class ImageProblem(ValueError):
     pass
 
 
-@lru_cache(maxsize=256)
 def check(path: Path) -> tuple[int, int]:
     """(width, height) in pixels of a usable image; ImageProblem with a readable reason otherwise."""
     try:
-        size = path.stat().st_size
+        stat = path.stat()
     except OSError as exc:
         raise ImageProblem(f"cannot read image: {exc.strerror}") from None
+    return _check(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
     if size > MAX_BYTES:
         raise ImageProblem(f"image file is {size // (1024 * 1024)} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
@@ -49,9 +53,13 @@ def check(path: Path) -> tuple[int, int]:
     return dims
 
 
-@lru_cache(maxsize=64)
 def prepared(path: Path, w_mm: float, h_mm: float) -> bytes:
     """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled)."""
+    return _prepared(path.resolve(), path.stat().st_mtime_ns, w_mm, h_mm)
+
+
+@lru_cache(maxsize=64)
+def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float) -> bytes:
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     with Image.open(path) as src:
         src.load()
@@ -59,7 +67,10 @@ def prepared(path: Path, w_mm: float, h_mm: float) -> bytes:
         target = (max(1, round(w_mm / 25.4 * PRINT_DPI)), max(1, round(h_mm / 25.4 * PRINT_DPI)))
         scale = min(target[0] / im.width, target[1] / im.height)
         if scale < 1:
-            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.LANCZOS)
+            im = im.resize(
+                (max(1, round(im.width * scale)), max(1, round(im.height * scale))),
+                Image.Resampling.LANCZOS,
+            )
         if im.mode not in ("RGB", "RGBA", "L", "LA"):
             im = im.convert("RGBA" if "A" in im.mode or im.mode == "P" else "RGB")
         buf = io.BytesIO()

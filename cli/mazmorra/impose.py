@@ -41,8 +41,12 @@ class SheetSpec:
     bleed: float | None = None  # None: the pack's bleed; 0 abuts cards, neighbours sharing cut lines
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (("page", self.page, tuple(PAGE_SIZES_MM)), ("layout", self.layout, LAYOUTS),
-                                     ("duplex", self.duplex, DUPLEX), ("fold", self.fold, FOLDS)):
+        for name, value, allowed in (
+            ("page", self.page, tuple(PAGE_SIZES_MM)),
+            ("layout", self.layout, LAYOUTS),
+            ("duplex", self.duplex, DUPLEX),
+            ("fold", self.fold, FOLDS),
+        ):
             if value not in allowed:
                 raise ValueError(f"unknown {name} {value!r} (use {', '.join(allowed)})")
 
@@ -134,8 +138,9 @@ def plan(sheet: SheetSpec, trim_w: float, trim_h: float, bleed: float, area: Are
     cols = math.floor((avail_w + sheet.gutter) / (cw + sheet.gutter) + 1e-9)
     rows = math.floor((avail_h + sheet.gutter) / (ch + sheet.gutter) + 1e-9)
     if cols < 1 or rows < 1:
-        raise DoesNotFit(f"a {trim_w:g}×{trim_h:g} mm component with {bleed:g} mm bleed does not fit "
-                         f"on {_sheet_name(sheet)}")
+        raise DoesNotFit(
+            f"a {trim_w:g}×{trim_h:g} mm component with {bleed:g} mm bleed does not fit on {_sheet_name(sheet)}"
+        )
     gw = cols * cw + (cols - 1) * sheet.gutter
     gh = rows * ch + (rows - 1) * sheet.gutter
     left, top = x0 + (x1 - x0 - gw) / 2, y0 + (y1 - y0 - gh) / 2
@@ -196,20 +201,20 @@ class PagePlan:
     folds: tuple[Segment, ...] = ()  # fold layout: the fold line
 
 
-def reflect(slots: tuple[Slot, ...], marks: tuple[Segment, ...], columns: bool, pw: float,
-            ph: float) -> tuple[tuple[Slot, ...], tuple[Segment, ...]]:
+def reflect(
+    slots: tuple[Slot, ...], marks: tuple[Segment, ...], columns: bool, pw: float, ph: float
+) -> tuple[tuple[Slot, ...], tuple[Segment, ...]]:
     """Slots and marks reflected across the page's vertical centre line (columns=True) or its
     horizontal one: where backs go, for duplex flipping and for fold-and-glue alike."""
     if columns:
-        return (tuple(replace(s, x=pw - s.x - s.w) for s in slots),
-                tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks))
-    return (tuple(replace(s, y=ph - s.y - s.h) for s in slots),
-            tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks))
-
-
-def mirror(slot: Slot, sheet: SheetSpec) -> Slot:
-    """The slot of the back of `slot` so that it lands behind its front after flipping the sheet."""
-    return reflect((slot,), (), sheet.flips_columns, *sheet.size)[0][0]
+        return (
+            tuple(replace(s, x=pw - s.x - s.w) for s in slots),
+            tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks),
+        )
+    return (
+        tuple(replace(s, y=ph - s.y - s.h) for s in slots),
+        tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks),
+    )
 
 
 def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
@@ -217,8 +222,10 @@ def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
     the back offset that makes up for the printer's duplex misregistration."""
     dx, dy = sheet.back_offset
     slots, marks = reflect(plan.slots, plan.marks, sheet.flips_columns, *sheet.size)
-    return PagePlan(tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in slots),
-                    tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in marks))
+    return PagePlan(
+        tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in slots),
+        tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in marks),
+    )
 
 
 def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
@@ -232,8 +239,15 @@ def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool]
         out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
-            out.append(_page(sheet, behind.slots, [_placement(s, "back") for s in behind.slots if backs[s.index]],
-                             behind.marks, ()))
+            out.append(
+                _page(
+                    sheet,
+                    behind.slots,
+                    [_placement(s, "back") for s in behind.slots if backs[s.index]],
+                    behind.marks,
+                    (),
+                )
+            )
     return out
 
 
@@ -251,8 +265,13 @@ def _placement(slot: Slot, side: str) -> Placement:
     return Placement(slot.index, side, slot.x, slot.y, slot.w, slot.h)
 
 
-def _page(sheet: SheetSpec, slots: tuple[Slot, ...], placed: list[Placement], marks: tuple[Segment, ...],
-          folds: tuple[Segment, ...]) -> Page:
+def _page(
+    sheet: SheetSpec,
+    slots: tuple[Slot, ...],
+    placed: list[Placement],
+    marks: tuple[Segment, ...],
+    folds: tuple[Segment, ...],
+) -> Page:
     pw, ph = sheet.size
     cuts: list[Segment] = []
     if sheet.cut_lines:  # across the whole sheet through every trim edge; neighbours share a line
@@ -261,8 +280,9 @@ def _page(sheet: SheetSpec, slots: tuple[Slot, ...], placed: list[Placement], ma
     return Page((pw, ph), tuple(placed), marks, folds, tuple(cuts))
 
 
-def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area,
-           snug: str = "") -> list[PagePlan]:
+def _place(
+    sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area, snug: str = ""
+) -> list[PagePlan]:
     """Faces in `area`: a grid centred in it, else shelves from its top-left. When snug is "right"
     or "bottom", both keep to that edge: next to the fold line, where a slightly skewed fold
     shifts a back the least."""
@@ -281,8 +301,13 @@ def _place(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, are
         for start in range(0, len(sizes), grid.per_sheet):
             n = min(grid.per_sheet, len(sizes) - start)
             slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
-            used = grid if n == grid.per_sheet else replace(  # a part-filled sheet: marks for its cards only
-                grid, rows=-(-n // grid.cols), cols=min(n, grid.cols))
+            used = (
+                grid
+                if n == grid.per_sheet
+                else replace(  # a part-filled sheet: marks for its cards only
+                    grid, rows=-(-n // grid.cols), cols=min(n, grid.cols)
+                )
+            )
             pages.append(PagePlan(slots, tuple(crop_marks(used)) if sheet.crop_marks else ()))
         return pages
     pages = _shelves(sheet, sizes, bleed, area)
@@ -296,8 +321,10 @@ def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: SheetSp
         dx, dy = area[2] - inset - max(s.x + s.w + bleed for s in page.slots), 0.0
     else:
         dx, dy = 0.0, area[3] - inset - max(s.y + s.h + bleed for s in page.slots)
-    return PagePlan(tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in page.slots),
-                    tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in page.marks))
+    return PagePlan(
+        tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in page.slots),
+        tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in page.marks),
+    )
 
 
 def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
@@ -322,9 +349,11 @@ def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> l
     if not options:
         w, h = max(sizes, key=lambda s: s[0] * s[1])
         fold = "" if sheet.fold == "auto" else f" with a {sheet.fold} fold"
-        raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed and its back do not fit side by "
-                         f"side on {_sheet_name(sheet)}{fold} (try --landscape, a larger --page or "
-                         f"--layout duplex)")
+        raise DoesNotFit(
+            f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed and its back do not fit side by "
+            f"side on {_sheet_name(sheet)}{fold} (try --landscape, a larger --page or "
+            f"--layout duplex)"
+        )
     return min(options, key=lambda pages: (len(pages), -len(pages[0].slots)))
 
 
@@ -350,8 +379,7 @@ def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, a
     for i, (w, h) in enumerate(sizes):
         cw, ch = w + 2 * bleed, h + 2 * bleed
         if cw > max_w + 1e-9 or ch > max_h + 1e-9:
-            raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed does not fit on "
-                             f"{_sheet_name(sheet)}")
+            raise DoesNotFit(f"a {w:g}×{h:g} mm component with {bleed:g} mm bleed does not fit on {_sheet_name(sheet)}")
         if x > 0 and x + cw > max_w + 1e-9:
             x, y, row_h = 0.0, y + row_h + gut, 0.0
         if y + ch > max_h + 1e-9:

@@ -39,10 +39,14 @@ def read_rule(depfile: Path) -> tuple[str, list[str], str] | None:
     options = ""
     if text.startswith("# mazmorra options: "):
         head, _, text = text.partition("\n")
-        options = head[len("# mazmorra options: "):]
+        options = head[len("# mazmorra options: ") :]
     first = text.split("\n\n", 1)[0].replace("\\\n", " ")
     target, _, deps = first.partition(": ")
-    return _unescape(target), [_unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d], options
+    return (
+        _unescape(target),
+        [_unescape(d) for d in re.split(r"(?<!\\) +", deps.strip()) if d],
+        options,
+    )
 
 
 def _unescape(path: str) -> str:

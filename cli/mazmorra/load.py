@@ -35,8 +35,9 @@ def all_packs(content_dir: Path = Path("content")) -> list[Path]:
     return packs
 
 
-def schema_problems(exc: ValidationError, root: Any, base: Loc, component: str | None,
-                    prefix: tuple[Any, ...] = ()) -> list[Problem]:
+def schema_problems(
+    exc: ValidationError, root: Any, base: Loc, component: str | None, prefix: tuple[Any, ...] = ()
+) -> list[Problem]:
     """Turn a pydantic error into located problems, one per field."""
     out = []
     for err in exc.errors():
@@ -48,8 +49,10 @@ def schema_problems(exc: ValidationError, root: Any, base: Loc, component: str |
             msg = "unknown field"
         elif err["type"] == "missing":
             msg = "required field is missing"
-        if "input" in err and err["type"] not in ("missing", "extra_forbidden") and not isinstance(
-            err["input"], (dict, list)
+        if (
+            "input" in err
+            and err["type"] not in ("missing", "extra_forbidden")
+            and not isinstance(err["input"], (dict, list))
         ):
             got = repr(err["input"])
             msg += f" (got {got[:60] + '…' if len(got) > 60 else got})"
@@ -57,8 +60,14 @@ def schema_problems(exc: ValidationError, root: Any, base: Loc, component: str |
     return out
 
 
-def _validate(model: type[BaseModel], data: Any, base: Loc, component: str | None,
-              problems: list[Problem], prefix: tuple[Any, ...] = ()) -> Any:
+def _validate(
+    model: type[BaseModel],
+    data: Any,
+    base: Loc,
+    component: str | None,
+    problems: list[Problem],
+    prefix: tuple[Any, ...] = (),
+) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -88,18 +97,30 @@ def load_pack(pack_dir: Path) -> Pack:
         kind = kinds.get(dspec.kind)
         if kind is None:
             known = ", ".join(kinds.all_kinds())
-            problems.append(Problem("pack.unknown-kind", f"unknown kind '{dspec.kind}'"
-                                    f"{did_you_mean(dspec.kind, kinds.all_kinds())} (known: {known})",
-                                    locate(raw, ("decks", i, "kind")), f"deck:{dspec.id}", "kind"))
+            problems.append(
+                Problem(
+                    "pack.unknown-kind",
+                    f"unknown kind '{dspec.kind}'{did_you_mean(dspec.kind, kinds.all_kinds())} (known: {known})",
+                    locate(raw, ("decks", i, "kind")),
+                    f"deck:{dspec.id}",
+                    "kind",
+                )
+            )
             continue
         deck = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, problems)
         if deck is None:
             continue
         for comp in deck.components:
             if comp.id in seen_ids:
-                problems.append(Problem("component.duplicate-id",
-                                        f"id '{comp.id}' is already used at {seen_ids[comp.id]}",
-                                        comp.field_loc("id"), comp.id, "id"))
+                problems.append(
+                    Problem(
+                        "component.duplicate-id",
+                        f"id '{comp.id}' is already used at {seen_ids[comp.id]}",
+                        comp.field_loc("id"),
+                        comp.id,
+                        "id",
+                    )
+                )
             else:
                 seen_ids[comp.id] = comp.field_loc("id")
         decks.append(deck)
@@ -125,15 +146,30 @@ def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
     if not isinstance(game, YMap) or not game:
         needed = {k.family.name: k.family for k in pack.kinds() if k.reads_settings and k.family in readers}
         for family in needed.values():
-            problems.append(Problem("game.settings", f"the {family.name} kinds need a `game:` section in pack.yaml "
-                                    f"with {_keys_of(family)}", pack.loc, "pack", "game"))
+            problems.append(
+                Problem(
+                    "game.settings",
+                    f"the {family.name} kinds need a `game:` section in pack.yaml with {_keys_of(family)}",
+                    pack.loc,
+                    "pack",
+                    "game",
+                )
+            )
         return {}
     owner = {key: f for f in readers for key in _fields(f)}
     for key in game:
         if key not in owner:
-            problems.append(Problem("game.settings", f"game.{key}: unknown setting{did_you_mean(str(key), owner)} "
-                                    f"(the {' and '.join(f.name for f in readers)} kinds read: "
-                                    f"{', '.join(owner)})", game.locs.get(key, base), "pack", f"game.{key}"))
+            problems.append(
+                Problem(
+                    "game.settings",
+                    f"game.{key}: unknown setting{did_you_mean(str(key), owner)} "
+                    f"(the {' and '.join(f.name for f in readers)} kinds read: "
+                    f"{', '.join(owner)})",
+                    game.locs.get(key, base),
+                    "pack",
+                    f"game.{key}",
+                )
+            )
     out: dict[str, BaseModel] = {}
     for family in readers:
         part = YMap({k: v for k, v in game.items() if owner.get(k) is family})
@@ -170,16 +206,38 @@ def _duplicates(items: list[str]) -> list[str]:
     return dup
 
 
-def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: Kind, deck_loc: Loc,
-               raw: YMap, index: int, problems: list[Problem]) -> Deck | None:
+def _load_deck(
+    pack_dir: Path,
+    spec: PackSpec,
+    dspec: DeckSpec,
+    kind: Kind,
+    deck_loc: Loc,
+    raw: YMap,
+    index: int,
+    problems: list[Problem],
+) -> Deck | None:
     path = (pack_dir / dspec.file).resolve()
     if not path.is_relative_to(pack_dir.resolve()):
-        problems.append(Problem("pack.path", f"deck file '{dspec.file}' is outside the pack",
-                                locate(raw, ("decks", index, "file")), f"deck:{dspec.id}", "file"))
+        problems.append(
+            Problem(
+                "pack.path",
+                f"deck file '{dspec.file}' is outside the pack",
+                locate(raw, ("decks", index, "file")),
+                f"deck:{dspec.id}",
+                "file",
+            )
+        )
         return None
     if not path.is_file():
-        problems.append(Problem("pack.missing-file", f"deck file '{dspec.file}' does not exist",
-                                locate(raw, ("decks", index, "file")), f"deck:{dspec.id}", "file"))
+        problems.append(
+            Problem(
+                "pack.missing-file",
+                f"deck file '{dspec.file}' does not exist",
+                locate(raw, ("decks", index, "file")),
+                f"deck:{dspec.id}",
+                "file",
+            )
+        )
         return None
     try:
         data = load_yaml(path)
@@ -188,8 +246,14 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: Kind, deck
         return None
     file_loc = Loc(rel(path), 1, 1)
     if not isinstance(data, YList):
-        problems.append(Problem("deck.shape", "a deck file must be a YAML list of components",
-                                getattr(data, "loc", file_loc), f"deck:{dspec.id}"))
+        problems.append(
+            Problem(
+                "deck.shape",
+                "a deck file must be a YAML list of components",
+                getattr(data, "loc", file_loc),
+                f"deck:{dspec.id}",
+            )
+        )
         return None
     comps = []
     for j, item in enumerate(data):
@@ -210,10 +274,25 @@ def _load_deck(pack_dir: Path, spec: PackSpec, dspec: DeckSpec, kind: Kind, deck
         if model is None:
             continue
         size = parse_size(model.size) if model.size else _default_size(spec, dspec, own)
-        comps.append(Component(kind=own, data=model, deck=dspec.id, loc=loc, field_locs=dict(item.locs),
-                               size_mm=size, raw=item))
-    return Deck(spec=dspec, kind=kind, components=tuple(comps), loc=deck_loc, file_loc=file_loc,
-                size_mm=_default_size(spec, dspec, kind))
+        comps.append(
+            Component(
+                kind=own,
+                data=model,
+                deck=dspec.id,
+                loc=loc,
+                field_locs=dict(item.locs),
+                size_mm=size,
+                raw=item,
+            )
+        )
+    return Deck(
+        spec=dspec,
+        kind=kind,
+        components=tuple(comps),
+        loc=deck_loc,
+        file_loc=file_loc,
+        size_mm=_default_size(spec, dspec, kind),
+    )
 
 
 def _default_size(spec: PackSpec, dspec: DeckSpec, kind: Kind) -> tuple[float, float]:
@@ -226,7 +305,14 @@ def _entry_kind(item: YMap, default: Kind, cid: str, problems: list[Problem]) ->
         return default
     found = kinds.get(name) if isinstance(name, str) else None
     if found is None:
-        problems.append(Problem("deck.unknown-kind", f"unknown kind {name!r}"
-                                f"{did_you_mean(str(name), kinds.all_kinds())} (known: {', '.join(kinds.all_kinds())})",
-                                item.locs.get("kind", item.loc), cid, "kind"))
+        problems.append(
+            Problem(
+                "deck.unknown-kind",
+                f"unknown kind {name!r}"
+                f"{did_you_mean(str(name), kinds.all_kinds())} (known: {', '.join(kinds.all_kinds())})",
+                item.locs.get("kind", item.loc),
+                cid,
+                "kind",
+            )
+        )
     return found

@@ -27,8 +27,10 @@ class ComponentModel(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN, max_length=64, description="unique id (lowercase, digits, - _ .)")
     copies: int = Field(1, ge=1, le=200, strict=True, description="how many of this component the deck holds")
-    size: str | None = Field(None, description="trim size of this component when it differs from its deck's "
-                             "(poker, 30x30mm, 1in x 1in ...)")
+    size: str | None = Field(
+        None,
+        description="trim size of this component when it differs from its deck's (poker, 30x30mm, 1in x 1in ...)",
+    )
 
     @field_validator("size")
     @classmethod
@@ -115,8 +117,10 @@ class PackSpec(_Strict):
     card_size: str = "poker"
     bleed: str | float = "3mm"
     decks: list[DeckSpec] = Field(min_length=1)
-    game: dict[str, Any] = Field(default_factory=dict, description="game-wide settings the kinds' rules and "
-                                 "templates read; each game family checks its own keys")
+    game: dict[str, Any] = Field(
+        default_factory=dict,
+        description="game-wide settings the kinds' rules and templates read; each game family checks its own keys",
+    )
 
     @field_validator("languages")
     @classmethod
@@ -154,7 +158,10 @@ class Component:
     deck: str
     loc: Loc
     field_locs: Mapping[str, Loc]
-    size_mm: tuple[float, float] = (0.0, 0.0)  # trim size: its own `size`, else its deck's for its kind
+    size_mm: tuple[float, float] = (
+        0.0,
+        0.0,
+    )  # trim size: its own `size`, else its deck's for its kind
 
     raw: Any = None  # the component's YAML mapping, positions included, for nested locations
 

@@ -18,12 +18,18 @@ from pathlib import Path
 
 from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError
-from mazmorra.exports import ExportOptions, Exporter, make_exporters
+from mazmorra.exports import Exporter, ExportOptions, make_exporters
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import localise
 from mazmorra.icons import IconSet
 from mazmorra.impose import DoesNotFit, SheetSpec, impose
-from mazmorra.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
+from mazmorra.incremental import (
+    depfile_path,
+    forget_removed,
+    make_rule,
+    up_to_date,
+    write_stamp_rule,
+)
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
@@ -52,7 +58,7 @@ class BuildOptions:
     decks: tuple[str, ...] | None = None  # None: every deck
     changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
     pdf: bool = True  # the print-and-play PDFs
-    exports: ExportOptions = ExportOptions()  # the other renderers: PNG, Tabletop Simulator, gallery
+    exports: ExportOptions = field(default_factory=ExportOptions)  # PNG, Tabletop Simulator, gallery
 
 
 @dataclass
@@ -89,11 +95,22 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     langs = _languages(pack, opts.langs)
     for lang in langs:
         localisation = localise(pack, lang)  # 3. localise
-        problems += [replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p
-                     for p in localisation.problems]  # a draft falls back visibly instead of failing
+        problems += [
+            replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p
+            for p in localisation.problems
+        ]  # a draft falls back visibly instead of failing
         labels[lang] = Labels(pack.root, templates_dir(), lang)
-        ctx = LayoutContext(pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, problems,
-                            reported)
+        ctx = LayoutContext(
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            problems,
+            reported,
+        )
         docs += [lay_out(deck, ctx) for deck in decks]  # 4. lay out: lazily, while stage 5 consumes it
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(problems)  # templates assume valid data: report rule problems without layout noise
@@ -107,8 +124,17 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, staging.temp, problems) if render else []
     try:
         for doc in docs:  # 5. render: every page imposed, drawn from the stream of laid-out items
-            _render(doc, pack, sheet, icons, staging if render and opts.pdf else None, exporters, progress,
-                    problems, result)
+            _render(
+                doc,
+                pack,
+                sheet,
+                icons,
+                staging if render and opts.pdf else None,
+                exporters,
+                progress,
+                problems,
+                result,
+            )
             progress(f"{'rendered' if render else 'checked'} {pack.id}/{doc.lang}/{doc.deck_id}", 0)
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
@@ -119,8 +145,14 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         for exporter in exporters:
             exporter.committed()
             result.exports += exporter.summary()
-        _record_for_make(pack, docs if result.outputs else [], langs if render and opts.pdf else [], opts,
-                         made_with, staging)
+        _record_for_make(
+            pack,
+            docs if result.outputs else [],
+            langs if render and opts.pdf else [],
+            opts,
+            made_with,
+            staging,
+        )
     finally:
         staging.discard()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
@@ -128,8 +160,17 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     return result
 
 
-def _render(doc: Document, pack: Pack, sheet: SheetSpec, icons: IconSet, staging: Staging | None,
-            exporters: list[Exporter], progress: Progress, problems: list[Problem], result: BuildResult) -> None:
+def _render(
+    doc: Document,
+    pack: Pack,
+    sheet: SheetSpec,
+    icons: IconSet,
+    staging: Staging | None,
+    exporters: list[Exporter],
+    progress: Progress,
+    problems: list[Problem],
+    result: BuildResult,
+) -> None:
     """Stage 5 for one document: its pages into a temporary PDF (when staging is given) and every
     item into each exporter, as the layout produces them."""
 
@@ -146,13 +187,23 @@ def _render(doc: Document, pack: Pack, sheet: SheetSpec, icons: IconSet, staging
     try:  # checked by validate too: a component larger than the sheet is a problem of the content
         pages = impose(sheet, doc.sizes, doc.backs, pack.bleed_mm)
     except DoesNotFit as exc:
-        problems.append(Problem("sheet.too-small", f"{exc}; print on a larger --page, --landscape, or make the "
-                                "component smaller", pack.deck(doc.deck_id).loc, f"deck:{doc.deck_id}",
-                                lang=doc.lang))
+        problems.append(
+            Problem(
+                "sheet.too-small",
+                f"{exc}; print on a larger --page, --landscape, or make the component smaller",
+                pack.deck(doc.deck_id).loc,
+                f"deck:{doc.deck_id}",
+                lang=doc.lang,
+            )
+        )
     if staging is not None and pages is not None:
         deck = pack.deck(doc.deck_id)
-        pdf = Sheets(staging.temp(doc.path), sheet.size, DocMeta(
-            doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang), icons)
+        pdf = Sheets(
+            staging.temp(doc.path),
+            sheet.size,
+            DocMeta(doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang),
+            icons,
+        )
         pdf.add(pages, stream)
         pdf.save()
         doc.inputs |= pdf.inputs
@@ -164,13 +215,22 @@ def _render(doc: Document, pack: Pack, sheet: SheetSpec, icons: IconSet, staging
         exporter.end(doc)
 
 
-def _record_for_make(pack: Pack, docs: list[Document], langs: list[str], opts: BuildOptions, made_with: str,
-                     staging: Staging) -> None:
+def _record_for_make(
+    pack: Pack,
+    docs: list[Document],
+    langs: list[str],
+    opts: BuildOptions,
+    made_with: str,
+    staging: Staging,
+) -> None:
     """What make needs for the next, incremental, build: a dependency file per PDF written, and per
     language built a stamp rule and the removal of PDFs of decks the pack no longer has."""
     for doc in docs:
-        atomic_write_text(depfile_path(opts.out_dir, doc.path), make_rule(doc.path, doc.inputs, made_with),
-                          staging.scratch)
+        atomic_write_text(
+            depfile_path(opts.out_dir, doc.path),
+            make_rule(doc.path, doc.inputs, made_with),
+            staging.scratch,
+        )
     for lang in langs:
         if opts.decks is None:  # a deck renamed or removed: its old PDF goes too
             forget_removed(opts.out_dir, pack.id, lang, {d.id for d in pack.decks})
@@ -195,8 +255,9 @@ def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
         return list(pack.spec.languages)
     unknown = [lang for lang in wanted if lang not in pack.spec.languages]
     if unknown:
-        raise UsageError(f"pack '{pack.id}' has no language {', '.join(unknown)} "
-                         f"(it has {', '.join(pack.spec.languages)})")
+        raise UsageError(
+            f"pack '{pack.id}' has no language {', '.join(unknown)} (it has {', '.join(pack.spec.languages)})"
+        )
     return list(wanted)
 
 

@@ -24,7 +24,19 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
-from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, Item, LineOp, Op, Page, PolyOp, RectOp, TextOp
+from mazmorra.contracts import (
+    CircleOp,
+    Face,
+    IconOp,
+    ImageOp,
+    Item,
+    LineOp,
+    Op,
+    Page,
+    PolyOp,
+    RectOp,
+    TextOp,
+)
 from mazmorra.icons import IconSet, load_svg
 from mazmorra.units import PT_PER_MM
 
@@ -32,7 +44,7 @@ K = PT_PER_MM
 
 
 @lru_cache(maxsize=1024)
-def HexColor(value: str) -> Any:  # noqa: N802 - a cached stand-in for reportlab's HexColor
+def HexColor(value: str) -> Any:
     return _HexColor(value)
 
 
@@ -66,8 +78,14 @@ class Sheets:
         pw, ph = page_size
         self.size = page_size
         self.page_h = ph
-        self.c = Canvas(str(path) if isinstance(path, Path) else path, pagesize=(pw * K, ph * K), invariant=1,
-                        pageCompression=1, initialFontName=fonts.register(fonts.DEFAULT), lang=meta.lang)
+        self.c = Canvas(
+            str(path) if isinstance(path, Path) else path,
+            pagesize=(pw * K, ph * K),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts.register(fonts.DEFAULT),
+            lang=meta.lang,
+        )
         self.c.setTitle(meta.title)
         self.c.setAuthor(meta.author)
         self.c.setSubject(meta.subject)
@@ -79,10 +97,10 @@ class Sheets:
         self._face_forms: dict[tuple[str, str], str] = {}
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
-    def X(self, x: float) -> float:  # noqa: N802
+    def X(self, x: float) -> float:
         return x * K
 
-    def Y(self, y: float) -> float:  # noqa: N802
+    def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
     def add(self, pages: Sequence[Page], items: Iterator[Item]) -> None:
@@ -188,8 +206,14 @@ class Sheets:
         c.clipPath(path, stroke=0, fill=0)
         if face.background:
             c.setFillColor(HexColor(face.background))
-            c.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K,
-                   stroke=0, fill=1)
+            c.rect(
+                self.X(x0 - b),
+                self.Y(y0 + face.h + b),
+                (face.w + 2 * b) * K,
+                (face.h + 2 * b) * K,
+                stroke=0,
+                fill=1,
+            )
         run: list[TextOp] = []  # consecutive runs of text share one text object
         for op in face.ops:
             if isinstance(op, TextOp):
@@ -282,16 +306,32 @@ class Sheets:
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
         data = images.prepared(Path(op.path), op.w, op.h)
-        self.c.drawImage(ImageReader(io.BytesIO(data)), self.X(ox + op.x), self.Y(oy + op.y + op.h), op.w * K,
-                         op.h * K, mask="auto", preserveAspectRatio=True, anchor="c")
+        self.c.drawImage(
+            ImageReader(io.BytesIO(data)),
+            self.X(ox + op.x),
+            self.Y(oy + op.y + op.h),
+            op.w * K,
+            op.h * K,
+            mask="auto",
+            preserveAspectRatio=True,
+            anchor="c",
+        )
 
     def _icon(self, name: str, x: float, y: float, size: float) -> None:
         path = self.icons.files[name]
         self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
-            c.drawImage(ImageReader(str(path)), self.X(x), self.Y(y + size), size * K, size * K, mask="auto",
-                        preserveAspectRatio=True, anchor="c")
+            c.drawImage(
+                ImageReader(str(path)),
+                self.X(x),
+                self.Y(y + size),
+                size * K,
+                size * K,
+                mask="auto",
+                preserveAspectRatio=True,
+                anchor="c",
+            )
             return
         drawing = load_svg(path)
         form = self._forms.get(name)

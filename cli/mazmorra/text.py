@@ -152,11 +152,14 @@ def _splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
     if not core:
         return ()
     start = word.index(core)
-    prefix, suffix = word[:start], word[start + len(core):]
+    prefix, suffix = word[:start], word[start + len(core) :]
     if "-" in core:
         parts = core.split("-")
-        return tuple((prefix + "-".join(parts[:i]) + "-", "-".join(parts[i:]) + suffix)
-                     for i in range(len(parts) - 1, 0, -1) if parts[i - 1] and parts[i])
+        return tuple(
+            (prefix + "-".join(parts[:i]) + "-", "-".join(parts[i:]) + suffix)
+            for i in range(len(parts) - 1, 0, -1)
+            if parts[i - 1] and parts[i]
+        )
     hy = _hyphenator(lang)
     if hy is None or len(core) < 5 or not core.isalpha():
         return ()
@@ -166,8 +169,14 @@ def _splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
 _PUNCT = "\"'«»“”‘’()[]¿?¡!.,;:…—–-/*"
 
 
-def layout(paragraphs: list[list[list[Part]]], width: float, style: Style, size: float, lang: str,
-           units: list[list[list[float]]] | None = None) -> tuple[list[Line], float]:
+def layout(
+    paragraphs: list[list[list[Part]]],
+    width: float,
+    style: Style,
+    size: float,
+    lang: str,
+    units: list[list[list[float]]] | None = None,
+) -> tuple[list[Line], float]:
     """Greedy line breaking with hyphenation; returns lines and the widest line width (pt).
 
     `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
@@ -231,8 +240,16 @@ def unit_widths(paragraphs: list[list[list[Part]]], style: Style) -> list[list[l
     return [[[part_width(p, style, 1.0) for p in chunk] for chunk in chunks] for chunks in paragraphs]
 
 
-def fit(text: str, width: float, height: float, style: Style, size: float, min_size: float,
-        lang: str, step: float = 0.25) -> Fitted:
+def fit(
+    text: str,
+    width: float,
+    height: float,
+    style: Style,
+    size: float,
+    min_size: float,
+    lang: str,
+    step: float = 0.25,
+) -> Fitted:
     """The largest size in [min_size, size] (by step) at which text fits width × height (pt)."""
     paragraphs = split_paragraphs(text)
     units = unit_widths(paragraphs, style)
@@ -246,11 +263,11 @@ def fit(text: str, width: float, height: float, style: Style, size: float, min_s
     best = attempt(size)
     if best.fits or min_size >= size:
         return best
-    hi = int(round((size - min_size) / step))  # shrink steps down to min_size
+    hi = round((size - min_size) / step)  # shrink steps down to min_size
     # Start near the size at which the text's area fills the box, then walk to the exact step.
     area = sum(u for chunks in units for chunk in chunks for u in chunk) * style.leading
     est = (width * height / area) ** 0.5 if area > 0 and width > 0 and height > 0 else min_size
-    k = min(hi, max(1, int(round((size - est) / step))))
+    k = min(hi, max(1, round((size - est) / step)))
     f = attempt(size - k * step)
     if f.fits:
         while k > 1:  # grow while it still fits

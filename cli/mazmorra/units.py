@@ -64,7 +64,3 @@ def _parse_size(value: object) -> tuple[float, float]:
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return parse_length(value[0]), parse_length(value[1])
     raise ValueError(f"not a size: {value!r}")
-
-
-def mm_to_pt(v: float) -> float:
-    return v * PT_PER_MM

@@ -18,13 +18,27 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
     for deck in pack.decks:
         total = sum(c.data.copies for c in deck.components)
         if deck.spec.size is not None and total != deck.spec.size:
-            problems.append(Problem("deck.size", f"the deck holds {total} cards (copies added up) but pack.yaml "
-                                    f"declares size {deck.spec.size}", deck.loc, f"deck:{deck.id}", "size"))
+            problems.append(
+                Problem(
+                    "deck.size",
+                    f"the deck holds {total} cards (copies added up) but pack.yaml declares size {deck.spec.size}",
+                    deck.loc,
+                    f"deck:{deck.id}",
+                    "size",
+                )
+            )
         if deck.spec.counts:
             fld = deck.kind.count_field
             if fld is None:
-                problems.append(Problem("deck.counts", f"kind '{deck.kind.name}' has no type field to count by",
-                                        deck.loc, f"deck:{deck.id}", "counts"))
+                problems.append(
+                    Problem(
+                        "deck.counts",
+                        f"kind '{deck.kind.name}' has no type field to count by",
+                        deck.loc,
+                        f"deck:{deck.id}",
+                        "counts",
+                    )
+                )
             else:
                 have: Counter[str] = Counter()
                 for c in deck.components:
@@ -32,11 +46,25 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         have[str(getattr(c.data, fld))] += c.data.copies
                 for key, want in sorted(deck.spec.counts.items()):
                     if have.get(key, 0) != want:
-                        problems.append(Problem("deck.counts", f"{fld} '{key}': {have.get(key, 0)} card(s), "
-                                                f"declared {want}", deck.loc, f"deck:{deck.id}", f"counts.{key}"))
+                        problems.append(
+                            Problem(
+                                "deck.counts",
+                                f"{fld} '{key}': {have.get(key, 0)} card(s), declared {want}",
+                                deck.loc,
+                                f"deck:{deck.id}",
+                                f"counts.{key}",
+                            )
+                        )
                 for key in sorted(set(have) - set(deck.spec.counts)):
-                    problems.append(Problem("deck.counts", f"{fld} '{key}' has {have[key]} card(s) but no declared "
-                                            "count", deck.loc, f"deck:{deck.id}", f"counts.{key}"))
+                    problems.append(
+                        Problem(
+                            "deck.counts",
+                            f"{fld} '{key}' has {have[key]} card(s) but no declared count",
+                            deck.loc,
+                            f"deck:{deck.id}",
+                            f"counts.{key}",
+                        )
+                    )
         for comp in deck.components:
             for fld in comp.kind.translatable:
                 value = getattr(comp.data, fld, None)
@@ -46,9 +74,15 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         continue
                     for tok in icon_tokens(text):
                         if tok.name not in icons:
-                            problems.append(Problem("text.unknown-icon", f"unknown icon '{{{tok.name}}}'"
-                                                    + _icon_hint(tok.name, icons),
-                                                    comp.field_loc(fld), comp.id, fld))
+                            problems.append(
+                                Problem(
+                                    "text.unknown-icon",
+                                    f"unknown icon '{{{tok.name}}}'" + _icon_hint(tok.name, icons),
+                                    comp.field_loc(fld),
+                                    comp.id,
+                                    fld,
+                                )
+                            )
         for kind in deck.kinds:  # each kind's rules see that kind's components
             part = deck.part(kind)
             for rule in kind.deck_rules:

@@ -52,7 +52,7 @@ def sweep_stale(folder: Path) -> None:
     if not folder.is_dir():
         return
     for p in folder.rglob(f"{TMP_PREFIX}*"):
-        pid = p.name[len(TMP_PREFIX):].split("-", 1)[0]
+        pid = p.name[len(TMP_PREFIX) :].split("-", 1)[0]
         if pid.isdigit() and _alive(int(pid)):
             continue
         p.unlink(missing_ok=True)

@@ -63,17 +63,20 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
     except OSError as exc:
         raise YamlError(Problem("yaml.read", f"cannot read file: {exc.strerror}", Loc(shown))) from None
     if size > MAX_BYTES:
-        raise YamlError(
-            Problem("yaml.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown))
-        )
+        raise YamlError(Problem("yaml.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown)))
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise YamlError(Problem("yaml.encoding", f"not UTF-8 text (byte 0x{raw[exc.start]:02x}: {exc.reason}); "
-                                "save the file as UTF-8", Loc(shown, line, col))) from None
+        raise YamlError(
+            Problem(
+                "yaml.encoding",
+                f"not UTF-8 text (byte 0x{raw[exc.start]:02x}: {exc.reason}); save the file as UTF-8",
+                Loc(shown, line, col),
+            )
+        ) from None
     return parse_yaml(text, shown)
 
 
@@ -93,7 +96,11 @@ def parse_yaml(text: str, name: str) -> Any:
             if isinstance(ev, yaml.DocumentStartEvent):
                 if have_root:
                     raise YamlError(
-                        Problem("yaml.documents", "only one YAML document per file", _loc(name, ev.start_mark))
+                        Problem(
+                            "yaml.documents",
+                            "only one YAML document per file",
+                            _loc(name, ev.start_mark),
+                        )
                     )
                 continue
             if isinstance(ev, yaml.AliasEvent):

@@ -23,8 +23,10 @@ def main() -> None:
     except Exception as exc:  # a bug in mazmorra itself: still no traceback wall for the user
         if os.environ.get("MAZMORRA_DEBUG"):
             raise
-        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
-                  "This is a bug in mazmorra; rerun with MAZMORRA_DEBUG=1 for details.")
+        err.print(
+            f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
+            "This is a bug in mazmorra; rerun with MAZMORRA_DEBUG=1 for details."
+        )
         sys.exit(70)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from mazmorra.cli.app import app
-from mazmorra.cli.console import guard, ProgressPrinter, show_problems, show_summary, err, out
+from mazmorra.cli.console import ProgressPrinter, err, guard, out, show_problems, show_summary
 from mazmorra.cli.options import (
     BackOffsetOpt,
     DraftOpt,
@@ -23,8 +23,8 @@ from mazmorra.cli.options import (
     PngProfile,
     StrictOpt,
     back_offset_mm,
-    parse_langs,
     pack_dirs,
+    parse_langs,
 )
 from mazmorra.errors import ContentError, UsageError
 from mazmorra.exports import ExportOptions
@@ -34,17 +34,24 @@ from mazmorra.pipeline import BuildOptions, build
 
 
 @app.command()
-def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = False,
-             draft: DraftOpt = False,
-             as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and "
-                                                   "editors).")] = False) -> None:
+def validate(
+    packs: PacksArg = None,
+    lang: LangOpt = "all",
+    strict: StrictOpt = False,
+    draft: DraftOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and editors).")] = False,
+) -> None:
     """Check packs against their rules, translations and text boxes; exit 1 on any error."""
     with guard():
         failed = False
         report = []
         for pack_dir in pack_dirs(packs):
             try:
-                res = build(pack_dir, BuildOptions(langs=parse_langs(lang), strict=strict, draft=draft), render=False)
+                res = build(
+                    pack_dir,
+                    BuildOptions(langs=parse_langs(lang), strict=strict, draft=draft),
+                    render=False,
+                )
                 problems, ok = res.warnings, True
             except ContentError as exc:
                 problems, ok = exc.problems, False
@@ -67,55 +74,139 @@ def validate(packs: PacksArg = None, lang: LangOpt = "all", strict: StrictOpt = 
 def build_cmd(
     packs: PacksArg = None,
     lang: LangOpt = "all",
-    page: Annotated[Optional[Page], typer.Option(help="Paper size (default: the pack's).",
-                                                 rich_help_panel="Sheets")] = None,
+    page: Annotated[
+        Page | None,
+        typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Sheets"),
+    ] = None,
     landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Sheets")] = False,
-    duplex: Annotated[Duplex, typer.Option(help="The edge the sheet flips on for duplex backs pages (on "
-                                                "landscape sheets the long edge is the top), or none: "
-                                                "no backs.", rich_help_panel="Sheets")] = Duplex.long,
-    crop_marks: Annotated[bool, typer.Option("--crop-marks/--no-crop-marks", help="Crop marks outside the bleed.",
-                                             rich_help_panel="Sheets")] = True,
-    cut_lines: Annotated[bool, typer.Option("--cut-lines", help="Dashed cut lines across the sheet.",
-                                            rich_help_panel="Sheets")] = False,
-    margin: Annotated[float, typer.Option(help="Printable margin in mm (at least 5).", min=5.0,
-                                          rich_help_panel="Sheets")] = 5.0,
-    layout: Annotated[Layout, typer.Option(help="duplex: backs on their own pages after each fronts page; "
-                                                "fold: fold-and-glue, each back beside its front across a "
-                                                "fold line through the page's centre.", rich_help_panel="Sheets")] = Layout.duplex,
-    fold: Annotated[Fold, typer.Option(help="The fold line of --layout fold: vertical (fronts left, backs "
-                                            "right), horizontal (fronts top), or auto: whichever fits "
-                                            "more.", rich_help_panel="Sheets")] = Fold.auto,
+    duplex: Annotated[
+        Duplex,
+        typer.Option(
+            help="The edge the sheet flips on for duplex backs pages (on "
+            "landscape sheets the long edge is the top), or none: "
+            "no backs.",
+            rich_help_panel="Sheets",
+        ),
+    ] = Duplex.long,
+    crop_marks: Annotated[
+        bool,
+        typer.Option(
+            "--crop-marks/--no-crop-marks",
+            help="Crop marks outside the bleed.",
+            rich_help_panel="Sheets",
+        ),
+    ] = True,
+    cut_lines: Annotated[
+        bool,
+        typer.Option("--cut-lines", help="Dashed cut lines across the sheet.", rich_help_panel="Sheets"),
+    ] = False,
+    margin: Annotated[
+        float,
+        typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Sheets"),
+    ] = 5.0,
+    layout: Annotated[
+        Layout,
+        typer.Option(
+            help="duplex: backs on their own pages after each fronts page; "
+            "fold: fold-and-glue, each back beside its front across a "
+            "fold line through the page's centre.",
+            rich_help_panel="Sheets",
+        ),
+    ] = Layout.duplex,
+    fold: Annotated[
+        Fold,
+        typer.Option(
+            help="The fold line of --layout fold: vertical (fronts left, backs "
+            "right), horizontal (fronts top), or auto: whichever fits "
+            "more.",
+            rich_help_panel="Sheets",
+        ),
+    ] = Fold.auto,
     back_offset: BackOffsetOpt = None,
-    gutter: Annotated[float, typer.Option(help="mm between neighbouring bleed boxes (crop marks then also "
-                                               "sit in the gutters).", min=0.0, max=50.0, rich_help_panel="Sheets")] = 0.0,
-    bleed: Annotated[Optional[float], typer.Option(
-        help="Bleed in mm instead of the pack's; 0 abuts the cards, neighbours sharing one cut line.",
-        min=0.0, max=10.0, show_default=False, rich_help_panel="Sheets")] = None,
+    gutter: Annotated[
+        float,
+        typer.Option(
+            help="mm between neighbouring bleed boxes (crop marks then also sit in the gutters).",
+            min=0.0,
+            max=50.0,
+            rich_help_panel="Sheets",
+        ),
+    ] = 0.0,
+    bleed: Annotated[
+        float | None,
+        typer.Option(
+            help="Bleed in mm instead of the pack's; 0 abuts the cards, neighbours sharing one cut line.",
+            min=0.0,
+            max=10.0,
+            show_default=False,
+            rich_help_panel="Sheets",
+        ),
+    ] = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
-    deck: Annotated[Optional[list[str]], typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
-    changed_only: Annotated[bool, typer.Option("--changed-only", help="Skip decks whose PDF is newer than every "
-                                               "file it was made from (what `make` uses).")] = False,
+    deck: Annotated[list[str] | None, typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
+    changed_only: Annotated[
+        bool,
+        typer.Option(
+            "--changed-only",
+            help="Skip decks whose PDF is newer than every file it was made from (what `make` uses).",
+        ),
+    ] = False,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Print-and-play PDFs.", rich_help_panel="Outputs")] = True,
-    png: Annotated[bool, typer.Option("--png", help="A PNG per face: output/<pack>/<lang>/png/<deck>/.",
-                                      rich_help_panel="Outputs")] = False,
-    png_profile: Annotated[Optional[PngProfile], typer.Option(
-        help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
-             "mpc = MakePlayingCards poker 822×1122 px.", rich_help_panel="Outputs")] = None,
-    dpi: Annotated[Optional[int], typer.Option(help="PNG resolution (default 300; a profile has its own); also "
-                                                    "the resolution cap of TTS sheets.", show_default=False,
-                                               min=30, max=1200, rich_help_panel="Outputs")] = None,
-    png_bleed: Annotated[bool, typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.",
-                                            rich_help_panel="Outputs")] = True,
-    tts: Annotated[bool, typer.Option("--tts", help="Tabletop Simulator deck sheets and saved objects: "
-                                                    "output/<pack>/<lang>/tts/.", rich_help_panel="Outputs")] = False,
-    tts_url: Annotated[Optional[str], typer.Option(
-        help="URL the tts/ folder will be uploaded to (default: file:/// URIs of this machine).",
-        rich_help_panel="Outputs")] = None,
-    gallery: Annotated[bool, typer.Option("--gallery", help="An HTML gallery with translation status: "
-                                                            "output/<pack>/gallery/index.html.",
-                                          rich_help_panel="Outputs")] = False,
+    png: Annotated[
+        bool,
+        typer.Option(
+            "--png",
+            help="A PNG per face: output/<pack>/<lang>/png/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    png_profile: Annotated[
+        PngProfile | None,
+        typer.Option(
+            help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
+            "mpc = MakePlayingCards poker 822×1122 px.",
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    dpi: Annotated[
+        int | None,
+        typer.Option(
+            help="PNG resolution (default 300; a profile has its own); also the resolution cap of TTS sheets.",
+            show_default=False,
+            min=30,
+            max=1200,
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    png_bleed: Annotated[
+        bool,
+        typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.", rich_help_panel="Outputs"),
+    ] = True,
+    tts: Annotated[
+        bool,
+        typer.Option(
+            "--tts",
+            help="Tabletop Simulator deck sheets and saved objects: output/<pack>/<lang>/tts/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    tts_url: Annotated[
+        str | None,
+        typer.Option(
+            help="URL the tts/ folder will be uploaded to (default: file:/// URIs of this machine).",
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    gallery: Annotated[
+        bool,
+        typer.Option(
+            "--gallery",
+            help="An HTML gallery with translation status: output/<pack>/gallery/index.html.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
@@ -127,8 +218,15 @@ def build_cmd(
             raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
         if png_profile is not None and dpi is not None:
             raise UsageError(f"--png-profile {png_profile.value} fixes the resolution: drop --dpi")
-        exports = ExportOptions(png=png, png_profile=png_profile.value if png_profile else None,
-                                dpi=dpi or 300, png_bleed=png_bleed, tts=tts, tts_url=tts_url, gallery=gallery)
+        exports = ExportOptions(
+            png=png,
+            png_profile=png_profile.value if png_profile else None,
+            dpi=dpi or 300,
+            png_bleed=png_bleed,
+            tts=tts,
+            tts_url=tts_url,
+            gallery=gallery,
+        )
         exports.check()
         if not (pdf or png or png_profile or tts or gallery):
             raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
@@ -143,14 +241,33 @@ def build_cmd(
                 show_summary(exc.problems, pack_dir.name)
                 failed.append(pack_dir.name)
                 continue
-            sheet = SheetSpec(page=(page.value if page else pack.spec.page), landscape=landscape, margin=margin,
-                              crop_marks=crop_marks, cut_lines=cut_lines, duplex=duplex.value,
-                              layout=layout.value, fold=fold.value, back_offset=offset, gutter=gutter, bleed=bleed)
+            sheet = SheetSpec(
+                page=(page.value if page else pack.spec.page),
+                landscape=landscape,
+                margin=margin,
+                crop_marks=crop_marks,
+                cut_lines=cut_lines,
+                duplex=duplex.value,
+                layout=layout.value,
+                fold=fold.value,
+                back_offset=offset,
+                gutter=gutter,
+                bleed=bleed,
+            )
             total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
-                parse_langs(lang) or pack.spec.languages)
-            opts = BuildOptions(langs=parse_langs(lang), sheet=sheet, out_dir=out_dir, strict=strict, draft=draft,
-                                decks=tuple(deck) if deck else None, changed_only=changed_only, pdf=pdf,
-                                exports=exports)
+                parse_langs(lang) or pack.spec.languages
+            )
+            opts = BuildOptions(
+                langs=parse_langs(lang),
+                sheet=sheet,
+                out_dir=out_dir,
+                strict=strict,
+                draft=draft,
+                decks=tuple(deck) if deck else None,
+                changed_only=changed_only,
+                pdf=pdf,
+                exports=exports,
+            )
             try:
                 with ProgressPrinter(total, f"building {pack.id}") as progress:
                     res = build(pack_dir, opts, progress)
@@ -160,8 +277,10 @@ def build_cmd(
                 failed.append(pack.id)
                 continue
             show_problems(res.warnings)
-            err.print(f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
-                      f"{res.faces} faces in {res.seconds:.1f} s")
+            err.print(
+                f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
+                f"{res.faces} faces in {res.seconds:.1f} s"
+            )
             for p in res.outputs:
                 out.print(f"  {p}")
             for line in res.exports:
@@ -177,8 +296,15 @@ def calibrate(
     landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
     duplex: Annotated[Duplex, typer.Option(help="The edge you flip on (only the instructions change).")] = Duplex.long,
     back_offset: BackOffsetOpt = None,
-    out_path: Annotated[Optional[Path], typer.Option("--out", "-o", help="The PDF to write [default: "
-                                                "output/calibration-<page>.pdf].", show_default=False)] = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The PDF to write [default: output/calibration-<page>.pdf].",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
     the --back-offset X,Y for `mazmorra build` off the back's scales."""
@@ -187,8 +313,12 @@ def calibrate(
     with guard():
         if duplex is Duplex.none:
             raise UsageError("--duplex none has no backs to calibrate: use long or short")
-        sheet = SheetSpec(page=page.value, landscape=landscape, duplex=duplex.value,
-                          back_offset=back_offset_mm(back_offset))
+        sheet = SheetSpec(
+            page=page.value,
+            landscape=landscape,
+            duplex=duplex.value,
+            back_offset=back_offset_mm(back_offset),
+        )
         path = out_path or Path("output") / f"calibration-{page.value}{'-landscape' if landscape else ''}.pdf"
         write_calibration(path, sheet)
         err.print(f"[green]✓[/] {path}: print both pages double-sided ({duplex.value}-edge flip) at actual size")
@@ -196,10 +326,14 @@ def calibrate(
 
 
 @app.command()
-def outputs(packs: PacksArg = None,
-            out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
-            stamps: Annotated[bool, typer.Option("--stamps", help="One make stamp per pack and language instead "
-                                                 "of one PDF per deck.")] = False) -> None:
+def outputs(
+    packs: PacksArg = None,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
+    stamps: Annotated[
+        bool,
+        typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),
+    ] = False,
+) -> None:
     """Print what a build makes, one path per line (used by the Makefile)."""
     from mazmorra.incremental import stamp_path
 

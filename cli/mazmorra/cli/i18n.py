@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from mazmorra.cli.app import i18n_app
-from mazmorra.cli.console import guard, err, out
+from mazmorra.cli.console import err, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, Problem, UsageError
 from mazmorra.i18n import catalogue
@@ -44,13 +44,17 @@ def i18n_update(packs: PacksArg = None) -> None:
                 if lang == pack.spec.source_language:
                     continue
                 stats = catalogue.update_catalogue(pack, lang, labels)
-                err.print(f"[green]✓[/] {catalogue_path(pack.root, lang)}: {stats['kept']} kept, {stats['new']} new, "
-                          f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete")
+                err.print(
+                    f"[green]✓[/] {catalogue_path(pack.root, lang)}: {stats['kept']} kept, {stats['new']} new, "
+                    f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
+                )
 
 
 @i18n_app.command("add")
-def i18n_add(lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
-             packs: PacksArg = None) -> None:
+def i18n_add(
+    lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
+    packs: PacksArg = None,
+) -> None:
     """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
     with guard():
         for pack_dir in pack_dirs(packs):
@@ -59,14 +63,17 @@ def i18n_add(lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or
                 path = catalogue.add_language(pack, lang, _pack_labels(pack))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
-            err.print(f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
-                      f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)")
+            err.print(
+                f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
+                f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)"
+            )
 
 
 @i18n_app.command("status")
-def i18n_status(packs: PacksArg = None,
-                as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
-                ) -> None:
+def i18n_status(
+    packs: PacksArg = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
+) -> None:
     """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
     with guard():
         report = []
@@ -82,23 +89,44 @@ def i18n_status(packs: PacksArg = None,
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
-            sys.stdout.write(json.dumps([{"pack": pid, **st.as_dict()} for pid, st in report], ensure_ascii=False,
-                                        indent=2) + "\n")
+            sys.stdout.write(
+                json.dumps(
+                    [{"pack": pid, **st.as_dict()} for pid, st in report],
+                    ensure_ascii=False,
+                    indent=2,
+                )
+                + "\n"
+            )
             return
         from rich.table import Table
 
         table = Table(title="Translations", title_justify="left")
-        for col in ("pack", "lang", "translated", "fuzzy", "untranslated", "obsolete", "overflowing"):
+        for col in (
+            "pack",
+            "lang",
+            "translated",
+            "fuzzy",
+            "untranslated",
+            "obsolete",
+            "overflowing",
+        ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
         for pid, st in report:
-            table.add_row(pid, st.lang + (" (source)" if st.source else ""),
-                          f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)", str(st.fuzzy),
-                          str(st.untranslated), str(st.obsolete), str(len(st.overflow or [])))
+            table.add_row(
+                pid,
+                st.lang + (" (source)" if st.source else ""),
+                f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)",
+                str(st.fuzzy),
+                str(st.untranslated),
+                str(st.obsolete),
+                str(len(st.overflow or [])),
+            )
         out.print(table)
         for pid, st in report:
             for item in st.items or []:
                 colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
                 out.print(f"[{colour}]{item.state:12}[/] {pid}/{st.lang} {item.loc} {escape(item.ctx)}")
             for p in st.overflow or []:
-                out.print(f"[red]{'overflowing':12}[/] {pid}/{st.lang} {p.loc} {p.component}.{p.field}: "
-                          f"{escape(p.message)}")
+                out.print(
+                    f"[red]{'overflowing':12}[/] {pid}/{st.lang} {p.loc} {p.component}.{p.field}: {escape(p.message)}"
+                )

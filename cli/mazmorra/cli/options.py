@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -35,10 +35,15 @@ class Fold(str, Enum):
     horizontal = "horizontal"
 
 
-BackOffsetOpt = Annotated[Optional[str], typer.Option(
-    help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
-         "the printer's duplex misregistration; read it off `mazmorra calibrate`.", show_default=False,
-    rich_help_panel="Sheets")]
+BackOffsetOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
+        "the printer's duplex misregistration; read it off `mazmorra calibrate`.",
+        show_default=False,
+        rich_help_panel="Sheets",
+    ),
+]
 
 
 def back_offset_mm(value: str | None) -> tuple[float, float]:
@@ -55,8 +60,10 @@ def back_offset_mm(value: str | None) -> tuple[float, float]:
     except ValueError:
         raise UsageError(f"--back-offset {value!r}: expected X,Y in mm, e.g. 1.5,-0.5") from None
     if max(abs(dx), abs(dy)) > 10:
-        raise UsageError(f"--back-offset {value!r}: more than 10 mm; print `mazmorra calibrate` again and "
-                         "read the offset on the back's scales")
+        raise UsageError(
+            f"--back-offset {value!r}: more than 10 mm; print `mazmorra calibrate` again and "
+            "read the offset on the back's scales"
+        )
     return (dx, dy)
 
 
@@ -65,13 +72,25 @@ class PngProfile(str, Enum):
     mpc = "mpc"
 
 
-PacksArg = Annotated[Optional[list[str]], typer.Argument(
-    help="Pack folders or names under content/ (default: every pack in content/).", show_default=False)]
+PacksArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Pack folders or names under content/ (default: every pack in content/).",
+        show_default=False,
+    ),
+]
 LangOpt = Annotated[str, typer.Option("--lang", "-l", help="Language code, comma list, or 'all'.")]
-StrictOpt = Annotated[bool, typer.Option("--strict", help="Treat warnings as errors (missing or fuzzy "
-                                                          "translations in a draft, too).")]
-DraftOpt = Annotated[bool, typer.Option("--draft", help="Missing or out-of-date translations fall back to the "
-                                                        "source text, marked UNTRANSLATED on the component.")]
+StrictOpt = Annotated[
+    bool,
+    typer.Option("--strict", help="Treat warnings as errors (missing or fuzzy translations in a draft, too)."),
+]
+DraftOpt = Annotated[
+    bool,
+    typer.Option(
+        "--draft",
+        help="Missing or out-of-date translations fall back to the source text, marked UNTRANSLATED on the component.",
+    ),
+]
 
 
 def pack_dirs(refs: list[str] | None) -> list[Path]:

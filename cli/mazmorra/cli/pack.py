@@ -11,7 +11,7 @@ import typer
 
 from mazmorra import kinds
 from mazmorra.cli.app import app
-from mazmorra.cli.console import guard, err, out
+from mazmorra.cli.console import err, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import UsageError
 from mazmorra.model import ID_PATTERN
@@ -19,8 +19,10 @@ from mazmorra.paths import SKELETON_DIR
 
 
 @app.command()
-def new(name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase, digits, -).")],
-        content_dir: Annotated[Path, typer.Option("--content", help="Where packs live.")] = Path("content")) -> None:
+def new(
+    name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase, digits, -).")],
+    content_dir: Annotated[Path, typer.Option("--content", help="Where packs live.")] = Path("content"),
+) -> None:
     """Start a new pack from a minimal one that builds at once."""
     with guard():
         if not re.match(ID_PATTERN, name):

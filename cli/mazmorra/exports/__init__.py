@@ -56,7 +56,7 @@ def back_stem(doc: Document, item: Item) -> str:
     own = f"deck:{doc.deck_id}"
     if item.back.component == own:
         return "back"
-    return "back-" + item.back.component[len(own) + 1:].replace(":", "-")
+    return "back-" + item.back.component[len(own) + 1 :].replace(":", "-")
 
 
 class Exporter:
@@ -80,8 +80,14 @@ class Exporter:
         return []
 
 
-def make_exporters(opts: ExportOptions, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage,
-                   problems: list[Problem]) -> list[Exporter]:
+def make_exporters(
+    opts: ExportOptions,
+    pack: Pack,
+    out_dir: Path,
+    icons: IconSet,
+    stage: Stage,
+    problems: list[Problem],
+) -> list[Exporter]:
     """The renderers the options ask for, in a fixed order."""
     from mazmorra.exports.gallery import GalleryExport
     from mazmorra.exports.png import PngExport

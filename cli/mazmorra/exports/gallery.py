@@ -74,8 +74,9 @@ class GalleryExport(Exporter):
         images = Rasteriser(self.icons, doc.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
         for (rel, _), img in zip(wanted, images):
             self._write(self.folder / rel, jpeg_bytes(img, 85))
-        deck.components.setdefault(comp, {})[doc.lang] = _Shown(item.name, wanted[0][0], back, item.copies,
-                                                                 item.state, item.untranslated)
+        deck.components.setdefault(comp, {})[doc.lang] = _Shown(
+            item.name, wanted[0][0], back, item.copies, item.state, item.untranslated
+        )
 
     def finish(self) -> None:
         if not self.langs:
@@ -118,45 +119,65 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
                 if not getattr(one, side):
                     continue
                 totals["faces"] += 1
-                imgs.append(f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" '
-                            f'{per_lang("data-src", srcs)} alt="{escape(one.name)} ({side})" loading="lazy">')
+                imgs.append(
+                    f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" '
+                    f'{per_lang("data-src", srcs)} alt="{escape(one.name)} ({side})" loading="lazy">'
+                )
             status = []
             for lang in langs:
                 here = shown.get(lang)
                 state, fields = (here.state, here.fields) if here else ("source", ())
                 title = f' title="{escape(", ".join(fields))}"' if fields else ""
-                status.append(f'<li class="st st-{state}" data-lang="{escape(lang)}"{title}>'
-                              f'<b>{escape(lang)}</b> {state}</li>')
+                status.append(
+                    f'<li class="st st-{state}" data-lang="{escape(lang)}"{title}><b>{escape(lang)}</b> {state}</li>'
+                )
             notes = []
             for lang in ["", *langs]:
                 for p in by_comp.get((comp_id, lang), []):
                     kind = "error" if p.severity is Severity.ERROR else "warning"
                     label = "overflow" if p.rule == "text.overflow" else kind
-                    notes.append(f'<li class="pb pb-{kind}" data-lang="{escape(lang)}">'
-                                 f'<b>{escape(lang or "all")}</b> {label}: {escape(p.message)} '
-                                 f'<code>{escape(str(p.loc or ""))}</code></li>')
+                    notes.append(
+                        f'<li class="pb pb-{kind}" data-lang="{escape(lang)}">'
+                        f"<b>{escape(lang or 'all')}</b> {label}: {escape(p.message)} "
+                        f"<code>{escape(str(p.loc or ''))}</code></li>"
+                    )
             totals["problems"] += len(notes)
             ok = '<li class="pb pb-ok">valid, no overflow</li>' if not notes else ""
             items.append(
                 f'<article class="comp" id="c-{escape(comp_id)}">'
                 f'<div class="faces">{"".join(imgs)}</div>'
-                f'<h3 class="name" {per_lang("data-t", {l: s.name for l, s in shown.items()})}>'
-                f'{escape(one.name)}</h3>'
+                f'<h3 class="name" {per_lang("data-t", {lg: s.name for lg, s in shown.items()})}>'
+                f"{escape(one.name)}</h3>"
                 f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}</p>'
                 f'<ul class="status">{"".join(status)}</ul>'
-                f'<ul class="problems">{"".join(notes) or ok}</ul></article>')
-        cards.append(f'<section class="deck" id="d-{escape(deck_id)}">'
-                     f'<h2 {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, deck_id))}</h2>'
-                     f'<div class="grid">{"".join(items)}</div></section>')
-    toc = "".join(f'<a href="#d-{escape(d)}" {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, d))}</a>'
-                  for d, deck in decks.items())
-    buttons = "".join(f'<button type="button" class="lang" data-lang="{escape(lang)}" '
-                      f'aria-pressed="{str(lang == first).lower()}">{escape(lang)}</button>' for lang in langs)
-    summary = (f'{totals["components"]} components, {totals["faces"]} faces, '
-               f'{totals["problems"]} warning(s)')
+                f'<ul class="problems">{"".join(notes) or ok}</ul></article>'
+            )
+        cards.append(
+            f'<section class="deck" id="d-{escape(deck_id)}">'
+            f"<h2 {per_lang('data-t', deck.names)}>{escape(deck.names.get(first, deck_id))}</h2>"
+            f'<div class="grid">{"".join(items)}</div></section>'
+        )
+    toc = "".join(
+        f'<a href="#d-{escape(d)}" {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, d))}</a>'
+        for d, deck in decks.items()
+    )
+    buttons = "".join(
+        f'<button type="button" class="lang" data-lang="{escape(lang)}" '
+        f'aria-pressed="{str(lang == first).lower()}">{escape(lang)}</button>'
+        for lang in langs
+    )
+    summary = f"{totals['components']} components, {totals['faces']} faces, {totals['problems']} warning(s)"
     return _PAGE.format(
-        lang=escape(first), title=escape(pack.spec.name), buttons=buttons, summary=escape(summary),
-        toc=toc, decks="".join(cards), langs=json.dumps(langs), css=_CSS, js=_JS)
+        lang=escape(first),
+        title=escape(pack.spec.name),
+        buttons=buttons,
+        summary=escape(summary),
+        toc=toc,
+        decks="".join(cards),
+        langs=json.dumps(langs),
+        css=_CSS,
+        js=_JS,
+    )
 
 
 _CSS = """

@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity
 from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
 from mazmorra.exports.raster import (
@@ -23,7 +24,6 @@ from mazmorra.exports.raster import (
     png_bytes,
     profile_frame,
 )
-from mazmorra.contracts import Document, Face, Item
 
 if TYPE_CHECKING:
     from mazmorra.icons import IconSet
@@ -31,8 +31,15 @@ if TYPE_CHECKING:
 
 
 class PngExport(Exporter):
-    def __init__(self, opts: ExportOptions, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage,
-                 problems: list[Problem]):
+    def __init__(
+        self,
+        opts: ExportOptions,
+        pack: Pack,
+        out_dir: Path,
+        icons: IconSet,
+        stage: Stage,
+        problems: list[Problem],
+    ):
         self.opts = opts
         self.pack = pack
         self.out_dir = out_dir
@@ -57,11 +64,17 @@ class PngExport(Exporter):
             if not self._misfit:
                 self._misfit = True
                 pw, ph = self.profile.trim_mm
-                self.problems.append(Problem(
-                    "export.profile",
-                    f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
-                    f"({self.profile.label}, {pw:.1f}×{ph:.1f} mm): exported at {self.dpi} dpi with bleed instead",
-                    self.pack.deck(doc.deck_id).loc, f"deck:{doc.deck_id}", lang=doc.lang, severity=Severity.WARNING))
+                self.problems.append(
+                    Problem(
+                        "export.profile",
+                        f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
+                        f"({self.profile.label}, {pw:.1f}×{ph:.1f} mm): exported at {self.dpi} dpi with bleed instead",
+                        self.pack.deck(doc.deck_id).loc,
+                        f"deck:{doc.deck_id}",
+                        lang=doc.lang,
+                        severity=Severity.WARNING,
+                    )
+                )
         return dpi_frame(face, self.dpi, self.opts.png_bleed)
 
     def add(self, doc: Document, item: Item) -> None:
@@ -101,4 +114,3 @@ class PngExport(Exporter):
         n = sum(len(f) - 1 for f in self.written.values())
         how = f"{self.profile.name} profile" if self.profile else f"{self.dpi} dpi"
         return [f"{folder}/ ({len(files) - 1} PNG, {how})" for folder, files in self.written.items()] if n else []
-

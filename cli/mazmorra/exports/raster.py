@@ -17,12 +17,11 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image, ImageCms
 
+from mazmorra.contracts import Face
 from mazmorra.icons import IconSet
-from mazmorra.contracts import Document, Face, Item
 from mazmorra.render import FacePages
 
 MM_PER_IN = 25.4
-PT_PER_IN = 72.0
 
 
 @dataclass(frozen=True)
@@ -43,8 +42,10 @@ class Profile:
         return self.trim_w / self.dpi * MM_PER_IN, self.trim_h / self.dpi * MM_PER_IN
 
     def bleed_mm(self) -> tuple[float, float]:
-        return ((self.width - self.trim_w) / 2 / self.dpi * MM_PER_IN,
-                (self.height - self.trim_h) / 2 / self.dpi * MM_PER_IN)
+        return (
+            (self.width - self.trim_w) / 2 / self.dpi * MM_PER_IN,
+            (self.height - self.trim_h) / 2 / self.dpi * MM_PER_IN,
+        )
 
     def turned(self) -> Profile:
         return Profile(self.name, self.label, self.height, self.width, self.trim_h, self.trim_w, self.dpi)
@@ -93,8 +94,13 @@ def profile_frame(face: Face, profile: Profile) -> Frame:
     """The profile's exact image size at its dpi, the face's trim centred on the profile's trim
     (which is centred in the image). Nothing is scaled: a 63 × 88 mm card stays 63 × 88 mm."""
     s = profile.dpi / MM_PER_IN
-    return Frame(profile.width, profile.height, s, (profile.width - face.w * s) / 2,
-                 (profile.height - face.h * s) / 2)
+    return Frame(
+        profile.width,
+        profile.height,
+        s,
+        (profile.width - face.w * s) / 2,
+        (profile.height - face.h * s) / 2,
+    )
 
 
 def fit_frame(face: Face, width: int, height: int) -> Frame:
@@ -120,8 +126,13 @@ class Rasteriser:
         for face, fr in requests:
             # A page exactly the image's size; stretching x and y separately absorbs the rounding
             # of page sizes in the PDF, so the image comes out at exactly width × height px.
-            doc.face_page(face, fr.width / fr.scale, fr.height / fr.scale, fr.trim_x / fr.scale,
-                          fr.trim_y / fr.scale)
+            doc.face_page(
+                face,
+                fr.width / fr.scale,
+                fr.height / fr.scale,
+                fr.trim_x / fr.scale,
+                fr.trim_y / fr.scale,
+            )
         self.inputs |= doc.inputs
         pdf = pdfium.PdfDocument(doc.pdf())
         try:
@@ -162,7 +173,10 @@ def _extend_edges(img: Image.Image, box: tuple[int, int, int, int]) -> None:
     if left > 0:
         img.paste(img.crop((left, top, left + 1, bottom)).resize((left, bottom - top), near), (0, top))
     if right < w:
-        img.paste(img.crop((right - 1, top, right, bottom)).resize((w - right, bottom - top), near), (right, top))
+        img.paste(
+            img.crop((right - 1, top, right, bottom)).resize((w - right, bottom - top), near),
+            (right, top),
+        )
     if top > 0:
         img.paste(img.crop((0, top, w, top + 1)).resize((w, top), near), (0, 0))
     if bottom < h:

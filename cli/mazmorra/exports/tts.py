@@ -28,8 +28,8 @@ from mazmorra.exports import Exporter, ExportOptions, Stage, prune
 from mazmorra.exports.raster import Rasteriser, fit_frame, jpeg_bytes
 
 if TYPE_CHECKING:
-    from mazmorra.icons import IconSet
     from mazmorra.contracts import Document, Face, Item
+    from mazmorra.icons import IconSet
     from mazmorra.model import Deck, Pack
 
 MAX_COLS, MAX_ROWS = 10, 7
@@ -179,9 +179,13 @@ class TtsExport(Exporter):
             face = folder / f"sheet-{sh.key}.jpg"
             back = folder / f"sheet-{sh.key}-back.jpg" if st.own_backs else back_path
             custom[str(sh.key)] = {
-                "FaceURL": self._url(doc, face), "BackURL": self._url(doc, back),
-                "NumWidth": sh.cols, "NumHeight": sh.rows,
-                "BackIsHidden": True, "UniqueBack": st.own_backs, "Type": 0,
+                "FaceURL": self._url(doc, face),
+                "BackURL": self._url(doc, back),
+                "NumWidth": sh.cols,
+                "NumHeight": sh.rows,
+                "BackIsHidden": True,
+                "UniqueBack": st.own_backs,
+                "Type": 0,
             }
         w, h = self.pack.deck(doc.deck_id).size_mm
         sideways = w > h
@@ -189,12 +193,34 @@ class TtsExport(Exporter):
         if len(cards) == 1:
             obj = {**cards[0], "Transform": _transform(flipped=True)}
         else:
-            obj = {"Name": "DeckCustom", "Transform": _transform(flipped=True), "Nickname": doc.deck_name,
-                   "Description": f"{self.pack.spec.name} ({doc.lang})", "Hands": False, "SidewaysCard": sideways,
-                   "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": custom, "ContainedObjects": cards}
-        save = {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
-                "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-                "ObjectStates": [obj], "TabStates": {}, "VersionNumber": ""}
+            obj = {
+                "Name": "DeckCustom",
+                "Transform": _transform(flipped=True),
+                "Nickname": doc.deck_name,
+                "Description": f"{self.pack.spec.name} ({doc.lang})",
+                "Hands": False,
+                "SidewaysCard": sideways,
+                "DeckIDs": [c["CardID"] for c in cards],
+                "CustomDeck": custom,
+                "ContainedObjects": cards,
+            }
+        save = {
+            "SaveName": "",
+            "GameMode": "",
+            "Gravity": 0.5,
+            "PlayArea": 0.5,
+            "Date": "",
+            "Table": "",
+            "Sky": "",
+            "Note": "",
+            "Rules": "",
+            "XmlUI": "",
+            "LuaScript": "",
+            "LuaScriptState": "",
+            "ObjectStates": [obj],
+            "TabStates": {},
+            "VersionNumber": "",
+        }
         target = self.folder(doc) / f"{doc.deck_id}.json"
         self._write(target, (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         if st.thumb is not None:
@@ -217,14 +243,31 @@ class TtsExport(Exporter):
 
 
 def _transform(flipped: bool = False) -> dict[str, float]:
-    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if flipped else 0.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+    return {
+        "posX": 0.0,
+        "posY": 1.0,
+        "posZ": 0.0,
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0 if flipped else 0.0,
+        "scaleX": 1.0,
+        "scaleY": 1.0,
+        "scaleZ": 1.0,
+    }
 
 
 def _card(name: str, card_id: int, custom: dict[str, dict[str, Any]], sideways: bool) -> dict[str, Any]:
     key = str(card_id // 100)
-    return {"Name": "Card", "Transform": _transform(), "Nickname": name, "Description": "", "CardID": card_id,
-            "Hands": True, "SidewaysCard": sideways, "CustomDeck": {key: custom[key]}}
+    return {
+        "Name": "Card",
+        "Transform": _transform(),
+        "Nickname": name,
+        "Description": "",
+        "CardID": card_id,
+        "Hands": True,
+        "SidewaysCard": sideways,
+        "CustomDeck": {key: custom[key]},
+    }
 
 
 def _backs_differ(deck: Deck) -> bool:

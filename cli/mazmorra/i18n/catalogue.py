@@ -46,17 +46,36 @@ def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, in
     stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "kept": 0}
     wanted: list[polib.POEntry] = []
     for msg in pack_messages(pack):
-        wanted.append(polib.POEntry(msgctxt=msg.ctx, msgid=msg.source, msgstr="",
-                                    occurrences=[(msg.loc.file.replace("\\", "/"), str(msg.loc.line))],
-                                    comment=f"{msg.component} {msg.field}"))
+        wanted.append(
+            polib.POEntry(
+                msgctxt=msg.ctx,
+                msgid=msg.source,
+                msgstr="",
+                occurrences=[(msg.loc.file.replace("\\", "/"), str(msg.loc.line))],
+                comment=f"{msg.component} {msg.field}",
+            )
+        )
     if lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None:
         for label in labels:
             if label.plural:
-                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgid_plural=label.plural,
-                                            msgstr_plural={0: "", 1: ""}, comment="label printed by a template"))
+                wanted.append(
+                    polib.POEntry(
+                        msgctxt=LABEL_CTX,
+                        msgid=label.msgid,
+                        msgid_plural=label.plural,
+                        msgstr_plural={0: "", 1: ""},
+                        comment="label printed by a template",
+                    )
+                )
             else:
-                wanted.append(polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="",
-                                            comment="label printed by a template"))
+                wanted.append(
+                    polib.POEntry(
+                        msgctxt=LABEL_CTX,
+                        msgid=label.msgid,
+                        msgstr="",
+                        comment="label printed by a template",
+                    )
+                )
     seen = set()
     for e in wanted:
         seen.add(e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid))
@@ -123,14 +142,35 @@ class LangStatus:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "lang": self.lang, "source": self.source, "total": self.total,
-            "translated": self.translated, "fuzzy": self.fuzzy, "untranslated": self.untranslated,
-            "obsolete": self.obsolete, "translated_percent": self.percent(self.translated),
-            "items": [{"state": i.state, "msgctxt": i.ctx, "component": i.component, "field": i.field,
-                       "file": i.loc.file, "line": i.loc.line} for i in self.items],
-            "overflow": [{"component": p.component, "field": p.field, "file": p.loc.file if p.loc else None,
-                          "line": p.loc.line if p.loc else None, "message": p.message}
-                         for p in self.overflow],
+            "lang": self.lang,
+            "source": self.source,
+            "total": self.total,
+            "translated": self.translated,
+            "fuzzy": self.fuzzy,
+            "untranslated": self.untranslated,
+            "obsolete": self.obsolete,
+            "translated_percent": self.percent(self.translated),
+            "items": [
+                {
+                    "state": i.state,
+                    "msgctxt": i.ctx,
+                    "component": i.component,
+                    "field": i.field,
+                    "file": i.loc.file,
+                    "line": i.loc.line,
+                }
+                for i in self.items
+            ],
+            "overflow": [
+                {
+                    "component": p.component,
+                    "field": p.field,
+                    "file": p.loc.file if p.loc else None,
+                    "line": p.loc.line if p.loc else None,
+                    "message": p.message,
+                }
+                for p in self.overflow
+            ],
         }
 
 
@@ -156,9 +196,15 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
     if po is not None:
         for e in po.obsolete_entries():
             st.obsolete += 1
-            st.items.append(StatusItem("obsolete", e.msgctxt or "", (e.msgctxt or "").rsplit(".", 1)[0],
-                                       (e.msgctxt or "").rsplit(".", 1)[-1],
-                                       Loc(rel(catalogue_path(pack.root, lang)), e.linenum, 1)))
+            st.items.append(
+                StatusItem(
+                    "obsolete",
+                    e.msgctxt or "",
+                    (e.msgctxt or "").rsplit(".", 1)[0],
+                    (e.msgctxt or "").rsplit(".", 1)[-1],
+                    Loc(rel(catalogue_path(pack.root, lang)), e.linenum, 1),
+                )
+            )
     return st
 
 

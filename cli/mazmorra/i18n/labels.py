@@ -38,7 +38,7 @@ def template_labels(files: Iterable[Path]) -> list[Label]:
     """Labels the given template files print, in first-seen order (file by file, line by line)."""
     seen: dict[str, Label] = {}
     for path in files:
-        for label in _file_labels(path, path.stat().st_mtime_ns):
+        for label in _file_labels(path.resolve(), path.stat().st_mtime_ns):
             seen.setdefault(label.msgid, label)
     return list(seen.values())
 
@@ -74,7 +74,10 @@ class Labels:
         self.plurals: dict[str, list[str]] = {}
         self.missing: dict[str, None] = {}
         self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
-        for po in (load_po(shared / "locale" / f"{lang}.po"), load_po(catalogue_path(pack_root, lang))):
+        for po in (
+            load_po(shared / "locale" / f"{lang}.po"),
+            load_po(catalogue_path(pack_root, lang)),
+        ):
             if po is None:
                 continue
             forms = po.metadata.get("Plural-Forms", "")
@@ -83,8 +86,15 @@ class Labels:
                 try:
                     self.plural_index = gettext.c2py(m.group(1).strip())
                 except (ValueError, SyntaxError):
-                    raise ContentError([Problem("i18n.po-syntax", f"malformed Plural-Forms header: {forms!r}",
-                                                Loc(rel(po.fpath), 1, 1))]) from None
+                    raise ContentError(
+                        [
+                            Problem(
+                                "i18n.po-syntax",
+                                f"malformed Plural-Forms header: {forms!r}",
+                                Loc(rel(po.fpath), 1, 1),
+                            )
+                        ]
+                    ) from None
             for e in po:
                 if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
                     continue

@@ -14,7 +14,10 @@ from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 from mazmorra.model import Component, Pack
 from mazmorra.text import token_signature
 
-UNTRANSLATED = {"missing": "untranslated", "fuzzy": "fuzzy"}  # text status -> what a translator calls it
+UNTRANSLATED = {
+    "missing": "untranslated",
+    "fuzzy": "fuzzy",
+}  # text status -> what a translator calls it
 
 
 @dataclass(frozen=True)
@@ -103,9 +106,15 @@ def localise(pack: Pack, lang: str) -> Localisation:
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     if not source and po is None:
-        problems.append(Problem("i18n.no-catalogue",
-                                f"no catalogue for '{lang}' ({po_name}); run `mazmorra i18n update`",
-                                Loc(po_name), "pack", lang=lang))
+        problems.append(
+            Problem(
+                "i18n.no-catalogue",
+                f"no catalogue for '{lang}' ({po_name}); run `mazmorra i18n update`",
+                Loc(po_name),
+                "pack",
+                lang=lang,
+            )
+        )
     names: dict[str, LocalText] = {}
     texts_by_comp: dict[str, dict[str, LocalText]] = {}
     for msg in pack_messages(pack):
@@ -124,31 +133,61 @@ def localise(pack: Pack, lang: str) -> Localisation:
             value = getattr(comp.data, fld, None)
             if isinstance(value, (list, tuple)):
                 items = [texts.pop(f"{fld}.{i + 1}", None) for i in range(len(value))]
-                texts[fld] = LocalText("\n".join(t.text if t else "" for t in items),  # joined for fitting
-                                       items[0].loc if items and items[0] else comp.field_loc(fld),
-                                       "list")
+                texts[fld] = LocalText(
+                    "\n".join(t.text if t else "" for t in items),  # joined for fitting
+                    items[0].loc if items and items[0] else comp.field_loc(fld),
+                    "list",
+                )
                 texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
         out.append(Localised(comp, lang, texts))
     return Localisation(lang, tuple(out), names, tuple(problems))
 
 
-def _translated(msg: Message, entry: polib.POEntry | None, po_name: str, lang: str,
-                problems: list[Problem], have_po: bool) -> LocalText:
+def _translated(
+    msg: Message,
+    entry: polib.POEntry | None,
+    po_name: str,
+    lang: str,
+    problems: list[Problem],
+    have_po: bool,
+) -> LocalText:
     if entry is None or not entry.msgstr:
         if have_po:
             where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
-            problems.append(Problem("i18n.missing", f"no '{lang}' translation: {where} in {po_name}",
-                                    msg.loc, msg.component, msg.field, lang=lang))
+            problems.append(
+                Problem(
+                    "i18n.missing",
+                    f"no '{lang}' translation: {where} in {po_name}",
+                    msg.loc,
+                    msg.component,
+                    msg.field,
+                    lang=lang,
+                )
+            )
         return LocalText(msg.source, msg.loc, "missing")
     loc = Loc(po_name, msgstr_line(entry), 1)
     if "fuzzy" in entry.flags or entry.msgid != msg.source:
-        problems.append(Problem("i18n.fuzzy",
-                                f"the '{lang}' translation is out of date with the source text (fuzzy); "
-                                f"review it in {po_name}", loc, msg.component, msg.field, lang=lang))
+        problems.append(
+            Problem(
+                "i18n.fuzzy",
+                f"the '{lang}' translation is out of date with the source text (fuzzy); review it in {po_name}",
+                loc,
+                msg.component,
+                msg.field,
+                lang=lang,
+            )
+        )
         return LocalText(entry.msgstr, loc, "fuzzy")
     if token_signature(entry.msgstr) != token_signature(msg.source):
-        problems.append(Problem("i18n.tokens",
-                                f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
-                                f"but the source has {token_signature(msg.source)}", loc, msg.component,
-                                msg.field, lang=lang))
+        problems.append(
+            Problem(
+                "i18n.tokens",
+                f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+                f"but the source has {token_signature(msg.source)}",
+                loc,
+                msg.component,
+                msg.field,
+                lang=lang,
+            )
+        )
     return LocalText(entry.msgstr, loc, "translated")

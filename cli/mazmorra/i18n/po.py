@@ -23,7 +23,7 @@ def load_po(path: Path) -> polib.POFile | None:
     """The catalogue at path, parsed once per version of the file; None when there is none."""
     if not path.is_file():
         return None
-    return _load_po(path, path.stat().st_mtime_ns)
+    return _load_po(path.resolve(), path.stat().st_mtime_ns)  # one parse per file and version
 
 
 def msgstr_line(entry: polib.POEntry) -> int:
@@ -39,31 +39,66 @@ def _load_po(path: Path, mtime_ns: int) -> polib.POFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         at = raw.count(b"\n", 0, exc.start) + 1
-        raise ContentError([Problem("i18n.po-syntax", f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the "
-                                    "catalogue as UTF-8", Loc(name, at, 1))]) from None
+        raise ContentError(
+            [
+                Problem(
+                    "i18n.po-syntax",
+                    f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the catalogue as UTF-8",
+                    Loc(name, at, 1),
+                )
+            ]
+        ) from None
     lines = text.splitlines()
     for i, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#") and not _PO_LINE.match(stripped):
-            raise ContentError([Problem("i18n.po-syntax", f"malformed catalogue line: {stripped[:60]!r}",
-                                        Loc(name, i, 1))])
+            raise ContentError(
+                [
+                    Problem(
+                        "i18n.po-syntax",
+                        f"malformed catalogue line: {stripped[:60]!r}",
+                        Loc(name, i, 1),
+                    )
+                ]
+            )
     try:
         po = polib.pofile(text, wrapwidth=0)
         po.fpath = str(path)
     except (OSError, ValueError) as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise ContentError([Problem("i18n.po-syntax", f"malformed catalogue: {exc}",
-                                    Loc(name, int(m.group(1)) if m else 0, 1))]) from None
+        raise ContentError(
+            [
+                Problem(
+                    "i18n.po-syntax",
+                    f"malformed catalogue: {exc}",
+                    Loc(name, int(m.group(1)) if m else 0, 1),
+                )
+            ]
+        ) from None
     charset = re.search(r"charset=([\w-]+)", po.metadata.get("Content-Type", ""))
     if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-        raise ContentError([Problem("i18n.po-syntax", f"the catalogue declares charset={charset.group(1)}; "
-                                    "mazmorra reads and writes UTF-8 catalogues", Loc(name, 1, 1))])
+        raise ContentError(
+            [
+                Problem(
+                    "i18n.po-syntax",
+                    f"the catalogue declares charset={charset.group(1)}; mazmorra reads and writes UTF-8 catalogues",
+                    Loc(name, 1, 1),
+                )
+            ]
+        )
     seen: dict[tuple[str | None, str], int] = {}
     for e in po:
         key = (e.msgctxt, e.msgid)
         if key in seen and not e.obsolete:
-            raise ContentError([Problem("i18n.duplicate", f"entry {e.msgctxt or e.msgid!r} appears twice (first at "
-                                        f"line {seen[key]})", Loc(name, e.linenum, 1))])
+            raise ContentError(
+                [
+                    Problem(
+                        "i18n.duplicate",
+                        f"entry {e.msgctxt or e.msgid!r} appears twice (first at line {seen[key]})",
+                        Loc(name, e.linenum, 1),
+                    )
+                ]
+            )
         seen[key] = e.linenum
     # Point problems at the msgstr line a translator edits, not the entry's first comment line.
     by_start = {e.linenum: e for e in po}

@@ -60,9 +60,11 @@ def check_attrs(el: ET.Element, allowed: frozenset[str]) -> None:
     unknown = sorted(set(el.attrib) - allowed - {AT})
     if unknown:
         name = unknown[0]
-        raise ValueError(f"<{el.tag}> has unknown attribute{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(repr(u) for u in unknown)}{did_you_mean(name, allowed)} "
-                         f"(<{el.tag}> takes: {', '.join(sorted(allowed))})")
+        raise ValueError(
+            f"<{el.tag}> has unknown attribute{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(u) for u in unknown)}{did_you_mean(name, allowed)} "
+            f"(<{el.tag}> takes: {', '.join(sorted(allowed))})"
+        )
 
 
 @lru_cache(maxsize=512)

@@ -14,7 +14,17 @@ from dataclasses import dataclass
 
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp
 from mazmorra.errors import Problem, did_you_mean
-from mazmorra.layout.attrs import AT, ElementError, FaceContext, check_attrs, colour, dash, length, located, opt_colour
+from mazmorra.layout.attrs import (
+    AT,
+    ElementError,
+    FaceContext,
+    check_attrs,
+    colour,
+    dash,
+    length,
+    located,
+    opt_colour,
+)
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
 from mazmorra.layout.textbox import TEXT_ATTRS, text_element
 from mazmorra.units import parse_length
@@ -38,20 +48,45 @@ def _g(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) ->
 
 
 def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(RectOp(ox + length(el, "x", 0), oy + length(el, "y", 0), length(el, "w"), length(el, "h"),
-                      opt_colour(el, "fill"), opt_colour(el, "stroke"), length(el, "stroke-width", 0.3),
-                      length(el, "r", 0)))
+    out.append(
+        RectOp(
+            ox + length(el, "x", 0),
+            oy + length(el, "y", 0),
+            length(el, "w"),
+            length(el, "h"),
+            opt_colour(el, "fill"),
+            opt_colour(el, "stroke"),
+            length(el, "stroke-width", 0.3),
+            length(el, "r", 0),
+        )
+    )
 
 
 def _circle(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(CircleOp(ox + length(el, "cx"), oy + length(el, "cy"), length(el, "r"), opt_colour(el, "fill"),
-                        opt_colour(el, "stroke"), length(el, "stroke-width", 0.3)))
+    out.append(
+        CircleOp(
+            ox + length(el, "cx"),
+            oy + length(el, "cy"),
+            length(el, "r"),
+            opt_colour(el, "fill"),
+            opt_colour(el, "stroke"),
+            length(el, "stroke-width", 0.3),
+        )
+    )
 
 
 def _line(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(LineOp(ox + length(el, "x1"), oy + length(el, "y1"), ox + length(el, "x2"), oy + length(el, "y2"),
-                      opt_colour(el, "stroke", "#000000") or "#000000", length(el, "stroke-width", 0.3),
-                      dash(el.get("dash", ""))))
+    out.append(
+        LineOp(
+            ox + length(el, "x1"),
+            oy + length(el, "y1"),
+            ox + length(el, "x2"),
+            oy + length(el, "y2"),
+            opt_colour(el, "stroke", "#000000") or "#000000",
+            length(el, "stroke-width", 0.3),
+            dash(el.get("dash", "")),
+        )
+    )
 
 
 def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -115,8 +150,10 @@ def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         with located(el):
             spec = ELEMENTS.get(el.tag)
             if spec is None:
-                raise ValueError(f"unknown element <{el.tag}>{did_you_mean(el.tag, ELEMENTS)} (elements: "
-                                 f"{', '.join(sorted(ELEMENTS))})")
+                raise ValueError(
+                    f"unknown element <{el.tag}>{did_you_mean(el.tag, ELEMENTS)} (elements: "
+                    f"{', '.join(sorted(ELEMENTS))})"
+                )
             if not spec.checks_own:
                 check_attrs(el, spec.attrs)
             spec.handler(el, ctx, ox, oy, out)
@@ -140,4 +177,3 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
     out: list[Op] = []
     elements(root, ctx, 0.0, 0.0, out)
     return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape)
-

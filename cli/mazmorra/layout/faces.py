@@ -63,11 +63,24 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
     deck_name = loc10n.name(f"deck:{deck.id}.name")
     pack_name = loc10n.name("pack.name")
     mine = [loc for loc in loc10n.components if loc.component.deck == deck.id]
-    common = {"lang": lang, "_": ctx.labels, "ngettext": ctx.labels.ngettext, "num": number_formatter(lang),
-              "w": w, "h": h, "bleed": pack.bleed_mm, "game": pack.spec.game, "components": ctx.contexts,
-              "deck": {"id": deck.id, "name": deck_name, "kind": deck.kind.name,
-                       "count": sum(c.data.copies for c in deck.components)},
-              "pack": {"id": pack.id, "name": pack_name}}
+    common = {
+        "lang": lang,
+        "_": ctx.labels,
+        "ngettext": ctx.labels.ngettext,
+        "num": number_formatter(lang),
+        "w": w,
+        "h": h,
+        "bleed": pack.bleed_mm,
+        "game": pack.spec.game,
+        "components": ctx.contexts,
+        "deck": {
+            "id": deck.id,
+            "name": deck_name,
+            "kind": deck.kind.name,
+            "count": sum(c.data.copies for c in deck.components),
+        },
+        "pack": {"id": pack.id, "name": pack_name},
+    }
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
     backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
 
@@ -82,34 +95,78 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
             key = (kind.name, size)
             if key not in shared:
                 back_t = backs.get(kind.name)
-                shared[key] = None if back_t is None else _face(
-                    ctx, back_t, {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
-                    shared_back_id(deck, kind.name, size), "back", lambda f: deck.loc, size, kind.shape)
-            tctx = {**common, "w": size[0], "h": size[1], "side": "front", "card": ctx.contexts[comp.id],
-                    "missing": [k for k, t in loc.texts.items() if t.status == "missing"]}
+                shared[key] = (
+                    None
+                    if back_t is None
+                    else _face(
+                        ctx,
+                        back_t,
+                        {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
+                        shared_back_id(deck, kind.name, size),
+                        "back",
+                        lambda f: deck.loc,
+                        size,
+                        kind.shape,
+                    )
+                )
+            tctx = {
+                **common,
+                "w": size[0],
+                "h": size[1],
+                "side": "front",
+                "card": ctx.contexts[comp.id],
+                "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
+            }
             front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape)
             back = shared[key]
             if kind.two_sided:
-                back = _face(ctx, front_t, {**tctx, "side": "back"}, comp.id, "back", loc.text_loc, size, kind.shape)
+                back = _face(
+                    ctx,
+                    front_t,
+                    {**tctx, "side": "back"},
+                    comp.id,
+                    "back",
+                    loc.text_loc,
+                    size,
+                    kind.shape,
+                )
             untranslated = loc.untranslated()
             if ctx.draft and untranslated and front is not None:
                 front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
             if front is None:
                 front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
-            yield Item(front, back, comp.data.copies, not kind.two_sided,
-                       loc.texts["name"].text if "name" in loc.texts else comp.id,
-                       _state(loc, lang == pack.spec.source_language), tuple(f"{k} ({s})" for k, s in untranslated))
+            yield Item(
+                front,
+                back,
+                comp.data.copies,
+                not kind.two_sided,
+                loc.texts["name"].text if "name" in loc.texts else comp.id,
+                _state(loc, lang == pack.spec.source_language),
+                tuple(f"{k} ({s})" for k, s in untranslated),
+            )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
-    inputs = {pack.root / "pack.yaml", pack.root / deck.spec.file, *fonts.font_files(), *ctx.templates.files(names)}
+    inputs = {
+        pack.root / "pack.yaml",
+        pack.root / deck.spec.file,
+        *fonts.font_files(),
+        *ctx.templates.files(names),
+    }
     for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
         if cat.is_file():
             inputs.add(cat)
-    return Document(pack.id, deck.id, lang, f"{pack_name} — {deck_name}", deck_name,
-                    ctx.out_dir / pack.id / lang / f"{deck.id}.pdf",
-                    [loc.component.size_mm for loc in mine for _ in range(loc.component.data.copies)],
-                    [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
-                    items, inputs)
+    return Document(
+        pack.id,
+        deck.id,
+        lang,
+        f"{pack_name} — {deck_name}",
+        deck_name,
+        ctx.out_dir / pack.id / lang / f"{deck.id}.pdf",
+        [loc.component.size_mm for loc in mine for _ in range(loc.component.data.copies)],
+        [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
+        items,
+        inputs,
+    )
 
 
 def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:
@@ -139,25 +196,54 @@ def _compile(ctx: LayoutContext, name: str | None) -> jinja2.Template | None:
         return None
 
 
-def _face(ctx: LayoutContext, template: jinja2.Template, tctx: dict[str, Any], component: str, side: str,
-          text_loc: Callable[[str | None], Loc | None], size: tuple[float, float], shape: str) -> Face | None:
+def _face(
+    ctx: LayoutContext,
+    template: jinja2.Template,
+    tctx: dict[str, Any],
+    component: str,
+    side: str,
+    text_loc: Callable[[str | None], Loc | None],
+    size: tuple[float, float],
+    shape: str,
+) -> Face | None:
     """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
     fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc)
     try:
         xml = template.render(tctx)
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
     except RecursionError as exc:
-        ctx.template_problem(Problem("template.render", f"template {template.name} includes itself (endless "
-                                     "recursion)", ctx.templates.render_loc(exc, template), component, lang=ctx.lang))
+        ctx.template_problem(
+            Problem(
+                "template.render",
+                f"template {template.name} includes itself (endless recursion)",
+                ctx.templates.render_loc(exc, template),
+                component,
+                lang=ctx.lang,
+            )
+        )
         return None
     except jinja2.TemplateError as exc:
-        ctx.template_problem(Problem("template.render", f"template {template.name}: {exc}",
-                                     ctx.templates.render_loc(exc, template), component, lang=ctx.lang))
+        ctx.template_problem(
+            Problem(
+                "template.render",
+                f"template {template.name}: {exc}",
+                ctx.templates.render_loc(exc, template),
+                component,
+                lang=ctx.lang,
+            )
+        )
         return None
     except ValueError as exc:
         at = exc.at if isinstance(exc, ElementError) else None
-        ctx.template_problem(Problem("template.element", f"template {template.name}: {exc}",
-                                     ctx.templates.element_loc(at, template), component, lang=ctx.lang))
+        ctx.template_problem(
+            Problem(
+                "template.element",
+                f"template {template.name}: {exc}",
+                ctx.templates.element_loc(at, template),
+                component,
+                lang=ctx.lang,
+            )
+        )
         return None
     ctx.problems.extend(fctx.problems)
     return face
@@ -167,9 +253,18 @@ def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack
     """Overlay a red band naming the untranslated fields, so a draft print cannot pass for final."""
     text = escape(f"UNTRANSLATED ({lang}): {', '.join(fields)}")
     y = face.h / 2 - 5
-    xml = (f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
-           f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
-           f'align="center" valign="middle" color="#ffffff">{text}</text></card>')
-    overlay = parse_face(xml, FaceContext(face.component, lang, icons, pack.root, lambda f: None), face.side,
-                         face.w, face.h, face.bleed, face.shape)
+    xml = (
+        f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
+        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
+        f'align="center" valign="middle" color="#ffffff">{text}</text></card>'
+    )
+    overlay = parse_face(
+        xml,
+        FaceContext(face.component, lang, icons, pack.root, lambda f: None),
+        face.side,
+        face.w,
+        face.h,
+        face.bleed,
+        face.shape,
+    )
     return replace(face, ops=face.ops + overlay.ops)

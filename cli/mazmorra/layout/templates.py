@@ -28,8 +28,21 @@ class TemplateError(Exception):
 
 
 def roman(n: int) -> str:
-    vals = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-            (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    vals = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ]
     out = ""
     for v, s in vals:
         while n >= v:
@@ -85,8 +98,15 @@ class Templates:
         search.append(shared)
         self.shared = shared
         self.loader = _MarkingLoader(search)
-        self.env = SandboxedEnvironment(loader=self.loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                                        trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+        self.env = SandboxedEnvironment(
+            loader=self.loader,
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            auto_reload=False,
+            cache_size=400,
+        )
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
 
@@ -99,8 +119,13 @@ class Templates:
             raise TemplateError(Problem("template.syntax", f"template error: {exc.message}", loc)) from None
         except jinja2.TemplateNotFound:
             known = self.env.list_templates(extensions=["j2"])
-            raise TemplateError(Problem("template.missing", f"template '{name}' not found"
-                                        f"{did_you_mean(name, known)}", None)) from None
+            raise TemplateError(
+                Problem(
+                    "template.missing",
+                    f"template '{name}' not found{did_you_mean(name, known)}",
+                    None,
+                )
+            ) from None
 
     def files(self, names: Iterable[str]) -> list[Path]:
         """The files of the named templates and of everything they include or import, recursively,
@@ -145,8 +170,9 @@ class Templates:
             return Loc(rel(frame.filename), frame.lineno or 0, 1)
         return Loc(rel(template.filename or template.name or "template"))
 
-    def label_problems(self, names: Iterable[str], by_lang: dict[str, Labels], pack_root: Path,
-                       draft: bool) -> list[Problem]:
+    def label_problems(
+        self, names: Iterable[str], by_lang: dict[str, Labels], pack_root: Path, draft: bool
+    ) -> list[Problem]:
         """Template labels a language has no translation for (found while laying out), each at the
         template line that prints it."""
         where = {label.msgid: label.loc for label in self.labels(names)}
@@ -154,7 +180,15 @@ class Templates:
         for lang, labels in by_lang.items():
             for msgid in labels.missing:
                 catalogue = rel(pack_root / "locale" / f"{lang}.po")
-                out.append(Problem("i18n.label", f"template label {msgid!r} has no '{lang}' translation (add it to "
-                                   f"{catalogue}, msgctxt 'label')", where.get(msgid) or Loc(rel(self.shared)),
-                                   "templates", lang=lang, severity=Severity.WARNING if draft else Severity.ERROR))
+                out.append(
+                    Problem(
+                        "i18n.label",
+                        f"template label {msgid!r} has no '{lang}' translation (add it to "
+                        f"{catalogue}, msgctxt 'label')",
+                        where.get(msgid) or Loc(rel(self.shared)),
+                        "templates",
+                        lang=lang,
+                        severity=Severity.WARNING if draft else Severity.ERROR,
+                    )
+                )
         return out

@@ -26,32 +26,61 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         return
     x, y, w, h = ox + length(el, "x"), oy + length(el, "y"), length(el, "w"), length(el, "h")
     if w <= 0 or h <= 0:
-        raise ValueError(f"<text> box is {w:g}×{h:g} mm: width and height must be positive "
-                         "(is the component too small for its template?)")
+        raise ValueError(
+            f"<text> box is {w:g}×{h:g} mm: width and height must be positive "
+            "(is the component too small for its template?)"
+        )
     size = number(el, "size", 9.0)
     min_size = number(el, "min-size", size)
     font = el.get("font", fonts.DEFAULT)
     if font not in fonts.FONTS:
-        raise ValueError(f"<text font='{font}'>: unknown font{did_you_mean(font, fonts.FONTS)} (known: "
-                         f"{', '.join(fonts.FONTS)})")
-    style = Style(font=font, bold_font=fonts.BOLD_OF[font], color=colour(el.get("color", "#222222")),
-                  leading=number(el, "leading", 1.18), align=choice(el, "align", ALIGN),
-                  valign=choice(el, "valign", VALIGN))
+        raise ValueError(
+            f"<text font='{font}'>: unknown font{did_you_mean(font, fonts.FONTS)} (known: {', '.join(fonts.FONTS)})"
+        )
+    style = Style(
+        font=font,
+        bold_font=fonts.BOLD_OF[font],
+        color=colour(el.get("color", "#222222")),
+        leading=number(el, "leading", 1.18),
+        align=choice(el, "align", ALIGN),
+        valign=choice(el, "valign", VALIGN),
+    )
     fld = el.get("field")
     block = _text_block(content, w, h, style, size, min_size, ctx.lang, ctx.icons.name_set)
     if block.missing:
-        ctx.problems.append(Problem("text.missing-glyph",
-                                    f"font '{font}' has no glyph for {' '.join(sorted(block.missing))}",
-                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+        ctx.problems.append(
+            Problem(
+                "text.missing-glyph",
+                f"font '{font}' has no glyph for {' '.join(sorted(block.missing))}",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
     if not block.fits:
-        ctx.problems.append(Problem(
-            "text.overflow",
-            f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt "
-            f"(overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
-            ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+        ctx.problems.append(
+            Problem(
+                "text.overflow",
+                f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt "
+                f"(overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
     for name in block.unknown_icons:
-        ctx.problems.append(Problem("text.unknown-icon", f"unknown icon '{{{name}}}'",
-                                    ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+        ctx.problems.append(
+            Problem(
+                "text.unknown-icon",
+                f"unknown icon '{{{name}}}'",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
     for op in block.ops:  # the block was laid out at (0, 0): move it to the box
         if isinstance(op, TextOp):
             out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
@@ -72,8 +101,16 @@ class TextBlock:
 
 
 @lru_cache(maxsize=4096)
-def _text_block(content: str, w: float, h: float, style: Style, size: float, min_size: float, lang: str,
-                icon_names: frozenset[str]) -> TextBlock:
+def _text_block(
+    content: str,
+    w: float,
+    h: float,
+    style: Style,
+    size: float,
+    min_size: float,
+    lang: str,
+    icon_names: frozenset[str],
+) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
     missing = frozenset(fonts.missing_chars(content, style.font))
@@ -114,6 +151,14 @@ def _text_block(content: str, w: float, h: float, style: Style, size: float, min
                 else:
                     out.append(IconOp(part.name, px, base - isz * 0.82, isz))
                 if part.number is not None:
-                    out.append(TextOp(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part),
-                                      style.bold_font, s, style.color))
+                    out.append(
+                        TextOp(
+                            px + isz + s * 0.1 / PT_PER_MM,
+                            base,
+                            number_label(part),
+                            style.bold_font,
+                            s,
+                            style.color,
+                        )
+                    )
     return TextBlock(tuple(out), fitted.size, fitted.fits, fitted.overflow / PT_PER_MM, missing, tuple(unknown))

@@ -7,16 +7,13 @@ so the card can draw the faces without looking the chip up.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY
-from mazmorra.model import ComponentModel, Kind, of, Pack
+from mazmorra.model import ComponentModel, Kind
 
 _FACE = re.compile(r"^(?P<icon>[a-z][a-z0-9_-]*)(?::(?P<number>\d{1,2}))?$")
 

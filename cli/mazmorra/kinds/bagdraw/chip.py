@@ -44,9 +44,13 @@ def faces_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, chip in of(deck.components, Chip):
         for i, face in enumerate(chip.faces, 1):
             if face.icon not in icons:
-                yield Problem("chip.unknown-icon", f"face {i}: no icon '{face.icon}' "
-                              f"(known: {', '.join(icons.names())})", comp.field_loc("faces"), comp.id,
-                              f"faces.{i}.icon")
+                yield Problem(
+                    "chip.unknown-icon",
+                    f"face {i}: no icon '{face.icon}' (known: {', '.join(icons.names())})",
+                    comp.field_loc("faces"),
+                    comp.id,
+                    f"faces.{i}.icon",
+                )
 
 
 def chips_distinct(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -55,8 +59,13 @@ def chips_distinct(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, chip in of(deck.components, Chip):
         key = frozenset(f.key for f in chip.faces)
         if key in seen:
-            yield Problem("chip.duplicate", f"same faces as chip '{seen[key]}'; raise its copies instead",
-                          comp.field_loc("faces"), comp.id, "faces")
+            yield Problem(
+                "chip.duplicate",
+                f"same faces as chip '{seen[key]}'; raise its copies instead",
+                comp.field_loc("faces"),
+                comp.id,
+                "faces",
+            )
         else:
             seen[key] = comp.id
 

@@ -17,13 +17,15 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from mazmorra.errors import Problem, Severity
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY
-from mazmorra.model import Component, ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 FLOORS = {"entrance": 3, "depths": 2}  # floors per side, by variant
 SPACES_PER_FLOOR = 6
 SIDES = ("front", "back")
-_TOKEN = re.compile(r"^(?:(?P<empty>\.)(?P<deco>[a-z][a-z0-9_-]*)?|(?P<obstacle>x)|"
-                    r"(?P<feature>[a-z][a-z0-9_-]*)(?P<ring>[!?]))$")
+_TOKEN = re.compile(
+    r"^(?:(?P<empty>\.)(?P<deco>[a-z][a-z0-9_-]*)?|(?P<obstacle>x)|"
+    r"(?P<feature>[a-z][a-z0-9_-]*)(?P<ring>[!?]))$"
+)
 SPACE_SYNTAX = ". (empty), .icon (decorated empty), x (rubble), icon! (mandatory feature), icon? (optional feature)"
 
 
@@ -55,7 +57,7 @@ def _parse_floor(value: Any) -> Any:
     """'x . sword! . chest? .torch' (or a list of such tokens) -> a list of spaces."""
     tokens = value.split() if isinstance(value, str) else value
     if not isinstance(tokens, list):
-        raise ValueError("a floor is one line of spaces, e.g. \". x sword! . chest? .torch\"")
+        raise ValueError('a floor is one line of spaces, e.g. ". x sword! . chest? .torch"')
     return [_parse_space(t) for t in tokens]
 
 
@@ -68,8 +70,12 @@ class MapSide(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     floors: list[Floor] = Field(min_length=1, max_length=6, description="top floor first")
-    entrance: int | None = Field(None, ge=1, le=SPACES_PER_FLOOR,
-                                 description="space (1..6) the entrance mark stands above; entrance maps only")
+    entrance: int | None = Field(
+        None,
+        ge=1,
+        le=SPACES_PER_FLOOR,
+        description="space (1..6) the entrance mark stands above; entrance maps only",
+    )
 
 
 class MapCard(ComponentModel):
@@ -91,8 +97,13 @@ def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
         for side, m in sides(card):
             if len(m.floors) != want:
                 what = "an entrance" if card.variant == "entrance" else "a depths"
-                yield Problem("map_card.floors", f"{side}: {what} map has {want} floors on each side; this side "
-                              f"has {len(m.floors)}", comp.field_loc(f"{side}.floors"), comp.id, f"{side}.floors")
+                yield Problem(
+                    "map_card.floors",
+                    f"{side}: {what} map has {want} floors on each side; this side has {len(m.floors)}",
+                    comp.field_loc(f"{side}.floors"),
+                    comp.id,
+                    f"{side}.floors",
+                )
 
 
 def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -101,8 +112,13 @@ def six_spaces(deck: Deck, pack: Pack) -> Iterable[Problem]:
         for side, m in sides(card):
             for i, floor in enumerate(m.floors, 1):
                 if len(floor) != SPACES_PER_FLOOR:
-                    yield Problem("map_card.spaces", f"{side}: floor {i} has {len(floor)} spaces; every floor has "
-                                  f"{SPACES_PER_FLOOR}", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, f"{side}.floors.{i}")
+                    yield Problem(
+                        "map_card.spaces",
+                        f"{side}: floor {i} has {len(floor)} spaces; every floor has {SPACES_PER_FLOOR}",
+                        comp.field_loc(f"{side}.floors.{i - 1}"),
+                        comp.id,
+                        f"{side}.floors.{i}",
+                    )
 
 
 def entrance_mark(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -110,8 +126,13 @@ def entrance_mark(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, card in of(deck.components, MapCard):
         for side, m in sides(card):
             if card.variant == "depths" and m.entrance is not None:
-                yield Problem("map_card.entrance", f"{side}: a depths map has no entrance; remove 'entrance'",
-                              comp.field_loc(f"{side}.entrance"), comp.id, f"{side}.entrance")
+                yield Problem(
+                    "map_card.entrance",
+                    f"{side}: a depths map has no entrance; remove 'entrance'",
+                    comp.field_loc(f"{side}.entrance"),
+                    comp.id,
+                    f"{side}.entrance",
+                )
 
 
 def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
@@ -120,9 +141,14 @@ def playable_floors(deck: Deck, pack: Pack) -> Iterable[Problem]:
         for side, m in sides(card):
             for i, floor in enumerate(m.floors, 1):
                 if floor and all(s.type in ("obstacle", "mandatory") for s in floor):
-                    yield Problem("map_card.playable", f"{side}: floor {i} has no empty or optional space to play a "
-                                  "chip on", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id, f"{side}.floors.{i}",
-                                  severity=Severity.WARNING)
+                    yield Problem(
+                        "map_card.playable",
+                        f"{side}: floor {i} has no empty or optional space to play a chip on",
+                        comp.field_loc(f"{side}.floors.{i - 1}"),
+                        comp.id,
+                        f"{side}.floors.{i}",
+                        severity=Severity.WARNING,
+                    )
 
 
 KIND = register(

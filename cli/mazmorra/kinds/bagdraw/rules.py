@@ -30,24 +30,44 @@ def composition(pack: Pack) -> Iterable[Problem]:
     for comp, bag in pack.of(Bag):
         have = sum(e.count for e in bag.chips)
         if have != bag.total:
-            yield Problem("bag.total", f"the chips listed add up to {have}, but the bag declares total {bag.total}",
-                          comp.field_loc("total"), comp.id, "total")
+            yield Problem(
+                "bag.total",
+                f"the chips listed add up to {have}, but the bag declares total {bag.total}",
+                comp.field_loc("total"),
+                comp.id,
+                "total",
+            )
         seen = Counter(e.chip.key for e in bag.chips)
         for i, entry in enumerate(bag.chips, 1):
             where = f"chips.{i}"
             if seen[entry.chip.key] > 1:
-                yield Problem("bag.duplicate", f"chip '{entry.chip}' is listed {seen[entry.chip.key]} times; list it "
-                              "once with its whole count", comp.field_loc(f"chips.{i - 1}"), comp.id, where)
+                yield Problem(
+                    "bag.duplicate",
+                    f"chip '{entry.chip}' is listed {seen[entry.chip.key]} times; list it once with its whole count",
+                    comp.field_loc(f"chips.{i - 1}"),
+                    comp.id,
+                    where,
+                )
                 seen[entry.chip.key] = 0  # report once
             found = chips.get(entry.chip.key)
             if found is None:
-                yield Problem("bag.unknown-chip", f"no chip has the faces '{entry.chip}' (chips: "
-                              f"{', '.join(sorted('/'.join(sorted(k)) for k in chips)) or 'none'})",
-                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
+                yield Problem(
+                    "bag.unknown-chip",
+                    f"no chip has the faces '{entry.chip}' (chips: "
+                    f"{', '.join(sorted('/'.join(sorted(k)) for k in chips)) or 'none'})",
+                    comp.field_loc(f"chips.{i - 1}"),
+                    comp.id,
+                    where,
+                )
             elif found[1] < entry.count * bag.players:
-                yield Problem("bag.supply", f"{bag.players} player(s) × {entry.count} '{entry.chip}' need "
-                              f"{entry.count * bag.players} chips; chip '{found[0]}' has {found[1]} copies",
-                              comp.field_loc(f"chips.{i - 1}"), comp.id, where)
+                yield Problem(
+                    "bag.supply",
+                    f"{bag.players} player(s) × {entry.count} '{entry.chip}' need "
+                    f"{entry.count * bag.players} chips; chip '{found[0]}' has {found[1]} copies",
+                    comp.field_loc(f"chips.{i - 1}"),
+                    comp.id,
+                    where,
+                )
 
 
 @family_rule(FAMILY)
@@ -62,10 +82,18 @@ def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
                 for j, space in enumerate(floor, 1):
                     where = f"{side}.floors.{i}.{j}"
                     if space.type in ("mandatory", "optional") and space.icon not in faces:
-                        yield Problem("map_card.unknown-face", f"{side}: floor {i}, space {j}: '{space.icon}' is not a "
-                                      f"chip face (faces: {known})", comp.field_loc(f"{side}.floors.{i - 1}"), comp.id,
-                                      where)
+                        yield Problem(
+                            "map_card.unknown-face",
+                            f"{side}: floor {i}, space {j}: '{space.icon}' is not a chip face (faces: {known})",
+                            comp.field_loc(f"{side}.floors.{i - 1}"),
+                            comp.id,
+                            where,
+                        )
                     elif space.type == "empty" and space.icon is not None and space.icon not in icons:
-                        yield Problem("map_card.unknown-decoration", f"{side}: floor {i}, space {j}: no icon "
-                                      f"'{space.icon}' for the decoration", comp.field_loc(f"{side}.floors.{i - 1}"),
-                                      comp.id, where)
+                        yield Problem(
+                            "map_card.unknown-decoration",
+                            f"{side}: floor {i}, space {j}: no icon '{space.icon}' for the decoration",
+                            comp.field_loc(f"{side}.floors.{i - 1}"),
+                            comp.id,
+                            where,
+                        )

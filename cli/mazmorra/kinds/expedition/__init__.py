@@ -52,9 +52,11 @@ class Settings(_Strict):
     """The Expedition kinds' game-wide settings (pack.yaml `game:`)."""
 
     cubes: dict[Annotated[str, AfterValidator(_colour_name)], Cube] = Field(
-        min_length=1, max_length=12, description="information cubes: supply, points and print colour per colour")
-    floors: dict[int, Floor] = Field(min_length=1, max_length=9, description="dungeon floors 1, 2, 3 … and "
-                                     "their size")
+        min_length=1,
+        max_length=12,
+        description="information cubes: supply, points and print colour per colour",
+    )
+    floors: dict[int, Floor] = Field(min_length=1, max_length=9, description="dungeon floors 1, 2, 3 … and their size")
     players: dict[str, Player] = Field(default_factory=dict, max_length=8, description="investigator colours")
 
     @field_validator("floors")
@@ -66,21 +68,29 @@ class Settings(_Strict):
         return floors
 
 
-FAMILY = register_family(Family(
-    "expedition",
-    "Expedition (spec A): zone tiles with passages and info slots, the artimaña and curse decks, "
-    "becarios, luck, clan, alert, panic, boss and investigator cards, tokens.",
-    settings=Settings,
-))
+FAMILY = register_family(
+    Family(
+        "expedition",
+        "Expedition (spec A): zone tiles with passages and info slots, the artimaña and curse decks, "
+        "becarios, luck, clan, alert, panic, boss and investigator cards, tokens.",
+        settings=Settings,
+    )
+)
 
 
-def unknown_colours(comp: Component, fld: str, colours: Iterable[str], game: Settings | None,
-                    rule: str, what: str) -> Iterable[Problem]:
+def unknown_colours(
+    comp: Component, fld: str, colours: Iterable[str], game: Settings | None, rule: str, what: str
+) -> Iterable[Problem]:
     """A problem for each colour name that is not a cube colour the pack declares."""
     if game is None:
         return
     known = ", ".join(game.cubes)
     for colour in colours:
         if colour not in game.cubes:
-            yield Problem(rule, f"{what} '{colour}' is not a cube colour of this pack (known: {known})",
-                          comp.field_loc(fld), comp.id, fld)
+            yield Problem(
+                rule,
+                f"{what} '{colour}' is not a cube colour of this pack (known: {known})",
+                comp.field_loc(fld),
+                comp.id,
+                fld,
+            )

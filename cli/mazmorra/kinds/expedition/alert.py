@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 
 class _Part(BaseModel):
@@ -40,9 +40,14 @@ def penalties_rise(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, card in of(deck.components, Alert):
         for i in range(1, len(card.slots)):
             if card.slots[i].penalty < card.slots[i - 1].penalty:
-                yield Problem("alert.penalty-order", f"slot {i + 1}'s study penalty ({card.slots[i].penalty}) is "
-                              f"lower than slot {i}'s ({card.slots[i - 1].penalty})", comp.field_loc("slots"),
-                              comp.id, f"slots.{i + 1}.penalty")
+                yield Problem(
+                    "alert.penalty-order",
+                    f"slot {i + 1}'s study penalty ({card.slots[i].penalty}) is "
+                    f"lower than slot {i}'s ({card.slots[i - 1].penalty})",
+                    comp.field_loc("slots"),
+                    comp.id,
+                    f"slots.{i + 1}.penalty",
+                )
 
 
 KIND = register(
@@ -56,6 +61,6 @@ KIND = register(
         translatable=("name",),
         deck_rules=(penalties_rise,),
         summary="Alert card: difficulty and length, university setup, omega slots with refills and study "
-                "penalties; its back recalls the end-game rules.",
+        "penalties; its back recalls the end-game rules.",
     )
 )

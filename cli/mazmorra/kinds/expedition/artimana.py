@@ -10,9 +10,7 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, of, Pack
-
-TYPES = ("destino", "subterfugio", "magica", "exploracion", "social", "notoriedad")
+from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
 
 # Which auxiliary values each type carries; social and notoriedad print a fixed text instead.
 AUX_BY_TYPE: dict[str, frozenset[str]] = {
@@ -46,14 +44,21 @@ def aux_matches_type(deck: Deck, pack: Pack) -> Iterable[Problem]:
         if have != want:
             if want:
                 need = " and ".join(sorted(want))
-                msg = f"a {card.type} card's auxiliary effect is {need}; this one has {', '.join(sorted(have)) or 'none'}"
+                msg = (
+                    f"a {card.type} card's auxiliary effect is {need}; this one has {', '.join(sorted(have)) or 'none'}"
+                )
             else:
                 msg = f"a {card.type} card has a fixed auxiliary effect; remove 'aux' ({', '.join(sorted(have))})"
             yield Problem("artimana.aux-type", msg, comp.field_loc("aux"), comp.id, "aux")
         for key, n in card.aux.items():
             if not 1 <= n <= 9:
-                yield Problem("artimana.aux-range", f"aux {key} must be 1..9 (got {n})",
-                              comp.field_loc("aux"), comp.id, f"aux.{key}")
+                yield Problem(
+                    "artimana.aux-range",
+                    f"aux {key} must be 1..9 (got {n})",
+                    comp.field_loc("aux"),
+                    comp.id,
+                    f"aux.{key}",
+                )
 
 
 KIND = register(

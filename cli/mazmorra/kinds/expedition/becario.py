@@ -9,7 +9,7 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 
 class Becario(ComponentModel):
@@ -25,8 +25,13 @@ def shields_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, card in of(deck.components, Becario):
         yield from unknown_colours(comp, "shields", card.shields, game, "becario.shield", "shield colour")
         if len(set(card.shields)) != len(card.shields):
-            yield Problem("becario.shield", "a shield colour is listed twice", comp.field_loc("shields"), comp.id,
-                          "shields")
+            yield Problem(
+                "becario.shield",
+                "a shield colour is listed twice",
+                comp.field_loc("shields"),
+                comp.id,
+                "shields",
+            )
 
 
 KIND = register(
@@ -40,6 +45,6 @@ KIND = register(
         translatable=("name", "effect"),
         deck_rules=(shields_known,),
         summary="Becario card: an advanced student granted by an artimaña card; end-game points, effect, "
-                "protected cube colours.",
+        "protected cube colours.",
     )
 )

@@ -52,6 +52,6 @@ KIND = register(
         translatable=("name",) + tuple(f"{s}_{f}" for s in ("front", "back") for f in SIDE_FIELDS),
         deck_rules=(zone_effects_known,),
         summary="Boss card: two profiles, one per side, each with a zone modifier, sighting, activation and "
-                "encounter texts.",
+        "encounter texts.",
     )
 )

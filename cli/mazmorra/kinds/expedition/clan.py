@@ -9,7 +9,7 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 
 class Clan(ComponentModel):
@@ -26,8 +26,13 @@ def modifiers_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
         yield from unknown_colours(comp, "modifiers", card.modifiers, game, "clan.colour", "modifier colour")
         for colour, n in card.modifiers.items():
             if not -5 <= n <= 5:
-                yield Problem("clan.modifier", f"modifier for '{colour}' must be -5..+5 (got {n})",
-                              comp.field_loc("modifiers"), comp.id, f"modifiers.{colour}")
+                yield Problem(
+                    "clan.modifier",
+                    f"modifier for '{colour}' must be -5..+5 (got {n})",
+                    comp.field_loc("modifiers"),
+                    comp.id,
+                    f"modifiers.{colour}",
+                )
 
 
 KIND = register(

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 
 class Stats(BaseModel):
@@ -37,8 +37,7 @@ def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """investigator.colour: the knowledge combo names declared cube colours."""
     game = pack.settings_of(Settings)
     for comp, card in of(deck.components, Investigator):
-        yield from unknown_colours(comp, "knowledge", card.knowledge, game, "investigator.colour",
-                                   "knowledge colour")
+        yield from unknown_colours(comp, "knowledge", card.knowledge, game, "investigator.colour", "knowledge colour")
 
 
 KIND = register(
@@ -53,6 +52,6 @@ KIND = register(
         translatable=("name", "title", "exalted_title", "abilities", "exalted_abilities"),
         deck_rules=(combo_known,),
         summary="Investigator card: standard and exalted sides with students, hand, speed, intelligence, "
-                "resistance, abilities and the knowledge combo.",
+        "resistance, abilities and the knowledge combo.",
     )
 )

@@ -10,7 +10,7 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 Passage = Literal["N-left", "N-right", "E-left", "E-right", "S-left", "S-right", "W-left", "W-right"]
 
@@ -31,8 +31,13 @@ def colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
         yield from unknown_colours(comp, "info", [card.info], game, "luck.colour", "info colour")
         if card.player not in game.players:
             known = ", ".join(game.players) or "none declared"
-            yield Problem("luck.player", f"player colour '{card.player}' is not in game.players (known: {known})",
-                          comp.field_loc("player"), comp.id, "player")
+            yield Problem(
+                "luck.player",
+                f"player colour '{card.player}' is not in game.players (known: {known})",
+                comp.field_loc("player"),
+                comp.id,
+                "player",
+            )
 
 
 KIND = register(

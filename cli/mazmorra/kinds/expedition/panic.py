@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pydantic import Field
 
-from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ID_PATTERN, ComponentModel, Kind, of, Pack
+from mazmorra.model import ID_PATTERN, ComponentModel, Kind
 
 
 class Panic(ComponentModel):

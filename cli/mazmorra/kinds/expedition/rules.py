@@ -23,8 +23,13 @@ def granted_becarios_exist(pack: Pack) -> Iterable[Problem]:
     becarios = {c.id for c, _ in pack.of(Becario)}
     for comp, card in pack.of(Artimana):
         if card.grants and card.grants not in becarios:
-            yield Problem("artimana.unknown-becario", f"grants becario '{card.grants}', which no becario deck "
-                          "defines", comp.field_loc("grants"), comp.id, "grants")
+            yield Problem(
+                "artimana.unknown-becario",
+                f"grants becario '{card.grants}', which no becario deck defines",
+                comp.field_loc("grants"),
+                comp.id,
+                "grants",
+            )
 
 
 @family_rule(FAMILY)
@@ -33,8 +38,13 @@ def every_becario_granted(pack: Pack) -> Iterable[Problem]:
     granted = {card.grants for _, card in pack.of(Artimana)}
     for comp, _ in pack.of(Becario):
         if comp.id not in granted:
-            yield Problem("becario.not-granted", f"no artimaña card grants becario '{comp.id}' (add "
-                          f"`grants: {comp.id}` to one)", comp.field_loc("id"), comp.id, "id")
+            yield Problem(
+                "becario.not-granted",
+                f"no artimaña card grants becario '{comp.id}' (add `grants: {comp.id}` to one)",
+                comp.field_loc("id"),
+                comp.id,
+                "id",
+            )
 
 
 @family_rule(FAMILY)
@@ -43,11 +53,22 @@ def boss_known(pack: Pack) -> Iterable[Problem]:
     bosses = {c.id for c, _ in pack.of(Boss)}
     for comp, card in pack.of(Panic):
         if card.boss is not None and card.boss not in bosses:
-            yield Problem("panic.boss", f"restricted to boss '{card.boss}', which no boss card defines (known: "
-                          f"{', '.join(sorted(bosses)) or 'none'})", comp.field_loc("boss"), comp.id, "boss")
+            yield Problem(
+                "panic.boss",
+                f"restricted to boss '{card.boss}', which no boss card defines (known: "
+                f"{', '.join(sorted(bosses)) or 'none'})",
+                comp.field_loc("boss"),
+                comp.id,
+                "boss",
+            )
         if card.boss is not None and not card.restriction:
-            yield Problem("panic.boss", "a card restricted to a boss prints it: add `restriction:` (e.g. \"Solo "
-                          "con …\")", comp.field_loc("boss"), comp.id, "restriction")
+            yield Problem(
+                "panic.boss",
+                'a card restricted to a boss prints it: add `restriction:` (e.g. "Solo con …")',
+                comp.field_loc("boss"),
+                comp.id,
+                "restriction",
+            )
 
 
 @family_rule(FAMILY)
@@ -57,8 +78,13 @@ def boss_exists(pack: Pack) -> Iterable[Problem]:
         return
     for comp, tile in pack.of(ZoneTile):
         if any(e.type == "boss" for e in tile.effects):
-            yield Problem("zone_tile.boss", "the tile has the boss effect but the pack has no boss card",
-                          comp.field_loc("effects"), comp.id, "effects")
+            yield Problem(
+                "zone_tile.boss",
+                "the tile has the boss effect but the pack has no boss card",
+                comp.field_loc("effects"),
+                comp.id,
+                "effects",
+            )
 
 
 @family_rule(FAMILY)
@@ -75,8 +101,18 @@ def token_letters_pair(pack: Pack) -> Iterable[Problem]:
     for letter, n in sorted(count.items()):
         comp = first[letter]
         if n != 2:
-            yield Problem("token.letter-pair", f"secret passage '{letter}' has {n} token(s); tokens join two zones, "
-                          "so each letter has exactly two", comp.field_loc("letter"), comp.id, "letter")
+            yield Problem(
+                "token.letter-pair",
+                f"secret passage '{letter}' has {n} token(s); tokens join two zones, so each letter has exactly two",
+                comp.field_loc("letter"),
+                comp.id,
+                "letter",
+            )
         if letter in tile_letters:
-            yield Problem("token.letter-pair", f"letter '{letter}' is already printed on the tiles; tokens use "
-                          "other letters", comp.field_loc("letter"), comp.id, "letter")
+            yield Problem(
+                "token.letter-pair",
+                f"letter '{letter}' is already printed on the tiles; tokens use other letters",
+                comp.field_loc("letter"),
+                comp.id,
+                "letter",
+            )

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import Field
@@ -12,10 +11,13 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import Component, ComponentModel, Deck, Kind, of, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
-TOKEN_TYPES = ("stun", "trap", "teleport", "secret_passage", "stairs", "wall", "knowledge")
-TRAP_EFFECTS = {"ambush": (1, 3), "stop": None, "toll": (1, 3)}  # revealed face -> range of N (None: no N)
+TRAP_EFFECTS = {
+    "ambush": (1, 3),
+    "stop": None,
+    "toll": (1, 3),
+}  # revealed face -> range of N (None: no N)
 
 
 class Token(ComponentModel):
@@ -30,24 +32,49 @@ def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, t in of(deck.components, Token):
         if t.type == "trap":
             if t.effect not in TRAP_EFFECTS:
-                yield Problem("token.trap", f"a trap reveals one of {', '.join(TRAP_EFFECTS)} (got {t.effect!r})",
-                              comp.field_loc("effect"), comp.id, "effect")
+                yield Problem(
+                    "token.trap",
+                    f"a trap reveals one of {', '.join(TRAP_EFFECTS)} (got {t.effect!r})",
+                    comp.field_loc("effect"),
+                    comp.id,
+                    "effect",
+                )
             else:
                 rng = TRAP_EFFECTS[t.effect]
                 if rng is None and t.n is not None:
                     yield Problem("token.trap", f"'{t.effect}' has no N", comp.field_loc("n"), comp.id, "n")
                 if rng is not None and (t.n is None or not rng[0] <= t.n <= rng[1]):
-                    yield Problem("token.trap", f"'{t.effect}' needs N {rng[0]}–{rng[1]} (got {t.n})",
-                                  comp.field_loc("n"), comp.id, "n")
+                    yield Problem(
+                        "token.trap",
+                        f"'{t.effect}' needs N {rng[0]}–{rng[1]} (got {t.n})",
+                        comp.field_loc("n"),
+                        comp.id,
+                        "n",
+                    )
         elif t.effect is not None or t.n is not None:
-            yield Problem("token.trap", f"only traps have an effect and N (this is a {t.type} token)",
-                          comp.field_loc("effect" if t.effect is not None else "n"), comp.id, "effect")
+            yield Problem(
+                "token.trap",
+                f"only traps have an effect and N (this is a {t.type} token)",
+                comp.field_loc("effect" if t.effect is not None else "n"),
+                comp.id,
+                "effect",
+            )
         if t.type == "secret_passage" and (t.letter is None or not re.match(r"^[A-Z]$", t.letter)):
-            yield Problem("token.letter", f"a secret passage token needs a letter A–Z (got {t.letter!r})",
-                          comp.field_loc("letter"), comp.id, "letter")
+            yield Problem(
+                "token.letter",
+                f"a secret passage token needs a letter A–Z (got {t.letter!r})",
+                comp.field_loc("letter"),
+                comp.id,
+                "letter",
+            )
         if t.type != "secret_passage" and t.letter is not None:
-            yield Problem("token.letter", f"only secret passage tokens have a letter (this is a {t.type} token)",
-                          comp.field_loc("letter"), comp.id, "letter")
+            yield Problem(
+                "token.letter",
+                f"only secret passage tokens have a letter (this is a {t.type} token)",
+                comp.field_loc("letter"),
+                comp.id,
+                "letter",
+            )
 
 
 def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
@@ -63,7 +90,7 @@ def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
             size=size,
             deck_rules=(faces_valid,),
             summary=f"{'Round' if shape == 'round' else 'Square'} token: stun, trap (hidden back and a revealed "
-                    "face), teleport, secret passage letter, stairs, wall or knowledge.",
+            "face), teleport, secret passage letter, stairs, wall or knowledge.",
         )
     )
 
