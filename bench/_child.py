@@ -27,32 +27,26 @@ def run_mazmorra(pack: Path, lang: str, out: Path) -> dict:
 
 def dump_ops(pack: Path, lang: str, dump: Path) -> None:
     """Lay the pack out with mazmorra (untimed) and save what the baseline has to draw."""
-    from mazmorra import layout as lay
-    from mazmorra.i18n import Labels, localise
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.i18n.localise import localise
     from mazmorra.icons import IconSet
+    from mazmorra.layout import LayoutContext, Templates, lay_out
     from mazmorra.load import load_pack
     from mazmorra.paths import templates_dir
-    from mazmorra.pipeline import BuildOptions, deck_job
 
     p = load_pack(pack)
     icons = IconSet.for_pack(p.root)
-    env = lay.make_env(lay.template_search_path(p.root, templates_dir()))
-    localised, names, _ = localise(p, lang)
-    problems: list = []
-    contexts = {loc.component.id: loc.context() for loc in localised}
-    job = deck_job(
+    ctx = LayoutContext(
         p,
-        p.decks[0],
-        lang,
-        localised,
-        names,
-        Labels(p, lang),
-        env,
+        localise(p, lang),
+        Templates(p.root, templates_dir()),
         icons,
-        BuildOptions(),
-        problems,
-        contexts,
+        Labels(p.root, templates_dir(), lang),
+        Path("output"),
+        False,
+        [],
     )
+    job = lay_out(p.decks[0], ctx)
     items = list(job.items())
     faces = [(i.front.w, i.front.h, i.front.bleed, i.front.background, i.front.ops) for i in items]
     back = items[0].back
@@ -77,8 +71,8 @@ def run_baseline(dump: Path, out: Path) -> dict:
     from reportlab.pdfgen.canvas import Canvas
     from svglib.svglib import svg2rlg
 
+    from mazmorra.contracts import CircleOp, IconOp, LineOp, RectOp, TextOp
     from mazmorra.fonts import FONT_DIR, FONTS
-    from mazmorra.layout import CircleOp, IconOp, LineOp, RectOp, TextOp
 
     data = pickle.loads(dump.read_bytes())
     t0 = time.perf_counter()

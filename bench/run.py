@@ -43,7 +43,6 @@ def make_timing(root: Path) -> dict[str, float]:
 
     proj = root / "make"
     shutil.copytree(REPO / "content", proj / "content")
-    shutil.copytree(REPO / "templates", proj / "templates")
     shutil.copy(REPO / "Makefile", proj / "Makefile")
     shutil.copy(REPO / "pyproject.toml", proj / "pyproject.toml")
     bin_dir = proj / ".venv" / "bin"
@@ -51,7 +50,7 @@ def make_timing(root: Path) -> dict[str, float]:
     (bin_dir / "mazmorra").write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     (bin_dir / "mazmorra").chmod(0o755)
     (proj / ".venv" / ".installed").touch()
-    env = {"CI": "1", "PATH": "/usr/bin:/bin", "MAZMORRA_TEMPLATES": str(proj / "templates")}
+    env = {"CI": "1", "PATH": "/usr/bin:/bin"}
     times = {}
     for jobs in ("1", "2"):
         shutil.rmtree(proj / "output", ignore_errors=True)

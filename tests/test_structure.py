@@ -269,3 +269,18 @@ def test_an_svg_icon_with_a_doctype_is_refused_at_its_line(pack_copy) -> None:
     text = res.stdout + res.stderr
     assert res.returncode == 1, text
     assert "content/muestras/icons/bomba.svg:2:1" in text and "(icon.unsafe)" in text, text
+
+
+def test_a_shipped_template_copied_into_a_pack_overrides_it(pack_copy) -> None:
+    from conftest import pdf_text
+
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    listed = run_cli("templates")
+    assert listed.returncode == 0 and "card.xml.j2" in listed.stdout and str(templates_dir()) in listed.stdout
+    assert run_cli("templates", "card.xml.j2", "--into", str(pack), cwd=project).returncode == 0
+    edit(pack / "templates" / "card.xml.j2", "</card>", '<text x="5" y="40" w="50" h="8">HECHO EN CASA</text>\n</card>')
+    assert run_cli("build", "muestras", "--lang", "es", cwd=project).returncode == 0
+    assert "HECHO EN CASA" in pdf_text(project / "output/muestras/es/cartas.pdf")
+    again = run_cli("templates", "card.xml.j2", "--into", str(pack), cwd=project)
+    assert again.returncode == 2 and "already overrides it" in again.stderr

@@ -91,7 +91,7 @@ class Sheets:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
-        self._forms: dict[str, str] = {}
+        self._forms: dict[str, tuple[str, float]] = {}  # icon name -> (form name, its larger side in pt)
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
@@ -333,16 +333,16 @@ class Sheets:
                 anchor="c",
             )
             return
-        drawing = load_svg(path)
-        form = self._forms.get(name)
-        if form is None:
-            form = f"icon-{len(self._forms)}"
+        known = self._forms.get(name)
+        if known is None:  # drawn once per document as a form, then referenced
+            drawing = load_svg(path)
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            c.beginForm(form, 0, 0, drawing.width, drawing.height)
+            known = self._forms[name] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
+            c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, c, 0, 0)
             c.endForm()
-            self._forms[name] = form
-        scale = size * K / max(drawing.width, drawing.height)
+        form, extent = known
+        scale = size * K / extent
         c._code.append(f"q {fp_str(scale, 0, 0, scale, self.X(x), self.Y(y + size))} cm")
         c.doForm(form)
         c._code.append("Q")

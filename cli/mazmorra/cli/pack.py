@@ -1,4 +1,4 @@
-"""Commands about a pack's building blocks: `new`, `kinds`, `icons`."""
+"""Commands about a pack's building blocks: `new`, `kinds`, `icons`, `templates`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from mazmorra import kinds
 from mazmorra.cli.app import app
 from mazmorra.cli.console import err, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
-from mazmorra.errors import UsageError
+from mazmorra.errors import UsageError, did_you_mean
 from mazmorra.model import ID_PATTERN
-from mazmorra.paths import SKELETON_DIR
+from mazmorra.paths import SKELETON_DIR, templates_dir
 
 
 @app.command()
@@ -54,3 +54,41 @@ def kinds_cmd() -> None:
     """List the registered component kinds."""
     for name, kind in kinds.all_kinds().items():
         out.print(f"[bold]{name}[/]  {kind.summary}")
+
+
+@app.command("templates")
+def templates_cmd(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="Template files to copy (with --into).", show_default=False)
+    ] = None,
+    into: Annotated[
+        Path | None, typer.Option("--into", help="A pack folder: copy the named templates into its templates/.")
+    ] = None,
+) -> None:
+    """List the shipped templates and where they are, or copy some into a pack to override them."""
+    with guard():
+        shipped = templates_dir()
+        known = sorted(p.name for p in shipped.glob("*.j2"))
+        if not names:
+            out.print(f"[bold]{shipped}[/]")
+            for name in known:
+                out.print(f"  {name}")
+            return
+        if into is None:
+            raise UsageError("name a pack to copy into: --into content/<pack>")
+        if not (into / "pack.yaml").is_file():
+            raise UsageError(f"'{into}' is not a pack folder (no pack.yaml)")
+        for name in names:
+            if name not in known:
+                raise UsageError(
+                    f"no shipped template '{name}'{did_you_mean(name, known)} (`mazmorra templates` lists them)"
+                )
+            target = into / "templates" / name
+            if target.exists():
+                raise UsageError(f"'{target}' already exists: the pack already overrides it")
+        for name in names:
+            (into / "templates").mkdir(exist_ok=True)
+            shutil.copy2(shipped / name, into / "templates" / name)
+            err.print(
+                f"[green]✓[/] {into / 'templates' / name}: edit it; the pack now uses it instead of the shipped one"
+            )
