@@ -138,7 +138,8 @@ Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the pag
 
 @dataclass(frozen=True)
 class Placement:
-    """Where one face goes on a page: its trim box's top-left and size, in mm."""
+    """Where one face goes on a page: its trim box's top-left and size, in mm; and, for a poster's
+    tile, the part of the page the face shows through (it may start off the page)."""
 
     index: int  # which copy of the document, in order
     side: str  # front | back
@@ -146,6 +147,7 @@ class Placement:
     y: float
     w: float
     h: float
+    clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 on the page; None: the whole face
 
 
 @dataclass(frozen=True)
@@ -156,4 +158,5 @@ class Page:
     placements: tuple[Placement, ...]
     marks: tuple[Segment, ...] = ()  # crop marks: solid
     folds: tuple[Segment, ...] = ()  # fold-and-glue: the fold line, dash-dot
-    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet
+    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet (a poster's: where to trim)
+    notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's coordinate, diagram and guides)

@@ -103,9 +103,7 @@ def _starts(deck_file: Path) -> list[tuple[str, int]]:
     data = load_yaml(deck_file)
     if not isinstance(data, YList):
         return []
-    return [
-        (str(item.get("id")) if isinstance(item, YMap) else "", loc.line) for item, loc in zip(data, data.locs)
-    ]
+    return [(str(item.get("id")) if isinstance(item, YMap) else "", loc.line) for item, loc in zip(data, data.locs)]
 
 
 def _stop_on_errors(problems: list[Problem]) -> None:

@@ -137,10 +137,19 @@ class Sheets:
         self.page_h = page.size[1]
         for p in page.placements:
             copy = held[p.index]
-            if p.side == "front":
-                self.draw_face(copy.front, p.x, p.y, copy.front_reused)
-            elif copy.back is not None:
-                self.draw_face(copy.back, p.x, p.y, copy.back_reused)
+            face = copy.front if p.side == "front" else copy.back
+            if face is None:
+                continue
+            if p.clip is None:
+                self.draw_face(face, p.x, p.y, copy.front_reused if p.side == "front" else copy.back_reused)
+                continue
+            x0, y0, x1, y1 = p.clip  # a poster's tile: the face drawn once, shown through each page
+            c.saveState()
+            window = c.beginPath()
+            window.rect(self.X(x0), self.Y(y1), (x1 - x0) * K, (y1 - y0) * K)
+            c.clipPath(window, stroke=0, fill=0)
+            self.draw_face(face, p.x, p.y, True)
+            c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
         c.setStrokeColor(HexColor("#000000"))
         for x1, y1, x2, y2 in page.marks:
@@ -157,6 +166,8 @@ class Sheets:
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
+        for op in page.notes:
+            self._op(op, 0.0, 0.0)
         c.showPage()
         self._compress_last_page()
         self.pages += 1

@@ -38,7 +38,9 @@ class DungeonRules(_Strict):
     quest_lairs: int = Field(default=2, ge=0, le=20, description="a quest room before this many lairs becomes a lair …")
     quest_rooms: int = Field(default=8, ge=0, le=60, description="… unless this many rooms were revealed first")
     door_die: str = Field(default="1d6", description="rolled on leaving a room by a door: even a corridor, odd a room")
-    rooms: int = Field(default=12, ge=1, le=60, description="default of `generate --rooms`: the quest room comes by then")
+    rooms: int = Field(
+        default=12, ge=1, le=60, description="default of `generate --rooms`: the quest room comes by then"
+    )
 
     @field_validator("square")
     @classmethod

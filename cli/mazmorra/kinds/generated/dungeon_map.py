@@ -279,7 +279,8 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
 
 def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """dungeon_map.piece (warning): each area has its piece's size (corridor sections 5×2, corners 2×2,
-    rooms 5×5, lairs and quest rooms 10×5, either way round, unless the pack sets others)."""
+    rooms 5×5, lairs and quest rooms 10×5 or, where no such room fits, 5×5; either way round;
+    unless the pack sets other sizes)."""
     from mazmorra.errors import Severity
 
     rules = dungeon_rules(pack)
@@ -294,7 +295,8 @@ def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     for comp, m in of(deck.components, DungeonMap):
         for i, a in enumerate(m.areas):
             w, h = want.get(a.type, rules.corner)
-            if tuple(a.size) not in ((w, h), (h, w)):
+            fits = {(w, h), (h, w)} | ({rules.room, rules.room[::-1]} if a.type in ("lair", "quest") else set())
+            if tuple(a.size) not in fits:
                 yield Problem(
                     "dungeon_map.piece",
                     f"area {a.n} is {a.size[0]}×{a.size[1]} squares; a {a.type} piece is {w}×{h}",

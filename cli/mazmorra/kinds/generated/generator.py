@@ -89,7 +89,12 @@ class Dungeon:
 
         areas = []
         for a in self.areas:
-            item: dict[str, Any] = {"n": a.n, "type": a.type, "at": at((a.rect.x, a.rect.y)), "size": [a.rect.w, a.rect.h]}
+            item: dict[str, Any] = {
+                "n": a.n,
+                "type": a.type,
+                "at": at((a.rect.x, a.rect.y)),
+                "size": [a.rect.w, a.rect.h],
+            }
             if a.joins is not None:
                 item.update(joins=a.joins, via=a.via)
             if a.shows is not None:
@@ -405,10 +410,10 @@ class Generator:
             slots = self.door_slots(area.rect, side)
             self.rng.shuffle(slots)
             graded = [(self.opens_onto(o), o) for o in slots]
-            for grade in ("free", "revealed"):
+            for rank, grade in enumerate(("free", "revealed")):
                 found = next((o for g, o in graded if g == grade), None)
                 if found is not None:
-                    choices.append((0 if grade == "free" else 1, area, found, grade))
+                    choices.append((rank, area, found, grade))
                     break
         choices.sort(key=lambda c: c[0])  # stable: the dice's order among equals
         for _, area, o, grade in choices[:count]:
@@ -432,9 +437,6 @@ class Generator:
         self.map.notes.append(f"{what} rolled from area {area} ran into the map already drawn: it ends there")
 
 
-def generate(
-    tables: dict[str, DiceTable], rules: DungeonRules, seed: int, rooms: int | None = None
-) -> Dungeon:
+def generate(tables: dict[str, DiceTable], rules: DungeonRules, seed: int, rooms: int | None = None) -> Dungeon:
     """One dungeon rolled from `tables` with `seed`; the quest room comes by the `rooms`-th room."""
     return Generator(tables, rules, seed, rooms).run()
-

@@ -112,10 +112,14 @@ def preview_svg(data: dict[str, Any], walls: list[dict[str, Any]]) -> str:
         side = wall["side"]
         if side in ("n", "s"):
             y = (r0 + (side == "s")) * PX
-            out.append(f'<line x1="{c0 * PX}" y1="{y}" x2="{(c1 + 1) * PX}" y2="{y}" stroke="#222222" stroke-width="1.5"/>')
+            out.append(
+                f'<line x1="{c0 * PX}" y1="{y}" x2="{(c1 + 1) * PX}" y2="{y}" stroke="#222222" stroke-width="1.5"/>'
+            )
         else:
             x = (c0 + (side == "e")) * PX
-            out.append(f'<line x1="{x}" y1="{r0 * PX}" x2="{x}" y2="{(r1 + 1) * PX}" stroke="#222222" stroke-width="1.5"/>')
+            out.append(
+                f'<line x1="{x}" y1="{r0 * PX}" x2="{x}" y2="{(r1 + 1) * PX}" stroke="#222222" stroke-width="1.5"/>'
+            )
     for d in data["doors"]:
         out.append(_gap(d["at"], d["side"], dw, "#8b5a2b", d.get("secret", False)))
     for e in data["exits"]:
@@ -131,7 +135,8 @@ def _span(value: str) -> tuple[int, int]:
 
 def _gap(at: list[int], side: str, width: int, colour: str, secret: bool) -> str:
     x, y = at
-    t = 3
+    t = 3.0
+    box: tuple[float, float, float, float]
     if side in ("n", "s"):
         yy = (y + (side == "s")) * PX - t / 2
         box = (x * PX, yy, width * PX, t)

@@ -82,9 +82,7 @@ def edge_key(sq: Square, side: str) -> Edge:
     return sq, side
 
 
-def walls(
-    owner: dict[Square, int], open_pairs: set[frozenset[int]], openings: Iterable[Opening]
-) -> list[Edge]:
+def walls(owner: dict[Square, int], open_pairs: set[frozenset[int]], openings: Iterable[Opening]) -> list[Edge]:
     """Every boundary a wall stands on: between a floor square and rock, or between squares of two
     areas that are not joined openly, except where an opening (door or passage) is. Sorted."""
     gaps = {edge_key(sq, o.side) for o in openings for sq in o.squares()}
