@@ -22,7 +22,7 @@ from mazmorra.kinds.generated.dice import DiceError, parse_dice
 from mazmorra.kinds.generated.dice_table import DiceTable
 from mazmorra.kinds.generated.dungeon_map import KIND as MAP_KIND
 from mazmorra.kinds.generated.dungeon_map import DungeonMap
-from mazmorra.kinds.generated.generator import Generator, GenerationError
+from mazmorra.kinds.generated.generator import GenerationError, Generator
 from mazmorra.kinds.generated.plan import Opening, Rect
 from mazmorra.load import load_pack
 from mazmorra.model import Component
@@ -67,7 +67,13 @@ def test_rolls_stay_in_bounds_and_follow_the_seed() -> None:
 
 @pytest.mark.parametrize(
     "text, says",
-    [("1d0", "at least 2 faces"), ("0d6", "at least one die"), ("12", "rolls no die"), ("2d", "not a die"), ("", "no die")],
+    [
+        ("1d0", "at least 2 faces"),
+        ("0d6", "at least one die"),
+        ("12", "rolls no die"),
+        ("2d", "not a die"),
+        ("", "no die"),
+    ],
 )
 def test_bad_die_expressions(text: str, says: str) -> None:
     with pytest.raises(DiceError, match=says):
@@ -101,7 +107,9 @@ def test_a_1d12_table_with_4_6_and_6_8(pack_copy) -> None:
     pack = pack_copy("generada")
     deck = pack / TABLES
     edit(deck, "{roll: 1-5, result: Ninguna puerta", "{roll: 1-3, result: Ninguna puerta")
-    edit(deck, "{roll: 6-9, result: Una puerta, outcome: one-door}", "{roll: 4-6, result: Una puerta, outcome: one-door}")
+    edit(
+        deck, "{roll: 6-9, result: Una puerta, outcome: one-door}", "{roll: 4-6, result: Una puerta, outcome: one-door}"
+    )
     edit(
         deck,
         "{roll: 10-12, result: Dos puertas, outcome: two-doors}",
@@ -150,7 +158,7 @@ def test_a_die_1d0(pack_copy) -> None:
 def test_bounds_outcomes_roles_and_loops(pack_copy) -> None:
     pack = pack_copy("generada")
     deck = pack / TABLES
-    edit(deck, "{roll: 12, result: \"Pasadizo", "{roll: 12-13, result: \"Pasadizo")
+    edit(deck, '{roll: 12, result: "Pasadizo', '{roll: 12-13, result: "Pasadizo')
     edit(deck, "{roll: 1-5, result: Sala vacía, outcome: empty}", "{roll: 1-5, result: Sala vacía, outcome: vacia}")
     edit(deck, "  role: room-doors\n", "  role: room-type\n")
     edit(deck, "{roll: 6, result: Estatua que vigila}", "{roll: 6, result: Estatua que vigila, then: tipo-sala}")
@@ -324,12 +332,18 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
     es = pdf_text(pack.parents[1] / "output/generada/es/mapas.pdf")
     en = pdf_text(pack.parents[1] / "output/generada/en/mapas.pdf")
     for text, words in (
-        (es, ("Mazmorra generada", "Semilla 46", "Cubil", "Cámara del objetivo", "Puerta secreta", "1 casilla = 25 mm")),
+        (
+            es,
+            ("Mazmorra generada", "Semilla 46", "Cubil", "Cámara del objetivo", "Puerta secreta", "1 casilla = 25 mm"),
+        ),
         (en, ("Generated dungeon", "Seed 46", "Lair", "Quest room", "Secret door", "1 square = 25 mm")),
     ):
         for word in words:
             assert word in text, word
-    shown = [m for m in re.finditer(r"shows: \{table: salas-singulares, row: (\d)\}", (pack / "decks/mapas.yaml").read_text())]
+    shown = [
+        m
+        for m in re.finditer(r"shows: \{table: salas-singulares, row: (\d)\}", (pack / "decks/mapas.yaml").read_text())
+    ]
     assert shown, "the sample map has a special room"
     names = {c.id: t for c, t in load_pack(pack).of(DiceTable)}["salas-singulares"].results
     assert names[int(shown[0].group(1)) - 1] in es

@@ -74,7 +74,7 @@ def generate_map(
     card = next(d for c, d in after.of(DungeonMap) if c.id == comp_id)
     preview = out_dir / pack.id / "maps" / f"{comp_id}.svg"
     preview.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(preview, preview_svg(data, card.walls))
+    atomic_write_text(preview, preview_svg(data, card.wall_runs()))
     return Generated(comp_id, deck_file, preview, dungeon, data["cols"], data["rows"], seconds)
 
 

@@ -121,8 +121,7 @@ class DiceTable(ComponentModel):
         """Every row's result, "" for a row that only names a table: what translators translate."""
         return tuple(r.result or "" for r in self.rows)
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
+    @computed_field
     def odds(self) -> list[dict[str, Any]]:
         """Per row, for templates: the rolls as printed and the row's chance as a fraction and a percentage."""
         dice = self.dice

@@ -125,8 +125,7 @@ class DungeonMap(ComponentModel):
     def square_mm(self) -> float:
         return parse_length(self.square)
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
+    @computed_field
     def grid(self) -> dict[str, float]:
         """Where the squares start on the printed map and how big one is (mm)."""
         return {"x": MAP_FRAME_MM, "y": MAP_FRAME_MM + MAP_HEADER_MM, "square": self.square_mm}
@@ -145,9 +144,12 @@ class DungeonMap(ComponentModel):
             Opening(e.at, e.side, self.door_width) for e in self.exits
         ]
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
+    @computed_field
     def walls(self) -> list[dict[str, Any]]:
+        """The walls as <grid> edges (what templates read as `card.walls`)."""
+        return self.wall_runs()
+
+    def wall_runs(self) -> list[dict[str, Any]]:
         """The walls as <grid> edges, merged into runs: {r, c, side} with r or c a range."""
         joined = {frozenset((a.n, a.joins)) for a in self.areas if a.via == "open" and a.joins is not None}
         out = []

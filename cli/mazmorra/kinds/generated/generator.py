@@ -292,10 +292,10 @@ class Generator:
 
     def roll(self, role: str, area: int) -> tuple[str | None, tuple[str, int]]:
         """Roll the table of `role` (and every table its row sends on to): the outcome and the last row rolled."""
-        table_id = self.by_role[role]
+        table_id: str | None = self.by_role[role]
         outcome: str | None = None
         seen: set[str] = set()
-        shown = (table_id, 1)
+        shown = (self.by_role[role], 1)
         while table_id is not None and table_id not in seen:
             seen.add(table_id)
             table = self.tables[table_id]
@@ -311,7 +311,7 @@ class Generator:
                 outcome = row.outcome
             self.record(area, table_id, faces, total, index + 1, row.outcome)
             shown = (table_id, index + 1)
-            table_id = row.then  # type: ignore[assignment]
+            table_id = row.then
         return outcome, shown
 
     def record(
