@@ -347,3 +347,23 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
     assert shown, "the sample map has a special room"
     names = {c.id: t for c, t in load_pack(pack).of(DiceTable)}["salas-singulares"].results
     assert names[int(shown[0].group(1)) - 1] in es
+
+
+def test_rooms_caps_the_dungeon_and_the_quest_room_ends_it(sample) -> None:
+    _, tables = sample
+    for seed in range(40):
+        dungeon = Generator(tables, DungeonRules(), seed, rooms=9).run()
+        rooms = dungeon.rooms
+        assert 1 <= len(rooms) <= 9 and rooms[-1].type == "quest", (seed, [a.type for a in rooms])
+        forced = [r for r in dungeon.rolls if r.get("note") == "room-9-is-the-quest-room"]
+        assert not forced or len(rooms) == 9
+
+
+def test_generate_checks_its_options(pack_copy) -> None:
+    project = pack_copy("generada").parents[1]
+    res = run_cli("generate", "generada", "--seed", "3", "--id", "Mapa 3", cwd=project)
+    assert res.returncode == 2 and "not a component id" in res.stderr
+    res = run_cli("generate", "generada", "--seed", "3", "--id", "salas-singulares", cwd=project)
+    assert res.returncode == 2 and "already used by another component" in res.stderr
+    res = run_cli("generate", "generada", "--seed", "3", "--deck", "tablas", cwd=project)
+    assert res.returncode == 2 and "no dungeon_map deck 'tablas'" in res.stderr

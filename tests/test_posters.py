@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import CONTENT, need_tool, run_cli
 
-from mazmorra.contracts import LineOp, PolyOp, TextOp
+from mazmorra.contracts import Face, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.impose import DoesNotFit, SheetSpec, impose
-from mazmorra.posters import Paper, coordinate, poster_pages, tiling, window
+from mazmorra.posters import Paper, Printed, coordinate, poster_pages, tiling, window
 
 MAP = (1020.0, 804.0)  # a 40 × 30 squares map at 25 mm: 40·25 + 20 by 30·25 + 54 mm
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
@@ -58,21 +58,29 @@ def test_a_40_by_30_map_on_each_paper(page: str, pages: int, turned: bool) -> No
     assert (out[0].size != PAGES[page]) == turned
 
 
+def _face(w: float, h: float, ops=(), background: str | None = "#336699") -> Face:
+    return Face("big", "front", w, h, 3.0, tuple(ops), background)
+
+
 def test_each_page_has_its_marks_coordinate_and_diagram() -> None:
     out = poster_pages(0, "front", *MAP, 3.0, Paper(PAGES["a4"], 5.0, 10.0))
     t = tiling(out[0].size, 5.0, 10.0, *MAP, 3.0)
     cols, rows = len(t.columns), len(t.rows)
+    printed = Printed(out)
     for n, page in enumerate(out):
         r, c = divmod(n, cols)
         (p,) = page.placements
-        assert p.clip is not None
+        assert p.clip is not None and page.tile is not None
+        assert (page.tile.row, page.tile.col, page.tile.rows, page.tile.cols) == (r, c, rows, cols)
         x0, y0, x1, y1 = p.clip
         pw, ph = page.size
         assert 5 <= x0 < x1 <= pw - 5 and 5 <= y0 < y1 <= ph - 5
-        texts = [op.text for op in page.notes if isinstance(op, TextOp)]
+        label = printed.labels(n, _face(*MAP))  # a face coloured all over: every page prints
+        assert label is not None
+        texts = [op.text for op in label if isinstance(op, TextOp)]
         assert coordinate(r, c) in texts and f"{n + 1}/{len(out)}" in texts
-        assert sum(op.fill is not None for op in page.notes if hasattr(op, "w")) == 1  # this page, filled
-        assert len([op for op in page.notes if hasattr(op, "w")]) == cols * rows  # the whole diagram
+        boxes = [op for op in label if isinstance(op, RectOp)]
+        assert len(boxes) == cols * rows and sum(op.fill is not None for op in boxes) == 1  # this page, filled
         cuts_v = [s for s in page.cuts if s[0] == s[2]]
         cuts_h = [s for s in page.cuts if s[1] == s[3]]
         assert len(cuts_v) == (c > 0) and len(cuts_h) == (r > 0)
@@ -107,7 +115,28 @@ def test_a_posters_back_follows_its_front() -> None:
     pages = impose(SheetSpec(), [(300.0, 400.0)], [True], 3.0)
     sides = [p.placements[0].side for p in pages]
     assert sides == ["front"] * 4 + ["back"] * 4
-    assert any(isinstance(op, TextOp) and op.text == "A1 ↻" for op in pages[4].notes)
+    label = Printed(pages).labels(4, _face(300.0, 400.0))
+    assert label is not None and any(isinstance(op, TextOp) and op.text == "A1 ↻" for op in label)
+
+
+def test_pages_that_would_print_blank_are_left_out() -> None:
+    """A white face with a mark in its top-left and bottom-right corners only: two pages print."""
+    pages = poster_pages(0, "front", *MAP, 3.0, Paper(PAGES["a3"], 5.0, 10.0))
+    assert len(pages) == 12
+    corners = (RectOp(0, 0, 20, 20, "#000000"), RectOp(MAP[0] - 20, MAP[1] - 20, 20, 20, "#000000"))
+    printed = Printed(pages)
+    labels = [printed.labels(n, _face(*MAP, corners, None)) for n in range(len(pages))]
+    kept = [n for n, label in enumerate(labels) if label is not None]
+    assert kept == [0, len(pages) - 1]
+    for n in kept:
+        label = labels[n]
+        assert label is not None
+        texts = [op.text for op in label if isinstance(op, TextOp)]
+        assert f"{kept.index(n) + 1}/2" in texts  # numbered among the pages that print
+        faint = [op for op in label if isinstance(op, RectOp) and op.stroke == "#bbbbbb"]
+        assert len(faint) == 10  # the pages left out, drawn faint in the diagram
+    coloured = Printed(pages)
+    assert all(coloured.labels(n, _face(*MAP)) is not None for n in range(len(pages)))  # a coloured face: all print
 
 
 def test_fold_still_refuses_a_card_that_fits_only_without_its_back() -> None:
@@ -179,7 +208,7 @@ def test_a4_pages_assembled_by_their_coordinates_give_back_the_map(tmp_path: Pat
     reader = PdfReader(str(pdf))
     size = (float(reader.pages[0].mediabox.width) * 25.4 / 72, float(reader.pages[0].mediabox.height) * 25.4 / 72)
     t = tiling((round(size[0], 1), round(size[1], 1)), 5.0, 10.0, face.w, face.h, face.bleed)
-    assert len(reader.pages) == t.pages == 24
+    assert t.pages == 24 and len(reader.pages) == 19  # 5 pages would show only rock: left out
     x0, y0 = t.window[0], t.window[1]
     half = t.overlap / 2
     assembled = Image.new("RGB", direct.size, "#ff00ff")  # anything not covered shows
@@ -190,7 +219,8 @@ def test_a4_pages_assembled_by_their_coordinates_give_back_the_map(tmp_path: Pat
         assert label, f"page {n + 1} has no coordinate"
         r = ord(label.group(1)) - ord("A")
         c = int(label.group(2)) - 1
-        assert coordinate(r, c) == label.group(1) + label.group(2) and int(label.group(3)) == n + 1
+        assert coordinate(r, c) == label.group(1) + label.group(2)
+        assert (int(label.group(3)), int(label.group(4))) == (n + 1, len(reader.pages))
         found.add((r, c))
         (u0, u1), (v0, v1) = t.columns[c], t.rows[r]
         ku0 = u0 + (half if c > 0 else 0)  # each page trimmed in the middle of its overlaps
@@ -203,7 +233,14 @@ def test_a4_pages_assembled_by_their_coordinates_give_back_the_map(tmp_path: Pat
         assembled.paste(image.crop(tuple(box)), (round(ku0 * PX), round(kv0 * PX)))
         seams += [("x", round(ku0 * PX))] if c > 0 else []
         seams += [("y", round(kv0 * PX))] if r > 0 else []
-    assert found == {(r, c) for r in range(len(t.rows)) for c in range(len(t.columns))}
+    for r, c in itertools.product(range(len(t.rows)), range(len(t.columns))):
+        if (r, c) in found:
+            continue
+        (u0, u1), (v0, v1) = t.columns[c], t.rows[r]  # a page left out: its whole window must be blank
+        window_px = (round(u0 * PX), round(v0 * PX), round(u1 * PX), round(v1 * PX))
+        assert direct.crop(window_px).getextrema() == ((255, 255),) * 3, f"{coordinate(r, c)} was not blank"
+        assembled.paste((255, 255, 255), window_px)
+    assert len(found) == len(reader.pages)
 
     def differing(a: Image.Image, b: Image.Image) -> int:
         """Pixels of `a` unlike every pixel around the same place in `b`: a hairline that two

@@ -151,6 +151,19 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Tile:
+    """A poster page's place in its poster: row and column among rows × cols pages, and where its
+    label strip starts (mm). The renderer labels it, for only it knows whether the face shows
+    anything there (a page that would print blank is left out)."""
+
+    row: int
+    col: int
+    rows: int
+    cols: int
+    label: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class Page:
     """One physical page: every face on it and the marks that guide the cut and the fold."""
 
@@ -159,4 +172,5 @@ class Page:
     marks: tuple[Segment, ...] = ()  # crop marks: solid
     folds: tuple[Segment, ...] = ()  # fold-and-glue: the fold line, dash-dot
     cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet (a poster's: where to trim)
-    notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's coordinate, diagram and guides)
+    notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's trimming guides)
+    tile: Tile | None = None  # a poster's page

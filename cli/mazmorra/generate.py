@@ -8,6 +8,7 @@ taken back out) → write an SVG preview of its plan. Nothing else lives here.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from mazmorra.kinds.generated.dungeon_map import DungeonMap
 from mazmorra.kinds.generated.generator import Dungeon, Generator
 from mazmorra.kinds.generated.mapfile import map_entry, preview_svg, with_entry
 from mazmorra.load import load_pack
-from mazmorra.model import Deck, Pack
+from mazmorra.model import ID_PATTERN, Deck, Pack
 from mazmorra.validate import validate
 from mazmorra.write import atomic_write_text
 from mazmorra.yamlsafe import YList, YMap, load_yaml
@@ -48,6 +49,8 @@ def generate_map(
     out_dir: Path = Path("output"),
 ) -> Generated:
     """Roll a dungeon with `seed` from the pack's tables and store it in its dungeon_map deck."""
+    if map_id is not None and not re.match(ID_PATTERN, map_id):
+        raise UsageError(f"--id '{map_id}' is not a component id (lowercase letters, digits, - _ .)")
     pack = load_pack(pack_dir)
     _stop_on_errors(validate(pack, IconSet.for_pack(pack.root)))
     deck = _map_deck(pack, deck_id)

@@ -5,10 +5,11 @@ Each page shows one window of the face's bleed box; neighbouring windows overlap
 that have a neighbour before it: left and top), lay it over its neighbour with the cut edge on the
 line the small triangles point at, and tape. After trimming, each page keeps its window up to the
 middle of every overlap, so the pages put together by their coordinates give back the face
-exactly. Every page carries its coordinate (A1, A2 … row letter, column number), its number and a
-small assembly diagram in a strip under the window; the poster's outer trim gets crop marks. No
-words: the page reads the same in every language (a face's own legend, such as a map's, stands in
-its top-left corner and so prints on the first page).
+exactly. Every page carries, in a strip under the window, its coordinate (A1, A2 … row letter,
+column number), its number and a small assembly diagram; the poster's outer trim gets crop marks.
+A page whose window would show nothing of the face is left out (`Printed`, at render time, when the
+face is known). No words: a page reads the same in every language (a face's own legend, such as a
+map's, stands in its top-left corner and so prints on the first page).
 """
 
 from __future__ import annotations
@@ -17,7 +18,21 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from mazmorra.contracts import LineOp, Op, Page, Placement, PolyOp, RectOp, Segment, TextOp
+from mazmorra.contracts import (
+    CircleOp,
+    Face,
+    IconOp,
+    ImageOp,
+    LineOp,
+    Op,
+    Page,
+    Placement,
+    PolyOp,
+    RectOp,
+    Segment,
+    TextOp,
+    Tile,
+)
 
 MARK_OFFSET = 0.5  # mm between the window and a crop mark
 MARK_LEN = 3.0  # mm
@@ -27,6 +42,7 @@ ARROW_STEP = 40.0  # mm between alignment triangles along an overlap
 ARROW = 2.4  # mm: an alignment triangle's depth
 INK = "#000000"
 GUIDE = "#555555"
+FAINT = "#bbbbbb"
 
 
 class TooSmall(ValueError):
@@ -152,9 +168,86 @@ def poster_pages(index: int, side: str, w: float, h: float, bleed: float, paper:
                 notes += _guides(x1 - half, y0, y1, "v")
             if r < last_r:
                 notes += _guides(y1 - half, x0, x1, "h")
-            notes += _label(r, c, t, side, page, margin, x0)
-            out.append(Page(page, (place,), tuple(marks), (), tuple(cuts), tuple(notes)))
+            tile = Tile(r, c, len(t.rows), len(t.columns), (x0, page[1] - margin - LABEL_H))
+            out.append(Page(page, (place,), tuple(marks), (), tuple(cuts), tuple(notes), tile))
     return out
+
+
+class Printed:
+    """Which pages of each poster in a document print, and their labels: a page whose window shows
+    nothing of the face (rock around an irregular dungeon) is left out, its place in the assembly
+    diagram drawn faint, and the others numbered among themselves."""
+
+    def __init__(self, pages: list[Page]):
+        self.pages = pages
+        self.shown: dict[int, tuple[int, int]] = {}  # page number -> (its number among printed, how many print)
+        self.blank: dict[int, set[tuple[int, int]]] = {}  # page number -> the tiles of its poster left out
+
+    def labels(self, n: int, face: Face) -> list[Op] | None:
+        """Page n's coordinate, number and diagram; None when it shows nothing of `face` and does not print."""
+        tile = self.pages[n].tile
+        assert tile is not None
+        if n not in self.shown and n not in self.blank:
+            self._plan(n, face)
+        if n not in self.shown:
+            return None
+        number, total = self.shown[n]
+        back = self.pages[n].placements[0].side == "back"
+        return _label(tile, number, total, self.blank[n], back)
+
+    def _plan(self, first: int, face: Face) -> None:
+        """Decide for every page of the poster page `first` belongs to."""
+        key = (self.pages[first].placements[0].index, self.pages[first].placements[0].side)
+        group = [
+            n
+            for n, page in enumerate(self.pages)
+            if page.tile is not None and (page.placements[0].index, page.placements[0].side) == key
+        ]
+        ink = inked(face)
+        printed = [n for n in group if ink is None or _shows(self.pages[n], ink)]
+        blank = set()
+        for n in group:
+            tile = self.pages[n].tile
+            if n not in printed and tile is not None:
+                blank.add((tile.row, tile.col))
+        for i, n in enumerate(printed):
+            self.shown[n] = (i + 1, len(printed))
+        for n in group:
+            self.blank[n] = blank
+
+
+def inked(face: Face) -> list[tuple[float, float, float, float]] | None:
+    """Boxes (mm, from the trim's top-left) around everything the face draws, generously; None when
+    it covers the whole face (a coloured background, a round cut line)."""
+    if face.shape != "rect" or (face.background or "#ffffff").lower() not in ("#ffffff", "#fff"):
+        return None
+    boxes = []
+    for op in face.ops:
+        if isinstance(op, RectOp):
+            boxes.append((op.x, op.y, op.x + op.w, op.y + op.h, op.stroke_width))
+        elif isinstance(op, LineOp):
+            boxes.append((min(op.x1, op.x2), min(op.y1, op.y2), max(op.x1, op.x2), max(op.y1, op.y2), op.stroke_width))
+        elif isinstance(op, CircleOp):
+            boxes.append((op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r, op.stroke_width))
+        elif isinstance(op, PolyOp):
+            xs, ys = [x for x, _ in op.points], [y for _, y in op.points]
+            boxes.append((min(xs), min(ys), max(xs), max(ys), op.stroke_width))
+        elif isinstance(op, TextOp):
+            em = op.size * 25.4 / 72
+            boxes.append((op.x, op.y - em, op.x + em * max(1, len(op.text)), op.y + em / 2, 0.0))
+        elif isinstance(op, IconOp):
+            boxes.append((op.x, op.y, op.x + op.size, op.y + op.size, 0.0))
+        elif isinstance(op, ImageOp):
+            boxes.append((op.x, op.y, op.x + op.w, op.y + op.h, 0.0))
+    return [(x0 - m, y0 - m, x1 + m, y1 + m) for x0, y0, x1, y1, w in boxes for m in [w / 2 + 0.5]]
+
+
+def _shows(page: Page, ink: list[tuple[float, float, float, float]]) -> bool:
+    """Whether any of the ink falls in the page's window."""
+    p = page.placements[0]
+    assert p.clip is not None
+    x0, y0, x1, y1 = (p.clip[0] - p.x, p.clip[1] - p.y, p.clip[2] - p.x, p.clip[3] - p.y)  # in face coordinates
+    return any(a < x1 and b < y1 and c > x0 and d > y0 for a, b, c, d in ink)
 
 
 def _crop_marks(xs: list[float], ys: list[float], box: tuple[float, float, float, float]) -> list[Segment]:
@@ -196,20 +289,23 @@ def _scissors(x: float, y: float, room: float) -> list[Op]:
     return [TextOp(x - 1.4, y + 1.0, "✂", "sans", 7.0, GUIDE)]
 
 
-def _label(r: int, c: int, t: Tiling, side: str, page: tuple[float, float], margin: float, x0: float) -> list[Op]:
-    """The page's coordinate, its number of the whole and the assembly diagram with this page filled."""
-    cols, rows = len(t.columns), len(t.rows)
-    top = page[1] - margin - LABEL_H
-    name = coordinate(r, c) + (" ↻" if side == "back" else "")
+def _label(tile: Tile, number: int, total: int, blank: set[tuple[int, int]], back: bool) -> list[Op]:
+    """The page's coordinate, its number among the printed pages and the assembly diagram: this page
+    filled, the pages left out (blank) faint."""
+    x0, top = tile.label
+    name = coordinate(tile.row, tile.col) + (" ↻" if back else "")
     ops: list[Op] = [
         TextOp(x0, top + 6.2, name, "sans-bold", 12.0, INK),
-        TextOp(x0 + 22.0, top + 6.2, f"{r * cols + c + 1}/{t.pages}", "sans", 7.5, INK),
+        TextOp(x0 + 22.0, top + 6.2, f"{number}/{total}", "sans", 7.5, INK),
     ]
-    cell = min(3.2, (LABEL_H - 1.0) / rows, 60.0 / cols)
+    cell = min(3.2, (LABEL_H - 1.0) / tile.rows, 60.0 / tile.cols)
     dx = x0 + 36.0
-    dy = top + (LABEL_H - cell * rows) / 2
-    for i in range(rows):
-        for j in range(cols):
-            here = (i, j) == (r, c)
-            ops.append(RectOp(dx + j * cell, dy + i * cell, cell, cell, INK if here else None, INK, 0.12))
+    dy = top + (LABEL_H - cell * tile.rows) / 2
+    for i in range(tile.rows):
+        for j in range(tile.cols):
+            here = (i, j) == (tile.row, tile.col)
+            faint = (i, j) in blank
+            ops.append(
+                RectOp(dx + j * cell, dy + i * cell, cell, cell, INK if here else None, FAINT if faint else INK, 0.12)
+            )
     return ops

@@ -29,7 +29,7 @@ def generate(
         str | None, typer.Option(help="The dungeon_map deck to keep the map in (when the pack has several).")
     ] = None,
     map_id: Annotated[
-        str | None, typer.Option("--id", help="The map's component id [default: dungeon-<seed>].", show_default=False)
+        str | None, typer.Option("--id", help="The map's component id (default: dungeon-SEED).", show_default=False)
     ] = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder (for the SVG preview).")] = Path("output"),
 ) -> None:

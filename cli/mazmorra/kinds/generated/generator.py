@@ -183,7 +183,7 @@ class Generator:
             else:
                 faces, total = self.door_die.roll(self.rng)
                 leads = "corridor" if total % 2 == 0 else "room"
-                self.record(way.source, None, faces, total, None, leads, die=self.rules.door_die)
+                self.record(way.source, faces, total, die=self.rules.door_die, outcome=leads)
                 if leads == "corridor":
                     self.corridor(way, "door")
                 else:
@@ -309,32 +309,16 @@ class Generator:
             row = table.rows[index]
             if outcome is None:
                 outcome = row.outcome
-            self.record(area, table_id, faces, total, index + 1, row.outcome)
+            self.record(area, faces, total, table=table_id, row=index + 1, outcome=row.outcome)
             shown = (table_id, index + 1)
             table_id = row.then
         return outcome, shown
 
-    def record(
-        self,
-        area: int,
-        table: str | None,
-        faces: tuple[int, ...],
-        total: int,
-        row: int | None,
-        outcome: str | None,
-        die: str | None = None,
-    ) -> None:
-        entry: dict[str, Any] = {"area": area}
-        if table is not None:
-            entry["table"] = table
-        if die is not None:
-            entry["die"] = die
-        entry.update(dice=list(faces), total=total)
-        if row is not None:
-            entry["row"] = row
-        if outcome is not None:
-            entry["outcome"] = outcome
-        self.map.rolls.append(entry)
+    def record(self, area: int, faces: tuple[int, ...], total: int, **found: str | int | None) -> None:
+        """One roll for the map's record: where, the dice, the total, then table, die, row, outcome as given."""
+        entry: dict[str, Any] = {"area": area, "table": found.get("table"), "die": found.get("die")}
+        entry.update(dice=list(faces), total=total, row=found.get("row"), outcome=found.get("outcome"))
+        self.map.rolls.append({k: v for k, v in entry.items() if v is not None})
 
     # ------------------------------------------------------------------ placing
 
@@ -433,10 +417,12 @@ class Generator:
         return True
 
     def blocked_note(self, area: int, rect: Rect, what: str) -> None:
-        self.map.rolls[-1]["note"] = "blocked"
-        self.map.notes.append(f"{what} rolled from area {area} ran into the map already drawn: it ends there")
-
-
-def generate(tables: dict[str, DiceTable], rules: DungeonRules, seed: int, rooms: int | None = None) -> Dungeon:
-    """One dungeon rolled from `tables` with `seed`; the quest room comes by the `rooms`-th room."""
-    return Generator(tables, rules, seed, rooms).run()
+        """Say why a piece could not be placed: on the roll that made it, and for the command's report."""
+        hit = sorted({self.owner[sq] for sq in rect.squares() if sq in self.owner})
+        if hit:
+            self.map.rolls[-1]["note"] = f"blocked-by-{hit[0]}"
+            why = f"ran into area {', '.join(map(str, hit))}"
+        else:
+            self.map.rolls[-1]["note"] = "blocked-by-the-edge"
+            why = f"would take the map past {self.rules.max_squares} squares (2 m printed)"
+        self.map.notes.append(f"{what} rolled from area {area} {why}: the passage ends there")
