@@ -88,6 +88,7 @@ golden: setup
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/generate.py
 
 clean:
 	rm -rf $(OUT) .mazmorra-tmp
