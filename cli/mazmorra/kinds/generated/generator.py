@@ -35,7 +35,7 @@ END_PIECE = {
     "stairs-up": "stairs-up",
     "special": "special-end",
 }
-DOORS = {"no-doors": 0, "one-door": 1, "two-doors": 2, "empty": 0, "gm-choice": 0}
+DOORS = {"no-doors": 0, "one-door": 1, "two-doors": 2}
 
 
 class GenerationError(MazmorraError):
@@ -322,7 +322,10 @@ class Generator:
 
     # ------------------------------------------------------------------ placing
 
-    def place(self, kind: str, rect: Rect, joins: int | None, via: str | None, shows: Any = None) -> Placed:
+    def place(
+        self, kind: str, rect: Rect, joins: int | None, via: str | None, shows: tuple[str, int] | None = None
+    ) -> Placed:
+        """A piece on the map: numbered in the order revealed, its squares taken."""
         placed = Placed(len(self.map.areas) + 1, kind, rect, joins, via, shows)
         self.map.areas.append(placed)
         for sq in rect.squares():
