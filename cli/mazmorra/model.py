@@ -53,6 +53,7 @@ class Family:
     name: str
     summary: str
     settings: type[BaseModel] | None = None  # its keys of `game:`; None: the family reads no settings
+    reference: Path | None = None  # its reference edition (the rulebook's box) as YAML; see edition.py
 
 
 GENERIC = Family("generic", "Components of any game: no game-wide settings or rules.")
@@ -117,6 +118,11 @@ class PackSpec(_Strict):
     card_size: str = "poker"
     bleed: str | float = "3mm"
     decks: list[DeckSpec] = Field(min_length=1)
+    edition: Literal["reference", "custom"] | None = Field(
+        None,
+        description="reference: the game's families' reference counts are enforced; custom: differences "
+        "from them are listed as warnings; absent: not compared",
+    )
     game: dict[str, Any] = Field(
         default_factory=dict,
         description="game-wide settings the kinds' rules and templates read; each game family checks its own keys",
@@ -253,6 +259,13 @@ class Pack:
     def setting_loc(self, *path: str | int) -> Loc:
         """pack.yaml's line of game.<path> (or of the closest enclosing key)."""
         return (locate(self.raw, ("game", *path)) if self.raw is not None else None) or self.loc
+
+    def deck_loc(self, deck_id: str, *path: str | int) -> Loc:
+        """pack.yaml's line of a key of a deck's entry (its `size:`, one of its `counts:`), or of the
+        entry itself when the key is absent."""
+        index = next((i for i, d in enumerate(self.spec.decks) if d.id == deck_id), None)
+        found = locate(self.raw, ("decks", index, *path)) if index is not None and self.raw is not None else None
+        return found or next((d.loc for d in self.decks if d.id == deck_id), self.loc)
 
     def of(self, model: type[M]) -> Iterator[tuple[Component, M]]:
         """Every component whose data is a `model`, typed: what family rules look across."""

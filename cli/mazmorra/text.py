@@ -39,8 +39,8 @@ def parse_token(m: re.Match[str]) -> IconPart:
     a, b, c = m.group(1), m.group(2), m.group(3)
     if a == "icon" and b:
         return IconPart(b, c)
-    if c is not None:  # {a:b:c} with a != icon: treat b:c as one number-ish value
-        return IconPart(a, f"{b}:{c}")
+    if c is not None:  # {a:N} (a letter: the regex reads it as the third group), or {a:b:c} with a != icon
+        return IconPart(a, c if b is None else f"{b}:{c}")
     return IconPart(a, b)
 
 

@@ -1,11 +1,12 @@
-"""Stage 2, validate: the rules every pack follows, each kind's own deck and pack rules, then each
-game family's rules across its kinds."""
+"""Stage 2, validate: the rules every pack follows, each kind's own deck and pack rules, each game
+family's rules across its kinds, and the pack's edition against its families' reference editions."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from mazmorra import kinds
+from mazmorra.edition import edition_problems
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.icons import IconSet
 from mazmorra.model import Pack
@@ -22,7 +23,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                 Problem(
                     "deck.size",
                     f"the deck holds {total} cards (copies added up) but pack.yaml declares size {deck.spec.size}",
-                    deck.loc,
+                    pack.deck_loc(deck.id, "size"),
                     f"deck:{deck.id}",
                     "size",
                 )
@@ -34,7 +35,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                     Problem(
                         "deck.counts",
                         f"kind '{deck.kind.name}' has no type field to count by",
-                        deck.loc,
+                        pack.deck_loc(deck.id, "counts"),
                         f"deck:{deck.id}",
                         "counts",
                     )
@@ -50,7 +51,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                             Problem(
                                 "deck.counts",
                                 f"{fld} '{key}': {have.get(key, 0)} card(s), declared {want}",
-                                deck.loc,
+                                pack.deck_loc(deck.id, "counts", key),
                                 f"deck:{deck.id}",
                                 f"counts.{key}",
                             )
@@ -60,7 +61,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         Problem(
                             "deck.counts",
                             f"{fld} '{key}' has {have[key]} card(s) but no declared count",
-                            deck.loc,
+                            pack.deck_loc(deck.id, "counts"),
                             f"deck:{deck.id}",
                             f"counts.{key}",
                         )
@@ -93,6 +94,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
     for family in pack.families():  # once per family, whichever of its kinds the pack holds
         for family_rule in kinds.rules_of(family):
             problems.extend(family_rule(pack))
+    problems.extend(edition_problems(pack))
     problems.extend(icons.problems())
     return problems
 
