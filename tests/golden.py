@@ -15,8 +15,14 @@ import sys
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mazmorra.contracts import Face, Op
+from mazmorra.errors import Problem
+
+if TYPE_CHECKING:
+    from mazmorra.layout import LayoutContext
+    from mazmorra.model import Pack
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -68,32 +74,37 @@ def render(component: str, lang: str, faces: list[Face]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def layouts() -> Iterator[tuple[Path, str]]:
-    """(golden file, expected content) for every component of every sample pack, in every language."""
-    from mazmorra.errors import Problem
+def context(pack: Pack, lang: str, problems: list[Problem]) -> LayoutContext:
+    """The layout context a build makes for one pack and language (no draft); problems collect in
+    `problems`."""
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
     from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
-    from mazmorra.load import all_packs, load_pack
+    from mazmorra.layout import LayoutContext, Templates
     from mazmorra.paths import templates_dir
+
+    return LayoutContext(
+        pack,
+        localise(pack, lang),
+        Templates(pack.root, templates_dir()),
+        IconSet.for_pack(pack.root),
+        Labels(pack.root, templates_dir(), lang),
+        Path("output"),
+        False,
+        problems,
+    )
+
+
+def layouts() -> Iterator[tuple[Path, str]]:
+    """(golden file, expected content) for every component of every sample pack, in every language."""
+    from mazmorra.layout import lay_out
+    from mazmorra.load import all_packs, load_pack
 
     for pack_dir in all_packs(CONTENT):
         pack = load_pack(pack_dir)
-        icons = IconSet.for_pack(pack.root)
-        templates = Templates(pack.root, templates_dir())
         for lang in pack.spec.languages:
             problems: list[Problem] = []
-            ctx = LayoutContext(
-                pack,
-                localise(pack, lang),
-                templates,
-                icons,
-                Labels(pack.root, templates_dir(), lang),
-                Path("output"),
-                False,
-                problems,
-            )
+            ctx = context(pack, lang, problems)
             for deck in pack.decks:
                 folder = GOLDEN / pack.id / lang / deck.id
                 backs: dict[str, Face] = {}

@@ -11,6 +11,7 @@ from conftest import (
     CONTENT,
     REPO,
     assert_build_fails,
+    component_line,
     edit,
     need_tool,
     pdf_text,
@@ -33,24 +34,12 @@ NEW_DECKS = (
 )
 
 
-def _line(path: Path, component: str, needle: str) -> int:
-    """1-based line of the first line containing needle inside component's YAML block."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if re.match(rf"^- (\{{)?id: {re.escape(component)}\b", line))
-    for i in range(start, len(lines)):
-        if i > start and lines[i].startswith("- "):
-            break
-        if needle in lines[i]:
-            return i + 1
-    raise AssertionError(f"{needle!r} not in {component}'s block of {path}")
-
-
 def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="losetas.pdf")
 
 
 def _where(pack: Path, rel: str, component: str, needle: str) -> str:
-    return f"content/expedicion/{rel}:{_line(pack / rel, component, needle)}:"
+    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
 
 
 # ---------------------------------------------------------------- the sample builds
@@ -318,7 +307,7 @@ def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
 def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     pack = pack_copy("expedicion")
     path = pack / TILES
-    line = _line(path, "i-3", "alert: 3")
+    line = component_line(path, "i-3", "alert: 3")
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     del lines[line - 1]
     path.write_text("".join(lines), encoding="utf-8")

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CONTENT, REPO, assert_build_fails, edit, line_of, pdf_text, run_cli
+from conftest import CONTENT, REPO, assert_build_fails, component_line, edit, line_of, pdf_text, run_cli
+from golden import context
 
 from mazmorra import kinds
 from mazmorra.contracts import Face, IconOp, RectOp
@@ -37,21 +38,9 @@ def _copies(entries: list[dict]) -> int:
     return sum(e.get("copies", 1) for e in entries)
 
 
-def _line(path: Path, component: str, needle: str) -> int:
-    """1-based line of the first line containing needle inside component's YAML block."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if re.match(rf"^- (\{{)?id: {re.escape(component)}\b", line))
-    for i in range(start, len(lines)):
-        if i > start and lines[i].startswith("- "):
-            break
-        if needle in lines[i]:
-            return i + 1
-    raise AssertionError(f"{needle!r} not in {component}'s block of {path}")
-
-
 def _at(pack: Path, rel: str, component: str, needle: str) -> str:
     """`file:line:` of a needle inside a component's block, as problems print it."""
-    return f"content/expedicion/{rel}:{_line(pack / rel, component, needle)}:"
+    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
 
 
 def _at_pack(pack: Path, needle: str) -> str:
@@ -194,7 +183,7 @@ def test_every_floor_reachable(pack_copy, tile: str, floor_line: str, floor: int
     pack = pack_copy("expedicion")
     path = pack / TILES
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    del lines[_line(path, tile, "- {type: stairs}") - 1]
+    del lines[component_line(path, tile, "- {type: stairs}") - 1]
     path.write_text("".join(lines), encoding="utf-8")
     _fails(pack, _at_pack(pack, floor_line), "zone_tile.floor-unreachable", f"floor {floor} can never be reached")
 
@@ -457,7 +446,7 @@ def test_the_boss_adds_several_zone_effects() -> None:
 # ---------------------------------------------------------------- item 4: the faulty item's own line
 
 
-def test_deck_size_is_reported_at_its_size_line(pack_copy) -> None:
+def test_deck_size_is_reported_at_its_sizecomponent_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
         pack / "pack.yaml",
@@ -509,33 +498,16 @@ def test_every_rule_id_the_family_reports_is_documented() -> None:
 
 
 @cache
-def _laid_out(deck_id: str, lang: str) -> dict[str, list[Face]]:
-    from mazmorra.errors import Problem
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+def _faces(deck_id: str, lang: str) -> dict[str, list[Face]]:
+    """Each component of a sample deck, laid out: its faces (the front, and its own back if any)."""
+    from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     pack = load_pack(PACK)
-    problems: list[Problem] = []
-    ctx = LayoutContext(
-        pack,
-        localise(pack, lang),
-        Templates(pack.root, templates_dir()),
-        IconSet.for_pack(pack.root),
-        Labels(pack.root, templates_dir(), lang),
-        Path("output"),
-        False,
-        problems,
-    )
+    problems: list = []
     out: dict[str, list[Face]] = {}
-    for item in lay_out(pack.deck(deck_id), ctx).items():
-        out.setdefault(item.front.component, [item.front] + ([item.back] if item.back and not item.shared_back else []))
+    for item in lay_out(pack.deck(deck_id), context(pack, lang, problems)).items():
+        own_back = [item.back] if item.back is not None and not item.shared_back else []
+        out.setdefault(item.front.component, [item.front, *own_back])
     assert not problems, problems
     return out
-
-
-def _faces(deck_id: str, lang: str) -> dict[str, list[Face]]:
-    return _laid_out(deck_id, lang)
