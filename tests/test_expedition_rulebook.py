@@ -462,6 +462,27 @@ def test_deck_count_is_reported_at_its_own_key(pack_copy) -> None:
     _fails(pack, _at_pack(pack, "subterfugio: 19"), "deck.counts", "'subterfugio': 18 card(s), declared 19")
 
 
+def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    edit(
+        pack / "decks/panico.yaml",
+        '"Al entrar en una zona con escaleras, {stun:1}."',
+        '"Al entrar en una zona con escaleras, {mareo:1}."',
+    )
+    _fails(pack, _at(pack, "decks/panico.yaml", "hilos-tensos", "{mareo:1}"), "hilos-tensos", "text.unknown-icon")
+
+
+def test_boss_effect_without_a_boss_card_is_located_at_the_effect(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    start = text.index("  - id: jefe\n")
+    end = text.index("  - id: investigadores\n")
+    (pack / "pack.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    edit(pack / "decks/panico.yaml", "  boss: ismara\n", "")
+    edit(pack / "pack.yaml", "edition: reference", "edition: custom")
+    _fails(pack, _at(pack, TILES, "i-1", "- {type: boss}"), "i-1", "zone_tile.boss")
+
+
 # ---------------------------------------------------------------- item 5: the generated rules table
 
 

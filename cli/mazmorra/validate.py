@@ -69,8 +69,8 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
         for comp in deck.components:
             for fld in comp.kind.translatable:
                 value = getattr(comp.data, fld, None)
-                texts = value if isinstance(value, (list, tuple)) else [value]
-                for text in texts:
+                texts = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
+                for i, text in texts:  # a list's texts each at their own line
                     if not isinstance(text, str):
                         continue
                     for tok in icon_tokens(text):
@@ -79,7 +79,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                                 Problem(
                                     "text.unknown-icon",
                                     f"unknown icon '{{{tok.name}}}'" + _icon_hint(tok.name, icons),
-                                    comp.field_loc(fld),
+                                    comp.field_loc(fld if i is None else f"{fld}.{i}"),
                                     comp.id,
                                     fld,
                                 )

@@ -117,11 +117,13 @@ def boss_exists(pack: Pack) -> Iterable[Problem]:
     if any(True for _ in pack.of(Boss)):
         return
     for comp, tile in pack.of(ZoneTile):
-        if any(e.type == "boss" for e in tile.effects):
+        for i, eff in enumerate(tile.effects):
+            if eff.type != "boss":
+                continue
             yield Problem(
                 "zone_tile.boss",
                 "the tile has the boss effect but the pack has no boss card",
-                comp.field_loc("effects"),
+                comp.field_loc(f"effects.{i}"),
                 comp.id,
                 "effects",
             )
