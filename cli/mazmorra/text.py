@@ -137,7 +137,7 @@ class Style:
     italic_font: str = "sans-italic"
     bold_italic_font: str = "sans-bold-italic"
     paragraph_spacing: float = 0.5  # extra space between paragraphs, in lines
-    inside_color: str = "#ffffff"  # a number drawn inside its icon
+    inside_color: str = "#222222"  # a number drawn inside its icon
 
     def face(self, bold: bool, italic: bool = False) -> str:
         """The font a run of text is drawn in."""

@@ -48,7 +48,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         italic_font=faces.italic,
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
-        inside_color=colour(el.get("number-color", "#ffffff")),
+        inside_color=colour(el.get("number-color", "#222222")),
     )
     fill, stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
     if fill or stroke:  # the box's own frame, behind its text
