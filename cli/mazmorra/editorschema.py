@@ -60,9 +60,7 @@ def pack_schema(kind_names: list[str], settings: list[type[BaseModel]]) -> dict[
 def deck_schema(default: Kind, every: dict[str, Kind]) -> dict[str, Any]:
     """A deck file: a list of components of its kind (or of the kind an entry names with `kind:`)."""
     names = sorted(every)
-    refs, top = models_json_schema(
-        [(every[n].model, "validation") for n in names], ref_template="#/$defs/{model}"
-    )
+    refs, top = models_json_schema([(every[n].model, "validation") for n in names], ref_template="#/$defs/{model}")
     defs = top.get("$defs", {})
     branches: list[dict[str, Any]] = []
     sharing: dict[str, list[str]] = {}  # kinds may share one model (token, square_token)

@@ -39,7 +39,7 @@ from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
-_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
+_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 

@@ -115,14 +115,20 @@ def _split_lines(text: str, state: tuple[bool, bool]) -> tuple[list[list[list[Pa
 
 
 def _add_text(parts: list[Part], s: str, state: tuple[bool, bool]) -> tuple[bool, bool]:
+    """Text of one chunk (no spaces) into parts; `**` toggles bold, `*` italic. A `*` opens italics
+    only when text follows it and closes only open italics, so `7 * 7` or `5*` keep their star."""
     bold, italic = state
-    for piece in EMPHASIS.split(s):
+    pieces = EMPHASIS.split(s)
+    for i, piece in enumerate(pieces):
         if piece == "**":
             bold = not bold
-        elif piece == "*":
+        elif piece == "*" and (italic or any(pieces[i + 1 :])):
             italic = not italic
         elif piece:
-            parts.append(TextPart(piece, bold, italic))
+            if parts and isinstance(parts[-1], TextPart) and parts[-1].bold == bold and parts[-1].italic == italic:
+                parts[-1] = TextPart(parts[-1].text + piece, bold, italic)  # a literal star joins its word
+            else:
+                parts.append(TextPart(piece, bold, italic))
     return bold, italic
 
 

@@ -50,9 +50,9 @@ def markdown(kind: Kind) -> str:
     if kind.count_field:
         lines.append(f"| `deck.counts` | a deck's `counts:` add up the copies per `{kind.count_field}` |")
     lines.append("| `schema.*` | every field has its type and stays within its limits |")
-    for rule in (*kind.deck_rules, *kind.pack_rules):
-        doc = (rule.__doc__ or "").strip().splitlines()
-        lines.append(f"| `{rule.__name__}` | {doc[0] if doc else 'a rule of the base kind'} |")
+    for check in (*kind.deck_rules, *kind.pack_rules):
+        doc = (check.__doc__ or "").strip().splitlines()
+        lines.append(f"| `{getattr(check, '__name__', 'rule')}` | {doc[0] if doc else 'a rule of the base kind'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -91,8 +91,15 @@ def _type(annotation: Any) -> str:
 def _limits(metadata: list[Any]) -> str:
     out = []
     for meta in metadata:
-        for attr, word in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<"), ("min_length", "min length "),
-                           ("max_length", "max length "), ("pattern", "matches ")):
+        for attr, word in (
+            ("ge", "≥"),
+            ("gt", ">"),
+            ("le", "≤"),
+            ("lt", "<"),
+            ("min_length", "min length "),
+            ("max_length", "max length "),
+            ("pattern", "matches "),
+        ):
             value = getattr(meta, attr, None)
             if value is not None:
                 out.append(f"{word}{value}")
