@@ -76,6 +76,10 @@ def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Cal
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
+        start = raw.rfind(b"\n", 0, exc.start) + 1
+        head = raw[: raw.find(b"\n")] if b"\n" in raw else raw
+        sep = max((b",", b";", b"\t"), key=head.count)
+        cell = raw[start : exc.start].count(sep) + 1  # the cell holding the byte (quotes aside)
         byte = raw[exc.start]
         guess = "Latin-1 (ISO-8859-1) or Windows-1252" if 0x80 <= byte else "an unknown encoding"
         raise SheetError(
@@ -83,7 +87,7 @@ def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Cal
                 "sheet.encoding",
                 f"not UTF-8: byte 0x{byte:02x} on line {line} looks like {guess}; save the file as "
                 "'CSV UTF-8' (Excel) or with character set Unicode (UTF-8) (LibreOffice)",
-                Loc(shown, line, 1),
+                Loc(shown, line, cell),
             )
         ) from None
     first = text.split("\n", 1)[0]
