@@ -91,6 +91,10 @@ class Kind:
         """Translatable field -> most characters, as the kind declares it (every language keeps to it)."""
         out = {}
         for name in self.translatable:
+            decl = self.fields.get(name)
+            if decl is not None and decl.type == "text" and decl.max is not None:
+                out[name] = int(decl.max)
+                continue
             info = self.model.model_fields.get(name)
             for meta in info.metadata if info is not None else ():
                 if getattr(meta, "max_length", None) is not None:
