@@ -293,5 +293,6 @@ def test_a_translation_longer_than_the_declared_limit(tmp_path: Path) -> None:
     )
     po.write_text(text, encoding="utf-8")
     code, out = validate(pack)
+    assert code == 1
     assert "the 'en' text has 20 characters; kind 'bicho' allows 10 (text.too-long)" in out, out
     assert "content/p/locale/en.po:" in out
