@@ -127,3 +127,34 @@ def test_kinds_markdown_documents_a_declared_kind_from_its_file(doc_pack: Path) 
     assert "id of a component of deck `criaturas`" in md and "`rule.unique`" in md and "`rule.ref`" in md
     wrong = run_cli("kinds", "hechiso", "--markdown", cwd=doc_pack.parents[1])
     assert wrong.returncode == 2 and "did you mean 'hechizo'?" in wrong.stderr
+
+
+def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(tmp_path: Path) -> None:
+    """The meta-test of built-in kinds, for the sample packs' own kinds: generated docs with every
+    section and field, templates found, a sample that builds in every language."""
+    from conftest import CONTENT
+
+    from mazmorra.declared.docs import markdown
+    from mazmorra.declared.kinds import template_exists
+    from mazmorra.load import all_packs, load_pack
+
+    seen = 0
+    for pack_dir in all_packs(CONTENT):
+        pack = load_pack(pack_dir)
+        for kind in pack.declared_kinds.values():
+            seen += 1
+            md = markdown(kind)
+            for section in ("## Fields", "## Example", "## Template", "## Rules"):
+                assert section in md, kind.name
+            for field in kind.model.model_fields:
+                assert f"`{field}`" in md
+            for tpl in (kind.template, kind.back_template):
+                assert tpl is None or template_exists(pack_dir, tpl)
+            decks = [d for d in pack.decks if kind in d.kinds]
+            assert decks, f"no deck of {kind.name}"
+            res = run_cli("build", pack.id, "--out", str(tmp_path))
+            assert res.returncode == 0, res.stderr
+            for lang in ("es", "en"):
+                for deck in decks:
+                    assert (tmp_path / pack.id / lang / f"{deck.id}.pdf").is_file()
+    assert seen >= 2

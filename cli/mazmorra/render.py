@@ -38,7 +38,7 @@ from mazmorra.contracts import (
     RotateOp,
     TextOp,
 )
-from mazmorra.icons import IconSet, load_svg
+from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -384,21 +384,6 @@ _DRAW: dict[type, Callable[[Sheets, Any, float, float], None]] = {
     ImageOp: Sheets._image,
     RotateOp: Sheets._rotate,
 }
-
-
-def recoloured(drawing: Any, color: Any) -> Any:
-    """A copy of an icon's drawing with every fill and stroke in one colour."""
-    import copy
-
-    out = copy.deepcopy(drawing)
-    stack = [out]
-    while stack:
-        node = stack.pop()
-        for attr in ("fillColor", "strokeColor"):
-            if getattr(node, attr, None) is not None:
-                setattr(node, attr, color)
-        stack.extend(getattr(node, "contents", []))
-    return out
 
 
 def _copies(items: Iterator[Item]) -> Iterator[_Copy]:

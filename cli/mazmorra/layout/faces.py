@@ -155,9 +155,9 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
     inputs = {
         pack.root / "pack.yaml",
         pack.root / deck.spec.file,
+        *(Path(k.source.file).resolve() for k in pack.declared_kinds.values() if k.source),  # kind files
         *fonts.font_files(),
-        *(fonts.FONTS[f.regular] for f in ctx.fonts.values() if f.regular in fonts.FONTS),
-        *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.bold, f.italic, f.bold_italic) if n in fonts.FONTS),
+        *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.regular, f.bold, f.italic, f.bold_italic)),
         *ctx.templates.files(names),
     }
     for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
