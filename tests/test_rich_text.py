@@ -162,3 +162,26 @@ def test_an_unknown_font_names_the_pack_fonts(pack_copy) -> None:
     )
     res = run_cli("build", "grimorio", cwd=pack.parents[1])
     assert res.returncode == 1 and "unknown font; did you mean 'Caladea-bold'?" in res.stderr, res.stderr
+
+
+def test_an_opentype_font_with_postscript_outlines_is_embedded(pack_copy, tmp_path: Path) -> None:
+    """ReportLab embeds TrueType outlines only: a CFF-outline .otf is converted on loading (the
+    family here is URW's C059, installed with Ghostscript)."""
+    import shutil
+
+    need_tool("pdffonts")
+    otf = Path("/usr/share/fonts/opentype/urw-base35")
+    if not (otf / "C059-Roman.otf").is_file():
+        pytest.skip("URW base35 fonts not installed (they come with Ghostscript)")
+    pack = pack_copy("grimorio")
+    for old in (pack / "fonts").glob("*.ttf"):
+        old.unlink()
+    for name in ("C059-Roman.otf", "C059-Bold.otf", "C059-Italic.otf", "C059-BdIta.otf"):
+        shutil.copy(otf / name, pack / "fonts" / name)
+    for tpl in (pack / "templates").glob("*.j2"):
+        tpl.write_text(tpl.read_text(encoding="utf-8").replace("Caladea", "C059"), encoding="utf-8")
+    res = run_cli("build", "grimorio", "--lang", "es", "--deck", "hechizos", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    pdf = pack.parents[1] / "output" / "grimorio" / "es" / "hechizos.pdf"
+    rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "+C059-Roman" in rows and "+C059-Italic" in rows

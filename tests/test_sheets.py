@@ -208,3 +208,21 @@ def test_a_sheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Pa
 def test_a_translation_column_of_a_number_field_is_refused(doc_pack: Path) -> None:
     set_cell(doc_pack / "decks" / "hechizos.xlsx", "I1", "cost@en")
     _fails_fast(doc_pack, "[Hechizos]!I1", "'cost' is not a text field", "(sheet.translation)")
+
+
+def test_a_kind_column_mixes_kinds_in_one_sheet(doc_pack: Path) -> None:
+    from mazmorra.load import load_pack
+
+    csv = doc_pack / "decks" / "criaturas.csv"
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    lines[0] += ",kind,copies"
+    lines[1] += ",,2"
+    lines[2] += ",,"
+    lines.append("nota,Nota,Note,,,Una nota.,A note.,card,")
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    deck = load_pack(doc_pack).deck("criaturas")
+    assert [(c.id, c.kind.name, c.data.copies) for c in deck.components] == [
+        ("salamandra", "criatura", 2),
+        ("lobo-sombrio", "criatura", 1),
+        ("nota", "card", 1),
+    ]

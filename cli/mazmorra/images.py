@@ -53,6 +53,21 @@ def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
     return dims
 
 
+def problem_in_pack(root: Path, src: str) -> tuple[Path, str | None]:
+    """(resolved path, None) for a usable picture inside the pack folder `root`, else (path, why not)."""
+    base = root.resolve()
+    path = (base / src).resolve()
+    if not path.is_relative_to(base):
+        return path, f"image '{src}' is outside the pack folder"
+    if not path.is_file():
+        return path, f"image '{src}' does not exist"
+    try:
+        check(path)
+    except ImageProblem as exc:
+        return path, f"image '{src}': {exc}"
+    return path, None
+
+
 def prepared(path: Path, w_mm: float, h_mm: float, tint: str | None = None) -> bytes:
     """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled);
     with `tint`, its shape in that one colour."""

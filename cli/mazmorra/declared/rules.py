@@ -268,10 +268,8 @@ def _require(s: Require, scope: list[Component]) -> Iterator[Problem]:
 
 def _field_types(pack: Pack, icons: IconSet) -> Iterator[Problem]:
     """What declared icon and image fields promise: an icon that exists, a usable picture inside the pack."""
-    from mazmorra.images import ImageProblem
-    from mazmorra.images import check as check_image
+    from mazmorra.images import problem_in_pack
 
-    root = pack.root.resolve()
     for comp in pack.components():
         for name, decl in comp.kind.fields.items():
             item = decl.item() if decl.type == "list" else decl
@@ -291,16 +289,6 @@ def _field_types(pack: Pack, icons: IconSet) -> Iterator[Problem]:
                         name,
                     )
                 elif item.type == "image":
-                    path = (root / v).resolve()
-                    problem = None
-                    if not path.is_relative_to(root):
-                        problem = f"image '{v}' is outside the pack folder"
-                    elif not path.is_file():
-                        problem = f"image '{v}' does not exist"
-                    else:
-                        try:
-                            check_image(path)
-                        except ImageProblem as exc:
-                            problem = f"image '{v}': {exc}"
+                    problem = problem_in_pack(pack.root, v)[1]
                     if problem:
                         yield Problem("field.image", problem, where, comp.id, name)

@@ -116,7 +116,8 @@ def localise(pack: Pack, lang: str) -> Localisation:
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
     sheets = sheet_texts(pack, lang)
-    limits = {c.id: c.kind.text_limits for c in pack.components()}
+    by_kind = {k.name: k.text_limits for k in pack.kinds()}
+    limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
     po = None if source else load_po(catalogue_path(pack.root, lang))
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}

@@ -107,24 +107,12 @@ def _icon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
 
 def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """<image src field x y w h>: a picture inside the pack, checked before it is used."""
-    from mazmorra.images import ImageProblem, check
+    from mazmorra.images import problem_in_pack
 
-    src = el.get("src", "")
     fld = el.get("field")
     if ctx.pack_root is None:
         raise ValueError("<image> needs a pack")
-    root = ctx.pack_root.resolve()
-    path = (root / src).resolve()
-    problem = None
-    if not path.is_relative_to(root):
-        problem = f"image '{src}' is outside the pack folder"
-    elif not path.is_file():
-        problem = f"image '{src}' does not exist"
-    else:
-        try:
-            check(path)
-        except ImageProblem as exc:
-            problem = f"image '{src}': {exc}"
+    path, problem = problem_in_pack(ctx.pack_root, el.get("src", ""))
     if problem:
         ctx.problems.append(Problem("image.invalid", problem, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
         return
