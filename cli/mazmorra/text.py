@@ -118,6 +118,10 @@ def _add_text(parts: list[Part], s: str, state: tuple[bool, bool]) -> tuple[bool
     """Text of one chunk (no spaces) into parts; `**` toggles bold, `*` italic. A `*` opens italics
     only when text follows it and closes only open italics, so `7 * 7` or `5*` keep their star."""
     bold, italic = state
+    if "*" not in s:  # most text: no markers
+        if s:
+            parts.append(TextPart(s, bold, italic))
+        return state
     pieces = EMPHASIS.split(s)
     for i, piece in enumerate(pieces):
         if piece == "**":
@@ -186,7 +190,8 @@ def part_width(part: Part, style: Style, size: float) -> float:
         if part.number is not None:
             w += size * 0.1 + fonts.width(number_label(part), style.bold_font, size)
         return w
-    return fonts.width(part.text, style.face(part.bold, part.italic), size)
+    font = style.face(part.bold, part.italic) if part.bold or part.italic else style.font
+    return fonts.width(part.text, font, size)
 
 
 def number_label(part: IconPart) -> str:
@@ -320,8 +325,13 @@ def fit(
         widest = 0.0
         for i, (block, block_units) in enumerate(zip(blocks, units)):
             broken, w = layout(block.lines, width, style, s, lang, block_units)
-            gap = s * style.leading * style.paragraph_spacing if i else 0.0
-            lines += [replace(ln, align=block.align, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)]
+            if i == 0 and block.align is None:  # the common case: one paragraph, the box's alignment
+                lines += broken
+            else:
+                gap = s * style.leading * style.paragraph_spacing if i else 0.0
+                lines += [
+                    replace(ln, align=block.align, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)
+                ]
             widest = max(widest, w)
         h = len(lines) * s * style.leading + sum(ln.gap_before for ln in lines)
         over = max(h - height, widest - width, 0.0)
