@@ -38,12 +38,20 @@ def _value(v: object) -> object:
     return v
 
 
-def _op(op: Op) -> str:
-    data = {"op": type(op).__name__.removesuffix("Op").lower()}
-    data.update({f.name: _value(getattr(op, f.name)) for f in fields(op)})
+def _data(op: Op) -> dict[str, object]:
+    data: dict[str, object] = {"op": type(op).__name__.removesuffix("Op").lower()}
+    for f in fields(op):
+        value = getattr(op, f.name)
+        if f.metadata.get("optional") and value == f.default:
+            continue  # an optional attribute at its default: layouts from before it existed stay as they were
+        data[f.name] = [_data(o) for o in value] if f.name == "ops" else _value(value)
     if data["op"] == "image":  # where the pack lives is not part of the layout
         data["path"] = Path(str(data["path"])).name
-    return json.dumps(data, ensure_ascii=False)
+    return data
+
+
+def _op(op: Op) -> str:
+    return json.dumps(_data(op), ensure_ascii=False)
 
 
 def _face(face: Face) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mazmorra import kinds
+from mazmorra.declared import rules as declared_rules
 from mazmorra.edition import edition_problems
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.icons import IconSet
@@ -91,6 +92,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
     for kind in pack.kinds():
         for pack_rule in kind.pack_rules:
             problems.extend(pack_rule(pack))
+    problems.extend(declared_rules.check(pack, icons))  # what kind files and pack.yaml declare
     for family in pack.families():  # once per family, whichever of its kinds the pack holds
         for family_rule in kinds.rules_of(family):
             problems.extend(family_rule(pack))
