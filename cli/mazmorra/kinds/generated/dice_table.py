@@ -9,7 +9,16 @@ from collections.abc import Iterable
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, computed_field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
@@ -77,10 +86,18 @@ class Row(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
-    roll: Annotated[Rolls, BeforeValidator(_rolls)] = Field(description="1-4, 12 or 11+")
+    roll: Annotated[
+        Rolls,
+        BeforeValidator(_rolls),
+        WithJsonSchema(
+            {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": r"^\s*-?\d+\s*((-|–|\.\.)\s*-?\d+|\+)?\s*$"}]}
+        ),
+    ] = Field(description="1-4, 12 or 11+")
     result: str | None = Field(None, min_length=1, max_length=120, description="what the roll means (translated)")
     then: str | None = Field(None, pattern=ID_PATTERN, description="another table to roll on next (its id)")
-    outcome: str | None = Field(None, max_length=30, description="what the generator makes of it (see the role)")
+    outcome: Annotated[str | None, WithJsonSchema({"type": ["string", "integer", "null"]})] = Field(
+        None, max_length=30, description="what the generator makes of it (see the role)"
+    )
 
     @field_validator("outcome", mode="before")
     @classmethod
