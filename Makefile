@@ -93,6 +93,7 @@ rules-doc: setup
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/generate.py
 
 clean:
 	rm -rf $(OUT) .mazmorra-tmp

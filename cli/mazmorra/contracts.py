@@ -154,7 +154,8 @@ Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the pag
 
 @dataclass(frozen=True)
 class Placement:
-    """Where one face goes on a page: its trim box's top-left and size, in mm."""
+    """Where one face goes on a page: its trim box's top-left and size, in mm; and, for a poster's
+    tile, the part of the page the face shows through (it may start off the page)."""
 
     index: int  # which copy of the document, in order
     side: str  # front | back
@@ -162,6 +163,20 @@ class Placement:
     y: float
     w: float
     h: float
+    clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 on the page; None: the whole face
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A poster page's place in its poster: row and column among rows × cols pages, and where its
+    label strip starts (mm). The renderer labels it, for only it knows whether the face shows
+    anything there (a page that would print blank is left out)."""
+
+    row: int
+    col: int
+    rows: int
+    cols: int
+    label: tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -172,4 +187,6 @@ class Page:
     placements: tuple[Placement, ...]
     marks: tuple[Segment, ...] = ()  # crop marks: solid
     folds: tuple[Segment, ...] = ()  # fold-and-glue: the fold line, dash-dot
-    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet
+    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet (a poster's: where to trim)
+    notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's trimming guides)
+    tile: Tile | None = None  # a poster's page

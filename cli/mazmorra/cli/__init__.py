@@ -10,7 +10,7 @@ import sys
 
 from rich.markup import escape
 
-from mazmorra.cli import build, i18n, pack  # noqa: F401  (each registers its commands on app)
+from mazmorra.cli import build, generate, i18n, pack  # noqa: F401  (each registers its commands on app)
 from mazmorra.cli.app import app
 from mazmorra.cli.console import err
 

@@ -142,6 +142,16 @@ def build_cmd(
             rich_help_panel="Sheets",
         ),
     ] = None,
+    overlap: Annotated[
+        float,
+        typer.Option(
+            help="mm neighbouring pages of a poster share (a component larger than the sheet prints at "
+            "its true size over several pages, to trim and tape).",
+            min=0.0,
+            max=50.0,
+            rich_help_panel="Sheets",
+        ),
+    ] = 10.0,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
     deck: Annotated[list[str] | None, typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
     changed_only: Annotated[
@@ -253,6 +263,7 @@ def build_cmd(
                 back_offset=offset,
                 gutter=gutter,
                 bleed=bleed,
+                overlap=overlap,
             )
             total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
                 parse_langs(lang) or pack.spec.languages

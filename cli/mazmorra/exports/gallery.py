@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.exports import Exporter, Stage, back_stem, prune
-from mazmorra.exports.raster import Rasteriser, dpi_frame, jpeg_bytes
+from mazmorra.exports.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
+MAX_PIXELS = 12e6  # a poster-sized map is shown at a lower resolution: still larger than any screen
 
 
 @dataclass
@@ -71,7 +72,8 @@ class GalleryExport(Exporter):
                 wanted.append((back, item.back))
                 if item.shared_back:
                     self._backs.add(back)
-        images = Rasteriser(self.icons, doc.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
+        frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
+        images = Rasteriser(self.icons, doc.lang).images(frames)
         for (rel, _), img in zip(wanted, images):
             self._write(self.folder / rel, jpeg_bytes(img, 85))
         deck.components.setdefault(comp, {})[doc.lang] = _Shown(
