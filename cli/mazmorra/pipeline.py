@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mazmorra import workers
 from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
@@ -59,6 +60,7 @@ class BuildOptions:
     changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
     pdf: bool = True  # the print-and-play PDFs
     exports: ExportOptions = field(default_factory=ExportOptions)  # PNG, Tabletop Simulator, gallery
+    jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
 
 
 @dataclass
@@ -122,20 +124,32 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         render = False  # the build will fail: still lay out, to report overflows in the same run
     staging = Staging(opts.out_dir)
     exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, staging.temp, problems) if render else []
+    pdfs = {doc.path: staging.temp(doc.path) for doc in docs} if render and opts.pdf else {}
     try:
-        for doc in docs:  # 5. render: every page imposed, drawn from the stream of laid-out items
-            _render(
-                doc,
-                pack,
-                sheet,
-                icons,
-                staging if render and opts.pdf else None,
-                exporters,
+        # 5. render: every page imposed, drawn from the stream of laid-out items
+        parallel = len(pdfs) > 1 and opts.jobs > 1 and workers.can_fork()
+        if parallel:  # the documents' PDFs in worker processes, side by side
+            drawn = workers.run(
+                len(docs),
+                lambda i, prog: _render(docs[i], pack, sheet, icons, pdfs[docs[i].path], [], prog, problems),
+                opts.jobs,
                 progress,
-                problems,
-                result,
             )
-            progress(f"{'rendered' if render else 'checked'} {pack.id}/{doc.lang}/{doc.deck_id}", 0)
+            for doc, one in zip(docs, drawn):
+                _merge(one, doc, result, problems)
+        if exporters or not parallel:  # after workers, the exporters lay the documents out again here
+            for doc in docs:
+                one = _render(
+                    doc,
+                    pack,
+                    sheet,
+                    icons,
+                    None if parallel else pdfs.get(doc.path),
+                    exporters,
+                    _no_progress if parallel else progress,
+                    problems,
+                )
+                _merge(one, doc, result, problems, counted=parallel)
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
         used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
@@ -160,24 +174,38 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     return result
 
 
+@dataclass
+class _Rendered:
+    """What rendering one document found: counts, the files it drew, the problems its layout met
+    (returned by a worker process to the parent)."""
+
+    faces: int = 0
+    pages: int = 0
+    pdf: bool = False
+    inputs: set[Path] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+
+
 def _render(
     doc: Document,
     pack: Pack,
     sheet: SheetSpec,
     icons: IconSet,
-    staging: Staging | None,
+    pdf_path: Path | None,
     exporters: list[Exporter],
     progress: Progress,
     problems: list[Problem],
-    result: BuildResult,
-) -> None:
-    """Stage 5 for one document: its pages into a temporary PDF (when staging is given) and every
-    item into each exporter, as the layout produces them."""
+) -> _Rendered:
+    """Stage 5 for one document: its pages into `pdf_path` (when given) and every item into each
+    exporter, as the layout produces them. The layout reports into `problems` (the build's list,
+    or a worker's copy of it): what it added is returned, and taken out of the list."""
+    before = len(problems)
+    done = _Rendered()
 
     def items() -> Iterator[Item]:
         for item in doc.items():
             progress("", item.copies)  # advances a progress bar; says nothing in plain logs
-            result.faces += item.copies * (1 + (item.back is not None))
+            done.faces += item.copies * (1 + (item.back is not None))
             for exporter in exporters:
                 exporter.add(doc, item)
             yield item
@@ -196,23 +224,41 @@ def _render(
                 lang=doc.lang,
             )
         )
-    if staging is not None and pages is not None:
+    if pdf_path is not None and pages is not None:
         deck = pack.deck(doc.deck_id)
         pdf = Sheets(
-            staging.temp(doc.path),
+            pdf_path,
             sheet.size,
             DocMeta(doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang),
             icons,
         )
         pdf.add(pages, stream)
         pdf.save()
-        doc.inputs |= pdf.inputs
-        result.pages += pdf.pages
-        result.outputs.append(doc.path)
+        done.inputs, done.pages, done.pdf = pdf.inputs, pdf.pages, True
     for _ in stream:  # nothing drawn (validation, or no PDF asked): still lay out, for problems and exports
         pass
     for exporter in exporters:
         exporter.end(doc)
+    progress(f"{'rendered' if pdf_path or exporters else 'checked'} {pack.id}/{doc.lang}/{doc.deck_id}", 0)
+    done.problems = problems[before:]
+    del problems[before:]
+    return done
+
+
+def _merge(one: _Rendered, doc: Document, result: BuildResult, problems: list[Problem], counted: bool = False) -> None:
+    """One rendered document into the build's result, its problems into the build's (a template
+    mistake met in several worker processes is reported once, as in one process). `counted`: a
+    worker already brought this document's faces and problems."""
+    doc.inputs |= one.inputs
+    result.pages += one.pages
+    if one.pdf:
+        result.outputs.append(doc.path)
+    if not counted:
+        result.faces += one.faces
+        seen = {(p.rule, p.loc, p.message) for p in problems if p.rule.startswith("template.")}
+        problems += [
+            p for p in one.problems if not (p.rule.startswith("template.") and (p.rule, p.loc, p.message) in seen)
+        ]
 
 
 def _record_for_make(

@@ -9,12 +9,10 @@ from typing import Annotated
 
 import typer
 
-from mazmorra import kinds
 from mazmorra.cli.app import app
-from mazmorra.cli.console import err, guard, out
+from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import UsageError, did_you_mean
-from mazmorra.model import ID_PATTERN
 from mazmorra.paths import SKELETON_DIR, templates_dir
 
 
@@ -24,6 +22,8 @@ def new(
     content_dir: Annotated[Path, typer.Option("--content", help="Where packs live.")] = Path("content"),
 ) -> None:
     """Start a new pack from a minimal one that builds at once."""
+    from mazmorra.model import ID_PATTERN
+
     with guard():
         if not re.match(ID_PATTERN, name):
             raise UsageError(f"'{name}' is not a valid pack id (lowercase letters, digits, - _ .)")
@@ -33,7 +33,7 @@ def new(
         shutil.copytree(SKELETON_DIR, target)
         pack_yaml = target / "pack.yaml"
         pack_yaml.write_text(pack_yaml.read_text(encoding="utf-8").replace("__ID__", name), encoding="utf-8")
-        err.print(f"[green]✓[/] created {target}; build it with: mazmorra build {target}")
+        err.print(f"[green]✓[/] {escape(f'created {target}; build it with: mazmorra build {target}')}")
 
 
 @app.command()
@@ -43,17 +43,19 @@ def icons(packs: PacksArg = None) -> None:
 
     with guard():
         if not packs:
-            out.print(" ".join(IconSet.for_pack(None).names()))
+            out.print(escape(" ".join(IconSet.for_pack(None).names())))
             return
         for pack_dir in pack_dirs(packs):
-            out.print(f"[bold]{pack_dir.name}[/]: " + " ".join(IconSet.for_pack(pack_dir).names()))
+            out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
 
 
 @app.command("kinds")
 def kinds_cmd() -> None:
     """List the registered component kinds."""
+    from mazmorra import kinds
+
     for name, kind in kinds.all_kinds().items():
-        out.print(f"[bold]{name}[/]  {kind.summary}")
+        out.print(f"[bold]{escape(name)}[/]  {escape(kind.summary)}")
 
 
 @app.command("templates")
@@ -70,9 +72,9 @@ def templates_cmd(
         shipped = templates_dir()
         known = sorted(p.name for p in shipped.glob("*.j2"))
         if not names:
-            out.print(f"[bold]{shipped}[/]")
+            out.print(f"[bold]{escape(shipped)}[/]")
             for name in known:
-                out.print(f"  {name}")
+                out.print(f"  {escape(name)}")
             return
         if into is None:
             raise UsageError("name a pack to copy into: --into content/<pack>")
@@ -90,5 +92,5 @@ def templates_cmd(
             (into / "templates").mkdir(exist_ok=True)
             shutil.copy2(shipped / name, into / "templates" / name)
             err.print(
-                f"[green]✓[/] {into / 'templates' / name}: edit it; the pack now uses it instead of the shipped one"
+                f"[green]✓[/] {escape(into / 'templates' / name)}: edit it; the pack now uses it instead of the shipped one"
             )
