@@ -43,6 +43,8 @@ _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
+# More renderers, from the caller (the live preview): given the pack, its icons and the build's problems.
+ExporterFactory = Callable[[Pack, IconSet, list[Problem]], list[Exporter]]
 
 
 def _no_progress(what: str, n: int) -> None:
@@ -75,13 +77,30 @@ class BuildResult:
     seconds: float = 0.0
 
 
-def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress, render: bool = True) -> BuildResult:
-    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid."""
+def build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress = _no_progress,
+    render: bool = True,
+    templates: Templates | None = None,
+    also: ExporterFactory | None = None,
+) -> BuildResult:
+    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid.
+
+    A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
+    add renderers of its own (`also`)."""
     with _batch_gc():
-        return _build(pack_dir, opts, progress, render)
+        return _build(pack_dir, opts, progress, render, templates, also)
 
 
-def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool) -> BuildResult:
+def _build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress,
+    render: bool,
+    templates: Templates | None,
+    also: ExporterFactory | None,
+) -> BuildResult:
     t0 = time.perf_counter()
     pack = load_pack(pack_dir)  # 1. load
     sheet = opts.sheet or SheetSpec(page=pack.spec.page)
@@ -90,7 +109,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     decks = _decks(pack, opts.decks)
-    templates = Templates(pack.root, templates_dir())
+    templates = templates or Templates(pack.root, templates_dir())
     docs: list[Document] = []
     labels: dict[str, Labels] = {}
     reported: set[tuple[str, Loc | None, str]] = set()  # template mistakes, reported once for every language
@@ -124,6 +143,7 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         render = False  # the build will fail: still lay out, to report overflows in the same run
     staging = Staging(opts.out_dir)
     exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, staging.temp, problems) if render else []
+    exporters += also(pack, icons, problems) if also and render else []
     pdfs = {doc.path: staging.temp(doc.path) for doc in docs} if render and opts.pdf else {}
     try:
         # 5. render: every page imposed, drawn from the stream of laid-out items
