@@ -14,7 +14,7 @@ from pathlib import Path
 # ---------------------------------------------------------------- drawing ops (stage 4 -> 5)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RectOp:
     x: float
     y: float
@@ -26,7 +26,7 @@ class RectOp:
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CircleOp:
     cx: float
     cy: float
@@ -36,7 +36,7 @@ class CircleOp:
     stroke_width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineOp:
     x1: float
     y1: float
@@ -47,7 +47,7 @@ class LineOp:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PolyOp:
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
@@ -55,7 +55,7 @@ class PolyOp:
     stroke_width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextOp:
     """One run of text on a baseline."""
 
@@ -67,7 +67,7 @@ class TextOp:
     color: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IconOp:
     name: str
     x: float
@@ -75,7 +75,7 @@ class IconOp:
     size: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImageOp:
     path: str
     x: float
@@ -87,7 +87,7 @@ class ImageOp:
 Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of one component, laid out: trim size, bleed and drawing ops."""
 
@@ -101,7 +101,7 @@ class Face:
     shape: str = "rect"  # rect | round: how it is cut
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Item:
     """One component laid out in one language: its faces and how many copies print."""
 
@@ -136,7 +136,7 @@ class Document:
 Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the page's top-left
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """Where one face goes on a page: its trim box's top-left and size, in mm."""
 
@@ -148,7 +148,7 @@ class Placement:
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     """One physical page: every face on it and the marks that guide the cut and the fold."""
 

@@ -103,9 +103,11 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, pages: Sequence[Page], items: Iterator[Item]) -> None:
+    def add(self, pages: list[Page], items: Iterator[Item]) -> None:
         """Draw the pages of a document from its stream of laid-out items (copies expanded in
-        order). A copy is kept only until the last page that shows it has been drawn.
+        order). A copy is kept only until the last page that shows it has been drawn, and each
+        page's plan is taken out of `pages` once drawn (a long deck's marks and placements do not
+        all wait for the end).
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
@@ -117,7 +119,9 @@ class Sheets:
         copies = _copies(items)
         held: dict[int, _Copy] = {}
         pulled = 0
-        for n, page in enumerate(pages):
+        pages.reverse()
+        for n in range(len(pages)):
+            page = pages.pop()
             for p in page.placements:
                 while p.index >= pulled:
                     held[pulled] = next(copies)
