@@ -81,3 +81,19 @@ def test_one_document_is_rendered_without_forking(pack_copy, monkeypatch) -> Non
     assert (pack.parents[1] / "output" / "muestras" / "es" / "cartas.pdf").is_file()
     res = run_cli("build", "muestras", "-j", "8", cwd=pack.parents[1])
     assert res.returncode == 70 and "forked for a single document" in res.stderr  # two languages: workers
+
+
+def test_a_label_missing_in_a_worker_fails_the_build(pack_copy) -> None:
+    """What a worker's layout learns about the templates (a label with no translation) reaches the
+    parent's report, as in one process."""
+    from mazmorra.paths import templates_dir
+
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    label = '<text x="2" y="2" w="20" h="4" size="6">{{ _("Brand new label") }}</text>'
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {label}\n</card>"), encoding="utf-8")
+    for jobs in ("1", "2"):
+        res = run_cli("build", "muestras", "-j", jobs, cwd=pack.parents[1])
+        assert res.returncode == 1, res.stderr
+        assert "template label 'Brand new label' has no 'es' translation" in res.stderr, res.stderr

@@ -84,13 +84,14 @@ def build(
     render: bool = True,
     templates: Templates | None = None,
     also: ExporterFactory | None = None,
+    loaded: Pack | None = None,
 ) -> BuildResult:
     """Build every deck of a pack in the chosen languages; nothing is written unless all is valid.
 
     A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
-    add renderers of its own (`also`)."""
+    add renderers of its own (`also`); a caller that has just loaded the pack passes it (`loaded`)."""
     with _batch_gc():
-        return _build(pack_dir, opts, progress, render, templates, also)
+        return _build(pack_dir, opts, progress, render, templates, also, loaded)
 
 
 def _build(
@@ -100,9 +101,10 @@ def _build(
     render: bool,
     templates: Templates | None,
     also: ExporterFactory | None,
+    loaded: Pack | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
-    pack = load_pack(pack_dir)  # 1. load
+    pack = loaded or load_pack(pack_dir)  # 1. load
     sheet = opts.sheet or SheetSpec(page=pack.spec.page)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
@@ -149,14 +151,15 @@ def _build(
         # 5. render: every page imposed, drawn from the stream of laid-out items
         parallel = len(pdfs) > 1 and opts.jobs > 1 and workers.can_fork()
         if parallel:  # the documents' PDFs in worker processes, side by side
-            drawn = workers.run(
-                len(docs),
-                lambda i, prog: _render(docs[i], pack, sheet, icons, pdfs[docs[i].path], [], prog, problems),
-                opts.jobs,
-                progress,
-            )
-            for doc, one in zip(docs, drawn):
+
+            def task(i: int, prog: Progress) -> _Rendered:
+                one = _render(docs[i], pack, sheet, icons, pdfs[docs[i].path], [], prog, problems)
+                one.labels = list(labels[docs[i].lang].missing)  # what its layout found untranslated
+                return one
+
+            for doc, one in zip(docs, workers.run(len(docs), task, opts.jobs, progress)):
                 _merge(one, doc, result, problems)
+                labels[doc.lang].missing.update(dict.fromkeys(one.labels))
         if exporters or not parallel:  # after workers, the exporters lay the documents out again here
             for doc in docs:
                 one = _render(
@@ -204,6 +207,7 @@ class _Rendered:
     pdf: bool = False
     inputs: set[Path] = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # template labels with no translation (from a worker)
 
 
 def _render(

@@ -291,7 +291,7 @@ def build_cmd(
             )
             try:
                 with ProgressPrinter(total, f"building {pack.id}") as progress:
-                    res = build(pack_dir, opts, progress)
+                    res = build(pack_dir, opts, progress, loaded=pack)
             except ContentError as exc:
                 show_problems(exc.problems)
                 show_summary(exc.problems, pack.id)
