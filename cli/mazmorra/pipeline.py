@@ -40,6 +40,7 @@ from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
+_ASIDE_FROM = 64  # copies from which a lone document's layout is worth a process of its own
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
@@ -150,6 +151,9 @@ def _build(
     try:
         # 5. render: every page imposed, drawn from the stream of laid-out items
         parallel = len(pdfs) > 1 and opts.jobs > 1 and workers.can_fork()
+        for doc in docs if render and not parallel and opts.jobs > 1 and workers.can_fork() else []:
+            if len(doc.sizes) >= _ASIDE_FROM:  # one long document: laid out by a second core while drawn here
+                doc.items = _laid_out_aside(doc, problems, labels[doc.lang])
         if parallel:  # the documents' PDFs in worker processes, side by side
 
             def task(i: int, prog: Progress) -> _Rendered:
@@ -267,6 +271,22 @@ def _render(
     done.problems = problems[before:]
     del problems[before:]
     return done
+
+
+def _laid_out_aside(doc: Document, problems: list[Problem], labels: Labels) -> Callable[[], Iterator[Item]]:
+    """The document's items laid out in a forked process while this one draws them; what the
+    layout reports there (problems, untranslated labels) joins the build's after its last item."""
+    here = doc.items
+
+    def items() -> Iterator[Item]:
+        before = len(problems)
+        made = workers.Aside(here, lambda: (problems[before:], list(labels.missing)))
+        yield from made
+        found, missing = made.result
+        problems.extend(found)
+        labels.missing.update(dict.fromkeys(missing))
+
+    return items
 
 
 def _merge(one: _Rendered, doc: Document, result: BuildResult, problems: list[Problem], counted: bool = False) -> None:

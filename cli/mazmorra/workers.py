@@ -1,4 +1,5 @@
-"""Worker processes for the documents of one build (`mazmorra build -j N`).
+"""Worker processes for one build (`mazmorra build -j N`): documents side by side (`run`), and the
+layout of one long document beside its drawing (`Aside`).
 
 Workers are forked once the documents are planned, so each inherits the loaded, validated and
 localised pack and the lazy layouts of its documents instead of loading them again; a task is then
@@ -14,8 +15,9 @@ import gc
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
-from typing import Any, TypeVar
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
@@ -77,3 +79,54 @@ def run(count: int, task: Callable[[int, Progress], T], jobs: int, progress: Pro
         recv.close()
         send.close()
         _task, _send = None, None
+
+
+class Aside(Generic[T]):
+    """The items of `produce()` made in a forked process, sent here in batches as they come, so
+    this process can use them (draw them) while the next ones are made. `result` is what
+    `finish()` returned there once the last item was sent (what making them learnt)."""
+
+    def __init__(self, produce: Callable[[], Iterable[T]], finish: Callable[[], Any], batch: int = 16):
+        self.produce, self.finish, self.batch = produce, finish, batch
+        self.result: Any = None
+
+    def __iter__(self) -> Iterator[T]:
+        ctx = multiprocessing.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=self._make, args=(send,), daemon=True)
+        proc.start()
+        send.close()
+        try:
+            while True:
+                try:
+                    kind, payload = recv.recv()
+                except EOFError:
+                    raise RuntimeError("the layout process stopped without a word") from None
+                if kind == "items":
+                    yield from payload
+                elif kind == "end":
+                    self.result = payload
+                    return
+                else:
+                    raise RuntimeError(f"the layout process failed:\n{payload}")
+        finally:
+            recv.close()
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+    def _make(self, conn: Any) -> None:
+        _start()
+        try:
+            batch: list[T] = []
+            for item in self.produce():
+                batch.append(item)
+                if len(batch) >= self.batch:
+                    conn.send(("items", batch))
+                    batch = []
+            conn.send(("items", batch))
+            conn.send(("end", self.finish()))
+        except BaseException:
+            conn.send(("error", traceback.format_exc()))
+        finally:
+            conn.close()
