@@ -14,11 +14,13 @@ from pathlib import Path
 
 
 def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """The largest resident size of this process or of any process it forked (-j2's layout)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 
 
-def run_mazmorra(pack: Path, lang: str, out: Path) -> dict:
-    """`mazmorra build PACK --lang LANG -j1` through the real command line; "seconds" is the time
+def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
+    """`mazmorra build PACK --lang LANG -j JOBS` through the real command line; "seconds" is the time
     of the build itself (load to write), the parent also times the whole process."""
     import mazmorra.pipeline as pipeline
     from mazmorra.cli import main
@@ -33,7 +35,7 @@ def run_mazmorra(pack: Path, lang: str, out: Path) -> dict:
         return res
 
     pipeline.build = build
-    sys.argv = ["mazmorra", "build", str(pack), "--lang", lang, "--out", str(out), "-j", "1"]
+    sys.argv = ["mazmorra", "build", str(pack), "--lang", lang, "--out", str(out), "-j", jobs]
     try:
         main()
     except SystemExit as exc:
@@ -197,7 +199,7 @@ def run_baseline(dump: Path, out: Path) -> dict:
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "mazmorra":
-        result = run_mazmorra(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
+        result = run_mazmorra(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]), *sys.argv[5:])
     elif mode == "dump":
         dump_ops(Path(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
         sys.exit(0)

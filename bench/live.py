@@ -127,7 +127,14 @@ def preview(root: Path) -> dict[str, float]:
             t0 = time.time()
             palette.write_text(palette.read_text(encoding="utf-8").replace('"#4d5b3a"', '"#4d5b3b"'), encoding="utf-8")
             b.wait_for(f"Number(document.documentElement.dataset.version) > {before}", timeout=30)
-            b.wait_for("[...document.querySelectorAll('img.thumb')].every(i => i.complete)", timeout=30)
+            shown = (  # the pictures in view: the others load (lazily) when scrolled to
+                "[...document.querySelectorAll('img.thumb')].filter(i => { const r = i.getBoundingClientRect();"
+                " return r.bottom > 0 && r.top < innerHeight; })"
+            )
+            if not b.wait_for(
+                f"{shown}.length > 0 && {shown}.every(i => i.complete && i.naturalWidth > 0)", timeout=30
+            ):
+                raise SystemExit("the page did not show the faces after the template edit")
             out["template_ms"] = time.time() * 1000 - t0 * 1000
             status = json.loads(urllib.request.urlopen(url + "status.json").read())
             out["template_build_ms"] = status["seconds"] * 1000

@@ -35,7 +35,6 @@ from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
-from mazmorra.render import DocMeta, Sheets
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
@@ -253,6 +252,8 @@ def _render(
             )
         )
     if pdf_path is not None and pages is not None:
+        from mazmorra.render import DocMeta, Sheets  # here: `validate` never needs the PDF machinery
+
         deck = pack.deck(doc.deck_id)
         pdf = Sheets(
             pdf_path,

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
@@ -339,6 +338,8 @@ class Sheets:
             return
         known = self._forms.get(name)
         if known is None:  # drawn once per document as a form, then referenced
+            from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
+
             drawing = load_svg(path)
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._forms[name] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
