@@ -154,13 +154,17 @@ def _build(
             if len(doc.sizes) >= _ASIDE_FROM:  # one long document: laid out by a second core while drawn here
                 doc.items = _laid_out_aside(doc, problems, labels[doc.lang])
         if parallel:  # the documents' PDFs in worker processes, side by side
+            from mazmorra.render import warm_up
+
+            warm_up()
 
             def task(i: int, prog: Progress) -> _Rendered:
                 one = _render(docs[i], pack, sheet, icons, pdfs[docs[i].path], [], prog, problems)
                 one.labels = list(labels[docs[i].lang].missing)  # what its layout found untranslated
                 return one
 
-            for doc, one in zip(docs, workers.run(len(docs), task, opts.jobs, progress)):
+            drawn = workers.run(len(docs), task, opts.jobs, progress, [len(d.sizes) for d in docs])
+            for doc, one in zip(docs, drawn):
                 _merge(one, doc, result, problems)
                 labels[doc.lang].missing.update(dict.fromkeys(one.labels))
         if exporters or not parallel:  # after workers, the exporters lay the documents out again here

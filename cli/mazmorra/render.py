@@ -69,6 +69,14 @@ class _Copy:
     back_reused: bool
 
 
+def warm_up() -> None:
+    """Pay once, before worker processes are forked, what every PDF needs first: the fonts parsed,
+    the SVG machinery imported (forked workers inherit them instead of each paying again)."""
+    fonts.register_all()
+    from reportlab.graphics import renderPDF  # noqa: F401
+    from svglib import svglib  # noqa: F401
+
+
 class Sheets:
     """One PDF being written, page by page."""
 

@@ -3,10 +3,9 @@ layout of one long document beside its drawing (`Aside`).
 
 Workers are forked once the documents are planned, so each inherits the loaded, validated and
 localised pack and the lazy layouts of its documents instead of loading them again; a task is then
-just a document's index. Each worker reports progress through a queue the parent reads, so one
-progress bar shows every worker's components. Workers ignore Ctrl-C: the parent stops them and
-discards what they staged. Where processes cannot be forked (Windows, macOS' default), a build
-runs in one process.
+just a document's index. Workers send their progress to the parent, so one progress bar shows
+every worker's components. Workers ignore Ctrl-C: the parent stops them and discards what they
+staged. Where processes cannot be forked (Windows, macOS' default), a build runs in one process.
 """
 
 from __future__ import annotations
@@ -22,9 +21,6 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
 Task = Callable[[int, Progress], Any]
-
-_task: Task | None = None  # set in the parent just before the fork; workers inherit it
-_send: Any = None  # (the write end of the progress pipe, the lock that keeps messages whole)
 
 
 def can_fork() -> bool:
@@ -44,41 +40,72 @@ def _start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _call(index: int) -> Any:
-    assert _task is not None and _send is not None
-    conn, lock = _send
-
-    def progress(what: str, n: int) -> None:
-        with lock:  # written before the task returns, so the parent reads it before the result
-            conn.send((what, n))
-
-    return _task(index, progress)
-
-
-def run(count: int, task: Callable[[int, Progress], T], jobs: int, progress: Progress) -> list[T]:
-    """task(i, progress) for every i < count in `jobs` forked worker processes; the results in the
-    order of i, whatever order they finished in. An exception in a task is raised here, once every
-    worker has been stopped."""
-    global _task, _send
+def run(
+    count: int,
+    task: Callable[[int, Progress], T],
+    jobs: int,
+    progress: Progress,
+    weights: list[int] | None = None,
+) -> list[T]:
+    """task(i, progress) for every i < count in `jobs` forked worker processes, each taking the next
+    task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
+    whatever order they finished in. An exception in a task is raised here, once every worker has
+    been stopped."""
     ctx = multiprocessing.get_context("fork")
+    order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
     recv, send = ctx.Pipe(duplex=False)
-    _task, _send = task, (send, ctx.Lock())
+    lock, taken = ctx.Lock(), ctx.Value("i", 0)
     gc.collect()
     gc.freeze()  # workers then leave the inherited objects' pages shared instead of copying them
+    procs = [
+        ctx.Process(target=_work, args=(order, task, send, lock, taken), daemon=True) for _ in range(min(jobs, count))
+    ]
     try:
-        with ctx.Pool(min(jobs, count), initializer=_start) as pool:
-            pending = [pool.apply_async(_call, (i,)) for i in range(count)]
-            while not all(p.ready() for p in pending):
-                if recv.poll(0.1):  # sleeps until a message comes (or a tenth of a second passes)
-                    progress(*recv.recv())
-            while recv.poll(0):
-                progress(*recv.recv())
-            return [p.get() for p in pending]
+        for proc in procs:
+            proc.start()
+        send.close()
+        results: dict[int, T] = {}
+        while len(results) < count:
+            try:
+                message = recv.recv()
+            except EOFError:
+                raise RuntimeError("a worker process stopped without a word") from None
+            if message[0] == "progress":
+                progress(message[1], message[2])
+            elif message[0] == "done":
+                results[message[1]] = message[2]
+            else:
+                raise RuntimeError(f"a worker process failed:\n{message[1]}")
+        return [results[i] for i in range(count)]
     finally:
         gc.unfreeze()
         recv.close()
-        send.close()
-        _task, _send = None, None
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _work(order: list[int], task: Task, conn: Any, lock: Any, taken: Any) -> None:
+    """One worker: the next task of `order` until none is left; each message whole, under `lock`."""
+    _start()
+
+    def say(*message: Any) -> None:
+        with lock:
+            conn.send(message)
+
+    while True:
+        with taken.get_lock():
+            n = taken.value
+            taken.value += 1
+        if n >= len(order):
+            break
+        try:
+            say("done", order[n], task(order[n], lambda what, k: say("progress", what, k)))
+        except BaseException:
+            say("error", traceback.format_exc())
+            break
+    conn.close()
 
 
 class Aside(Generic[T]):
