@@ -163,3 +163,27 @@ def test_serve_needs_a_pack_when_there_are_several() -> None:
     res = run_cli("serve")
     assert res.returncode == 2  # a usage error
     assert "name the pack to preview: expedicion, muestras, profundidades" in res.stderr
+
+
+def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    deck = pack / "decks" / "cartas.yaml"
+    edit(deck, "  copies: 2\n", "  copies: dos\n")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("the page shows the last good preview")
+        with Browser(tmp_path / "chromium-profile") as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
+            overlay = b.js("document.getElementById('mz-problems').textContent")
+            assert f"content/muestras/decks/cartas.yaml:{line_of(deck, 'copies: dos')}:" in overlay, overlay
+            edit(deck, "  copies: dos\n", "  copies: 2\n")
+            assert b.wait_for("!!document.querySelector('#c-cofre-olvidado h3')", timeout=10)
+            assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)
+            assert b.errors() == []
+    finally:
+        assert server.stop() == 0

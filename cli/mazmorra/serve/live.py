@@ -82,6 +82,7 @@ _JS = """
     });
   }
   function refresh() {
+    if (!document.querySelector('main')) { location.reload(); return; }  // the first good build
     fetch('/', {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var page = new DOMParser().parseFromString(html, 'text/html');
       var y = window.scrollY;
@@ -119,7 +120,10 @@ _JS = """
     events.addEventListener('status', function (e) {
       var status = JSON.parse(e.data);
       overlay(status);
-      if (status.ok && version !== null && status.version !== version) { version = status.version; refresh(); }
+      if (status.ok && ((version !== null && status.version !== version) || !document.querySelector('main'))) {
+        version = status.version;
+        refresh();
+      }
       if (version === null || status.ok) { version = status.version; }
       document.documentElement.dataset.status = status.ok ? 'ok' : 'problems';
     });

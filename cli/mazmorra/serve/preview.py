@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 Key = tuple[str, str]  # (deck id, language)
+Live = Callable[[list[tuple[str, str, str]]], str]  # print sheets (deck, language, name) -> what the page adds
 _TEXT_SOURCES = (".yaml", ".yml", ".po", ".j2")  # what can only change a face's layout, not its pixels
 
 
@@ -107,18 +108,17 @@ class _Export(GalleryExport):
 class Preview:
     """A pack's preview: built once, then again in part after each change; thread-safe."""
 
-    def __init__(
-        self, pack_dir: Path, langs: tuple[str, ...] | None, live: Callable[[list[tuple[str, str, str]]], str]
-    ):
+    def __init__(self, pack_dir: Path, langs: tuple[str, ...] | None, live: Live):
         self.pack_dir = pack_dir
         self.langs = langs
-        self.live = live  # (deck, language, deck name) of each print sheet -> the HTML the server adds
+        self.live = live
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
         self.faces: dict[Face, bytes] = {}
         self.docs: dict[Key, _DocView] = {}
         self.images: dict[str, bytes] = {}
-        self.page = b""
+        # Until a first build succeeds: a page with the problems overlay alone.
+        self.page = f'<!DOCTYPE html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>mazmorra serve</title>{live([])}'.encode()
         self.pack: Pack | None = None
         self.pack_problems: list[Problem] = []
         self.status = Status(0, False)

@@ -42,8 +42,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(json.dumps(preview.status.as_dict()).encode(), "application/json")
         elif path == "/events":
             self._events()
-        elif path.startswith("/img/") and path[1:] in preview.images:
-            self._send(preview.images[path[1:]], "image/jpeg", cache=True)
+        elif path.startswith("/img/") and (image := preview.images.get(path[1:])) is not None:
+            self._send(image, "image/jpeg", cache=True)
         elif m := _SHEET.match(path):
             pdf = preview.sheet(m.group(2), m.group(1))
             if pdf is None:
