@@ -122,12 +122,11 @@ def main() -> None:
                 check=True,
             )
             repeat = 1 if n >= 10000 else args.repeat
-            mz, mz2, base = [], [], []
+            mz, base = [], []
             for _ in range(repeat):  # interleaved, so both see the same machine state
                 mz.append(child("mazmorra", str(pack), "es", str(root / "out")))
                 base.append(child("baseline", str(dump), str(root / f"base{n}.pdf")))
-                mz2.append(child("mazmorra", str(pack), "es", str(root / "out2"), "2"))
-            m, b, m2 = best(mz), best(base), best(mz2)
+            m, b = best(mz), best(base)
             row = {
                 "cards": n,
                 "seconds": round(m["seconds"], 3),
@@ -140,9 +139,6 @@ def main() -> None:
                 "ratio": round(m["seconds"] / b["seconds"], 2),
                 "process_ratio": round(m["process_seconds"] / b["process_seconds"], 2),
                 "pages": m["pages"],
-                "j2_process_seconds": round(m2["process_seconds"], 3),
-                "j2_peak_mb": round(m2["peak_mb"], 1),
-                "j2_process_ratio": round(m2["process_seconds"] / b["process_seconds"], 2),
             }
             rows.append(row)
             limit = 1.5 if n <= 100 else 1.25
@@ -154,11 +150,6 @@ def main() -> None:
                 f"{row['peak_mb']:>8.0f} {row['baseline_seconds']:>7.2f} {row['baseline_process_seconds']:>9.2f} "
                 f"{row['baseline_peak_mb']:>8.0f} {row['ratio']:>6.2f} {row['process_ratio']:>10.2f} "
                 f"{row['pages']:>6}  {targets}",
-                flush=True,
-            )
-            print(
-                f"{'':>6} with -j2 (layout beside drawing, two cores): process {row['j2_process_seconds']:.2f} s, "
-                f"ratio {row['j2_process_ratio']:.2f}, peak {row['j2_peak_mb']:.0f} MB (largest process)",
                 flush=True,
             )
         report["decks"] = rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import CONTENT, edit, run_cli, tree_snapshot
+from conftest import CONTENT, run_cli, tree_snapshot
 
 
 def _pdfs(out: Path) -> dict[str, bytes]:
@@ -97,39 +97,3 @@ def test_a_label_missing_in_a_worker_fails_the_build(pack_copy) -> None:
         res = run_cli("build", "muestras", "-j", jobs, cwd=pack.parents[1])
         assert res.returncode == 1, res.stderr
         assert "template label 'Brand new label' has no 'es' translation" in res.stderr, res.stderr
-
-
-def test_a_long_deck_is_laid_out_in_a_second_process_with_the_same_bytes(pack_copy, monkeypatch) -> None:
-    """One document of 90 copies, one language: with -j2 its layout runs in a forked process while
-    this one draws; the PDF is the same, and a problem found there (an overflowing text) is
-    reported once and fails the build as in one process."""
-    from mazmorra import workers
-
-    made = []
-    real = workers.Aside.__iter__
-
-    def spy(self):  # type: ignore[no-untyped-def]
-        made.append(self)
-        return real(self)
-
-    monkeypatch.setattr(workers.Aside, "__iter__", spy)
-    pack = pack_copy("muestras")
-    project = pack.parents[1]
-    deck = pack / "decks" / "cartas.yaml"
-    edit(deck, "  copies: 2\n", "  copies: 30\n")
-    edit(deck, "  icon: campfire\n", "  icon: campfire\n  copies: 30\n")
-    edit(deck, "  icon: divination\n", "  icon: divination\n  copies: 30\n")
-    edit(pack / "pack.yaml", "size: 4", "size: 90")
-    pdfs = {}
-    for jobs in ("1", "2"):
-        res = run_cli("build", "muestras", "--lang", "es", "-j", jobs, "--out", f"out{jobs}", cwd=project)
-        assert res.returncode == 0, res.stderr
-        pdfs[jobs] = (project / f"out{jobs}" / "muestras" / "es" / "cartas.pdf").read_bytes()
-    assert len(made) == 1, "the -j2 build laid its long deck out aside"
-    assert pdfs["1"] == pdfs["2"]
-
-    edit(deck, 'text: "Descansa', 'text: "' + "Descansa mucho. " * 40 + "Descansa")
-    res = run_cli("build", "muestras", "--lang", "es", "-j", "2", "--out", "out3", cwd=project)
-    assert res.returncode == 1, res.stderr
-    assert res.stderr.count("(text.overflow)") == 1 and "fogata-del-claustro" in res.stderr, res.stderr
-    assert not (project / "out3" / "muestras" / "es" / "cartas.pdf").exists()

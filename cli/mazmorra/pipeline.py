@@ -39,7 +39,6 @@ from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
-_ASIDE_FROM = 64  # copies from which a lone document's layout is worth a process of its own
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
@@ -150,9 +149,6 @@ def _build(
     try:
         # 5. render: every page imposed, drawn from the stream of laid-out items
         parallel = len(pdfs) > 1 and opts.jobs > 1 and workers.can_fork()
-        for doc in docs if render and not parallel and opts.jobs > 1 and workers.can_fork() else []:
-            if len(doc.sizes) >= _ASIDE_FROM:  # one long document: laid out by a second core while drawn here
-                doc.items = _laid_out_aside(doc, problems, labels[doc.lang])
         if parallel:  # the documents' PDFs in worker processes, side by side
             from mazmorra.render import warm_up
 
@@ -276,22 +272,6 @@ def _render(
     done.problems = problems[before:]
     del problems[before:]
     return done
-
-
-def _laid_out_aside(doc: Document, problems: list[Problem], labels: Labels) -> Callable[[], Iterator[Item]]:
-    """The document's items laid out in a forked process while this one draws them; what the
-    layout reports there (problems, untranslated labels) joins the build's after its last item."""
-    here = doc.items
-
-    def items() -> Iterator[Item]:
-        before = len(problems)
-        made = workers.Aside(here, lambda: (problems[before:], list(labels.missing)))
-        yield from made
-        found, missing = made.result
-        problems.extend(found)
-        labels.missing.update(dict.fromkeys(missing))
-
-    return items
 
 
 def _merge(one: _Rendered, doc: Document, result: BuildResult, problems: list[Problem], counted: bool = False) -> None:

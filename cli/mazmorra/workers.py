@@ -1,5 +1,4 @@
-"""Worker processes for one build (`mazmorra build -j N`): documents side by side (`run`), and the
-layout of one long document beside its drawing (`Aside`).
+"""Worker processes for the documents of one build (`mazmorra build -j N`).
 
 Workers are forked once the documents are planned, so each inherits the loaded, validated and
 localised pack and the lazy layouts of its documents instead of loading them again; a task is then
@@ -15,8 +14,8 @@ import multiprocessing
 import os
 import signal
 import traceback
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
@@ -58,7 +57,8 @@ def run(
     gc.collect()
     gc.freeze()  # workers then leave the inherited objects' pages shared instead of copying them
     procs = [
-        ctx.Process(target=_work, args=(order, task, send, lock, taken), daemon=True) for _ in range(min(jobs, count))
+        ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
+        for _ in range(min(jobs, count))
     ]
     try:
         for proc in procs:
@@ -86,9 +86,12 @@ def run(
             proc.join()
 
 
-def _work(order: list[int], task: Task, conn: Any, lock: Any, taken: Any) -> None:
+def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, taken: Any) -> None:
     """One worker: the next task of `order` until none is left; each message whole, under `lock`."""
     _start()
+    # Only the parent reads: should it die, a worker's next message then fails and the worker ends,
+    # instead of waiting forever on a pipe its siblings keep open.
+    inherited.close()
 
     def say(*message: Any) -> None:
         with lock:
@@ -106,54 +109,3 @@ def _work(order: list[int], task: Task, conn: Any, lock: Any, taken: Any) -> Non
             say("error", traceback.format_exc())
             break
     conn.close()
-
-
-class Aside(Generic[T]):
-    """The items of `produce()` made in a forked process, sent here in batches as they come, so
-    this process can use them (draw them) while the next ones are made. `result` is what
-    `finish()` returned there once the last item was sent (what making them learnt)."""
-
-    def __init__(self, produce: Callable[[], Iterable[T]], finish: Callable[[], Any], batch: int = 16):
-        self.produce, self.finish, self.batch = produce, finish, batch
-        self.result: Any = None
-
-    def __iter__(self) -> Iterator[T]:
-        ctx = multiprocessing.get_context("fork")
-        recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=self._make, args=(send,), daemon=True)
-        proc.start()
-        send.close()
-        try:
-            while True:
-                try:
-                    kind, payload = recv.recv()
-                except EOFError:
-                    raise RuntimeError("the layout process stopped without a word") from None
-                if kind == "items":
-                    yield from payload
-                elif kind == "end":
-                    self.result = payload
-                    return
-                else:
-                    raise RuntimeError(f"the layout process failed:\n{payload}")
-        finally:
-            recv.close()
-            if proc.is_alive():
-                proc.terminate()
-            proc.join()
-
-    def _make(self, conn: Any) -> None:
-        _start()
-        try:
-            batch: list[T] = []
-            for item in self.produce():
-                batch.append(item)
-                if len(batch) >= self.batch:
-                    conn.send(("items", batch))
-                    batch = []
-            conn.send(("items", batch))
-            conn.send(("end", self.finish()))
-        except BaseException:
-            conn.send(("error", traceback.format_exc()))
-        finally:
-            conn.close()
