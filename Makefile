@@ -14,7 +14,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup test golden validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup test golden rules-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -86,6 +86,11 @@ test: setup
 # the diff with git).
 golden: setup
 	$(BIN)/python tests/golden.py --update
+
+# After adding or changing a rule or a reference edition: rewrite docs/kinds/<family>-rules.md
+# (the rule ids, what they check and the rulebook passage each comes from; a test keeps it current).
+rules-doc: setup
+	$(BIN)/python -m mazmorra.ruletable docs/kinds
 
 bench: setup
 	$(BIN)/python bench/run.py

@@ -20,8 +20,9 @@ ICONS = [
     "alert",
     "divination",
 ]
+# Every type with a main-effect text: a destino card's main effect is a centre value, not a text
+# (rulebook p. 13), so it would not exercise text layout.
 TYPES = {
-    "destino": {"stealth": 1, "alert": 2},
     "subterfugio": {"stealth": 2, "alert": 1},
     "magica": {"divination": 2},
     "exploracion": {"move": 2},

@@ -93,6 +93,20 @@ def line_of(path: Path, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in {path}")
 
 
+def component_line(path: Path, component: str, needle: str) -> int:
+    """1-based line of the first line containing needle inside a component's block of a deck file."""
+    import re
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if re.match(rf"^- (\{{)?id: {re.escape(component)}\b", line))
+    for i in range(start, len(lines)):
+        if i > start and lines[i].startswith("- "):
+            break
+        if needle in lines[i]:
+            return i + 1
+    raise AssertionError(f"{needle!r} not in {component}'s block of {path}")
+
+
 def pdf_text(path: Path) -> str:
     from pypdf import PdfReader
 

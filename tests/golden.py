@@ -15,8 +15,14 @@ import sys
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mazmorra.contracts import Face, Op
+from mazmorra.errors import Problem
+
+if TYPE_CHECKING:
+    from mazmorra.layout import LayoutContext
+    from mazmorra.model import Pack
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -32,12 +38,20 @@ def _value(v: object) -> object:
     return v
 
 
-def _op(op: Op) -> str:
-    data = {"op": type(op).__name__.removesuffix("Op").lower()}
-    data.update({f.name: _value(getattr(op, f.name)) for f in fields(op)})
+def _data(op: Op) -> dict[str, object]:
+    data: dict[str, object] = {"op": type(op).__name__.removesuffix("Op").lower()}
+    for f in fields(op):
+        value = getattr(op, f.name)
+        if f.metadata.get("optional") and value == f.default:
+            continue  # an optional attribute at its default: layouts from before it existed stay as they were
+        data[f.name] = [_data(o) for o in value] if f.name == "ops" else _value(value)
     if data["op"] == "image":  # where the pack lives is not part of the layout
         data["path"] = Path(str(data["path"])).name
-    return json.dumps(data, ensure_ascii=False)
+    return data
+
+
+def _op(op: Op) -> str:
+    return json.dumps(_data(op), ensure_ascii=False)
 
 
 def _face(face: Face) -> list[str]:
@@ -68,32 +82,37 @@ def render(component: str, lang: str, faces: list[Face]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def layouts() -> Iterator[tuple[Path, str]]:
-    """(golden file, expected content) for every component of every sample pack, in every language."""
-    from mazmorra.errors import Problem
+def context(pack: Pack, lang: str, problems: list[Problem]) -> LayoutContext:
+    """The layout context a build makes for one pack and language (no draft); problems collect in
+    `problems`."""
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
     from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
-    from mazmorra.load import all_packs, load_pack
+    from mazmorra.layout import LayoutContext, Templates
     from mazmorra.paths import templates_dir
+
+    return LayoutContext(
+        pack,
+        localise(pack, lang),
+        Templates(pack.root, templates_dir()),
+        IconSet.for_pack(pack.root),
+        Labels(pack.root, templates_dir(), lang),
+        Path("output"),
+        False,
+        problems,
+    )
+
+
+def layouts() -> Iterator[tuple[Path, str]]:
+    """(golden file, expected content) for every component of every sample pack, in every language."""
+    from mazmorra.layout import lay_out
+    from mazmorra.load import all_packs, load_pack
 
     for pack_dir in all_packs(CONTENT):
         pack = load_pack(pack_dir)
-        icons = IconSet.for_pack(pack.root)
-        templates = Templates(pack.root, templates_dir())
         for lang in pack.spec.languages:
             problems: list[Problem] = []
-            ctx = LayoutContext(
-                pack,
-                localise(pack, lang),
-                templates,
-                icons,
-                Labels(pack.root, templates_dir(), lang),
-                Path("output"),
-                False,
-                problems,
-            )
+            ctx = context(pack, lang, problems)
             for deck in pack.decks:
                 folder = GOLDEN / pack.id / lang / deck.id
                 backs: dict[str, Face] = {}

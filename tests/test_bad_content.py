@@ -17,14 +17,14 @@ def _fails(pack: Path, *needles: str, command: str = "build") -> str:
 
 def test_wrong_deck_size(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / "pack.yaml", "size: 40", "size: 41")
-    line = line_of(pack / "pack.yaml", "- id: artimanas")
-    _fails(pack, f"content/expedicion/pack.yaml:{line}:", "deck:artimanas", "deck.size", "41")
+    edit(pack / "pack.yaml", "size: 105", "size: 106")
+    line = line_of(pack / "pack.yaml", "size: 106")  # the deck's `size:` line itself
+    _fails(pack, f"content/expedicion/pack.yaml:{line}:", "deck:artimanas", "deck.size", "106")
 
 
 def test_wrong_count_per_type(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / "pack.yaml", "magica: 7", "magica: 6")
+    edit(pack / "pack.yaml", "magica: 18", "magica: 17")
     _fails(pack, "content/expedicion/pack.yaml:", "counts.magica", "deck.counts")
 
 
@@ -40,7 +40,7 @@ def test_unknown_icon(pack_copy) -> None:
 
 def test_auxiliary_effect_of_the_wrong_type(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    edit(pack / ART, "aux: {stealth: 1, alert: 2}", "aux: {move: 1}")
     line = line_of(pack / ART, "aux: {move: 1}")
     _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia", "artimana.aux-type")
 
@@ -50,14 +50,14 @@ def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     long = "Durante tu prueba de sigilo " + "muy larga " * 50
     edit(
         pack / ART,
-        'effect: "Durante tu prueba de sigilo: {stealth:2}. Si la superas, {gain:1}."',
+        'effect: "Un rival de tu zona te entrega 1 cubo de información al azar. Después, {university:1}."',
         f'effect: "{long}"',
     )
     line = line_of(pack / ART, "muy larga")
     text = _fails(
         pack,
         f"content/expedicion/{ART}:{line}:",
-        "estrella-propicia.effect",
+        "bolsillo-ligero.effect",
         "text.overflow",
         "(es)",
     )
@@ -68,14 +68,14 @@ def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po_path = pack / "locale" / "en.po"
     po = polib.pofile(str(po_path), wrapwidth=0)
-    entry = po.find("estrella-propicia.effect", by="msgctxt")
+    entry = po.find("pisada-de-gato.effect", by="msgctxt")
     entry.msgstr = entry.msgstr + " Then keep going" * 40
     po.save()
     line = line_of(po_path, "Then keep going")  # the msgstr line a translator edits
     _fails(
         pack,
         f"content/expedicion/locale/en.po:{line}:",
-        "estrella-propicia.effect",
+        "pisada-de-gato.effect",
         "text.overflow",
         "(en)",
     )
@@ -120,15 +120,15 @@ def test_alias_is_refused(pack_copy) -> None:
 def test_unknown_field_and_wrong_type(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, "  name: Mala racha\n", "  name: Mala racha\n  colour: red\n")
-    edit(pack / ART, "value: 4", "value: cuatro")
+    edit(pack / ART, "  value: 1\n  centre_value: 4", "  value: cuatro\n  centre_value: 4")
     text = _fails(pack, "mala-racha", "colour", "unknown field", "estrella-propicia", "value", "schema.")
     assert text.count("error") >= 2  # both problems in one run
 
 
 def test_every_problem_is_reported_in_one_run(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / "pack.yaml", "size: 40", "size: 39")
-    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    edit(pack / "pack.yaml", "size: 105", "size: 104")
+    edit(pack / ART, "aux: {stealth: 1, alert: 2}", "aux: {move: 1}")
     text = _fails(pack, "deck.size", "artimana.aux-type")
     assert "2 error(s)" in text
 
@@ -151,7 +151,7 @@ def test_validate_json_lists_every_problem_with_its_position(pack_copy) -> None:
 
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "size: 15", "size: 16")
-    edit(pack / ART, "aux: {stealth: 1, alert: 1}", "aux: {move: 1}")
+    edit(pack / ART, "aux: {stealth: 1, alert: 2}", "aux: {move: 1}")
     res = run_cli("validate", "expedicion", "--json", cwd=pack.parents[1])
     assert res.returncode == 1
     (report,) = json.loads(res.stdout)
@@ -166,7 +166,7 @@ def test_validate_json_lists_every_problem_with_its_position(pack_copy) -> None:
 def test_one_broken_pack_does_not_stop_the_others(pack_copy) -> None:
     broken = pack_copy("expedicion")
     pack_copy("muestras")
-    edit(broken / "pack.yaml", "size: 40", "size: 41")
+    edit(broken / "pack.yaml", "size: 105", "size: 106")
     project = broken.parents[1]
     res = run_cli("build", cwd=project)
     assert res.returncode == 1

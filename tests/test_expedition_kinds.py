@@ -11,6 +11,7 @@ from conftest import (
     CONTENT,
     REPO,
     assert_build_fails,
+    component_line,
     edit,
     need_tool,
     pdf_text,
@@ -33,24 +34,12 @@ NEW_DECKS = (
 )
 
 
-def _line(path: Path, component: str, needle: str) -> int:
-    """1-based line of the first line containing needle inside component's YAML block."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if re.match(rf"^- (\{{)?id: {re.escape(component)}\b", line))
-    for i in range(start, len(lines)):
-        if i > start and lines[i].startswith("- "):
-            break
-        if needle in lines[i]:
-            return i + 1
-    raise AssertionError(f"{needle!r} not in {component}'s block of {path}")
-
-
 def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="losetas.pdf")
 
 
 def _where(pack: Path, rel: str, component: str, needle: str) -> str:
-    return f"content/expedicion/{rel}:{_line(pack / rel, component, needle)}:"
+    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
 
 
 # ---------------------------------------------------------------- the sample builds
@@ -159,7 +148,7 @@ def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
     edit(pack / TILES, "{type: secret_passage, letter: E}", "{type: secret_passage, letter: A}")  # i-2 keeps A
     text = _fails(pack, "zone_tile.secret-letter", "ii-4", "'E'")
     assert _where(pack, TILES, "ii-4", "- {type: secret_passage") in text
-    assert _where(pack, TILES, "i-2", "- {type: good_luck") in text  # 'A' is now alone on i-2
+    assert _where(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
 
 
 def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
@@ -173,7 +162,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
         pack,
         "zone_tile.secret-letter",
         "is on 3 tile(s)",
-        _where(pack, TILES, "iii-4", "- {type: good_luck"),
+        _where(pack, TILES, "iii-4", "- {type: secret_passage, letter: A}"),  # the third tile's letter
         "iii-4",
     )
 
@@ -193,7 +182,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
 def test_door(pack_copy, door: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "{passage: E-left, colours: [civilizacion, riquezas]}", door)
-    _fails(pack, _where(pack, TILES, "ii-5", "- {passage: N-left"), "ii-5", "zone_tile.door", why)
+    _fails(pack, _where(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
 
 
 @pytest.mark.parametrize(
@@ -318,7 +307,7 @@ def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
 def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     pack = pack_copy("expedicion")
     path = pack / TILES
-    line = _line(path, "i-3", "alert: 3")
+    line = component_line(path, "i-3", "alert: 3")
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     del lines[line - 1]
     path.write_text("".join(lines), encoding="utf-8")
@@ -456,10 +445,10 @@ def test_missing_game_settings(pack_copy) -> None:
         ),
         (
             "decks/alertas.yaml",
-            "    - {common: 2, omega: 1, penalty: 2}\n    - {common: 1, omega: 1, penalty: 3}\n\n- id: campanas",
-            "    - {common: 2, omega: 1, penalty: 2}\n    - {common: 1, omega: 1, penalty: 1}\n\n- id: campanas",
+            "    - {common: 2, omega: 1, penalty: 2}\n\n- id: campanas",
+            "    - {common: 2, omega: 1, penalty: 0}\n\n- id: campanas",
             "murmullo",
-            "- {common: 3, omega: 1, penalty: 0}",
+            "- {common: 2, omega: 1, penalty: 0}",
             "alert.penalty-order",
         ),
         (
@@ -472,10 +461,10 @@ def test_missing_game_settings(pack_copy) -> None:
         ),
         (
             "decks/fichas.yaml",
-            "letter: D, copies: 2",
-            "letter: D, copies: 3",
-            "pasaje-secreto-d",
-            "letter: D",
+            "letter: C, copies: 2",
+            "letter: C, copies: 3",
+            "pasaje-secreto-c",
+            "letter: C",
             "token.letter-pair",
         ),
         (
@@ -488,11 +477,11 @@ def test_missing_game_settings(pack_copy) -> None:
         ),
         (
             "decks/jefe.yaml",
-            "back_effect: {type: bad_luck, n: 1}",
-            "back_effect: {type: bad_luck, n: 7}",
+            "- {type: bad_luck, n: 1}",
+            "- {type: bad_luck, n: 7}",
             "ismara",
-            "back_effect:",
-            "zone_tile.effect",
+            "- {type: bad_luck, n: 7}",
+            "boss.effect",
         ),
     ],
 )

@@ -340,7 +340,7 @@ def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
     edit(
         pack / "locale" / "en.po",
         'msgstr "Look at the top three',
-        'msgstr "' + "Look again. " * 150 + "Look at the top three",
+        'msgstr "Look: ' + "0123456789" * 8 + " Look at the top three",  # a word too wide for the box, at any size
     )
     res = run_cli("build", "muestras", "--lang", "es,en", "--png", "--tts", "--gallery", cwd=tmp_path)
     assert res.returncode == 1 and "text.overflow" in res.stderr, res.stderr

@@ -61,17 +61,17 @@ def test_deleted_entry_is_untranslated_and_a_draft_marks_it(pack_copy) -> None:
     pack = pack_copy("expedicion")
     project = pack.parents[1]
     po = polib.pofile(str(pack / "locale/en.po"), wrapwidth=0)
-    po.remove(po.find("mala-racha.effect", by="msgctxt"))
+    po.remove(po.find("pista-falsa.effect", by="msgctxt"))
     po.save()
     st = _status(project)["en"]
     assert st["untranslated"] == 1 and st["translated"] == st["total"] - 1
     res = run_cli("build", "expedicion", "--lang", "en", cwd=project)
-    assert res.returncode == 1 and "mala-racha.effect" in res.stderr and "i18n.missing" in res.stderr
+    assert res.returncode == 1 and "pista-falsa.effect" in res.stderr and "i18n.missing" in res.stderr
     res = run_cli("build", "expedicion", "--lang", "en", "--draft", cwd=project)
     assert res.returncode == 0, res.stderr
     assert "i18n.missing" in res.stderr  # still reported, as a warning
     text = pdf_text(project / "output/expedicion/en/artimanas.pdf")
-    assert text.count("UNTRANSLATED (en): effect") == 1  # one card, one copy
+    assert text.count("UNTRANSLATED (en): effect") == 2  # one card, two copies
     assert run_cli("build", "expedicion", "--lang", "en", "--draft", "--strict", cwd=project).returncode == 1
 
 
@@ -80,15 +80,15 @@ def test_translation_with_other_icon_tokens_is_reported_at_its_po_line(pack_copy
     project = pack.parents[1]
     po_path = pack / "locale/en.po"
     po = polib.pofile(str(po_path), wrapwidth=0)
-    entry = po.find("estrella-propicia.effect", by="msgctxt")
-    assert "{stealth:2}" in entry.msgstr
-    entry.msgstr = entry.msgstr.replace("{stealth:2}", "{stealth:3}")
+    entry = po.find("fama-precoz.effect", by="msgctxt")
+    assert "{alert:1}" in entry.msgstr
+    entry.msgstr = entry.msgstr.replace("{alert:1}", "{alert:3}")
     po.save()
-    line = line_of(po_path, "{stealth:3}")  # the msgstr line a translator edits
+    line = line_of(po_path, "{alert:3}")  # the msgstr line a translator edits
     res = run_cli("validate", "expedicion", cwd=project)
     assert res.returncode == 1
     assert f"content/expedicion/locale/en.po:{line}:" in res.stderr
-    assert "i18n.tokens" in res.stderr and "estrella-propicia.effect" in res.stderr
+    assert "i18n.tokens" in res.stderr and "fama-precoz.effect" in res.stderr
 
 
 def test_character_missing_from_the_font_is_reported(pack_copy) -> None:

@@ -267,7 +267,7 @@ def test_chip_face_with_unknown_icon(pack_copy) -> None:
     )
     _fails(
         pack,
-        _where(pack, CHIPS, "- {icon: armour}", after="- id: armadura-varita"),
+        _where(pack, CHIPS, "- {icon: staff}", after="- id: armadura-varita"),  # the face's own line
         "armadura-varita",
         "chip.unknown-icon",
         "'staff'",

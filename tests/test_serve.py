@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CLI_ENV, edit, line_of, need_tool, run_cli
+from conftest import CLI_ENV, REPO, edit, line_of, need_tool, run_cli
 
 
 def _free_port() -> int:
@@ -116,7 +116,9 @@ def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> 
         where = f"content/expedicion/decks/artimanas.yaml:{line}:"
         assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
         overlay = b.js("document.getElementById('mz-problems').textContent")
-        assert where in overlay and "estrella-propicia" in overlay and "value" in overlay, overlay
+        lines = deck.read_text(encoding="utf-8").splitlines()[:line]
+        card = next(x.split("id:")[1].strip() for x in reversed(lines) if x.startswith("- id:"))
+        assert where in overlay and f"[{card}.value]" in overlay, overlay
         assert b.js(f"document.querySelector('{name}').textContent") == "Racha aciaga"  # the last good preview
         status = json.loads(_get(url + "status.json"))
         assert status["ok"] is False and status["problems"][0]["line"] == line
@@ -162,7 +164,8 @@ def test_another_address_is_opened_only_when_asked_with_a_warning(pack_copy) -> 
 def test_serve_needs_a_pack_when_there_are_several() -> None:
     res = run_cli("serve")
     assert res.returncode == 2  # a usage error
-    assert "name the pack to preview: expedicion, muestras, profundidades" in res.stderr
+    packs = sorted(p.parent.name for p in (REPO / "content").glob("*/pack.yaml"))
+    assert f"name the pack to preview: {', '.join(packs)}" in res.stderr
 
 
 def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_copy, tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ def test_the_wheel_runs_every_command_outside_the_checkout(tmp_path: Path) -> No
         "mazmorra/icons/coin.svg",
         "mazmorra/fonts/DejaVuSansCondensed.ttf",
         "mazmorra/skeleton/pack.yaml",
+        "mazmorra/kinds/expedition/reference.yaml",  # a family's reference edition ships with it
     ):
         assert shipped in names, shipped
 

@@ -2,7 +2,8 @@
 
 A leaf module: it imports nothing of the package, so every stage can depend on it and none on
 another stage for its types. All lengths are millimetres from a face's (or page's) top-left
-corner; font sizes are points.
+corner; font sizes are points. A field marked `OPTIONAL` is left out of golden layouts while it
+holds its default, so adding one changes no existing layout.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # ---------------------------------------------------------------- drawing ops (stage 4 -> 5)
+
+OPTIONAL = {"optional": True}  # field metadata: omitted from golden layouts at its default
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class IconOp:
     x: float
     y: float  # top
     size: float
+    color: str | None = field(default=None, metadata=OPTIONAL)  # recoloured: every ink of the icon in this colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +86,21 @@ class ImageOp:
     y: float
     w: float
     h: float
+    radius: float = field(default=0.0, metadata=OPTIONAL)  # rounded corners (the picture is clipped)
+    color: str | None = field(default=None, metadata=OPTIONAL)  # tinted: its shape (alpha or darkness) in this colour
 
 
-Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp
+@dataclass(frozen=True)
+class RotateOp:
+    """Ops drawn turned `angle` degrees clockwise about (cx, cy)."""
+
+    angle: float
+    cx: float
+    cy: float
+    ops: tuple[Op, ...]
+
+
+Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp | RotateOp
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,16 +11,29 @@ from pathlib import Path
 
 @dataclass(frozen=True, order=True, slots=True)  # slots: a pack keeps one per value it read
 class Loc:
-    """Where something came from: file, 1-based line and column."""
+    """Where something came from: file, 1-based line and column; in a workbook, the sheet and the
+    cell's row and column (shown as `file.xlsx[Sheet]!C7`)."""
 
     file: str
     line: int = 0
     col: int = 0
+    sheet: str | None = None
 
     def __str__(self) -> str:
+        if self.sheet is not None:
+            return f"{self.file}[{self.sheet}]" + (f"!{column_letters(self.col)}{self.line}" if self.line else "")
         if self.line:
             return f"{self.file}:{self.line}:{self.col}"
         return self.file
+
+
+def column_letters(col: int) -> str:
+    """A 1-based column number as a spreadsheet names it: 1 -> A, 27 -> AA."""
+    out = ""
+    while col > 0:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out or "A"
 
 
 class Severity(str, Enum):
@@ -48,6 +61,7 @@ class Problem:
             "file": self.loc.file if self.loc else None,
             "line": self.loc.line if self.loc else None,
             "column": self.loc.col if self.loc else None,
+            **({"sheet": self.loc.sheet} if self.loc and self.loc.sheet is not None else {}),
             "component": self.component,
             "field": self.field,
             "lang": self.lang,

@@ -1,52 +1,213 @@
-"""Bundled TrueType fonts: registered once, embedded and subset by ReportLab in every PDF."""
+"""Fonts: the bundled DejaVu faces plus a pack's own (`fonts/*.ttf|otf`), registered once,
+embedded and subset by ReportLab in every PDF.
+
+A template names a font by its family ("sans", or a pack font's family such as "Caladea") or by one
+face of it ("sans-bold", "Caladea-bold-italic"); bold and italic runs of text use the family's bold,
+italic and bold-italic faces.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import io
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-FONT_DIR = Path(__file__).parent / "fonts"
+from mazmorra.errors import Loc, Problem, UsageError, rel
 
-# Template font names -> bundled files. DejaVu covers Spanish, English and most of Latin/Greek.
-FONTS = {
-    "sans": "DejaVuSansCondensed.ttf",
-    "sans-bold": "DejaVuSansCondensed-Bold.ttf",
-    "sans-italic": "DejaVuSansCondensed-Oblique.ttf",
-    "serif-bold": "DejaVuSerifCondensed-Bold.ttf",
+FONT_DIR = Path(__file__).parent / "fonts"
+FONT_EXTS = (".ttf", ".otf")
+
+# Template font names -> files. DejaVu covers Spanish, English and most of Latin/Greek.
+FONTS: dict[str, Path] = {
+    "sans": FONT_DIR / "DejaVuSansCondensed.ttf",
+    "sans-bold": FONT_DIR / "DejaVuSansCondensed-Bold.ttf",
+    "sans-italic": FONT_DIR / "DejaVuSansCondensed-Oblique.ttf",
+    "sans-bold-italic": FONT_DIR / "DejaVuSansCondensed-BoldOblique.ttf",
+    "serif-bold": FONT_DIR / "DejaVuSerifCondensed-Bold.ttf",
 }
-BOLD_OF = {
-    "sans": "sans-bold",
-    "sans-italic": "sans-bold",
-    "sans-bold": "sans-bold",
-    "serif-bold": "serif-bold",
+BUNDLED = frozenset(FONTS)
+
+
+@dataclass(frozen=True)
+class Faces:
+    """The faces a font name draws bold, italic and bold-italic runs with."""
+
+    regular: str
+    bold: str
+    italic: str
+    bold_italic: str
+
+
+FACES: dict[str, Faces] = {
+    "sans": Faces("sans", "sans-bold", "sans-italic", "sans-bold-italic"),
+    "sans-bold": Faces("sans-bold", "sans-bold", "sans-bold-italic", "sans-bold-italic"),
+    "sans-italic": Faces("sans-italic", "sans-bold", "sans-italic", "sans-bold-italic"),
+    "sans-bold-italic": Faces("sans-bold-italic", "sans-bold-italic", "sans-bold-italic", "sans-bold-italic"),
+    "serif-bold": Faces("serif-bold", "serif-bold", "serif-bold", "serif-bold"),
 }
 DEFAULT = "sans"
+_SUFFIX = {(False, False): "", (True, False): "-bold", (False, True): "-italic", (True, True): "-bold-italic"}
 
 
 def _rl_name(name: str) -> str:
-    return "Mz-" + name
+    return "Mz-" + name.replace(" ", "")
 
 
 @cache
 def register(name: str) -> str:
-    """Register a bundled font with ReportLab and return its ReportLab name."""
+    """Register a font with ReportLab (bundled, or a pack's once `pack_fonts` has found it) and
+    return its ReportLab name."""
     if name not in FONTS:
         raise KeyError(name)
     rl = _rl_name(name)
-    pdfmetrics.registerFont(TTFont(rl, str(FONT_DIR / FONTS[name])))
+    pdfmetrics.registerFont(TTFont(rl, _truetype(FONTS[name])))
     return rl
 
 
 def register_all() -> None:
-    for name in FONTS:
+    for name in BUNDLED:
         register(name)
 
 
 def font_files() -> list[Path]:
-    return [FONT_DIR / f for f in FONTS.values()]
+    return [FONTS[name] for name in sorted(BUNDLED)]
+
+
+def _truetype(path: Path) -> str | io.BytesIO:
+    """What ReportLab can read: the file itself, or a CFF-outline OpenType font converted to
+    TrueType outlines in memory (ReportLab embeds TrueType outlines only)."""
+    with path.open("rb") as fh:
+        if fh.read(4) != b"OTTO":  # TrueType outlines: ReportLab reads the file itself
+            return str(path)
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont as FTFont
+    from fontTools.ttLib import newTable
+
+    font = FTFont(str(path))
+    glyphs = font.getGlyphSet()
+    glyf = newTable("glyf")
+    glyf.glyphOrder = font.getGlyphOrder()
+    glyf.glyphs = {}
+    for name in glyf.glyphOrder:
+        pen = TTGlyphPen(glyphs)
+        glyphs[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
+        glyf[name] = pen.glyph()
+    font["glyf"] = glyf
+    font["loca"] = newTable("loca")
+    font["maxp"].tableVersion = 0x00010000
+    for attr in (
+        "maxZones",
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+    ):
+        setattr(font["maxp"], attr, 0 if attr != "maxZones" else 1)
+    font["maxp"].maxComponentDepth = 0
+    font["head"].glyphDataFormat = 0
+    del font["CFF "]
+    if "VORG" in font:
+        del font["VORG"]
+    font.sfntVersion = "\0\1\0\0"
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping = 2.0, [], {}
+    buf = io.BytesIO()
+    font.save(buf)
+    buf.seek(0)
+    buf.name = str(path)
+    return buf
+
+
+def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]:
+    """A pack's own fonts by family name (`fonts/*.ttf|otf`), registered for layout and drawing;
+    a file that cannot be used is a located problem."""
+    if pack_root is None or not (pack_root / "fonts").is_dir():
+        return {}, []
+    families: dict[str, dict[tuple[bool, bool], str]] = {}
+    problems: list[Problem] = []
+    for path in sorted(p for p in (pack_root / "fonts").iterdir() if p.suffix.lower() in FONT_EXTS):
+        try:
+            family, bold, italic = _describe(path)
+            name = family + _SUFFIX[(bold, italic)]
+            known = FONTS.get(name)
+            if known is not None and known != path and _digest(known) != _digest(path):
+                raise UsageError(
+                    f"two packs have different fonts named '{name}' ({rel(known)}, {rel(path)}): build them separately"
+                )
+            FONTS[name] = path
+            register(name)
+        except UsageError:
+            raise
+        except Exception as exc:  # fontTools and ReportLab raise many types for a broken font
+            problems.append(
+                Problem("font.unreadable", f"cannot use font file '{path.name}': {exc}", Loc(rel(path)), "fonts")
+            )
+            continue
+        families.setdefault(family, {})[(bold, italic)] = name
+    out = {}
+    for family, found in families.items():
+        out[family] = Faces(
+            *(_pick(found, b, i) for b, i in ((False, False), (True, False), (False, True), (True, True)))
+        )
+        for (b, i), face in found.items():  # each face by its own name too: bold of an italic is bold-italic
+            out[face] = Faces(face, _pick(found, True, i), _pick(found, b, True), _pick(found, True, True))
+    return out, problems
+
+
+def _pick(found: dict[tuple[bool, bool], str], bold: bool, italic: bool) -> str:
+    """The family's face closest to the one asked for."""
+    return (
+        found.get((bold, italic))
+        or found.get((bold, False))
+        or found.get((False, italic))
+        or found.get((False, False))
+        or next(iter(found.values()))
+    )
+
+
+@cache
+def _digest(path: Path) -> str:
+    return hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+def _describe(path: Path) -> tuple[str, bool, bool]:
+    """(family, bold, italic) from the font's own name table and style bits."""
+    from fontTools.ttLib import TTFont as FTFont
+
+    font = FTFont(str(path), lazy=True)
+    names = font["name"]
+    family = names.getDebugName(16) or names.getDebugName(1) or path.stem
+    style = (names.getDebugName(17) or names.getDebugName(2) or "").lower()
+    selection = font["OS/2"].fsSelection if "OS/2" in font else 0
+    mac = font["head"].macStyle
+    bold = bool(selection & 0x20 or mac & 1) or "bold" in style
+    italic = bool(selection & 0x01 or mac & 2) or "italic" in style or "oblique" in style
+    for word in ("Bold Italic", "Bold", "Italic", "Oblique", "Regular"):  # a family name that repeats its style
+        if family.endswith(" " + word):
+            family = family[: -len(word) - 1]
+    return family.strip(), bold, italic
+
+
+def faces(name: str, own: dict[str, Faces] | None = None) -> Faces | None:
+    """The faces a template font name draws with: a bundled name, or a pack font's family or face."""
+    if own and name in own:
+        return own[name]
+    return FACES.get(name)
+
+
+def font_label(name: str) -> str:
+    """How a problem names a font: 'sans-bold' (DejaVuSansCondensed-Bold.ttf)."""
+    path = FONTS.get(name)
+    return f"'{name}' ({path.name})" if path else f"'{name}'"
 
 
 @cache
@@ -69,3 +230,12 @@ def _unit_width(text: str, name: str) -> float:
 def width(text: str, name: str, size_pt: float) -> float:
     """Advance width in pt (no kerning, so it scales exactly with size: cached per word at 1 pt)."""
     return _unit_width(text, name) * size_pt
+
+
+def missing_message(missing: set[str], name: str) -> str:
+    """'font 'sans' (DejaVuSansCondensed.ttf) has no glyph for 中 文 (U+4E2D U+6587)'."""
+    chars = sorted(missing)
+    return (
+        f"font {font_label(name)} has no glyph for {' '.join(chars)} ({' '.join(f'U+{ord(c):04X}' for c in chars)}); "
+        "use another font or another character"
+    )

@@ -100,3 +100,18 @@ def _load_svg(path: Path, mtime_ns: int) -> Any:
     if drawing is None:
         raise ValueError(f"cannot read SVG icon {path}")
     return drawing
+
+
+def recoloured(drawing: Any, color: Any) -> Any:
+    """A copy of an icon's drawing with every fill and stroke in one colour (`<icon color=>`)."""
+    import copy
+
+    out = copy.deepcopy(drawing)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        for attr in ("fillColor", "strokeColor"):
+            if getattr(node, attr, None) is not None:
+                setattr(node, attr, color)
+        stack.extend(getattr(node, "contents", []))
+    return out

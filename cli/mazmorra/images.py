@@ -53,17 +53,55 @@ def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
     return dims
 
 
-def prepared(path: Path, w_mm: float, h_mm: float) -> bytes:
-    """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled)."""
-    return _prepared(path.resolve(), path.stat().st_mtime_ns, w_mm, h_mm)
+def problem_in_pack(root: Path, src: str) -> tuple[Path, str | None]:
+    """(resolved path, None) for a usable picture inside the pack folder `root`, else (path, why not)."""
+    base = root.resolve()
+    path = (base / src).resolve()
+    if not path.is_relative_to(base):
+        return path, f"image '{src}' is outside the pack folder"
+    if not path.is_file():
+        return path, f"image '{src}' does not exist"
+    try:
+        check(path)
+    except ImageProblem as exc:
+        return path, f"image '{src}': {exc}"
+    return path, None
+
+
+def prepared(path: Path, w_mm: float, h_mm: float, tint: str | None = None) -> bytes:
+    """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled);
+    with `tint`, its shape in that one colour."""
+    return _prepared(path.resolve(), path.stat().st_mtime_ns, w_mm, h_mm, tint)
+
+
+def tinted(path: Path, color: str) -> bytes:
+    """A PNG icon recoloured: its shape (alpha, or darkness where it has no alpha) in one colour."""
+    with Image.open(path) as src:
+        src.load()
+        return _png(_tint(src, color))
+
+
+def _tint(im: Image.Image, color: str) -> Image.Image:
+    from PIL import ImageOps
+
+    shape = im.getchannel("A") if "A" in im.getbands() else ImageOps.invert(im.convert("L"))
+    out = Image.new("RGBA", im.size, color)
+    out.putalpha(shape)
+    return out
+
+
+def _png(im: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
 
 
 @lru_cache(maxsize=64)
-def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float) -> bytes:
+def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float, tint: str | None = None) -> bytes:
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     with Image.open(path) as src:
         src.load()
-        im: Image.Image = src
+        im: Image.Image = src if tint is None else _tint(src, tint)
         target = (max(1, round(w_mm / 25.4 * PRINT_DPI)), max(1, round(h_mm / 25.4 * PRINT_DPI)))
         scale = min(target[0] / im.width, target[1] / im.height)
         if scale < 1:

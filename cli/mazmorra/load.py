@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from mazmorra import kinds
+from mazmorra.deckfile import coerced, read_entries, translations
+from mazmorra.declared.kinds import kind_files, load_kinds
+from mazmorra.declared.spec import parse_rule
 from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean, rel
 from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
+from mazmorra.schemas import checked, schema_problems
 from mazmorra.units import parse_size
-from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml, locate
+from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
 
 PACK_FILE = "pack.yaml"
 
@@ -35,46 +39,6 @@ def all_packs(content_dir: Path = Path("content")) -> list[Path]:
     return packs
 
 
-def schema_problems(
-    exc: ValidationError, root: Any, base: Loc, component: str | None, prefix: tuple[Any, ...] = ()
-) -> list[Problem]:
-    """Turn a pydantic error into located problems, one per field."""
-    out = []
-    for err in exc.errors():
-        path = tuple(err["loc"])
-        loc = locate(root, prefix + path) or base
-        field = ".".join(str(p) for p in path) or None
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
-        elif err["type"] == "missing":
-            msg = "required field is missing"
-        if (
-            "input" in err
-            and err["type"] not in ("missing", "extra_forbidden")
-            and not isinstance(err["input"], (dict, list))
-        ):
-            got = repr(err["input"])
-            msg += f" (got {got[:60] + '…' if len(got) > 60 else got})"
-        out.append(Problem(f"schema.{err['type']}", msg, loc, component, field))
-    return out
-
-
-def _validate(
-    model: type[BaseModel],
-    data: Any,
-    base: Loc,
-    component: str | None,
-    problems: list[Problem],
-    prefix: tuple[Any, ...] = (),
-) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        problems.extend(schema_problems(exc, data, base, component, prefix))
-        return None
-
-
 def load_pack(pack_dir: Path) -> Pack:
     """Read pack.yaml and every deck it names; raise ContentError listing every problem."""
     problems: list[Problem] = []
@@ -86,28 +50,34 @@ def load_pack(pack_dir: Path) -> Pack:
     base = Loc(rel(pack_file), 1, 1)
     if not isinstance(raw, YMap):
         raise ContentError([Problem("pack.shape", "pack.yaml must be a mapping", base)])
-    spec = _validate(PackSpec, raw, base, "pack", problems)
+    spec = checked(PackSpec, raw, base, "pack", problems)
     if spec is None:
         raise ContentError(problems)
+    declared = load_kinds(pack_dir, problems)  # the pack's own kinds, beside the built-in ones
+    broken = {p.stem for p in kind_files(pack_dir)} - set(declared)  # reported with their files
 
+    def kind_of(name: str) -> Kind | None:
+        return declared.get(name) or kinds.get(name)
+
+    known = sorted({*kinds.all_kinds(), *declared})
     decks = []
     seen_ids: dict[str, Loc] = {}
     for i, dspec in enumerate(spec.decks):
         deck_loc = raw["decks"].locs[i]
-        kind = kinds.get(dspec.kind)
+        kind = kind_of(dspec.kind)
         if kind is None:
-            known = ", ".join(kinds.all_kinds())
-            problems.append(
-                Problem(
-                    "pack.unknown-kind",
-                    f"unknown kind '{dspec.kind}'{did_you_mean(dspec.kind, kinds.all_kinds())} (known: {known})",
-                    locate(raw, ("decks", i, "kind")),
-                    f"deck:{dspec.id}",
-                    "kind",
+            if dspec.kind not in broken:
+                problems.append(
+                    Problem(
+                        "pack.unknown-kind",
+                        f"unknown kind '{dspec.kind}'{did_you_mean(dspec.kind, known)} (known: {', '.join(known)})",
+                        locate(raw, ("decks", i, "kind")),
+                        f"deck:{dspec.id}",
+                        "kind",
+                    )
                 )
-            )
             continue
-        deck = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, problems)
+        deck = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, problems, kind_of, known)
         if deck is None:
             continue
         for comp in deck.components:
@@ -127,7 +97,21 @@ def load_pack(pack_dir: Path) -> Pack:
     dup = _duplicates([d.id for d in spec.decks])
     for d in dup:
         problems.append(Problem("pack.duplicate-deck", f"deck id '{d}' is used twice", base, f"deck:{d}", "id"))
-    pack = Pack(spec=spec, root=pack_dir, decks=tuple(decks), loc=base, field_locs=dict(raw.locs), raw=raw)
+    rules = []
+    for j, item in enumerate(spec.rules):
+        rule = parse_rule(item, raw["rules"].locs[j], None, problems)
+        if rule is not None:
+            rules.append(rule)
+    pack = Pack(
+        spec=spec,
+        root=pack_dir,
+        decks=tuple(decks),
+        loc=base,
+        field_locs=dict(raw.locs),
+        raw=raw,
+        declared_kinds=declared,
+        rules=tuple(rules),
+    )
     settings = game_settings(pack, problems)
     if problems:
         raise ContentError(problems)
@@ -215,6 +199,8 @@ def _load_deck(
     raw: YMap,
     index: int,
     problems: list[Problem],
+    kind_of: Callable[[str], Kind | None],
+    known: list[str],
 ) -> Deck | None:
     path = (pack_dir / dspec.file).resolve()
     if not path.is_relative_to(pack_dir.resolve()):
@@ -239,38 +225,18 @@ def _load_deck(
             )
         )
         return None
-    try:
-        data = load_yaml(path)
-    except YamlError as exc:
-        problems.append(exc.problem)
-        return None
-    file_loc = Loc(rel(path), 1, 1)
-    if not isinstance(data, YList):
-        problems.append(
-            Problem(
-                "deck.shape",
-                "a deck file must be a YAML list of components",
-                getattr(data, "loc", file_loc),
-                f"deck:{dspec.id}",
-            )
-        )
+    entries = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind, problems)
+    if entries is None:
         return None
     comps = []
-    for j, item in enumerate(data):
-        loc = data.locs[j]
-        if not isinstance(item, YMap):
-            problems.append(Problem("deck.shape", "each component must be a mapping", loc, f"deck:{dspec.id}"))
-            continue
+    for j, entry in enumerate(entries):
+        item, loc = entry.fields, entry.loc
         given = item.get("id")
         cid = given if isinstance(given, str) else f"{dspec.id}#{j + 1}"
-        own = _entry_kind(item, kind, cid, problems)  # a deck may mix kinds: `kind:` on the entry
+        own = _entry_kind(item, kind, cid, problems, kind_of, known)  # a deck may mix kinds: `kind:` on the entry
         if own is None:
             continue
-        fields = item
-        if "kind" in item:  # the entry's kind is not one of its kind's fields
-            fields = YMap({k: v for k, v in item.items() if k != "kind"})
-            fields.loc, fields.locs = item.loc, item.locs
-        model = _validate(own.model, fields, loc, cid, problems)
+        model = checked(own.model, coerced(entry, own), loc, cid, problems, declared=own.declared_at)
         if model is None:
             continue
         size = parse_size(model.size) if model.size else _default_size(spec, dspec, own)
@@ -283,6 +249,7 @@ def _load_deck(
                 field_locs=dict(item.locs),
                 size_mm=size,
                 raw=item,
+                translations=translations(entry, own),
             )
         )
     return Deck(
@@ -290,7 +257,7 @@ def _load_deck(
         kind=kind,
         components=tuple(comps),
         loc=deck_loc,
-        file_loc=file_loc,
+        file_loc=Loc(rel(path), 1, 1),
         size_mm=_default_size(spec, dspec, kind),
     )
 
@@ -299,17 +266,23 @@ def _default_size(spec: PackSpec, dspec: DeckSpec, kind: Kind) -> tuple[float, f
     return parse_size(dspec.card_size or (spec.card_size if kind.size == "card" else kind.size))
 
 
-def _entry_kind(item: YMap, default: Kind, cid: str, problems: list[Problem]) -> Kind | None:
+def _entry_kind(
+    item: YMap,
+    default: Kind,
+    cid: str,
+    problems: list[Problem],
+    kind_of: Callable[[str], Kind | None],
+    known: list[str],
+) -> Kind | None:
     name = item.get("kind")
     if name is None:
         return default
-    found = kinds.get(name) if isinstance(name, str) else None
+    found = kind_of(name) if isinstance(name, str) else None
     if found is None:
         problems.append(
             Problem(
                 "deck.unknown-kind",
-                f"unknown kind {name!r}"
-                f"{did_you_mean(str(name), kinds.all_kinds())} (known: {', '.join(kinds.all_kinds())})",
+                f"unknown kind {name!r}{did_you_mean(str(name), known)} (known: {', '.join(known)})",
                 item.locs.get("kind", item.loc),
                 cid,
                 "kind",

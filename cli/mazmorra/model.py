@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
@@ -53,6 +54,7 @@ class Family:
     name: str
     summary: str
     settings: type[BaseModel] | None = None  # its keys of `game:`; None: the family reads no settings
+    reference: Path | None = None  # its reference edition (the rulebook's box) as YAML; see edition.py
 
 
 GENERIC = Family("generic", "Components of any game: no game-wide settings or rules.")
@@ -76,10 +78,29 @@ class Kind:
     two_sided: bool = False  # the component prints its own back (template gets side='back')
     reads_settings: bool = True  # its rules or templates read its family's `game:` settings (then required)
     summary: str = ""
+    fields: Mapping[str, FieldDecl] = field(default_factory=dict)  # declared fields (kind files), own and inherited
+    rules: tuple[Rule, ...] = ()  # declarative rules (kind files), own and inherited
+    source: Loc | None = None  # the kind file that declares it; None for a built-in kind
+    declared_at: Mapping[str, Loc] = field(default_factory=dict)  # declared field -> where its file declares it
 
     @property
     def has_back(self) -> bool:
         return self.two_sided or self.back_template is not None
+
+    @property
+    def text_limits(self) -> dict[str, int]:
+        """Translatable field -> most characters, as the kind declares it (every language keeps to it)."""
+        out = {}
+        for name in self.translatable:
+            decl = self.fields.get(name)
+            if decl is not None and decl.type == "text" and decl.max is not None:
+                out[name] = int(decl.max)
+                continue
+            info = self.model.model_fields.get(name)
+            for meta in info.metadata if info is not None else ():
+                if getattr(meta, "max_length", None) is not None:
+                    out[name] = int(meta.max_length)
+        return out
 
 
 class _Strict(BaseModel):
@@ -96,6 +117,7 @@ class DeckSpec(_Strict):
     size: int | None = Field(None, ge=1, le=10000, description="declared total of copies")
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
+    sheet: str | None = Field(None, description="the sheet of an .xlsx or .ods deck file (default: the first)")
 
     @field_validator("card_size")
     @classmethod
@@ -117,9 +139,17 @@ class PackSpec(_Strict):
     card_size: str = "poker"
     bleed: str | float = "3mm"
     decks: list[DeckSpec] = Field(min_length=1)
+    edition: Literal["reference", "custom"] | None = Field(
+        None,
+        description="reference: the game's families' reference counts are enforced; custom: differences "
+        "from them are listed as warnings; absent: not compared",
+    )
     game: dict[str, Any] = Field(
         default_factory=dict,
         description="game-wide settings the kinds' rules and templates read; each game family checks its own keys",
+    )
+    rules: list[dict[str, Any]] = Field(
+        default_factory=list, description="declarative rules across decks (see docs/own-kind.md, Rules)"
     )
 
     @field_validator("languages")
@@ -164,6 +194,8 @@ class Component:
     )  # trim size: its own `size`, else its deck's for its kind
 
     raw: Any = None  # the component's YAML mapping, positions included, for nested locations
+    translations: Mapping[str, Mapping[str, tuple[str, Loc]]] = field(default_factory=dict)  # lang -> text key ->
+    # (text, cell): translations a spreadsheet carries in `field@lang` columns
 
     @property
     def id(self) -> str:
@@ -212,6 +244,8 @@ class Pack:
     field_locs: Mapping[str, Loc]
     settings: Mapping[str, BaseModel] = field(default_factory=dict)  # family name -> its parsed `game:` keys
     raw: Any = None  # pack.yaml as located YAML, for nested locations
+    declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
+    rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
 
     @property
     def id(self) -> str:
@@ -253,6 +287,13 @@ class Pack:
     def setting_loc(self, *path: str | int) -> Loc:
         """pack.yaml's line of game.<path> (or of the closest enclosing key)."""
         return (locate(self.raw, ("game", *path)) if self.raw is not None else None) or self.loc
+
+    def deck_loc(self, deck_id: str, *path: str | int) -> Loc:
+        """pack.yaml's line of a key of a deck's entry (its `size:`, one of its `counts:`), or of the
+        entry itself when the key is absent."""
+        index = next((i for i, d in enumerate(self.spec.decks) if d.id == deck_id), None)
+        found = locate(self.raw, ("decks", index, *path)) if index is not None and self.raw is not None else None
+        return found or next((d.loc for d in self.decks if d.id == deck_id), self.loc)
 
     def of(self, model: type[M]) -> Iterator[tuple[Component, M]]:
         """Every component whose data is a `model`, typed: what family rules look across."""

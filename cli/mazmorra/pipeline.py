@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mazmorra import workers
 from mazmorra.contracts import Document, Item
-from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError
+from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import localise
@@ -39,7 +39,7 @@ from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
-_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue"})
+_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 # More renderers, from the caller (the live preview): given the pack, its icons and the build's problems.
@@ -342,7 +342,9 @@ def _decks(pack: Pack, wanted: tuple[str, ...] | None) -> list[Deck]:
     ids = [d.id for d in pack.decks]
     unknown = [d for d in wanted if d not in ids]
     if unknown:
-        raise UsageError(f"pack '{pack.id}' has no deck {', '.join(unknown)} (it has {', '.join(ids)})")
+        raise UsageError(
+            f"pack '{pack.id}' has no deck {', '.join(unknown)}{did_you_mean(unknown[0], ids)} (it has {', '.join(ids)})"
+        )
     return [d for d in pack.decks if d.id in wanted]
 
 

@@ -34,9 +34,10 @@ from mazmorra.contracts import (
     Page,
     PolyOp,
     RectOp,
+    RotateOp,
     TextOp,
 )
-from mazmorra.icons import IconSet, load_svg
+from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -98,7 +99,7 @@ class Sheets:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
-        self._forms: dict[str, tuple[str, float]] = {}  # icon name -> (form name, its larger side in pt)
+        self._forms: dict[tuple[str, str | None], tuple[str, float]] = {}  # (icon, colour) -> (form, larger side pt)
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
@@ -225,8 +226,12 @@ class Sheets:
                 stroke=0,
                 fill=1,
             )
+        self._ops(face.ops, x0, y0)
+        c.restoreState()
+
+    def _ops(self, ops: Sequence[Op], x0: float, y0: float) -> None:
         run: list[TextOp] = []  # consecutive runs of text share one text object
-        for op in face.ops:
+        for op in ops:
             if isinstance(op, TextOp):
                 run.append(op)
                 continue
@@ -236,7 +241,6 @@ class Sheets:
             self._op(op, x0, y0)
         if run:
             self._texts(run, x0, y0)
-        c.restoreState()
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
         t = self.c.beginText()
@@ -279,7 +283,17 @@ class Sheets:
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
     def _icon_op(self, op: IconOp, ox: float, oy: float) -> None:
-        self._icon(op.name, ox + op.x, oy + op.y, op.size)
+        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color)
+
+    def _rotate(self, op: RotateOp, ox: float, oy: float) -> None:
+        c = self.c
+        px, py = self.X(ox + op.cx), self.Y(oy + op.cy)
+        c.saveState()
+        c.translate(px, py)
+        c.rotate(-op.angle)  # clockwise on the page: y grows downwards in our coordinates
+        c.translate(-px, -py)
+        self._ops(op.ops, ox, oy)
+        c.restoreState()
 
     def _rect(self, op: RectOp, ox: float, oy: float) -> None:
         fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
@@ -316,25 +330,33 @@ class Sheets:
 
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
-        data = images.prepared(Path(op.path), op.w, op.h)
+        data = images.prepared(Path(op.path), op.w, op.h, op.color)
+        x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
+        if op.radius:  # the picture clipped to a rounded frame
+            self.c.saveState()
+            path = self.c.beginPath()
+            path.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
+            self.c.clipPath(path, stroke=0, fill=0)
         self.c.drawImage(
             ImageReader(io.BytesIO(data)),
-            self.X(ox + op.x),
-            self.Y(oy + op.y + op.h),
+            x,
+            y,
             op.w * K,
             op.h * K,
             mask="auto",
             preserveAspectRatio=True,
             anchor="c",
         )
+        if op.radius:
+            self.c.restoreState()
 
-    def _icon(self, name: str, x: float, y: float, size: float) -> None:
+    def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
         path = self.icons.files[name]
         self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
             c.drawImage(
-                ImageReader(str(path)),
+                ImageReader(str(path) if color is None else io.BytesIO(images.tinted(path, color))),
                 self.X(x),
                 self.Y(y + size),
                 size * K,
@@ -344,13 +366,13 @@ class Sheets:
                 anchor="c",
             )
             return
-        known = self._forms.get(name)
-        if known is None:  # drawn once per document as a form, then referenced
+        known = self._forms.get((name, color))
+        if known is None:  # drawn once per document (and colour) as a form, then referenced
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
 
-            drawing = load_svg(path)
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            known = self._forms[name] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
+            known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
             c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, c, 0, 0)
             c.endForm()
@@ -373,6 +395,7 @@ _DRAW: dict[type, Callable[[Sheets, Any, float, float], None]] = {
     LineOp: Sheets._line,
     PolyOp: Sheets._poly,
     ImageOp: Sheets._image,
+    RotateOp: Sheets._rotate,
 }
 
 

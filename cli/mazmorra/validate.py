@@ -1,11 +1,13 @@
-"""Stage 2, validate: the rules every pack follows, each kind's own deck and pack rules, then each
-game family's rules across its kinds."""
+"""Stage 2, validate: the rules every pack follows, each kind's own deck and pack rules, each game
+family's rules across its kinds, and the pack's edition against its families' reference editions."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from mazmorra import kinds
+from mazmorra.declared import rules as declared_rules
+from mazmorra.edition import edition_problems
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.icons import IconSet
 from mazmorra.model import Pack
@@ -22,7 +24,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                 Problem(
                     "deck.size",
                     f"the deck holds {total} cards (copies added up) but pack.yaml declares size {deck.spec.size}",
-                    deck.loc,
+                    pack.deck_loc(deck.id, "size"),
                     f"deck:{deck.id}",
                     "size",
                 )
@@ -34,7 +36,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                     Problem(
                         "deck.counts",
                         f"kind '{deck.kind.name}' has no type field to count by",
-                        deck.loc,
+                        pack.deck_loc(deck.id, "counts"),
                         f"deck:{deck.id}",
                         "counts",
                     )
@@ -50,7 +52,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                             Problem(
                                 "deck.counts",
                                 f"{fld} '{key}': {have.get(key, 0)} card(s), declared {want}",
-                                deck.loc,
+                                pack.deck_loc(deck.id, "counts", key),
                                 f"deck:{deck.id}",
                                 f"counts.{key}",
                             )
@@ -60,7 +62,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         Problem(
                             "deck.counts",
                             f"{fld} '{key}' has {have[key]} card(s) but no declared count",
-                            deck.loc,
+                            pack.deck_loc(deck.id, "counts"),
                             f"deck:{deck.id}",
                             f"counts.{key}",
                         )
@@ -68,8 +70,8 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
         for comp in deck.components:
             for fld in comp.kind.translatable:
                 value = getattr(comp.data, fld, None)
-                texts = value if isinstance(value, (list, tuple)) else [value]
-                for text in texts:
+                texts = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
+                for i, text in texts:  # a list's texts each at their own line
                     if not isinstance(text, str):
                         continue
                     for tok in icon_tokens(text):
@@ -78,7 +80,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                                 Problem(
                                     "text.unknown-icon",
                                     f"unknown icon '{{{tok.name}}}'" + _icon_hint(tok.name, icons),
-                                    comp.field_loc(fld),
+                                    comp.field_loc(fld if i is None else f"{fld}.{i}"),
                                     comp.id,
                                     fld,
                                 )
@@ -90,9 +92,11 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
     for kind in pack.kinds():
         for pack_rule in kind.pack_rules:
             problems.extend(pack_rule(pack))
+    problems.extend(declared_rules.check(pack, icons))  # what kind files and pack.yaml declare
     for family in pack.families():  # once per family, whichever of its kinds the pack holds
         for family_rule in kinds.rules_of(family):
             problems.extend(family_rule(pack))
+    problems.extend(edition_problems(pack))
     problems.extend(icons.problems())
     return problems
 

@@ -121,6 +121,7 @@ def i18n_status(
             "fuzzy",
             "untranslated",
             "obsolete",
+            "in sheets",
             "overflowing",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
@@ -132,6 +133,7 @@ def i18n_status(
                 str(st.fuzzy),
                 str(st.untranslated),
                 str(st.obsolete),
+                str(st.from_sheets),
                 str(len(st.overflow or [])),
             )
         out.print(table)

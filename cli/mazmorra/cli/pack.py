@@ -1,19 +1,22 @@
-"""Commands about a pack's building blocks: `new`, `kinds`, `icons`, `templates`."""
+"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`."""
 
 from __future__ import annotations
 
 import re
 import shutil
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mazmorra.cli.app import app
 from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
-from mazmorra.errors import UsageError, did_you_mean
+from mazmorra.errors import ContentError, UsageError, did_you_mean
 from mazmorra.paths import SKELETON_DIR, templates_dir
+
+if TYPE_CHECKING:
+    from mazmorra.model import Kind
 
 
 @app.command()
@@ -30,9 +33,18 @@ def new(
         target = content_dir / name
         if target.exists():
             raise UsageError(f"'{target}' already exists")
+        from mazmorra.editorschema import PACK_SCHEMA, SCHEMA_DIR, modeline, write_schemas
+
         shutil.copytree(SKELETON_DIR, target)
         pack_yaml = target / "pack.yaml"
-        pack_yaml.write_text(pack_yaml.read_text(encoding="utf-8").replace("__ID__", name), encoding="utf-8")
+        text = pack_yaml.read_text(encoding="utf-8").replace("__ID__", name)
+        pack_yaml.write_text(modeline(f"{SCHEMA_DIR}/{PACK_SCHEMA}") + text, encoding="utf-8")
+        for deck in sorted((target / "decks").glob("*.yaml")):  # editors complete and check while typing
+            deck.write_text(
+                modeline(f"../{SCHEMA_DIR}/{deck.stem}.schema.json") + deck.read_text(encoding="utf-8"),
+                encoding="utf-8",
+            )
+        write_schemas(target)
         err.print(f"[green]✓[/] {escape(f'created {target}; build it with: mazmorra build {target}')}")
 
 
@@ -50,12 +62,87 @@ def icons(packs: PacksArg = None) -> None:
 
 
 @app.command("kinds")
-def kinds_cmd() -> None:
-    """List the registered component kinds."""
+def kinds_cmd(
+    what: Annotated[
+        list[str] | None,
+        typer.Argument(help="Packs (to list their own kinds too) or a kind's name.", show_default=False),
+    ] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="The named kind's documentation, in Markdown.")] = False,
+) -> None:
+    """List the component kinds: built-in ones and each pack's own (kinds/*.yaml)."""
     from mazmorra import kinds
+    from mazmorra.declared.docs import markdown as kind_markdown
+    from mazmorra.load import find_pack
 
-    for name, kind in kinds.all_kinds().items():
-        out.print(f"[bold]{escape(name)}[/]  {escape(kind.summary)}")
+    with guard():
+        packs, names = [], []
+        for item in what or []:
+            try:
+                packs.append(find_pack(item))
+            except UsageError:
+                names.append(item)
+        if not packs and Path("content").is_dir():
+            packs = sorted(p.parent for p in Path("content").glob("*/pack.yaml"))
+        found: dict[str, tuple[Kind, str]] = {n: (k, "") for n, k in kinds.all_kinds().items()}
+        for pack_dir in packs:
+            for name, kind in _declared(pack_dir).items():
+                found.setdefault(name, (kind, pack_dir.name))
+        if markdown or names:
+            if len(names) != 1:
+                raise UsageError("name one kind: `mazmorra kinds NAME --markdown` (and its pack, if it is declared)")
+            if names[0] not in found:
+                raise UsageError(f"no kind '{names[0]}'{did_you_mean(names[0], found)} (`mazmorra kinds` lists them)")
+            kind = found[names[0]][0]
+            out.print(
+                kind_markdown(kind) if markdown else f"[bold]{escape(kind.name)}[/]  {escape(kind.summary)}",
+                markup=not markdown,
+            )
+            return
+        for name, (kind, pack) in sorted(found.items()):
+            out.print(
+                f"[bold]{escape(name)}[/]  {escape(kind.summary)}"
+                + (f"  [dim](declared in {escape(pack)})[/]" if pack else "")
+            )
+
+
+def _declared(pack_dir: Path) -> dict[str, Kind]:
+    """A pack's own kinds; their problems are printed, the sound ones listed."""
+    from mazmorra.cli.console import show_problems
+    from mazmorra.declared.kinds import load_kinds
+    from mazmorra.errors import Problem
+
+    problems: list[Problem] = []
+    found = load_kinds(pack_dir, problems)
+    show_problems(problems)
+    return found
+
+
+@app.command("schema")
+def schema_cmd(packs: PacksArg = None) -> None:
+    """Write JSON Schema for editors into each pack's schema/ folder: pack.yaml, every deck and kind files.
+
+    Point a YAML file at its schema with a first line such as
+    `# yaml-language-server: $schema=../schema/cartas.schema.json` (VS Code's YAML extension then
+    completes fields and flags mistakes while you type)."""
+    from mazmorra.editorschema import write_schemas
+
+    with guard():
+        failed = False
+        for pack_dir in pack_dirs(packs):
+            try:
+                written = write_schemas(pack_dir)
+            except ContentError as exc:
+                from mazmorra.cli.console import show_problems, show_summary
+
+                show_problems(exc.problems)
+                show_summary(exc.problems, pack_dir.name)
+                failed = True
+                continue
+            err.print(f"[green]✓[/] {escape(f'{pack_dir.name}: {len(written)} schema file(s) in {written[0].parent}')}")
+            for path in written:
+                out.print(f"  {escape(path)}")
+        if failed:
+            raise typer.Exit(1)
 
 
 @app.command("templates")

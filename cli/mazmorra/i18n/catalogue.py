@@ -12,7 +12,7 @@ import polib
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
-from mazmorra.i18n.localise import pack_messages
+from mazmorra.i18n.localise import pack_messages, sheet_texts
 from mazmorra.i18n.po import catalogue_path, load_po
 from mazmorra.load import load_pack
 from mazmorra.model import LANG_PATTERN, Pack
@@ -45,7 +45,10 @@ def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, in
     previous = {e.msgctxt: e for e in old} if old is not None else {}
     stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "kept": 0}
     wanted: list[polib.POEntry] = []
+    in_sheets = sheet_texts(pack, lang)
     for msg in pack_messages(pack):
+        if (msg.component, msg.field) in in_sheets:
+            continue  # a spreadsheet column translates it: the sheet is where translators edit it
         wanted.append(
             polib.POEntry(
                 msgctxt=msg.ctx,
@@ -134,6 +137,7 @@ class LangStatus:
     fuzzy: int = 0
     untranslated: int = 0
     obsolete: int = 0
+    from_sheets: int = 0  # of the translated texts, how many a spreadsheet column carries
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
 
@@ -149,6 +153,7 @@ class LangStatus:
             "fuzzy": self.fuzzy,
             "untranslated": self.untranslated,
             "obsolete": self.obsolete,
+            "from_sheets": self.from_sheets,
             "translated_percent": self.percent(self.translated),
             "items": [
                 {
@@ -183,9 +188,14 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
         return st
     po = load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    in_sheets = sheet_texts(pack, lang)
     for msg in msgs:
         e = index.get(msg.ctx)
-        if e is None or not e.msgstr:
+        cell = in_sheets.get((msg.component, msg.field))
+        if cell is not None and cell[0]:
+            st.translated += 1
+            st.from_sheets += 1
+        elif e is None or not e.msgstr:
             st.untranslated += 1
             st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))
         elif "fuzzy" in e.flags or e.msgid != msg.source:

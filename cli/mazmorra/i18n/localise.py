@@ -4,7 +4,7 @@ from (YAML line or catalogue line) and its state (source, translated, fuzzy, mis
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polib
@@ -34,8 +34,9 @@ class Message:
 @dataclass(frozen=True)
 class LocalText:
     text: str
-    loc: Loc  # where this language's text stands (YAML or .po line)
+    loc: Loc  # where this language's text stands (YAML line, .po line or spreadsheet cell)
     status: str  # source | translated | fuzzy | missing
+    lang: str = ""  # the language the text is written in (a missing translation falls back to the source's)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,13 @@ class Localised:
         if fld and fld in self.texts:
             return self.texts[fld].loc
         return self.component.field_loc(fld) if fld else self.component.loc
+
+    def text_lang(self, fld: str | None) -> str:
+        """The language a field's text is written in: the build's, or the source's where it falls back."""
+        t = self.texts.get(fld) if fld else None
+        if t is not None and t.status == "list":
+            t = self.texts.get(f"{fld}.1", t)
+        return t.lang if t is not None and t.lang else self.lang
 
     def untranslated(self) -> list[tuple[str, str]]:
         """(field, untranslated | fuzzy) for every text that is not translated, in field order."""
@@ -98,10 +106,18 @@ def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
                 yield f"{fld}.{i + 1}", v
 
 
+def sheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str, Loc]]:
+    """(component, text key) -> (text, cell) of every translation a spreadsheet carries in `lang`."""
+    return {(comp.id, key): cell for comp in pack.components() for key, cell in comp.translations.get(lang, {}).items()}
+
+
 def localise(pack: Pack, lang: str) -> Localisation:
     """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
+    sheets = sheet_texts(pack, lang)
+    by_kind = {k.name: k.text_limits for k in pack.kinds()}
+    limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
     po = None if source else load_po(catalogue_path(pack.root, lang))
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
@@ -118,10 +134,27 @@ def localise(pack: Pack, lang: str) -> Localisation:
     names: dict[str, LocalText] = {}
     texts_by_comp: dict[str, dict[str, LocalText]] = {}
     for msg in pack_messages(pack):
+        cell = sheets.get((msg.component, msg.field))
         if source:
-            lt = LocalText(msg.source, msg.loc, "source")
+            lt = LocalText(msg.source, msg.loc, "source", lang)
+        elif cell is not None:
+            lt = _from_sheet(msg, cell, index.get(msg.ctx), po_name, lang, problems)
         else:
             lt = _translated(msg, index.get(msg.ctx), po_name, lang, problems, po is not None)
+            lt = replace(lt, lang=pack.spec.source_language if lt.status == "missing" else lang)
+        limit = limits.get(msg.component, {}).get(msg.field)
+        if limit is not None and lt.status != "missing" and len(lt.text) > limit:
+            problems.append(
+                Problem(
+                    "text.too-long",
+                    f"the '{lang}' text has {len(lt.text)} characters; kind '{_kind_name(pack, msg.component)}' "
+                    f"allows {limit}",
+                    lt.loc,
+                    msg.component,
+                    msg.field,
+                    lang=lang,
+                )
+            )
         if msg.component == "pack" or msg.component.startswith("deck:"):
             names[msg.ctx] = lt
         else:
@@ -141,6 +174,48 @@ def localise(pack: Pack, lang: str) -> Localisation:
                 texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
         out.append(Localised(comp, lang, texts))
     return Localisation(lang, tuple(out), names, tuple(problems))
+
+
+def _kind_name(pack: Pack, component: str) -> str:
+    return next((c.kind.name for c in pack.components() if c.id == component), "?")
+
+
+def _from_sheet(
+    msg: Message,
+    cell: tuple[str, Loc],
+    entry: polib.POEntry | None,
+    po_name: str,
+    lang: str,
+    problems: list[Problem],
+) -> LocalText:
+    """A translation from a spreadsheet's `field@lang` column; a catalogue entry that says otherwise
+    is a conflict to settle."""
+    text, loc = cell
+    if entry is not None and entry.msgstr and entry.msgstr != text and "fuzzy" not in entry.flags:
+        problems.append(
+            Problem(
+                "i18n.conflict",
+                f"the sheet translates it as {text!r} but {po_name}:{msgstr_line(entry)} as {entry.msgstr!r}; "
+                "keep one (the sheet or the catalogue entry)",
+                loc,
+                msg.component,
+                msg.field,
+                lang=lang,
+            )
+        )
+    if token_signature(text) != token_signature(msg.source):
+        problems.append(
+            Problem(
+                "i18n.tokens",
+                f"the '{lang}' text has icon tokens/bold markers {token_signature(text)} "
+                f"but the source has {token_signature(msg.source)}",
+                loc,
+                msg.component,
+                msg.field,
+                lang=lang,
+            )
+        )
+    return LocalText(text, loc, "translated", lang)
 
 
 def _translated(

@@ -10,12 +10,28 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from mazmorra.model import Family, Kind, PackRule
 
 REGISTRY: dict[str, Kind] = {}
 FAMILIES: dict[str, Family] = {}
 FAMILY_RULES: dict[str, list[PackRule]] = {}
+F = TypeVar("F", bound=Callable[..., object])
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    """One rule id of a family: what it checks and the rulebook passage it comes from (the generated
+    rules table in docs/kinds/ lists them, so a designer sees why a rule exists)."""
+
+    id: str
+    checks: str
+    source: str  # the rulebook passage: page and section, paraphrased, never quoted at length
+
+
+RULE_DOCS: dict[str, dict[str, RuleDoc]] = {}  # family name -> rule id -> what it checks and why
 
 
 def register(kind: Kind) -> Kind:
@@ -47,6 +63,27 @@ def family_rule(family: Family) -> Callable[[PackRule], PackRule]:
         return rule
 
     return add
+
+
+def documents(family: Family, *docs: RuleDoc) -> Callable[[F], F]:
+    """Record the rule ids a rule function reports (deck, pack or family rule) with what each checks
+    and where it comes from."""
+
+    def add(rule: F) -> F:
+        table = RULE_DOCS.setdefault(family.name, {})
+        for doc in docs:
+            if doc.id in table and table[doc.id] != doc:
+                raise RuntimeError(f"rule {doc.id!r} documented twice, differently")
+            table[doc.id] = doc
+        return rule
+
+    return add
+
+
+def rule_docs(family: Family) -> dict[str, RuleDoc]:
+    """Every documented rule id of a family, sorted by id."""
+    _discover()
+    return dict(sorted(RULE_DOCS.get(family.name, {}).items()))
 
 
 def rules_of(family: Family) -> tuple[PackRule, ...]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from reportlab.lib import colors
 
 from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
 from mazmorra.units import parse_length
 
@@ -52,6 +53,20 @@ class FaceContext:
     pack_root: Path | None
     text_loc: Callable[[str | None], Loc | None]
     problems: list[Problem] = field(default_factory=list)
+    fonts: dict[str, Faces] = field(default_factory=dict)  # the pack's own font families and faces
+    text_lang: Callable[[str | None], str] | None = None  # the language a field's text is written in
+
+    def lang_of(self, fld: str | None) -> str:
+        """The language to hyphenate a field's text in (its own, where it falls back to the source)."""
+        return self.text_lang(fld) if self.text_lang is not None else self.lang
+
+    def font(self, name: str, what: str) -> Faces:
+        """The faces of a template font name; ValueError naming the known fonts otherwise."""
+        found = faces(name, self.fonts)
+        if found is None:
+            known = sorted({*FACES, *self.fonts})
+            raise ValueError(f"{what}: unknown font{did_you_mean(name, known)} (known: {', '.join(known)})")
+        return found
 
 
 def check_attrs(el: ET.Element, allowed: frozenset[str]) -> None:

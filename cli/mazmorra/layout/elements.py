@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp
+from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.layout.attrs import (
     AT,
@@ -33,6 +33,7 @@ _MARKER = re.compile(AT + r'="([0-9:]+)"')
 
 Handler = Callable[[ET.Element, FaceContext, float, float, list[Op]], None]
 SHAPE = frozenset({"fill", "stroke", "stroke-width"})
+TRANSFORM = frozenset({"rotate", "origin"})  # every element: turned `rotate` degrees clockwise about `origin`
 
 
 @dataclass(frozen=True)
@@ -101,33 +102,31 @@ def _icon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
     name = el.get("name", "")
     if name not in ctx.icons:
         raise ValueError(f"<icon name='{name}'>: unknown icon{did_you_mean(name, ctx.icons.names())}")
-    out.append(IconOp(name, ox + length(el, "x"), oy + length(el, "y"), length(el, "size")))
+    out.append(IconOp(name, ox + length(el, "x"), oy + length(el, "y"), length(el, "size"), opt_colour(el, "color")))
 
 
 def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """<image src field x y w h>: a picture inside the pack, checked before it is used."""
-    from mazmorra.images import ImageProblem, check
+    from mazmorra.images import problem_in_pack
 
-    src = el.get("src", "")
     fld = el.get("field")
     if ctx.pack_root is None:
         raise ValueError("<image> needs a pack")
-    root = ctx.pack_root.resolve()
-    path = (root / src).resolve()
-    problem = None
-    if not path.is_relative_to(root):
-        problem = f"image '{src}' is outside the pack folder"
-    elif not path.is_file():
-        problem = f"image '{src}' does not exist"
-    else:
-        try:
-            check(path)
-        except ImageProblem as exc:
-            problem = f"image '{src}': {exc}"
+    path, problem = problem_in_pack(ctx.pack_root, el.get("src", ""))
     if problem:
         ctx.problems.append(Problem("image.invalid", problem, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
         return
-    out.append(ImageOp(str(path), ox + length(el, "x"), oy + length(el, "y"), length(el, "w"), length(el, "h")))
+    out.append(
+        ImageOp(
+            str(path),
+            ox + length(el, "x"),
+            oy + length(el, "y"),
+            length(el, "w"),
+            length(el, "h"),
+            length(el, "r", 0),
+            opt_colour(el, "color"),
+        )
+    )
 
 
 ELEMENTS: dict[str, Element] = {
@@ -136,8 +135,8 @@ ELEMENTS: dict[str, Element] = {
     "circle": Element(SHAPE | {"cx", "cy", "r"}, _circle),
     "line": Element(frozenset({"x1", "y1", "x2", "y2", "stroke", "stroke-width", "dash"}), _line),
     "polygon": Element(SHAPE | {"points"}, _polygon),
-    "icon": Element(frozenset({"name", "x", "y", "size"}), _icon),
-    "image": Element(frozenset({"src", "field", "x", "y", "w", "h"}), _image),
+    "icon": Element(frozenset({"name", "x", "y", "size", "color"}), _icon),
+    "image": Element(frozenset({"src", "field", "x", "y", "w", "h", "r", "color"}), _image),
     "text": Element(TEXT_ATTRS, text_element),
     "grid": Element(GRID_ATTRS, grid_element, checks_own=True),
 }
@@ -155,8 +154,75 @@ def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                     f"{', '.join(sorted(ELEMENTS))})"
                 )
             if not spec.checks_own:
-                check_attrs(el, spec.attrs)
-            spec.handler(el, ctx, ox, oy, out)
+                check_attrs(el, spec.attrs | TRANSFORM)
+            if el.get("rotate") is None:
+                spec.handler(el, ctx, ox, oy, out)
+                continue
+            inner: list[Op] = []
+            spec.handler(el, ctx, ox, oy, inner)
+            cx, cy = _pivot(el, ox, oy, inner)
+            out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
+
+
+def _angle(el: ET.Element) -> float:
+    raw = el.get("rotate", "0").removesuffix("deg")
+    try:
+        angle = float(raw)
+    except ValueError:
+        raise ValueError(f"<{el.tag} rotate='{el.get('rotate')}'>: degrees, e.g. 90 or -12.5") from None
+    if not -360 <= angle <= 360:
+        raise ValueError(f"<{el.tag} rotate='{raw}'>: degrees between -360 and 360")
+    return angle
+
+
+def _pivot(el: ET.Element, ox: float, oy: float, ops: list[Op]) -> tuple[float, float]:
+    """The point an element turns about: `origin="x,y"`, else the centre of its box (a <g>: its own x, y)."""
+    origin = el.get("origin")
+    if origin is not None:
+        parts = origin.replace(",", " ").split()
+        if len(parts) != 2:
+            raise ValueError(f"<{el.tag} origin='{origin}'>: a point x,y in mm, e.g. origin=\"10,20\"")
+        return ox + parse_length(parts[0]), oy + parse_length(parts[1])
+    if el.tag == "g":
+        return ox + length(el, "x", 0), oy + length(el, "y", 0)
+    if el.get("w") is not None and el.get("h") is not None:
+        return ox + length(el, "x", 0) + length(el, "w") / 2, oy + length(el, "y", 0) + length(el, "h") / 2
+    if el.get("size") is not None:
+        return ox + length(el, "x", 0) + length(el, "size") / 2, oy + length(el, "y", 0) + length(el, "size") / 2
+    if el.get("cx") is not None:
+        return ox + length(el, "cx"), oy + length(el, "cy")
+    xs, ys = _extent(ops)
+    return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2) if xs else (ox, oy)
+
+
+def _extent(ops: list[Op] | tuple[Op, ...]) -> tuple[list[float], list[float]]:
+    """The x and y coordinates an element's ops reach (for the centre of lines, polygons and grids)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if isinstance(op, (RectOp, ImageOp)):
+            xs += [op.x, op.x + op.w]
+            ys += [op.y, op.y + op.h]
+        elif isinstance(op, CircleOp):
+            xs += [op.cx - op.r, op.cx + op.r]
+            ys += [op.cy - op.r, op.cy + op.r]
+        elif isinstance(op, LineOp):
+            xs += [op.x1, op.x2]
+            ys += [op.y1, op.y2]
+        elif isinstance(op, PolyOp):
+            xs += [x for x, _ in op.points]
+            ys += [y for _, y in op.points]
+        elif isinstance(op, IconOp):
+            xs += [op.x, op.x + op.size]
+            ys += [op.y, op.y + op.size]
+        elif isinstance(op, TextOp):
+            xs.append(op.x)
+            ys.append(op.y)
+        elif isinstance(op, RotateOp):
+            more = _extent(op.ops)
+            xs += more[0]
+            ys += more[1]
+    return xs, ys
 
 
 def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed: float, shape: str) -> Face:

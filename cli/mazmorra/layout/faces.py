@@ -39,9 +39,13 @@ class LayoutContext:
     problems: list[Problem]  # the build's: grows while decks are laid out
     reported: set[tuple[str, Loc | None, str]] = field(default_factory=set)  # template mistakes already reported
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
+    fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
 
     def __post_init__(self) -> None:
         self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
+        self.fonts, problems = fonts.pack_fonts(self.pack.root)
+        for problem in problems:
+            self.template_problem(problem)
 
     @property
     def lang(self) -> str:
@@ -107,6 +111,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                         lambda f: deck.loc,
                         size,
                         kind.shape,
+                        None,
                     )
                 )
             tctx = {
@@ -117,7 +122,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 "card": ctx.contexts[comp.id],
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
-            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape)
+            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang)
             back = shared[key]
             if kind.two_sided:
                 back = _face(
@@ -129,6 +134,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     loc.text_loc,
                     size,
                     kind.shape,
+                    loc.text_lang,
                 )
             untranslated = loc.untranslated()
             if ctx.draft and untranslated and front is not None:
@@ -149,7 +155,9 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
     inputs = {
         pack.root / "pack.yaml",
         pack.root / deck.spec.file,
+        *(Path(k.source.file).resolve() for k in pack.declared_kinds.values() if k.source),  # kind files
         *fonts.font_files(),
+        *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.regular, f.bold, f.italic, f.bold_italic)),
         *ctx.templates.files(names),
     }
     for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
@@ -205,9 +213,10 @@ def _face(
     text_loc: Callable[[str | None], Loc | None],
     size: tuple[float, float],
     shape: str,
+    text_lang: Callable[[str | None], str] | None,
 ) -> Face | None:
     """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
-    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc)
+    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc, fonts=ctx.fonts, text_lang=text_lang)
     try:
         xml = template.render(tctx)
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)

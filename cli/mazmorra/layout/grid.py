@@ -34,6 +34,8 @@ GRID_ATTRS = frozenset(
         "stroke-width",
         "pad",
         "radius",
+        "rotate",
+        "origin",
     }
 )
 CELL_STYLE = frozenset(

@@ -174,15 +174,13 @@ def _label(
     ctx: FaceContext,
     out: list[Op],
 ) -> None:
-    font = st.get("label-font", "sans-bold")
-    if font not in fonts.FONTS:
-        raise ValueError(f"label-font='{font}': unknown font (known: {', '.join(fonts.FONTS)})")
+    font = ctx.font(st.get("label-font", "sans-bold"), f"label-font='{st.get('label-font', 'sans-bold')}'").regular
     missing = fonts.missing_chars(label, font)
     if missing:
         ctx.problems.append(
             Problem(
                 "text.missing-glyph",
-                f"font '{font}' has no glyph for {' '.join(sorted(missing))}",
+                fonts.missing_message(missing, font),
                 ctx.text_loc(None),
                 ctx.component,
                 None,

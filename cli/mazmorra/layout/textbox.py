@@ -1,5 +1,6 @@
 """The <text> element: a box of card text fitted to its frame (shrunk down to min-size), with
-inline icons and bold runs, laid out once per distinct text and box and moved into place."""
+inline icons, bold and italic runs and paragraphs, laid out once per distinct text and box and
+moved into place; optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mazmorra import fonts
-from mazmorra.contracts import IconOp, Op, TextOp
-from mazmorra.errors import Problem, did_you_mean
-from mazmorra.layout.attrs import FaceContext, choice, colour, length, number
-from mazmorra.text import IconPart, Style, TextPart, fit, number_label
+from mazmorra.contracts import IconOp, Op, RectOp, TextOp
+from mazmorra.errors import Problem
+from mazmorra.layout.attrs import FaceContext, choice, colour, length, number, opt_colour
+from mazmorra.text import INSIDE_NUMBER, IconPart, Style, TextPart, fit, number_label
 from mazmorra.units import PT_PER_MM
 
-TEXT_ATTRS = frozenset({"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field"})
+TEXT_ATTRS = frozenset(
+    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding"}
+)
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
 
@@ -33,25 +37,31 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     size = number(el, "size", 9.0)
     min_size = number(el, "min-size", size)
     font = el.get("font", fonts.DEFAULT)
-    if font not in fonts.FONTS:
-        raise ValueError(
-            f"<text font='{font}'>: unknown font{did_you_mean(font, fonts.FONTS)} (known: {', '.join(fonts.FONTS)})"
-        )
+    faces = ctx.font(font, f"<text font='{font}'>")
     style = Style(
-        font=font,
-        bold_font=fonts.BOLD_OF[font],
+        font=faces.regular,
+        bold_font=faces.bold,
         color=colour(el.get("color", "#222222")),
         leading=number(el, "leading", 1.18),
         align=choice(el, "align", ALIGN),
         valign=choice(el, "valign", VALIGN),
+        italic_font=faces.italic,
+        bold_italic_font=faces.bold_italic,
+        paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
+        inside_color=colour(el.get("number-color", "#222222")),
     )
+    fill, stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
+    if fill or stroke:  # the box's own frame, behind its text
+        out.append(RectOp(x, y, w, h, fill, stroke, length(el, "stroke-width", 0.3), length(el, "r", 0)))
+    pad = length(el, "padding", 0)
+    x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
     fld = el.get("field")
-    block = _text_block(content, w, h, style, size, min_size, ctx.lang, ctx.icons.name_set)
-    if block.missing:
+    block = _text_block(content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set)
+    for face, missing in block.missing:
         ctx.problems.append(
             Problem(
                 "text.missing-glyph",
-                f"font '{font}' has no glyph for {' '.join(sorted(block.missing))}",
+                fonts.missing_message(set(missing), face),
                 ctx.text_loc(fld),
                 ctx.component,
                 fld,
@@ -88,6 +98,20 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
 
 
+def _number_ok(el: ET.Element) -> bool:
+    """paragraph-spacing= is a number of lines, 0 or more (checked here: `number` wants it positive)."""
+    raw = el.get("paragraph-spacing")
+    if raw is None:
+        return False
+    try:
+        ok = 0 <= float(raw) <= 10
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"<text paragraph-spacing='{raw}'>: a number of lines between 0 and 10 (0.5 by default)")
+    return True
+
+
 @dataclass(frozen=True)
 class TextBlock:
     """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
@@ -96,7 +120,7 @@ class TextBlock:
     size: float
     fits: bool
     overflow: float  # mm
-    missing: frozenset[str]
+    missing: tuple[tuple[str, frozenset[str]], ...]  # (font, characters it has no glyph for)
     unknown_icons: tuple[str, ...]
 
 
@@ -113,24 +137,26 @@ def _text_block(
 ) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
-    missing = frozenset(fonts.missing_chars(content, style.font))
+    missing: dict[str, set[str]] = {}
     fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang)
     x = y = 0.0
     s = fitted.size
     line_h = s * style.leading / PT_PER_MM
-    total = len(fitted.lines) * line_h
+    total = len(fitted.lines) * line_h + sum(ln.gap_before for ln in fitted.lines) / PT_PER_MM
     top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
     ascent = s * 0.78 / PT_PER_MM
     space_pt = fonts.width(" ", style.font, s)
+    gaps = 0.0  # paragraph spacing above the line
     for i, line in enumerate(fitted.lines):
         lw = line.width / PT_PER_MM
-        lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(style.align, 0.0)
-        base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2
+        lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(line.align or style.align, 0.0)
+        gaps += line.gap_before / PT_PER_MM
+        base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
         run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
         run_font, run_x, run_end = "", 0.0, 0.0
         for placed in line.items + (None,):
             part = placed.part if placed is not None else None
-            pfont = (style.bold_font if part.bold else style.font) if isinstance(part, TextPart) else ""
+            pfont = style.face(part.bold, part.italic) if isinstance(part, TextPart) else ""
             if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
                 out.append(TextOp(lx + run_x / PT_PER_MM, base, "".join(run), run_font, s, style.color))
                 run = []
@@ -144,6 +170,11 @@ def _text_block(
                     run.append(" ")
                 run.append(part.text)
                 run_end = placed.x + placed.width
+                gone = fonts.missing_chars(part.text, pfont)
+                if gone:
+                    missing.setdefault(pfont, set()).update(gone)
+            elif isinstance(part, IconPart) and part.inside:
+                _inside(part, px, base, s, style, icon_names, unknown, missing, out)
             elif isinstance(part, IconPart):
                 isz = s * 1.15 / PT_PER_MM
                 if part.name not in icon_names:
@@ -161,4 +192,41 @@ def _text_block(
                             style.color,
                         )
                     )
-    return TextBlock(tuple(out), fitted.size, fitted.fits, fitted.overflow / PT_PER_MM, missing, tuple(unknown))
+    return TextBlock(
+        tuple(out),
+        fitted.size,
+        fitted.fits,
+        fitted.overflow / PT_PER_MM,
+        tuple((f, frozenset(m)) for f, m in sorted(missing.items())),
+        tuple(unknown),
+    )
+
+
+def _inside(
+    part: IconPart,
+    px: float,
+    base: float,
+    s: float,
+    style: Style,
+    icon_names: frozenset[str],
+    unknown: list[str],
+    missing: dict[str, set[str]],
+    out: list[TextOp | IconOp],
+) -> None:
+    """An icon with its number drawn inside, centred (a coin with 3 in it)."""
+    from mazmorra.text import INSIDE_SCALE
+
+    isz = s * INSIDE_SCALE / PT_PER_MM
+    top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
+    if part.name not in icon_names:
+        unknown.append(part.name)
+    else:
+        out.append(IconOp(part.name, px, top, isz))
+    label = number_label(part)
+    nsize = s * INSIDE_SCALE * INSIDE_NUMBER
+    nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
+    gone = fonts.missing_chars(label, style.bold_font)
+    if gone:
+        missing.setdefault(style.bold_font, set()).update(gone)
+    cap = nsize * 0.72 / PT_PER_MM
+    out.append(TextOp(px + (isz - nw) / 2, top + (isz + cap) / 2, label, style.bold_font, nsize, style.inside_color))

@@ -60,7 +60,7 @@ class ChipRef(BaseModel):
 class BagEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    chip: Annotated[ChipRef, BeforeValidator(_parse_chip_ref)]
+    chip: Annotated[ChipRef, BeforeValidator(_parse_chip_ref, json_schema_input_type=str | ChipRef)]
     count: int = Field(ge=1, le=99)
 
 

@@ -47,7 +47,7 @@ def faces_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 yield Problem(
                     "chip.unknown-icon",
                     f"face {i}: no icon '{face.icon}' (known: {', '.join(icons.names())})",
-                    comp.field_loc("faces"),
+                    comp.field_loc(f"faces.{i - 1}.icon"),
                     comp.id,
                     f"faces.{i}.icon",
                 )

@@ -61,7 +61,7 @@ def _parse_floor(value: Any) -> Any:
     return [_parse_space(t) for t in tokens]
 
 
-Floor = Annotated[list[Space], BeforeValidator(_parse_floor)]
+Floor = Annotated[list[Space], BeforeValidator(_parse_floor, json_schema_input_type=str | list[str | Space])]
 
 
 class MapSide(BaseModel):

@@ -2,13 +2,15 @@
 
 Its part of pack.yaml's `game:` section: `cubes` names the information-cube colours with their
 supply, points and print colour; `floors` the dungeon floors with their size (tiles per floor, the
-initial zone aside); `players` the investigators' colours used by luck cards. The pack loader
-parses it once through `Settings`; rules read it with `pack.settings_of(Settings)`.
+initial zone aside); `players` the investigators' colours used by luck cards; `students` the
+common and Omega student figures in the box. The pack loader parses it once through `Settings`;
+rules read it with `pack.settings_of(Settings)`. The rulebook's box is `reference.yaml`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
@@ -48,6 +50,11 @@ class Player(_Strict):
     colour: str = Field(pattern=COLOUR_PATTERN)
 
 
+class Students(_Strict):
+    common: int = Field(ge=0, le=500, description="common student figures in the box")
+    omega: int = Field(ge=0, le=50, description="Omega student figures in the box")
+
+
 class Settings(_Strict):
     """The Expedition kinds' game-wide settings (pack.yaml `game:`)."""
 
@@ -58,6 +65,7 @@ class Settings(_Strict):
     )
     floors: dict[int, Floor] = Field(min_length=1, max_length=9, description="dungeon floors 1, 2, 3 … and their size")
     players: dict[str, Player] = Field(default_factory=dict, max_length=8, description="investigator colours")
+    students: Students | None = Field(None, description="student figures in the box: common and omega")
 
     @field_validator("floors")
     @classmethod
@@ -74,6 +82,7 @@ FAMILY = register_family(
         "Expedition (spec A): zone tiles with passages and info slots, the artimaña and curse decks, "
         "becarios, luck, clan, alert, panic, boss and investigator cards, tokens.",
         settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 
@@ -81,16 +90,18 @@ FAMILY = register_family(
 def unknown_colours(
     comp: Component, fld: str, colours: Iterable[str], game: Settings | None, rule: str, what: str
 ) -> Iterable[Problem]:
-    """A problem for each colour name that is not a cube colour the pack declares."""
+    """A problem for each colour name that is not a cube colour the pack declares, at its own line
+    (`fld` names the list or mapping the colours come from)."""
     if game is None:
         return
     known = ", ".join(game.cubes)
-    for colour in colours:
+    keyed = isinstance(colours, Mapping)
+    for i, colour in enumerate(colours):
         if colour not in game.cubes:
             yield Problem(
                 rule,
                 f"{what} '{colour}' is not a cube colour of this pack (known: {known})",
-                comp.field_loc(fld),
+                comp.field_loc(f"{fld}.{colour if keyed else i}"),
                 comp.id,
                 fld,
             )

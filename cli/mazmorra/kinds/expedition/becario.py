@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
 from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
@@ -19,18 +19,48 @@ class Becario(ComponentModel):
     shields: list[str] = Field(default_factory=list, max_length=3, description="protected cube colours")
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "becario.shield",
+        "shield colours are cube colours of game.cubes, none twice",
+        "p. 23 «Cubos de Información protegidos»: coloured shields protect the holder's cubes of those colours",
+    ),
+)
 def shields_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """becario.shield: shield colours are cube colours the pack declares, none twice."""
     game = pack.settings_of(Settings)
     for comp, card in of(deck.components, Becario):
         yield from unknown_colours(comp, "shields", card.shields, game, "becario.shield", "shield colour")
-        if len(set(card.shields)) != len(card.shields):
+        for i, colour in enumerate(card.shields):
+            if colour in card.shields[:i]:
+                yield Problem(
+                    "becario.shield",
+                    f"shield colour '{colour}' is listed twice",
+                    comp.field_loc(f"shields.{i}"),
+                    comp.id,
+                    "shields",
+                )
+
+
+@documents(
+    FAMILY,
+    RuleDoc(
+        "becario.copies",
+        "each becario card exists in exactly one copy",
+        "p. 23 «Cartas de Becario»: there is only one copy of each; playing its card again steals it",
+    ),
+)
+def one_copy_each(deck: Deck, pack: Pack) -> Iterable[Problem]:
+    """becario.copies: one copy of each becario (the card that grants it steals it from its holder)."""
+    for comp, _card in of(deck.components, Becario):
+        if comp.data.copies != 1:
             yield Problem(
-                "becario.shield",
-                "a shield colour is listed twice",
-                comp.field_loc("shields"),
+                "becario.copies",
+                f"each becario exists once (it is stolen, never duplicated); this one has copies: {comp.data.copies}",
+                comp.field_loc("copies"),
                 comp.id,
-                "shields",
+                "copies",
             )
 
 
@@ -43,7 +73,7 @@ KIND = register(
         back_template="expedition-back.xml.j2",
         size="card",
         translatable=("name", "effect"),
-        deck_rules=(shields_known,),
+        deck_rules=(shields_known, one_copy_each),
         summary="Becario card: an advanced student granted by an artimaña card; end-game points, effect, "
         "protected cube colours.",
     )

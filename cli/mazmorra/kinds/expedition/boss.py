@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY
 from mazmorra.kinds.expedition.zone_tile import Effect, effect_problems
-from mazmorra.model import ComponentModel, Deck, Kind, Pack
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 SIDE_FIELDS = ("title", "sighting", "activation", "encounter")
 
@@ -19,25 +19,34 @@ class Boss(ComponentModel):
     name: str = Field(min_length=1, max_length=40)
     front_title: str = Field(min_length=1, max_length=40, description="profile on the front")
     front_alert: int = Field(0, ge=0, le=9, description="+N to the alert of the boss's zone")
-    front_effect: Effect | None = Field(None, description="a zone effect the boss adds to its zone")
+    front_effects: list[Effect] = Field(
+        default_factory=list, max_length=3, description="zone effects the boss adds to its zone"
+    )
     front_sighting: str = Field(min_length=1, max_length=300)
     front_activation: str = Field(min_length=1, max_length=300)
     front_encounter: str = Field(min_length=1, max_length=300)
     back_title: str = Field(min_length=1, max_length=40, description="profile on the back")
     back_alert: int = Field(0, ge=0, le=9)
-    back_effect: Effect | None = None
+    back_effects: list[Effect] = Field(default_factory=list, max_length=3)
     back_sighting: str = Field(min_length=1, max_length=300)
     back_activation: str = Field(min_length=1, max_length=300)
     back_encounter: str = Field(min_length=1, max_length=300)
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "boss.effect",
+        "each zone effect a profile adds to the boss's zone is a valid zone effect (type, N, letter)",
+        "p. 27 «Jefe» B: the boss raises its zone's alert value or adds new zone effects to it",
+    ),
+)
 def zone_effects_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
-    """zone_tile.effect: the effect a profile adds to the boss's zone is a valid zone effect."""
-    for comp in deck.components:
-        for side in ("front", "back"):
-            eff = getattr(comp.data, f"{side}_effect")
-            if eff is not None:
-                yield from effect_problems(comp, f"{side}_effect", eff)
+    """boss.effect: the effects a profile adds to the boss's zone are valid zone effects."""
+    for comp, card in of(deck.components, Boss):
+        for side, effects in (("front", card.front_effects), ("back", card.back_effects)):
+            for i, eff in enumerate(effects):
+                yield from effect_problems(comp, f"{side}_effects.{i}", eff, "boss.effect")
 
 
 KIND = register(

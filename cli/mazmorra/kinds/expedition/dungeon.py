@@ -1,5 +1,6 @@
 """The dungeon as a whole (spec A1): rules over every zone tile of a pack, run once per pack of
-the Expedition family: cube supply, secret-passage pairs, the initial zone, floor sizes, stairs."""
+the Expedition family: cube supply, secret-passage pairs, the initial zone, floor sizes, stairs,
+floors reachable, and tiles that can be placed at all."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import family_rule
+from mazmorra.kinds import RuleDoc, documents, family_rule
 from mazmorra.kinds.expedition import FAMILY, Settings
-from mazmorra.kinds.expedition.zone_tile import EFFECTS, ZoneTile
+from mazmorra.kinds.expedition.zone_tile import EFFECTS, PASSAGES, ZoneTile
 from mazmorra.model import Component, Pack
 
 
@@ -18,6 +19,16 @@ def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
 
 
 @family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.supply",
+        "for each colour, the slots printed on all tiles (copies counted) are at most the cubes in the box; "
+        "reported at the tile that goes over",
+        "p. 18 «Entrar en una Zona»: a new zone's slots are filled with cubes; «Cubos de Información»: the "
+        "box's cubes per colour",
+    ),
+)
 def cube_supply(pack: Pack) -> Iterable[Problem]:
     """zone_tile.supply: for each colour, the slots printed on all tiles ≤ the pack's supply of cubes."""
     game = pack.settings_of(Settings)
@@ -27,7 +38,7 @@ def cube_supply(pack: Pack) -> Iterable[Problem]:
     reported: set[str] = set()
     tiles = _tiles(pack)
     for comp, tile in tiles:
-        for colour in tile.slots:
+        for j, colour in enumerate(tile.slots):
             used[colour] += comp.data.copies
             cube = game.cubes.get(colour)
             if cube is not None and used[colour] > cube.supply and colour not in reported:
@@ -37,34 +48,67 @@ def cube_supply(pack: Pack) -> Iterable[Problem]:
                     "zone_tile.supply",
                     f"the tiles print {total} '{colour}' slots but pack.yaml supplies "
                     f"only {cube.supply} '{colour}' cubes (this tile goes over)",
-                    comp.field_loc("slots"),
+                    comp.field_loc(f"slots.{j}"),
                     comp.id,
                     "slots",
                 )
 
 
 @family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.secret-letter",
+        "each secret-passage letter is on exactly two different tiles (one tile with a letter twice is no pair)",
+        "p. 18 «Efectos de Zona», Pasaje Secreto: it leads to another revealed zone with the same letter",
+    ),
+)
 def secret_letters_pair(pack: Pack) -> Iterable[Problem]:
-    """zone_tile.secret-letter: each secret-passage letter is on exactly two tiles."""
-    by_letter: dict[str, list[Component]] = defaultdict(list)
+    """zone_tile.secret-letter: each secret-passage letter is on exactly two different tiles."""
+    by_letter: dict[str, list[tuple[Component, int]]] = defaultdict(list)  # letter -> (tile, effect index)
     for comp, tile in _tiles(pack):
-        for eff in tile.effects:
-            if eff.type == "secret_passage" and eff.letter:
-                by_letter[eff.letter].append(comp)
-    for letter, tiles in sorted(by_letter.items()):
-        if len(tiles) != 2:
-            where = tiles[-1] if len(tiles) > 2 else tiles[0]
+        mine: set[str] = set()
+        for i, eff in enumerate(tile.effects):
+            if eff.type != "secret_passage" or not eff.letter:
+                continue
+            if eff.letter in mine:
+                yield Problem(
+                    "zone_tile.secret-letter",
+                    f"secret passage '{eff.letter}' is twice on this tile; a letter joins two different tiles",
+                    comp.field_loc(f"effects.{i}.letter"),
+                    comp.id,
+                    "effects",
+                )
+                continue
+            mine.add(eff.letter)
+            by_letter[eff.letter].extend([(comp, i)] * comp.data.copies)
+    for letter, found in sorted(by_letter.items()):
+        if len(found) != 2:
+            where, i = found[-1] if len(found) > 2 else found[0]
             yield Problem(
                 "zone_tile.secret-letter",
-                f"secret passage '{letter}' is on {len(tiles)} tile(s) "
-                f"({', '.join(t.id for t in tiles)}); each letter joins exactly two tiles",
-                where.field_loc("effects"),
+                f"secret passage '{letter}' is on {len(found)} tile(s) "
+                f"({', '.join(c.id for c, _ in found)}); each letter joins exactly two tiles",
+                where.field_loc(f"effects.{i}.letter"),
                 where.id,
                 "effects",
             )
 
 
 @family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.initial",
+        "exactly one initial zone, on floor I",
+        "p. 16 «Zona Inicial»: every investigator starts on it; it belongs to floor I and has its own back",
+    ),
+    RuleDoc(
+        "zone_tile.initial-safe",
+        "the initial zone has no info slots, no alert value and no hostile effect",
+        "p. 16 «Zona Inicial»: a safe zone where nothing can harm an investigator",
+    ),
+)
 def one_initial_zone(pack: Pack) -> Iterable[Problem]:
     """zone_tile.initial: exactly one initial zone, on floor I; zone_tile.initial-safe: it is a safe zone."""
     tiles = _tiles(pack)
@@ -113,18 +157,31 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
                 comp.id,
                 "alert",
             )
-        hostile = [e.type for e in tile.effects if e.type in EFFECTS and EFFECTS[e.type].hostile]
+        hostile = [(i, e.type) for i, e in enumerate(tile.effects) if e.type in EFFECTS and EFFECTS[e.type].hostile]
         if hostile:
             yield Problem(
                 "zone_tile.initial-safe",
-                f"the initial zone is safe: remove its hostile effect(s) {', '.join(hostile)}",
-                comp.field_loc("effects"),
+                f"the initial zone is safe: remove its hostile effect(s) {', '.join(t for _, t in hostile)}",
+                comp.field_loc(f"effects.{hostile[0][0]}"),
                 comp.id,
                 "effects",
             )
 
 
 @family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.floor",
+        "tiles are on declared floors; every tile but the initial zone has a number, unique on its floor",
+        "p. 16 «Zonas de Mazmorra» E: a roman numeral names the floor, an arabic number the zone",
+    ),
+    RuleDoc(
+        "zone_tile.floor-size",
+        "each declared floor has exactly its `size` tiles (reported at pack.yaml)",
+        "p. 8 step 12: the zones are shuffled into one pile per floor; pp. 29–31: six zones per floor",
+    ),
+)
 def floors_as_declared(pack: Pack) -> Iterable[Problem]:
     """zone_tile.floor: tiles are on declared floors, numbered uniquely; zone_tile.floor-size: sizes match."""
     game = pack.settings_of(Settings)
@@ -180,6 +237,14 @@ def floors_as_declared(pack: Pack) -> Iterable[Problem]:
 
 
 @family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.stairs",
+        "stairs only on a floor with a floor above or below it (declared, with tiles)",
+        "p. 19 «Escaleras»: stairs reveal a zone of an adjacent floor (p. 17: floors one level apart)",
+    ),
+)
 def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     """zone_tile.stairs: stairs only on a floor with an adjacent floor that exists (declared, with tiles)."""
     game = pack.settings_of(Settings)
@@ -192,7 +257,88 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
             yield Problem(
                 "zone_tile.stairs",
                 f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} nor {tile.floor + 1} exists",
-                comp.field_loc("effects"),
+                comp.field_loc(f"effects.{next(i for i, e in enumerate(tile.effects) if e.type == 'stairs')}"),
                 comp.id,
                 "effects",
             )
+
+
+@family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.floor-unreachable",
+        "every floor can be reached: each floor but the deepest has a tile with stairs, so the floor below "
+        "enters play (reported at the floor without stairs in pack.yaml)",
+        "p. 17 «Mover y colocar nuevas Zonas»: new zones come from the pile of the floor you are on; "
+        "p. 19 «Escaleras»: only stairs bring out a zone of an adjacent floor",
+    ),
+)
+def floors_reachable(pack: Pack) -> Iterable[Problem]:
+    """zone_tile.floor-unreachable: floor 1 holds the initial zone; floor n+1 is reached only
+    through stairs on floor n, so every floor above the deepest needs a tile with stairs."""
+    game = pack.settings_of(Settings)
+    tiles = _tiles(pack)
+    if game is None or not tiles:
+        return
+    stairs = {t.floor for _, t in tiles if any(e.type == "stairs" for e in t.effects)}
+    floors = sorted(f for f in game.floors if any(t.floor == f for _, t in tiles))
+    for below in floors[1:]:
+        if below - 1 not in stairs:
+            yield Problem(
+                "zone_tile.floor-unreachable",
+                f"floor {below} can never be reached: no tile of floor {below - 1} has stairs",
+                pack.setting_loc("floors", str(below - 1)),
+                "pack",
+                f"game.floors.{below - 1}",
+            )
+            return  # the floors below are cut off by the same gap
+
+
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def meets(passage: str) -> str:
+    """The passage of a neighbouring tile that lines up with this one. Left and right are seen from
+    each tile's centre looking out, so the east side's left (its northern position) faces the west
+    side's right of the tile to the east (also its northern position)."""
+    side, pos = passage.split("-")
+    return f"{OPPOSITE[side]}-{'right' if pos == 'left' else 'left'}"
+
+
+@family_rule(FAMILY)
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.isolated",
+        "every tile can be placed: at least one of its passages lines up with a passage of a tile that can "
+        "lie next to it (same floor, or a tile with stairs on an adjacent floor)",
+        "p. 17 «Mover y colocar nuevas Zonas» step 2: a new zone must connect through at least one passage, "
+        "tiles north-up; p. 19 «Escaleras» step 3",
+    ),
+)
+def tiles_connect(pack: Pack) -> Iterable[Problem]:
+    """zone_tile.isolated: a tile none of whose passages lines up with a possible neighbour's passage
+    can never be placed (its pile would cycle it forever)."""
+    tiles = _tiles(pack)
+    for comp, tile in tiles:
+        neighbours = [
+            t
+            for c, t in tiles
+            if (c is not comp or comp.data.copies > 1)
+            and (t.floor == tile.floor or (abs(t.floor - tile.floor) == 1 and (_has_stairs(t) or _has_stairs(tile))))
+        ]
+        wanted = {meets(p) for p in tile.passages if p in PASSAGES}
+        if wanted and not any(wanted & set(t.passages) for t in neighbours):
+            yield Problem(
+                "zone_tile.isolated",
+                f"none of this tile's passages ({', '.join(tile.passages)}) lines up with a passage of a tile "
+                "that can lie next to it, so it can never be placed",
+                comp.field_loc("passages"),
+                comp.id,
+                "passages",
+            )
+
+
+def _has_stairs(tile: ZoneTile) -> bool:
+    return any(e.type == "stairs" for e in tile.effects)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
 from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
@@ -33,6 +33,14 @@ class Investigator(ComponentModel):
     knowledge: list[str] = Field(min_length=1, max_length=5, description="knowledge combo: cube colours")
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "investigator.colour",
+        "the knowledge combo names cube colours of game.cubes",
+        "p. 11 «Cartas de Investigador» H: the knowledge combo is a set of information cubes",
+    ),
+)
 def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """investigator.colour: the knowledge combo names declared cube colours."""
     game = pack.settings_of(Settings)

@@ -9,8 +9,8 @@ from typing import Literal
 from pydantic import Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
-from mazmorra.kinds.expedition import FAMILY
+from mazmorra.kinds import RuleDoc, documents, register
+from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
 from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 TRAP_EFFECTS = {
@@ -25,8 +25,25 @@ class Token(ComponentModel):
     effect: str | None = Field(None, description="trap only: the revealed face (ambush, stop, toll)")
     n: int | None = Field(None, description="trap only: the face's N")
     letter: str | None = Field(None, description="secret passage only: its letter")
+    requires: list[str] = Field(
+        default_factory=list, max_length=2, description="teleport only: cube colours, one of which its user must hold"
+    )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "token.trap",
+        "a trap reveals ambush N (1–3), stop, or toll N (1–3); only traps have an effect and N",
+        "p. 19 «Fichas de Zona», Ficha de Trampa: a hidden trap turned over by the first to enter, showing "
+        "Emboscada, Detener or Peaje (p. 18)",
+    ),
+    RuleDoc(
+        "token.letter",
+        "a secret passage token carries a letter A–Z; no other token has one",
+        "p. 19 «Fichas de Zona», Pasaje Secreto: the token adds Secret Passage X to its zone",
+    ),
+)
 def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """token.trap: traps reveal ambush N, stop or toll N; token.letter: secret passages carry a letter A–Z."""
     for comp, t in of(deck.components, Token):
@@ -77,6 +94,38 @@ def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
             )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "token.teleport",
+        "a teleport token prints the cube colour(s) its user must hold, known colours; no other token requires any",
+        "p. 19 «Fichas de Zona», Teletransporte: usable only holding at least one Adoración cube",
+    ),
+)
+def teleport_requires(deck: Deck, pack: Pack) -> Iterable[Problem]:
+    """token.teleport: the teleport token shows the cube colour its user must hold."""
+    game = pack.settings_of(Settings)
+    for comp, t in of(deck.components, Token):
+        if t.type == "teleport":
+            if not t.requires:
+                yield Problem(
+                    "token.teleport",
+                    "a teleport token prints the information its user must hold: add requires: [colour]",
+                    comp.field_loc("type"),
+                    comp.id,
+                    "requires",
+                )
+            yield from unknown_colours(comp, "requires", t.requires, game, "token.teleport", "required colour")
+        elif t.requires:
+            yield Problem(
+                "token.teleport",
+                f"only teleport tokens require cube colours (this is a {t.type} token)",
+                comp.field_loc("requires"),
+                comp.id,
+                "requires",
+            )
+
+
 def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
     return register(
         Kind(
@@ -88,9 +137,9 @@ def make_kind(name: str, shape: str, size: str, template: str) -> Kind:
             two_sided=True,
             shape=shape,
             size=size,
-            deck_rules=(faces_valid,),
+            deck_rules=(faces_valid, teleport_requires),
             summary=f"{'Round' if shape == 'round' else 'Square'} token: stun, trap (hidden back and a revealed "
-            "face), teleport, secret passage letter, stairs, wall or knowledge.",
+            "face), teleport (with the colour it requires), secret passage letter, stairs, wall or knowledge.",
         )
     )
 

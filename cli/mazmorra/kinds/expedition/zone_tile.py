@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
 from mazmorra.model import Component, ComponentModel, Deck, Kind, Pack, of
 
@@ -77,52 +76,68 @@ class ZoneTile(ComponentModel):
 # ---------------------------------------------------------------- one tile at a time
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.passage",
+        "1 to 8 passages, each a known position (side N/E/S/W, left or right), none twice",
+        "p. 16 «Zonas de Mazmorra» C: a zone has 1 to 8 passages; p. 17: tiles always lie north-up",
+    ),
+)
 def passages_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.passage: 1..8 passages, each a known position, none twice."""
     for comp, tile in of(deck.components, ZoneTile):
-        loc = comp.field_loc("passages")
         if not 1 <= len(tile.passages) <= MAX_PASSAGES:
             yield Problem(
                 "zone_tile.passage",
                 f"a tile has 1 to {MAX_PASSAGES} passages; this one has {len(tile.passages)}",
-                loc,
+                comp.field_loc("passages"),
                 comp.id,
                 "passages",
             )
-        for p in tile.passages:
+        seen: set[str] = set()
+        for i, p in enumerate(tile.passages):
             if p not in PASSAGES:
                 yield Problem(
                     "zone_tile.passage",
                     f"unknown passage '{p}' (use a side N, E, S, W and left or right "
                     "as seen from the centre: N-left … W-right)",
-                    loc,
+                    comp.field_loc(f"passages.{i}"),
                     comp.id,
                     "passages",
                 )
-        for p, n in Counter(tile.passages).items():
-            if n > 1:
+            elif p in seen:
                 yield Problem(
                     "zone_tile.passage",
-                    f"passage '{p}' is listed {n} times",
-                    loc,
+                    f"passage '{p}' is listed {tile.passages.count(p)} times",
+                    comp.field_loc(f"passages.{i}"),
                     comp.id,
                     "passages",
                 )
+            seen.add(p)
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.door",
+        "a door sits on one of its tile's passages, once, and shows one or two different known cube colours",
+        "p. 16 «Zonas de Mazmorra» H–I: doors of one or two colours on passages, blocking entry only",
+    ),
+)
 def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.door: a door sits on a passage of its tile and names 1–2 known cube colours."""
     game = pack.settings_of(Settings)
     for comp, tile in of(deck.components, ZoneTile):
-        loc = comp.field_loc("doors")
         seen: set[str] = set()
-        for door in tile.doors:
+        for i, door in enumerate(tile.doors):
+            at = f"doors.{i}"
             if door.passage not in tile.passages:
                 yield Problem(
                     "zone_tile.door",
                     f"door on '{door.passage}', which is not one of this tile's passages "
                     f"({', '.join(tile.passages) or 'none'})",
-                    loc,
+                    comp.field_loc(f"{at}.passage"),
                     comp.id,
                     "doors",
                 )
@@ -130,7 +145,7 @@ def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 yield Problem(
                     "zone_tile.door",
                     f"two doors on passage '{door.passage}'",
-                    loc,
+                    comp.field_loc(f"{at}.passage"),
                     comp.id,
                     "doors",
                 )
@@ -139,7 +154,7 @@ def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 yield Problem(
                     "zone_tile.door",
                     f"a door shows one or two cube colours; the door on '{door.passage}' has {len(door.colours)}",
-                    loc,
+                    comp.field_loc(f"{at}.colours"),
                     comp.id,
                     "doors",
                 )
@@ -147,41 +162,54 @@ def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 yield Problem(
                     "zone_tile.door",
                     f"the door on '{door.passage}' repeats a colour",
-                    loc,
+                    comp.field_loc(f"{at}.colours"),
                     comp.id,
                     "doors",
                 )
-            yield from unknown_colours(comp, "doors", door.colours, game, "zone_tile.door", "door colour")
+            yield from unknown_colours(comp, f"{at}.colours", door.colours, game, "zone_tile.door", "door colour")
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.effect",
+        "effect types are known; N present and in range where the type has one, absent otherwise; secret "
+        "passages carry a letter A–Z; only camps require cube colours, and known ones",
+        "p. 18 «Efectos de Zona»: the passive (square) and voluntary (round) effects, their N and letters; "
+        "Campamento usable only holding cubes of the colours shown",
+    ),
+)
 def effects_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.effect: known effect types, N in range where the type has an N, letters and camp colours."""
     game = pack.settings_of(Settings)
     for comp, tile in of(deck.components, ZoneTile):
-        for eff in tile.effects:
-            yield from effect_problems(comp, "effects", eff)
+        for i, eff in enumerate(tile.effects):
+            yield from effect_problems(comp, f"effects.{i}", eff)
             if eff.requires and eff.type in EFFECTS and EFFECTS[eff.type].requires:
-                yield from unknown_colours(comp, "effects", eff.requires, game, "zone_tile.effect", "camp colour")
+                yield from unknown_colours(
+                    comp, f"effects.{i}.requires", eff.requires, game, "zone_tile.effect", "camp colour"
+                )
 
 
-def effect_problems(comp: Component, fld: str, eff: Effect) -> Iterable[Problem]:
-    """Problems of one effect, wherever it is printed (tiles, the boss card's zone modifier)."""
-    loc = comp.field_loc(fld)
+def effect_problems(comp: Component, at: str, eff: Effect, rule: str = "zone_tile.effect") -> Iterable[Problem]:
+    """Problems of one effect, wherever it is printed (tiles, the boss card's zone modifier); `at` is
+    the effect's dotted path in the component (`effects.2`)."""
+    fld = at.split(".")[0]
     spec = EFFECTS.get(eff.type)
     if spec is None:
         yield Problem(
-            "zone_tile.effect",
+            rule,
             f"unknown zone effect '{eff.type}' (known: {', '.join(EFFECTS)})",
-            loc,
+            comp.field_loc(f"{at}.type"),
             comp.id,
             fld,
         )
         return
     if spec.n is None and eff.n is not None:
         yield Problem(
-            "zone_tile.effect",
+            rule,
             f"effect '{eff.type}' has no N (remove n: {eff.n})",
-            loc,
+            comp.field_loc(f"{at}.n"),
             comp.id,
             fld,
         )
@@ -189,40 +217,48 @@ def effect_problems(comp: Component, fld: str, eff: Effect) -> Iterable[Problem]
         lo, hi = spec.n
         if eff.n is None:
             yield Problem(
-                "zone_tile.effect",
+                rule,
                 f"effect '{eff.type}' needs its N ({lo}–{hi})",
-                loc,
+                comp.field_loc(at),
                 comp.id,
                 fld,
             )
         elif not lo <= eff.n <= hi:
             yield Problem(
-                "zone_tile.effect",
+                rule,
                 f"effect '{eff.type}' N must be {lo}–{hi} (got {eff.n})",
-                loc,
+                comp.field_loc(f"{at}.n"),
                 comp.id,
                 fld,
             )
     if spec.letter and (eff.letter is None or not LETTER.match(eff.letter)):
         yield Problem(
-            "zone_tile.effect",
+            rule,
             f"effect '{eff.type}' needs a letter A–Z (got {eff.letter!r})",
-            loc,
+            comp.field_loc(f"{at}.letter"),
             comp.id,
             fld,
         )
     if not spec.letter and eff.letter is not None:
-        yield Problem("zone_tile.effect", f"effect '{eff.type}' has no letter", loc, comp.id, fld)
+        yield Problem(rule, f"effect '{eff.type}' has no letter", comp.field_loc(f"{at}.letter"), comp.id, fld)
     if not spec.requires and eff.requires:
         yield Problem(
-            "zone_tile.effect",
+            rule,
             f"effect '{eff.type}' cannot require cube colours",
-            loc,
+            comp.field_loc(f"{at}.requires"),
             comp.id,
             fld,
         )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.alert",
+        "every tile with info slots prints an alert value",
+        "p. 16 «Zonas de Mazmorra» A–B: slots hold the cubes a stealth test against the zone's alert value wins",
+    ),
+)
 def slots_need_alert(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.alert: every tile with info slots prints an alert value."""
     for comp, tile in of(deck.components, ZoneTile):
@@ -236,6 +272,14 @@ def slots_need_alert(deck: Deck, pack: Pack) -> Iterable[Problem]:
             )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "zone_tile.slot",
+        "slot colours are cube colours of game.cubes",
+        "p. 16 «Zonas de Mazmorra» A and p. 18 «Cubos de Información»: each slot shows one kind of information",
+    ),
+)
 def slot_colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.slot: slot colours are cube colours the pack declares."""
     game = pack.settings_of(Settings)

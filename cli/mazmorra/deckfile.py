@@ -1,0 +1,180 @@
+"""A deck's file, YAML or spreadsheet, as located entries: one mapping of field values per
+component (each value knowing its line or cell) plus the translations a spreadsheet carries. What
+stage 1 reads before it knows which kind each entry is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mazmorra import sheets
+from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.model import Kind, PackSpec
+from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
+
+
+@dataclass
+class Entry:
+    """One component as written: its fields and, from a spreadsheet, its translations."""
+
+    fields: YMap
+    loc: Loc
+    translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)
+    from_sheet: bool = False
+
+
+def read_entries(
+    path: Path,
+    spec: PackSpec,
+    sheet: str | None,
+    deck: str,
+    kind_of: Callable[[str], Kind | None],
+    default: Kind,
+    problems: list[Problem],
+) -> list[Entry] | None:
+    """Every entry of a deck file; None (with the problem) when the file cannot be read at all."""
+    if path.suffix.lower() in sheets.SUFFIXES:
+        try:
+            table = sheets.read_sheet(path, sheet, spec.source_language, list(spec.languages), problems)
+        except sheets.SheetError as exc:
+            problems.append(exc.problem)
+            return None
+        except OSError as exc:
+            problems.append(Problem("sheet.unreadable", f"cannot read file: {exc.strerror}", Loc(rel(path))))
+            return None
+        _check_columns(table, deck, kind_of, default, problems)
+        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows]
+    if sheet is not None:
+        problems.append(
+            Problem(
+                "sheet.name", "`sheet:` names a sheet of an .xlsx or .ods deck file", Loc(rel(path)), f"deck:{deck}"
+            )
+        )
+    try:
+        data = load_yaml(path)
+    except YamlError as exc:
+        problems.append(exc.problem)
+        return None
+    if not isinstance(data, YList):
+        problems.append(
+            Problem(
+                "deck.shape",
+                "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods sheet)",
+                getattr(data, "loc", Loc(rel(path), 1, 1)),
+                f"deck:{deck}",
+            )
+        )
+        return None
+    out = []
+    for j, item in enumerate(data):
+        if not isinstance(item, YMap):
+            problems.append(Problem("deck.shape", "each component must be a mapping", data.locs[j], f"deck:{deck}"))
+            continue
+        out.append(Entry(item, data.locs[j]))
+    return out
+
+
+def _check_columns(
+    table: sheets.Sheet,
+    deck: str,
+    kind_of: Callable[[str], Kind | None],
+    default: Kind,
+    problems: list[Problem],
+) -> None:
+    """Each column names a field of a kind the sheet holds (one located problem per column, not
+    per row); a column that does not is dropped from every row."""
+    used = [default] + [
+        k
+        for r in table.rows
+        if isinstance(r.values.get("kind"), str)
+        for k in [kind_of(r.values["kind"])]
+        if k is not None
+    ]
+    fields: dict[str, Any] = {}
+    for kind in used:
+        for name, info in kind.model.model_fields.items():
+            fields.setdefault(name, info)
+    texts = {t for k in used for t in k.translatable}
+    bad: set[tuple[str, str | None]] = set()
+    for (name, lang), where in table.columns.items():
+        if lang is None and name != "kind" and name not in fields:
+            problems.append(
+                Problem(
+                    "sheet.unknown-field",
+                    f"column '{name}' is not a field of kind '{default.name}'{did_you_mean(name, fields)} "
+                    f"(fields: {', '.join(fields)})",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+        elif lang is None and name in fields and sheets.shape(fields[name].annotation) == "nested":
+            problems.append(
+                Problem(
+                    "sheet.nested",
+                    f"field '{name}' holds nested data, which a cell cannot: write this deck in YAML",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+        elif lang is not None and name not in texts:
+            what = "is not a field" if name not in fields else "is not a text field (only texts are translated)"
+            problems.append(
+                Problem(
+                    "sheet.translation",
+                    f"column '{name}@{lang}': '{name}' {what}{did_you_mean(name, texts)}",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+    for row in table.rows:
+        for name, lang in bad:
+            if lang is None:
+                row.values.pop(name, None)
+                row.values.locs.pop(name, None)
+            else:
+                row.translations.get(lang, {}).pop(name, None)
+
+
+def coerced(entry: Entry, kind: Kind) -> YMap:
+    """An entry's fields as its kind's model takes them: a spreadsheet's cells converted by each
+    field's type (numbers, true/false, `;`-separated lists); a YAML entry unchanged. `kind` is
+    never a field."""
+    out = YMap({k: v for k, v in entry.fields.items() if k != "kind"})
+    out.loc, out.locs = entry.fields.loc, entry.fields.locs
+    if not entry.from_sheet:
+        return out
+    for name, value in list(out.items()):
+        info = kind.model.model_fields.get(name)
+        if info is None:
+            continue
+        what = sheets.shape(info.annotation)
+        out[name] = (
+            sheets.split_list(value, sheets.item_shape(info.annotation))
+            if what == "list"
+            else sheets.cell_value(value, what)
+        )
+    return out
+
+
+def translations(entry: Entry, kind: Kind) -> dict[str, dict[str, tuple[str, Loc]]]:
+    """A spreadsheet entry's translations by language and text key (`tags.2` for a list's second item)."""
+    out: dict[str, dict[str, tuple[str, Loc]]] = {}
+    for lang, cells in entry.translations.items():
+        for name, (value, loc) in cells.items():
+            if name not in kind.translatable:
+                continue
+            info = kind.model.model_fields.get(name)
+            if info is not None and sheets.shape(info.annotation) == "list":
+                for i, item in enumerate(sheets.split_list(value, "str")):
+                    out.setdefault(lang, {})[f"{name}.{i + 1}"] = (str(item), loc)
+            else:
+                out.setdefault(lang, {})[name] = (sheets.cell_value(value, "str"), loc)
+    return out

@@ -1,0 +1,286 @@
+"""A pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind` whose
+model is built from the declared fields (subclassing the base kind's model with `extends:`), so
+stages 2–4 and the game families' rules see it exactly like a built-in kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import create_model
+
+from mazmorra import kinds
+from mazmorra.declared.fields import DeclError, model_field
+from mazmorra.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
+from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.model import GENERIC, ComponentModel, Kind
+from mazmorra.paths import templates_dir
+from mazmorra.schemas import checked
+from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
+
+KINDS_DIR = "kinds"
+_DECL_RULES = {
+    "type": "kind.field-type",
+    "values": "kind.field-type",
+    "of": "kind.field-type",
+    "pattern": "kind.field-type",
+    "default": "kind.field-default",
+    "min": "kind.field-limits",
+    "max": "kind.field-limits",
+}
+
+
+def kind_files(pack_dir: Path) -> list[Path]:
+    folder = pack_dir / KINDS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
+    """The pack's declared kinds by name, in file order; problems of their files added to `problems`."""
+    found: dict[str, tuple[KindFile, YMap, Loc]] = {}
+    for path in kind_files(pack_dir):
+        try:
+            data = load_yaml(path)
+        except YamlError as exc:
+            problems.append(exc.problem)
+            continue
+        base = Loc(rel(path), 1, 1)
+        if not isinstance(data, YMap):
+            problems.append(Problem("kind.shape", "a kind file is a mapping (name:, fields: ...)", base))
+            continue
+        spec = checked(KindFile, data, base, f"kind:{path.stem}", problems)
+        if spec is None:
+            continue
+        where = locate(data, ("name",)) or base
+        if spec.name != path.stem:
+            problems.append(
+                Problem(
+                    "kind.name",
+                    f"the file {path.name} declares kind '{spec.name}': name the file {spec.name}.yaml",
+                    where,
+                    f"kind:{spec.name}",
+                    "name",
+                )
+            )
+        elif kinds.get(spec.name) is not None:
+            problems.append(
+                Problem(
+                    "kind.name-taken",
+                    f"'{spec.name}' is a built-in kind; give yours another name (and `extends: {spec.name}` "
+                    "to start from it)",
+                    where,
+                    f"kind:{spec.name}",
+                    "name",
+                )
+            )
+        else:
+            found[spec.name] = (spec, data, base)
+    out: dict[str, Kind] = {}
+    for name in found:
+        _resolve(name, found, out, [], problems, pack_dir)
+    return out
+
+
+def _resolve(
+    name: str,
+    found: dict[str, tuple[KindFile, YMap, Loc]],
+    out: dict[str, Kind],
+    chain: list[str],
+    problems: list[Problem],
+    pack_dir: Path,
+) -> Kind | None:
+    if name in out:
+        return out[name]
+    spec, data, base_loc = found[name]
+    base: Kind | None = None
+    if spec.extends is not None:
+        where = locate(data, ("extends",)) or base_loc
+        if spec.extends in chain or spec.extends == name:
+            problems.append(
+                Problem(
+                    "kind.unknown-base",
+                    f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}",
+                    where,
+                    f"kind:{name}",
+                    "extends",
+                )
+            )
+            return None
+        if spec.extends in found:
+            base = _resolve(spec.extends, found, out, [*chain, name], problems, pack_dir)
+            if base is None:
+                return None  # its own problem is reported
+        else:
+            base = kinds.get(spec.extends)
+        if base is None:
+            known = [*kinds.all_kinds(), *found]
+            problems.append(
+                Problem(
+                    "kind.unknown-base",
+                    f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, known)} "
+                    f"(known: {', '.join(sorted(known))})",
+                    where,
+                    f"kind:{name}",
+                    "extends",
+                )
+            )
+            return None
+    kind = _build(spec, data, base_loc, base, problems, pack_dir)
+    if kind is not None:
+        out[name] = kind
+    return kind
+
+
+def _build(
+    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, problems: list[Problem], pack_dir: Path
+) -> Kind | None:
+    """The Kind a kind file declares, on top of its base kind (if any)."""
+    owner = f"kind:{spec.name}"
+    before = len(problems)
+    definitions: dict[str, Any] = {}
+    declared_at = dict(base.declared_at) if base else {}
+    for fname, decl in spec.fields.items():
+        where = locate(data, ("fields", fname)) or base_loc
+        if fname in RESERVED_FIELDS or not fname.isidentifier() or not fname.islower():
+            problems.append(
+                Problem(
+                    "kind.field-name",
+                    f"'{fname}' cannot be a field name"
+                    + (
+                        " (every component already has id, copies and size)"
+                        if fname in RESERVED_FIELDS
+                        else " (lowercase letters, digits and _)"
+                    ),
+                    where,
+                    owner,
+                    f"fields.{fname}",
+                )
+            )
+            continue
+        try:
+            definitions[fname] = model_field(decl, fname)
+        except DeclError as exc:
+            problems.append(
+                Problem(
+                    _DECL_RULES.get(exc.key, "kind.field-type"),
+                    f"field '{fname}': {exc}",
+                    locate(data, ("fields", fname, exc.key)) or where,
+                    owner,
+                    f"fields.{fname}.{exc.key}",
+                )
+            )
+            continue
+        declared_at[fname] = where
+    base_model = base.model if base else ComponentModel
+    model = create_model("".join(p.capitalize() for p in spec.name.split("_")), __base__=base_model, **definitions)
+    fields: dict[str, FieldDecl] = {**(base.fields if base else {}), **spec.fields}
+    inherited = [t for t in (base.translatable if base else ()) if t not in spec.fields]
+    translatable = (*inherited, *(n for n, d in spec.fields.items() if d.translatable and n in definitions))
+    template = spec.template or (base.template if base else None)
+    if template is None:
+        problems.append(
+            Problem(
+                "kind.template",
+                "a kind that extends no other needs `template:` (its front's template file)",
+                base_loc,
+                owner,
+                "template",
+            )
+        )
+    for key in ("template", "back"):
+        tname = getattr(spec, key)
+        if tname is not None and not template_exists(pack_dir, tname):
+            known = sorted(
+                {p.name for d in (pack_dir / "templates", templates_dir()) if d.is_dir() for p in d.glob("*.j2")}
+            )
+            problems.append(
+                Problem(
+                    "kind.template",
+                    f"template '{tname}' is neither in {rel(pack_dir / 'templates')}/ nor shipped"
+                    f"{did_you_mean(tname, known)}",
+                    locate(data, (key,)) or base_loc,
+                    owner,
+                    key,
+                )
+            )
+    two_sided = spec.two_sided if spec.two_sided is not None else (base.two_sided if base else False)
+    back = None if two_sided else (spec.back or (base.back_template if base else None))
+    count_field = spec.count_field or (base.count_field if base else None)
+    if count_field is not None and count_field not in model.model_fields:
+        problems.append(
+            Problem(
+                "kind.count-field",
+                f"count_field '{count_field}' is not a field of the kind"
+                f"{did_you_mean(count_field, model.model_fields)}",
+                locate(data, ("count_field",)) or base_loc,
+                owner,
+                "count_field",
+            )
+        )
+    family = base.family if base else GENERIC
+    if spec.family is not None:
+        family = kinds.families().get(spec.family) or family
+        if spec.family not in kinds.families():
+            problems.append(
+                Problem(
+                    "kind.family",
+                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, kinds.families())} "
+                    f"(families: {', '.join(kinds.families())})",
+                    locate(data, ("family",)) or base_loc,
+                    owner,
+                    "family",
+                )
+            )
+    rules = list(base.rules if base else ())
+    rule_locs = data.get("rules")
+    for i, raw in enumerate(spec.rules):
+        loc = rule_locs.locs[i] if rule_locs is not None else base_loc
+        rule = parse_rule(raw, loc, spec.name, problems)
+        if rule is not None:
+            rules.append(rule)
+    for fname, decl in spec.fields.items():  # a ref field states its own rule
+        for target, path in _refs(decl):
+            rules.append(Rule(_ref_spec(fname, target), locate(data, ("fields", fname, *path)) or base_loc, spec.name))
+    if len(problems) > before or template is None:
+        return None
+    return Kind(
+        name=spec.name,
+        model=model,
+        template=template,
+        back_template=back,
+        family=family,
+        size=spec.size or (base.size if base else "card"),
+        shape=spec.shape or (base.shape if base else "rect"),
+        translatable=translatable,
+        count_field=count_field,
+        deck_rules=base.deck_rules if base else (),
+        pack_rules=base.pack_rules if base else (),
+        two_sided=two_sided,
+        reads_settings=base.reads_settings if base else False,
+        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(base_loc.file)}"),
+        fields=fields,
+        rules=tuple(rules),
+        source=base_loc,
+        declared_at=declared_at,
+    )
+
+
+def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:
+    if decl.type == "ref" and decl.deck:
+        return [(decl.deck, ("deck",))]
+    if decl.type == "list" and decl.item().type == "ref" and decl.item().deck:
+        return [(decl.item().deck or "", ("of", "deck"))]
+    return []
+
+
+def _ref_spec(field: str, deck: str) -> Any:
+    from mazmorra.declared.spec import Ref
+
+    return Ref.model_validate({"ref": field, "in": deck})
+
+
+def template_exists(pack_dir: Path, name: str) -> bool:
+    """Whether a template file is found where builds look for it (the pack's, then the shipped ones)."""
+    return (pack_dir / "templates" / name).is_file() or (templates_dir() / name).is_file()

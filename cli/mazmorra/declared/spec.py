@@ -1,0 +1,198 @@
+"""The schema of what a designer declares: a kind file's fields and the declarative rules a kind
+file or pack.yaml states. A leaf: the typed models (model.py) refer to these declarations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.schemas import checked
+from mazmorra.units import parse_size
+
+FIELD_TYPES = (
+    "string",
+    "text",
+    "int",
+    "number",
+    "bool",
+    "enum",
+    "colour",
+    "icon",
+    "image",
+    "size",
+    "list",
+    "ref",
+    "grid",
+)
+FieldType = Literal[
+    "string", "text", "int", "number", "bool", "enum", "colour", "icon", "image", "size", "list", "ref", "grid"
+]
+KIND_NAME = r"^[a-z][a-z0-9_]*$"
+FIELD_NAME = r"^[a-z][a-z0-9_]*$"
+RESERVED_FIELDS = frozenset({"id", "copies", "size", "kind"})
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, populate_by_name=True)
+
+
+class FieldDecl(_Strict):
+    """One field of a declared kind: `{type: int, min: 0, max: 10, default: 0}`."""
+
+    type: FieldType = Field(description="what the field holds; text is translatable and goes to the catalogues")
+    required: bool = Field(False, description="every component must give it")
+    default: Any = Field(None, description="the value when a component leaves it out")
+    description: str = Field("", description="what the field means (shown in docs and editor hints)")
+    min: float | None = Field(
+        None, description="int/number: smallest value; text/string: fewest characters; list: fewest items"
+    )
+    max: float | None = Field(
+        None, description="int/number: largest value; text/string: most characters; list: most items"
+    )
+    values: list[str | int] | None = Field(None, description="enum: the allowed values; grid: the allowed cells")
+    of: FieldType | FieldDecl | None = Field(
+        None, description="list: the type of each item (a type name or a field declaration)"
+    )
+    deck: str | None = Field(None, description="ref: the deck whose component ids it names")
+    rows: int | None = Field(None, ge=1, le=500, description="grid: exact number of rows")
+    cols: int | None = Field(None, ge=1, le=500, description="grid: exact number of columns")
+    pattern: str | None = Field(None, description="string: a regular expression the value must match")
+
+    def item(self) -> FieldDecl:
+        """A list's item declaration (`of: string` or `of: {type: enum, values: [...]}`)."""
+        if isinstance(self.of, FieldDecl):
+            return self.of
+        return FieldDecl.model_validate({"type": self.of or "string"})
+
+    @property
+    def translatable(self) -> bool:
+        return self.type == "text" or (self.type == "list" and self.item().type == "text")
+
+
+class KindFile(_Strict):
+    """kinds/<name>.yaml: a kind of component declared by a designer."""
+
+    name: str = Field(pattern=KIND_NAME, description="the kind's name, used as `kind:` of a deck")
+    extends: str | None = Field(None, description="start from an existing kind's fields, templates and rules")
+    summary: str = Field("", description="one line saying what the component is")
+    family: str | None = Field(None, description="the game family whose rules look at it (default: the base kind's)")
+    size: str | None = Field(None, description="trim size: a name (poker, bridge, tarot, card = the pack's) or 63x88mm")
+    shape: Literal["rect", "round"] | None = Field(None, description="how it is cut")
+    template: str | None = Field(None, description="front template (the pack's templates/ first, then shipped ones)")
+    back: str | None = Field(None, description="template of the deck's shared back")
+    two_sided: bool | None = Field(
+        None, description="each component prints its own back from `template` (side = 'back')"
+    )
+    fields: dict[str, FieldDecl] = Field(default_factory=dict, description="the kind's own fields")
+    count_field: str | None = Field(None, description="the field a deck's `counts:` refers to")
+    rules: list[dict[str, Any]] = Field(default_factory=list, description="declarative rules (see docs/own-kind.md)")
+
+    @field_validator("size")
+    @classmethod
+    def _size_ok(cls, v: str | None) -> str | None:
+        if v is not None and v != "card":
+            parse_size(v)
+        return v
+
+
+# ---------------------------------------------------------------- declarative rules
+
+
+class _Rule(_Strict):
+    deck: str | None = Field(None, description="only the components of this deck (default: every one the rule can see)")
+
+
+class Unique(_Rule):
+    """No two components share a value of the field."""
+
+    unique: str = Field(description="the field whose values must all differ")
+
+
+class Ref(_Rule):
+    """Every value of the field (each item of a list) is the id of a component of deck `in`."""
+
+    ref: str = Field(description="the field that names components")
+    in_: str = Field(alias="in", description="the deck whose ids it names")
+
+
+class Referenced(_Rule):
+    """Every component of deck `referenced` is named by the field `by` of some component."""
+
+    referenced: str = Field(description="the deck every component of which must be named")
+    by: str = Field(description="the field that names them")
+
+
+class Counts(_Rule):
+    """Copies per value of a field: exact numbers per value, or a minimum/maximum for every value."""
+
+    counts: str = Field(description="the field whose values are counted (copies included)")
+    values: dict[str, int] | None = Field(None, description="exact copies per value")
+    min: int | None = Field(None, ge=0, description="at least this many copies of every value present")
+    max: int | None = Field(None, ge=0, description="at most this many copies of any value")
+
+
+class Sum(_Rule):
+    """A numeric field added up per deck (each copy counted) stays within a limit."""
+
+    sum: str = Field(description="the numeric field to add up")
+    per: str | None = Field(None, description="add up separately for each value of this field")
+    max: float | str | dict[str, float] | None = Field(
+        None, description="the limit: a number, a number per value of `per`, or `game.<path>` in pack.yaml"
+    )
+    min: float | str | dict[str, float] | None = Field(None, description="the least total, as `max`")
+    copies: bool = Field(True, description="count each copy (false: each component once)")
+
+
+class Require(_Rule):
+    """A field is required when another field has a value (any value, or one of the given ones)."""
+
+    require: str = Field(description="the field that becomes required")
+    when: str | dict[str, Any] = Field(description="a field name (any value) or {field: value or [values]}")
+
+
+RULE_TYPES: dict[str, type[_Rule]] = {
+    "unique": Unique,
+    "ref": Ref,
+    "referenced": Referenced,
+    "counts": Counts,
+    "sum": Sum,
+    "require": Require,
+}
+RuleSpec = Unique | Ref | Referenced | Counts | Sum | Require
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A declared rule and where it was written; `kind` is the kind whose file states it (None for
+    pack.yaml's rules)."""
+
+    spec: RuleSpec
+    loc: Loc
+    kind: str | None = None
+
+    @property
+    def name(self) -> str:
+        return next(k for k in RULE_TYPES if RULE_TYPES[k] is type(self.spec))
+
+
+def parse_rule(raw: Any, loc: Loc, kind: str | None, problems: list[Problem]) -> Rule | None:
+    """One rule as written (`{unique: name}`), typed; None with a located problem when it is not a rule."""
+    owner = f"kind:{kind}" if kind else "pack"
+    if not isinstance(raw, dict):
+        problems.append(Problem("rule.shape", "a rule is a mapping such as {unique: name}", loc, owner, "rules"))
+        return None
+    names = [k for k in raw if k in RULE_TYPES]
+    if len(names) != 1:
+        unknown = [str(k) for k in raw if k not in RULE_TYPES and k not in _COMMON]
+        hint = did_you_mean(unknown[0], RULE_TYPES) if unknown else ""
+        what = f"unknown rule '{unknown[0]}'{hint}" if unknown and not names else "a rule names exactly one check"
+        problems.append(Problem("rule.unknown", f"{what} (rules: {', '.join(RULE_TYPES)})", loc, owner, "rules"))
+        return None
+    spec = checked(RULE_TYPES[names[0]], raw, loc, owner, problems)
+    return Rule(spec, loc, kind) if spec is not None else None
+
+
+_COMMON = frozenset({"deck"})

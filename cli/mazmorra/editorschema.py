@@ -1,0 +1,134 @@
+"""JSON Schema (draft 2020-12) for editors: pack.yaml, each deck of a pack (its kind's fields, built-in
+or declared, with descriptions, enums and limits) and kind files. `mazmorra schema` writes them into
+the pack's schema/ folder, and YAML files point at them with a `# yaml-language-server: $schema=`
+line, so an editor completes fields and flags mistakes while the designer types."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from mazmorra import kinds
+from mazmorra.declared.kinds import load_kinds
+from mazmorra.declared.spec import RULE_TYPES, KindFile
+from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.model import Kind, PackSpec
+from mazmorra.schemas import checked
+from mazmorra.write import atomic_write_text
+from mazmorra.yamlsafe import YamlError, YMap, load_yaml
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_DIR = "schema"
+PACK_SCHEMA = "pack.schema.json"
+KIND_SCHEMA = "kind.schema.json"
+
+
+def _rules_schema() -> dict[str, Any]:
+    refs, top = models_json_schema([(m, "validation") for m in RULE_TYPES.values()], ref_template="#/$defs/{model}")
+    return {"type": "array", "items": {"anyOf": [refs[(m, "validation")] for m in RULE_TYPES.values()]}, **top}
+
+
+def _document(schema: dict[str, Any], title: str) -> dict[str, Any]:
+    return {"$schema": DRAFT, "title": title, **schema}
+
+
+def pack_schema(kind_names: list[str], settings: list[type[BaseModel]]) -> dict[str, Any]:
+    """pack.yaml: its keys, the kinds a deck may name, the game settings its families read and its rules."""
+    schema = PackSpec.model_json_schema()
+    defs = schema.setdefault("$defs", {})
+    defs["DeckSpec"]["properties"]["kind"] = {
+        "enum": kind_names,
+        "description": "the kind of its components (`mazmorra kinds` lists them)",
+    }
+    rules = _rules_schema()
+    defs.update(rules.pop("$defs", {}))
+    schema["properties"]["rules"] = {**rules, "description": schema["properties"]["rules"].get("description", "")}
+    if settings:
+        game: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+        for model in settings:
+            part = model.model_json_schema(ref_template="#/$defs/{model}")
+            defs.update(part.pop("$defs", {}))
+            game["properties"].update(part.get("properties", {}))
+        schema["properties"]["game"] = {**game, "description": schema["properties"]["game"].get("description", "")}
+    return _document(schema, "pack.yaml")
+
+
+def deck_schema(default: Kind, every: dict[str, Kind]) -> dict[str, Any]:
+    """A deck file: a list of components of its kind (or of the kind an entry names with `kind:`)."""
+    names = sorted(every)
+    refs, top = models_json_schema([(every[n].model, "validation") for n in names], ref_template="#/$defs/{model}")
+    defs = top.get("$defs", {})
+    branches: list[dict[str, Any]] = []
+    sharing: dict[str, list[str]] = {}  # kinds may share one model (token, square_token)
+    for name in names:
+        sharing.setdefault(refs[(every[name].model, "validation")]["$ref"].rsplit("/", 1)[-1], []).append(name)
+    for ref, same in sharing.items():
+        defs[ref].setdefault("properties", {})["kind"] = {"enum": same, "description": "this entry's own kind"}
+    for name in names:
+        ref = refs[(every[name].model, "validation")]["$ref"].rsplit("/", 1)[-1]
+        branches.append(
+            {"if": {"properties": {"kind": {"const": name}}, "required": ["kind"]}, "then": {"$ref": f"#/$defs/{ref}"}}
+        )
+    default_ref = refs[(default.model, "validation")]["$ref"]
+    item = {
+        "type": "object",
+        "properties": {"kind": {"enum": names}},
+        "allOf": [{"if": {"not": {"required": ["kind"]}}, "then": {"$ref": default_ref}}, *branches],
+    }
+    return _document({"type": "array", "items": item, "$defs": defs}, f"deck of kind {default.name}")
+
+
+def kind_schema() -> dict[str, Any]:
+    """A kind file (kinds/<name>.yaml)."""
+    schema = KindFile.model_json_schema()
+    rules = _rules_schema()
+    schema.setdefault("$defs", {}).update(rules.pop("$defs", {}))
+    schema["properties"]["rules"] = {**rules, "description": schema["properties"]["rules"].get("description", "")}
+    schema["properties"]["extends"] = {
+        "anyOf": [{"enum": sorted(kinds.all_kinds())}, {"type": "string"}],
+        "description": schema["properties"]["extends"].get("description", ""),
+    }
+    return _document(schema, "kind file")
+
+
+def pack_schemas(pack_dir: Path) -> dict[str, dict[str, Any]]:
+    """Every schema of a pack by file name. Needs only pack.yaml and the kind files to be sound (not
+    the decks): the schema is what helps mend a broken deck."""
+    problems: list[Problem] = []
+    try:
+        raw = load_yaml(pack_dir / "pack.yaml")
+    except YamlError as exc:
+        raise ContentError([exc.problem]) from None
+    base = Loc(rel(pack_dir / "pack.yaml"), 1, 1)
+    spec = checked(PackSpec, raw, base, "pack", problems) if isinstance(raw, YMap) else None
+    declared = load_kinds(pack_dir, problems)
+    if spec is None or problems:
+        raise ContentError(problems or [Problem("pack.shape", "pack.yaml must be a mapping", base)])
+    every = {**kinds.all_kinds(), **declared}
+    used = [every[d.kind] for d in spec.decks if d.kind in every]
+    settings = list({k.family.name: k.family.settings for k in used if k.family.settings is not None}.values())
+    out = {PACK_SCHEMA: pack_schema(sorted(every), settings), KIND_SCHEMA: kind_schema()}
+    for deck in spec.decks:
+        if deck.kind in every:
+            out[f"{deck.id}.schema.json"] = deck_schema(every[deck.kind], every)
+    return out
+
+
+def write_schemas(pack_dir: Path) -> list[Path]:
+    """Write the pack's schemas into its schema/ folder; returns the files written."""
+    written = []
+    for name, schema in pack_schemas(pack_dir).items():
+        path = pack_dir / SCHEMA_DIR / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(schema, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+        written.append(path)
+    return written
+
+
+def modeline(schema_file: str) -> str:
+    """The first line that points the YAML language server at a schema (a path relative to the file)."""
+    return f"# yaml-language-server: $schema={schema_file}\n"

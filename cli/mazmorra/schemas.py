@@ -1,0 +1,98 @@
+"""Pydantic at the boundary: data checked against a model, every error turned into a located
+problem (file:line of the value, the field, a rule id, "did you mean" for an unknown field)."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.yamlsafe import locate
+
+
+def schema_problems(
+    exc: ValidationError,
+    root: Any,
+    base: Loc,
+    component: str | None,
+    prefix: tuple[Any, ...] = (),
+    model: type[BaseModel] | None = None,
+    declared: Mapping[str, Loc] | None = None,
+) -> list[Problem]:
+    """Turn a pydantic error into located problems, one per field. With `model`, an unknown field
+    names the closest known one; with `declared` (field -> where a kind file declares it), a
+    broken limit says where the limit was set."""
+    out = []
+    for err in exc.errors():
+        path = tuple(err["loc"])
+        loc = locate(root, prefix + path) or base
+        field = ".".join(str(p) for p in path) or None
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field"
+            if model is not None and path:
+                msg += did_you_mean(str(path[-1]), known_fields(model, path[:-1]))
+        elif err["type"] == "missing":
+            msg = "required field is missing"
+        if (
+            "input" in err
+            and err["type"] not in ("missing", "extra_forbidden")
+            and not isinstance(err["input"], (dict, list))
+        ):
+            got = repr(err["input"])
+            msg += f" (got {got[:60] + '…' if len(got) > 60 else got})"
+        if declared and path and str(path[0]) in declared and err["type"] != "extra_forbidden":
+            msg += f" (declared at {declared[str(path[0])]})"
+        out.append(Problem(f"schema.{err['type']}", msg, loc, component, field))
+    return out
+
+
+def known_fields(model: type[BaseModel], path: tuple[Any, ...]) -> list[str]:
+    """The field names of the model found along `path` (list indices skipped); [] when unknown."""
+    current: Any = model
+    for part in path:
+        if isinstance(part, int):
+            continue
+        fields = getattr(current, "model_fields", None)
+        if not fields or part not in fields:
+            return []
+        current = _model_in(fields[part].annotation)
+        if current is None:
+            return []
+    return list(getattr(current, "model_fields", {}))
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The BaseModel inside an annotation such as `Side`, `Side | None` or `list[Side]`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _model_in(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType, list, tuple):
+        for arg in typing.get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def checked(
+    model: type[BaseModel],
+    data: Any,
+    base: Loc,
+    component: str | None,
+    problems: list[Problem],
+    prefix: tuple[Any, ...] = (),
+    declared: Mapping[str, Loc] | None = None,
+) -> Any:
+    """`model` validated from `data`, or None with its problems added to `problems`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(schema_problems(exc, data, base, component, prefix, model, declared))
+        return None

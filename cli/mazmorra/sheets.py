@@ -1,0 +1,350 @@
+"""Decks from spreadsheets: a CSV (the csv module), XLSX or ODS (python-calamine) deck file read
+into the same located rows a YAML deck gives, so everything downstream is unchanged.
+
+The first row names the fields; every later non-empty row is one component. `field@lang` columns
+carry translations; list fields split on `;`. Every value remembers its cell: `file.csv:ROW:COL`
+or `file.xlsx[Sheet]!C7`. A file that cannot be read (corrupt, password-protected, not UTF-8, too
+big) is one clear, located problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.yamlsafe import YMap
+
+SUFFIXES = (".csv", ".xlsx", ".ods")
+MAX_ROWS = 10_000  # components: a deck holds at most 10,000 (pack.yaml's `size` limit)
+MAX_COLS = 200
+MAX_BYTES = 32 * 1024 * 1024
+MAX_UNZIPPED = 256 * 1024 * 1024  # a workbook is a zip: refuse one that inflates beyond this
+LIST_SEP = ";"
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted OOXML and old .xls files are OLE containers
+
+
+class SheetError(Exception):
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+@dataclass
+class Sheet:
+    """A spreadsheet deck: its rows and where each column's header stands."""
+
+    rows: list[Row]
+    columns: dict[tuple[str, str | None], Loc]  # (field, language or None for the source) -> header cell
+
+
+@dataclass
+class Row:
+    """One component's row: its values by field (located YMap) and its translations by language."""
+
+    values: YMap
+    translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)  # lang -> field -> cell
+
+
+def read_sheet(
+    path: Path, sheet: str | None, source_language: str, languages: list[str], problems: list[Problem]
+) -> Sheet:
+    """The components of a spreadsheet deck; header problems go to `problems`, an unreadable file
+    raises SheetError."""
+    shown = rel(path)
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise SheetError(Problem("sheet.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown)))
+    if path.suffix.lower() == ".csv":
+        if sheet is not None:
+            problems.append(Problem("sheet.name", "a CSV file has no sheets: remove `sheet:`", Loc(shown)))
+        cells, loc = _csv_cells(path, shown)
+    else:
+        cells, loc = _book_cells(path, shown, sheet)
+    return _rows(cells, loc, source_language, languages, problems)
+
+
+def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        start = raw.rfind(b"\n", 0, exc.start) + 1
+        head = raw[: raw.find(b"\n")] if b"\n" in raw else raw
+        sep = max((b",", b";", b"\t"), key=head.count)
+        cell = raw[start : exc.start].count(sep) + 1  # the cell holding the byte (quotes aside)
+        byte = raw[exc.start]
+        guess = "Latin-1 (ISO-8859-1) or Windows-1252" if 0x80 <= byte else "an unknown encoding"
+        raise SheetError(
+            Problem(
+                "sheet.encoding",
+                f"not UTF-8: byte 0x{byte:02x} on line {line} looks like {guess}; save the file as "
+                "'CSV UTF-8' (Excel) or with character set Unicode (UTF-8) (LibreOffice)",
+                Loc(shown, line, cell),
+            )
+        ) from None
+    first = text.split("\n", 1)[0]
+    delimiter = max((",", ";", "\t"), key=first.count)  # Excel writes ';' where the decimal mark is ','
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows: list[tuple[int, list[Any]]] = []
+    start = 1
+    try:
+        for cells in reader:
+            rows.append((start, cells))
+            start = reader.line_num + 1
+            if len(rows) > MAX_ROWS + 1:
+                break
+    except csv.Error as exc:
+        raise SheetError(Problem("sheet.syntax", f"malformed CSV: {exc}", Loc(shown, reader.line_num, 1))) from None
+    return rows, lambda row, col: Loc(shown, row, col)
+
+
+def _book_cells(
+    path: Path, shown: str, sheet: str | None
+) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
+    from python_calamine import CalamineWorkbook
+
+    kind = "ODS spreadsheet" if path.suffix.lower() == ".ods" else "XLSX workbook"
+    with path.open("rb") as fh:
+        head = fh.read(8)
+    if head == _OLE:
+        data = path.read_bytes()
+        if "EncryptionInfo".encode("utf-16-le") in data:
+            why = "it is password-protected: save a copy without a password"
+        else:
+            why = "it is an old Excel 97–2003 (.xls) file: save it as .xlsx"
+        raise SheetError(Problem("sheet.unreadable", f"cannot read this {kind}: {why}", Loc(shown)))
+    try:
+        with zipfile.ZipFile(path) as zf:
+            inflated = sum(i.file_size for i in zf.infolist())
+            if inflated > MAX_UNZIPPED:
+                raise SheetError(
+                    Problem(
+                        "sheet.size",
+                        f"the {kind} inflates to {inflated} bytes; the limit is {MAX_UNZIPPED}",
+                        Loc(shown),
+                    )
+                )
+            if path.suffix.lower() == ".ods" and "META-INF/manifest.xml" in zf.namelist():
+                if b"encryption-data" in zf.read("META-INF/manifest.xml"):
+                    raise SheetError(
+                        Problem(
+                            "sheet.unreadable",
+                            f"cannot read this {kind}: it is password-protected: save a copy without a password",
+                            Loc(shown),
+                        )
+                    )
+    except zipfile.BadZipFile:
+        raise SheetError(
+            Problem("sheet.unreadable", f"not a readable {kind} (the file is damaged or not a {kind})", Loc(shown))
+        ) from None
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+        names = list(book.sheet_names)
+        if not names:
+            raise SheetError(Problem("sheet.unreadable", f"the {kind} has no sheets", Loc(shown)))
+        name = names[0] if sheet is None else sheet
+        if name not in names:
+            raise SheetError(
+                Problem(
+                    "sheet.name",
+                    f"no sheet '{sheet}'{did_you_mean(name, names)} (sheets: {', '.join(names)})",
+                    Loc(shown),
+                )
+            )
+        values = book.get_sheet_by_name(name).to_python(skip_empty_area=False, nrows=MAX_ROWS + 2)
+    except SheetError:
+        raise
+    except Exception as exc:  # calamine raises several types for damaged files
+        raise SheetError(
+            Problem("sheet.unreadable", f"not a readable {kind} ({type(exc).__name__}: {exc})", Loc(shown))
+        ) from None
+    rows = [(i + 1, [_plain(v) for v in r[: MAX_COLS + 1]]) for i, r in enumerate(values)]
+    return rows, lambda row, col: Loc(shown, row, col, sheet=name)
+
+
+def _plain(value: Any) -> Any:
+    """A workbook value as YAML would give it: dates as ISO text, empty cells as ""."""
+    if isinstance(value, (dt.date, dt.time, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    return value
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _rows(
+    cells: list[tuple[int, list[Any]]],
+    loc: Callable[[int, int], Loc],
+    source_language: str,
+    languages: list[str],
+    problems: list[Problem],
+) -> Sheet:
+    if not cells or all(_empty(v) for v in cells[0][1]):
+        raise SheetError(Problem("sheet.header", "the first row must name the fields (id, name, ...)", loc(1, 1)))
+    header_row, header = cells[0]
+    if len(header) > MAX_COLS:
+        raise SheetError(Problem("sheet.size", f"more than {MAX_COLS} columns", loc(header_row, MAX_COLS + 1)))
+    columns: list[tuple[str, str | None] | None] = []  # (field, language or None) per column; None: skipped
+    seen: dict[tuple[str, str | None], int] = {}
+    width = max((c + 1 for c, v in enumerate(header) if not _empty(v)), default=0)
+    for c, head in enumerate(header[:width]):
+        where = loc(header_row, c + 1)
+        name = "" if _empty(head) else str(head).strip()
+        if not name:
+            columns.append(None)
+            continue
+        fld, _, given = name.partition("@")
+        lang = given or None
+        key: tuple[str, str | None] = (fld, None if lang is None or lang == source_language else lang)
+        if lang is not None and lang not in languages:
+            problems.append(
+                Problem(
+                    "sheet.language",
+                    f"column '{name}': the pack has no language '{lang}'{did_you_mean(lang, languages)} "
+                    f"(languages: {', '.join(languages)})",
+                    where,
+                    field=fld,
+                )
+            )
+            columns.append(None)
+            continue
+        if key in seen:
+            problems.append(
+                Problem(
+                    "sheet.header", f"column '{name}' appears twice (first in column {seen[key]})", where, field=fld
+                )
+            )
+            columns.append(None)
+            continue
+        seen[key] = c + 1
+        columns.append(key)
+    located = {key: loc(header_row, c + 1) for c, key in enumerate(columns) if key is not None}
+    out: list[Row] = []
+    for row_no, values in cells[1:]:
+        if all(_empty(v) for v in values):
+            continue
+        if len(out) >= MAX_ROWS:
+            raise SheetError(
+                Problem(
+                    "sheet.size",
+                    f"more than {MAX_ROWS} components; a deck holds at most {MAX_ROWS} (split it into several decks)",
+                    loc(row_no, 1),
+                )
+            )
+        last = max((c + 1 for c, v in enumerate(values) if not _empty(v)), default=0)
+        if last > width or (len(values) < width and loc(1, 1).sheet is None):
+            col = width + 1 if last > width else len(values) + 1
+            problems.append(
+                Problem(
+                    "sheet.ragged",
+                    f"row {row_no} has {len(values) if last <= width else last} cell(s) but the header names "
+                    f"{width} column(s): a missing or extra separator shifts every value after it",
+                    loc(row_no, min(col, max(width, 1))),
+                )
+            )
+            continue
+        row = Row(YMap())
+        row.values.loc, row.values.locs = loc(row_no, 1), {}
+        for c, column in enumerate(columns):
+            if column is None or c >= len(values) or _empty(values[c]):
+                continue
+            value = values[c].strip() if isinstance(values[c], str) else values[c]
+            fld, lang = column
+            if lang is None:
+                row.values[fld] = value
+                row.values.locs[fld] = loc(row_no, c + 1)
+            else:
+                row.translations.setdefault(lang, {})[fld] = (value, loc(row_no, c + 1))
+        out.append(row)
+    return Sheet(out, located)
+
+
+# ---------------------------------------------------------------- cell values -> field values
+
+_TRUE = {"true", "yes", "y", "1", "sí", "si", "x", "verdadero", "on"}
+_FALSE = {"false", "no", "n", "0", "falso", "off"}
+
+
+def shape(annotation: Any) -> str:
+    """What a model field holds, as far as a cell is concerned: int, float, bool, str, list,
+    nested (a mapping: not writable in a cell) or any."""
+    import types
+    import typing
+
+    from pydantic import BaseModel
+
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return shape(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        shapes = {shape(a) for a in typing.get_args(annotation) if a is not type(None)}
+        return shapes.pop() if len(shapes) == 1 else "any"
+    if origin is typing.Literal:
+        args = typing.get_args(annotation)
+        return "int" if all(isinstance(a, int) and not isinstance(a, bool) for a in args) else "str"
+    if origin in (list, tuple) or annotation in (list, tuple):
+        return "list"
+    if origin is dict or (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        return "nested"
+    return {int: "int", float: "float", bool: "bool", str: "str"}.get(annotation, "any")
+
+
+def item_shape(annotation: Any) -> str:
+    """The shape of a list field's items."""
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return item_shape(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            if arg is not type(None):
+                return item_shape(arg)
+    if origin in (list, tuple):
+        args = typing.get_args(annotation)
+        return shape(args[0]) if args else "any"
+    return "any"
+
+
+def cell_value(value: Any, kind: str) -> Any:
+    """A cell's value as the field wants it (what cannot be converted is left for the model to report)."""
+    if kind == "str":
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    if kind == "int":
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            return int(value)
+        return value
+    if kind == "float":
+        if isinstance(value, str):
+            try:
+                return float(value.replace(",", ".")) if value.count(",") == 1 and "." not in value else float(value)
+            except ValueError:
+                return value
+        return value
+    if kind == "bool" and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        word = str(value).strip().lower()
+        word = word[:-2] if word.endswith(".0") else word
+        return True if word in _TRUE else False if word in _FALSE else value
+    return value
+
+
+def split_list(value: Any, item: str) -> list[Any]:
+    """A list cell: items separated by `;`, each converted as the list's items want."""
+    parts = [p.strip() for p in str(value).split(LIST_SEP)] if isinstance(value, str) else [value]
+    return [cell_value(p, item) for p in parts if p != ""]

@@ -1,0 +1,228 @@
+"""Decks from spreadsheets: bad workbooks and CSV files are one clear, located problem in under 5 s
+with nothing written; translations in `@lang` columns reach the build, i18n status and update; an
+ODS file reads like an XLSX one."""
+
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import edit, pdf_text, run_cli, tree_snapshot
+from docpack import PACK, set_cell, write_doc_pack
+
+TIME_LIMIT = 5.0
+
+
+@pytest.fixture
+def doc_pack(tmp_path: Path) -> Path:
+    return write_doc_pack(tmp_path)
+
+
+def _fails_fast(pack: Path, *needles: str) -> str:
+    project = pack.parents[1]
+    (project / "output" / PACK / "es").mkdir(parents=True, exist_ok=True)
+    (project / "output" / PACK / "es" / "previous.pdf").write_bytes(b"previous build")
+    before = tree_snapshot(project / "output")
+    start = time.monotonic()
+    res = run_cli("build", PACK, cwd=project)
+    took = time.monotonic() - start
+    text = res.stdout + res.stderr
+    assert took < TIME_LIMIT, f"took {took:.1f} s"
+    assert res.returncode == 1, text
+    assert "Traceback" not in text and "internal error" not in text, text
+    for needle in needles:
+        assert needle in text, f"{needle!r} not in:\n{text}"
+    assert tree_snapshot(project / "output") == before
+    return text
+
+
+def test_a_corrupt_workbook_is_a_clear_error(doc_pack: Path) -> None:
+    book = doc_pack / "decks" / "hechizos.xlsx"
+    book.write_bytes(book.read_bytes()[:900])  # cut short, as an interrupted download
+    _fails_fast(
+        doc_pack, "content/grimorio-mini/decks/hechizos.xlsx", "not a readable XLSX workbook", "(sheet.unreadable)"
+    )
+
+
+def test_a_password_protected_workbook_says_so(doc_pack: Path) -> None:
+    # An encrypted OOXML file is an OLE compound file holding an EncryptionInfo stream.
+    ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + "EncryptionInfo".encode("utf-16-le") + b"\0" * 1024
+    (doc_pack / "decks" / "hechizos.xlsx").write_bytes(ole)
+    _fails_fast(doc_pack, "hechizos.xlsx", "password-protected", "(sheet.unreadable)")
+
+
+def test_a_workbook_of_100000_rows_fails_fast_with_a_clear_message(doc_pack: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Hechizos")
+    ws.append(["id", "name", "name@en", "cost", "school", "summons", "text", "text@en"])
+    for i in range(100_000):
+        ws.append([f"h{i}", f"Hechizo {i}", f"Spell {i}", i % 10, "fuego", "salamandra", "Texto.", "Text."])
+    wb.save(doc_pack / "decks" / "hechizos.xlsx")
+    _fails_fast(
+        doc_pack,
+        "content/grimorio-mini/decks/hechizos.xlsx[Hechizos]!A10002",
+        "more than 10000 components",
+        "(sheet.size)",
+    )
+
+
+def test_a_latin1_csv_names_the_encoding(doc_pack: Path) -> None:
+    csv = doc_pack / "decks" / "criaturas.csv"
+    csv.write_bytes(csv.read_text(encoding="utf-8").encode("latin-1"))
+    _fails_fast(
+        doc_pack,
+        "content/grimorio-mini/decks/criaturas.csv:2:6",
+        "not UTF-8",
+        "Latin-1",
+        "CSV UTF-8",
+        "(sheet.encoding)",
+    )
+
+
+def test_a_ragged_csv_row_is_located(doc_pack: Path) -> None:
+    edit(
+        doc_pack / "decks" / "criaturas.csv",
+        "lobo-sombrio,Lobo sombrío,Shadow Wolf,3,2,",
+        "lobo-sombrio,Lobo sombrío,Shadow Wolf,3,2,9,",
+    )
+    _fails_fast(
+        doc_pack,
+        "content/grimorio-mini/decks/criaturas.csv:3:",
+        "row 3 has 8 cell(s) but the header names 7",
+        "(sheet.ragged)",
+    )
+
+
+def test_an_unknown_sheet_is_suggested(doc_pack: Path) -> None:
+    edit(doc_pack / "pack.yaml", "sheet: Hechizos", "sheet: Hechizo")
+    _fails_fast(doc_pack, "no sheet 'Hechizo'; did you mean 'Hechizos'?", "(sheet.name)")
+
+
+def test_semicolons_decimal_commas_booleans_lists_and_grids_read_as_typed(tmp_path: Path) -> None:
+    from mazmorra.load import load_pack
+
+    pack = tmp_path / "content" / "p"
+    (pack / "kinds").mkdir(parents=True)
+    (pack / "decks").mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: p\nname: P\nlanguages: [es]\ndecks:\n  - {id: cosas, kind: cosa, name: Cosas, file: decks/cosas.csv}\n",
+        encoding="utf-8",
+    )
+    (pack / "kinds" / "cosa.yaml").write_text(
+        "name: cosa\nextends: card\nfields:\n  weight: {type: number}\n  rare: {type: bool}\n"
+        "  tags: {type: list, of: string}\n  lair: {type: grid, rows: 2, cols: 3, values: ['.', x]}\n",
+        encoding="utf-8",
+    )
+    (pack / "decks" / "cosas.csv").write_text(
+        '\ufeffid;name;weight;rare;tags;lair;copies\nuna;Una cosa;2,5;sí;"a; b ";"x . .;. x .";3\n', encoding="utf-8"
+    )
+    loaded = load_pack(pack)
+    comp = loaded.components()[0]
+    assert (comp.data.weight, comp.data.rare, comp.data.tags, comp.data.copies) == (2.5, True, ["a", "b"], 3)
+    assert comp.data.lair == [["x", ".", "."], [".", "x", "."]]
+    assert (comp.field_loc("weight").line, comp.field_loc("weight").col) == (2, 3)
+
+
+def test_an_ods_deck_reads_like_a_workbook(doc_pack: Path) -> None:
+    from docpack import doc_workbooks
+
+    sheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
+    _write_ods(doc_pack / "decks" / "hechizos.ods", sheet, rows)
+    (doc_pack / "decks" / "hechizos.xlsx").unlink()
+    edit(doc_pack / "pack.yaml", "file: decks/hechizos.xlsx", "file: decks/hechizos.ods")
+    project = doc_pack.parents[1]
+    res = run_cli("build", PACK, cwd=project)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "Fireball" in pdf_text(project / "output" / PACK / "en" / "hechizos.pdf")
+    (doc_pack / "decks" / "hechizos.ods").write_bytes(b"PK\x03\x04 not really a zip")
+    _fails_fast(doc_pack, "hechizos.ods", "not a readable ODS spreadsheet", "(sheet.unreadable)")
+
+
+def _write_ods(path: Path, sheet: str, rows: list[list[object]]) -> None:
+    """A minimal OpenDocument spreadsheet, as LibreOffice would save it (numbers as floats)."""
+    from xml.sax.saxutils import escape
+
+    def cell(v: object) -> str:
+        if v is None:
+            return "<table:table-cell/>"
+        if isinstance(v, int):
+            return f'<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>'
+        return f'<table:table-cell office:value-type="string"><text:p>{escape(str(v))}</text:p></table:table-cell>'
+
+    body = "".join("<table:table-row>" + "".join(cell(v) for v in r) + "</table:table-row>" for r in rows)
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="{sheet}">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        zf.writestr("META-INF/manifest.xml", manifest)
+        zf.writestr("content.xml", content)
+
+
+def test_sheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:
+    import polib
+
+    project = doc_pack.parents[1]
+    assert run_cli("i18n", "update", PACK, cwd=project).returncode == 0
+    po = polib.pofile(str(doc_pack / "locale" / "en.po"))
+    ctxs = {e.msgctxt for e in po if not e.obsolete}
+    assert "bola-de-fuego.name" not in ctxs and "salamandra.text" not in ctxs  # the sheets translate them
+    assert "pack.name" in ctxs
+    res = run_cli("i18n", "status", PACK, "--json", cwd=project)
+    en = next(r for r in json.loads(res.stdout) if r["lang"] == "en")
+    assert en["from_sheets"] == 10 and en["translated"] == en["total"] == 13, en
+
+
+def test_a_sheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Path) -> None:
+    po = doc_pack / "locale" / "en.po"
+    po.write_text(
+        po.read_text(encoding="utf-8") + '\nmsgctxt "bola-de-fuego.name"\nmsgid "Bola de fuego"\nmsgstr "Fire Ball"\n',
+        encoding="utf-8",
+    )
+    _fails_fast(
+        doc_pack,
+        "content/grimorio-mini/decks/hechizos.xlsx[Hechizos]!C2",
+        "the sheet translates it as 'Fireball' but content/grimorio-mini/locale/en.po:",
+        "as 'Fire Ball'",
+        "(i18n.conflict)",
+    )
+
+
+def test_a_translation_column_of_a_number_field_is_refused(doc_pack: Path) -> None:
+    set_cell(doc_pack / "decks" / "hechizos.xlsx", "I1", "cost@en")
+    _fails_fast(doc_pack, "[Hechizos]!I1", "'cost' is not a text field", "(sheet.translation)")
+
+
+def test_a_kind_column_mixes_kinds_in_one_sheet(doc_pack: Path) -> None:
+    from mazmorra.load import load_pack
+
+    csv = doc_pack / "decks" / "criaturas.csv"
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    lines[0] += ",kind,copies"
+    lines[1] += ",,2"
+    lines[2] += ",,"
+    lines.append("nota,Nota,Note,,,Una nota.,A note.,card,")
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    deck = load_pack(doc_pack).deck("criaturas")
+    assert [(c.id, c.kind.name, c.data.copies) for c in deck.components] == [
+        ("salamandra", "criatura", 2),
+        ("lobo-sombrio", "criatura", 1),
+        ("nota", "card", 1),
+    ]
