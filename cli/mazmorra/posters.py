@@ -178,8 +178,8 @@ class Printed:
     nothing of the face (rock around an irregular dungeon) is left out, its place in the assembly
     diagram drawn faint, and the others numbered among themselves."""
 
-    def __init__(self, pages: list[Page]):
-        self.pages = pages
+    def __init__(self, pages: dict[int, Page]):
+        self.pages = pages  # page number -> page, for the poster pages of the document only
         self.shown: dict[int, tuple[int, int]] = {}  # page number -> (its number among printed, how many print)
         self.blank: dict[int, set[tuple[int, int]]] = {}  # page number -> the tiles of its poster left out
 
@@ -200,7 +200,7 @@ class Printed:
         key = (self.pages[first].placements[0].index, self.pages[first].placements[0].side)
         group = [
             n
-            for n, page in enumerate(self.pages)
+            for n, page in sorted(self.pages.items())
             if page.tile is not None and (page.placements[0].index, page.placements[0].side) == key
         ]
         ink = inked(face)

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
@@ -71,6 +70,14 @@ class _Copy:
     back_reused: bool
 
 
+def warm_up() -> None:
+    """Pay once, before worker processes are forked, what every PDF needs first: the fonts parsed,
+    the SVG machinery imported (forked workers inherit them instead of each paying again)."""
+    fonts.register_all()
+    from reportlab.graphics import renderPDF  # noqa: F401
+    from svglib import svglib  # noqa: F401
+
+
 class Sheets:
     """One PDF being written, page by page."""
 
@@ -104,9 +111,11 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, pages: Sequence[Page], items: Iterator[Item]) -> None:
+    def add(self, pages: list[Page], items: Iterator[Item]) -> None:
         """Draw the pages of a document from its stream of laid-out items (copies expanded in
-        order). A copy is kept only until the last page that shows it has been drawn.
+        order). A copy is kept only until the last page that shows it has been drawn, and each
+        page's plan is taken out of `pages` once drawn (a long deck's marks and placements do not
+        all wait for the end).
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
@@ -118,8 +127,10 @@ class Sheets:
         copies = _copies(items)
         held: dict[int, _Copy] = {}
         pulled = 0
-        printed = posters.Printed(list(pages))
-        for n, page in enumerate(pages):
+        printed = posters.Printed({n: page for n, page in enumerate(pages) if page.tile is not None})
+        pages.reverse()
+        for n in range(len(pages)):
+            page = pages.pop()
             for p in page.placements:
                 while p.index >= pulled:
                     held[pulled] = next(copies)
@@ -375,6 +386,8 @@ class Sheets:
             return
         known = self._forms.get((name, color))
         if known is None:  # drawn once per document (and colour) as a form, then referenced
+            from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
+
             drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
