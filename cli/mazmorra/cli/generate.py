@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 from mazmorra.cli.app import app
-from mazmorra.cli.console import err, guard, out
-from mazmorra.load import find_pack
+from mazmorra.cli.console import err, escape, guard, out
 
 
 @app.command()
@@ -36,6 +35,7 @@ def generate(
     """Roll a dungeon from the pack's dice tables (the rulebook's procedure and sizes) and keep it in
     the pack's dungeon_map deck, with its seed and every roll, plus an SVG preview of its plan."""
     from mazmorra.generate import generate_map
+    from mazmorra.load import find_pack
 
     with guard():
         made = generate_map(find_pack(pack), seed, rooms, deck, map_id, out_dir)
@@ -44,11 +44,11 @@ def generate(
         lairs = sum(a.type == "lair" for a in rooms_made)
         quest = next((a.n for a in rooms_made if a.type == "quest"), None)
         for note in d.notes:
-            err.print(f"  [yellow]note:[/] {note}")
+            err.print(f"  [yellow]note:[/] {escape(note)}")
         err.print(
             f"[green]✓[/] {made.map_id}: {made.cols}×{made.rows} squares, {len(d.areas)} areas, "
             f"{len(rooms_made)} rooms ({lairs} lairs{f', quest room {quest}' if quest else ', no quest room'}), "
             f"{len(d.doors)} doors, {len(d.rolls)} rolls, seed {d.seed}, in {made.seconds * 1000:.1f} ms"
         )
-        out.print(f"  {made.deck_file}")
-        out.print(f"  {made.preview}")
+        out.print(f"  {escape(str(made.deck_file))}")
+        out.print(f"  {escape(str(made.preview))}")
