@@ -15,6 +15,7 @@ from reportlab.lib import colors
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
+from mazmorra.model import PrintSpec
 from mazmorra.units import parse_length
 
 AT = "mz-at"  # the attribute the template loader adds to every element: "<file index>:<line>:<col>"
@@ -55,6 +56,7 @@ class FaceContext:
     problems: list[Problem] = field(default_factory=list)
     fonts: dict[str, Faces] = field(default_factory=dict)  # the pack's own font families and faces
     text_lang: Callable[[str | None], str] | None = None  # the language a field's text is written in
+    printing: PrintSpec = field(default_factory=PrintSpec)  # the pack's legibility floors, contrast, safe margin
 
     def lang_of(self, fld: str | None) -> str:
         """The language to hyphenate a field's text in (its own, where it falls back to the source)."""

@@ -216,7 +216,16 @@ def _face(
     text_lang: Callable[[str | None], str] | None,
 ) -> Face | None:
     """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
-    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc, fonts=ctx.fonts, text_lang=text_lang)
+    fctx = FaceContext(
+        component,
+        ctx.lang,
+        ctx.icons,
+        ctx.pack.root,
+        text_loc,
+        fonts=ctx.fonts,
+        text_lang=text_lang,
+        printing=ctx.pack.spec.print,
+    )
     try:
         xml = template.render(tctx)
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
@@ -264,7 +273,7 @@ def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack
     y = face.h / 2 - 5
     xml = (
         f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
-        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
+        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="5.5" role="label" '
         f'align="center" valign="middle" color="#ffffff">{text}</text></card>'
     )
     overlay = parse_face(

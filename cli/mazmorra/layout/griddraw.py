@@ -188,6 +188,12 @@ def _label(
             )
         )
     size = _s_num(st, "label-size", 7.0)
+    floor = ctx.printing.min_size.label
+    if size < floor - 1e-9:
+        raise ValueError(
+            f"label-size='{size:g}' is below the smallest legible size for a label ({floor:g} pt, "
+            "pack.yaml print: min_size: label:)"
+        )
     tw = fonts.width(label, font, size) / PT_PER_MM
     cap = size * LABEL_CAP / PT_PER_MM
     pos = st.get("label-pos", "center")
