@@ -14,7 +14,7 @@ import jinja2
 
 from mazmorra import fonts
 from mazmorra.contracts import Document, Face, Item
-from mazmorra.errors import Loc, Problem
+from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
 from mazmorra.i18n.po import catalogue_path
@@ -264,7 +264,28 @@ def _face(
         )
         return None
     ctx.problems.extend(fctx.problems)
+    _print_checks(ctx, face, fctx, template)
     return face
+
+
+def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> None:
+    """Contrast, overlaps and the safe area of a face, each reported once at its template line.
+    Contrast below the pack's ratio is an error; overlaps and the safe area are warnings (the
+    template may mean them: overlap="ok" says so)."""
+    from mazmorra.layout.printcheck import check_face
+
+    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons):
+        other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
+        ctx.template_problem(
+            Problem(
+                found.rule,
+                f"{face.side}: " + found.message.replace("{other}", other),
+                ctx.templates.element_loc(found.at, template),
+                face.component,
+                severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                lang=ctx.lang,
+            )
+        )
 
 
 def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:

@@ -118,13 +118,15 @@ def _box_ops(
         out.append(RectOp(x, y, w, h, fill, stroke, sw, radius))
 
 
-def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceContext, out: list[Op]) -> None:
-    """One cell (or mark): fill/outline, cross, ring, icon, arrow, label — each only if its style asks."""
+def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceContext, out: list[Op]) -> int:
+    """One cell (or mark): fill/outline, cross, ring, icon, arrow, label — each only if its style asks.
+    Returns where its own box's ops end in `out` (what follows sits on the box)."""
     inset = _s_len(st, "inset", 0.0)
     bx, by, bw, bh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
     fill, stroke = _s_colour(st, "fill"), _s_colour(st, "stroke")
     sw, radius, dash = _s_len(st, "stroke-width", 0.3), _s_len(st, "radius", 0.0), _s_dash(st)
     _box_ops(bx, by, bw, bh, fill, stroke, sw, radius, dash, out)
+    ground = len(out)
     cross = _s_colour(st, "cross")
     if cross:
         cwid = _s_len(st, "cross-width", 0.4)
@@ -162,6 +164,7 @@ def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceCon
     label = st.get("label")
     if label:
         _label(st, label, x, y, w, h, ctx, out)
+    return ground
 
 
 def _label(
