@@ -400,8 +400,11 @@ def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, a
     x = y = row_h = 0.0
 
     def flush() -> None:
-        if slots:
-            pages.append(PagePlan(tuple(slots), tuple(_corner_marks(slots, bleed)) if sheet.crop_marks else ()))
+        if slots:  # the page's block of shelves centred in the area, as a grid is
+            dx = (max_w - max(s.x + s.w + bleed for s in slots) + left) / 2
+            dy = (max_h - max(s.y + s.h + bleed for s in slots) + top) / 2
+            moved = [replace(s, x=s.x + dx, y=s.y + dy) for s in slots]
+            pages.append(PagePlan(tuple(moved), tuple(_corner_marks(moved, bleed)) if sheet.crop_marks else ()))
 
     for i, (w, h) in enumerate(sizes):
         cw, ch = w + 2 * bleed, h + 2 * bleed
