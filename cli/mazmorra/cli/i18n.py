@@ -14,7 +14,7 @@ from mazmorra.cli.console import err, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, Problem, UsageError
 from mazmorra.i18n import catalogue
-from mazmorra.i18n.labels import Label
+from mazmorra.i18n.labels import Label, choice_labels
 from mazmorra.i18n.po import catalogue_path
 from mazmorra.load import load_pack
 from mazmorra.model import Pack
@@ -23,11 +23,14 @@ from mazmorra.pipeline import BuildOptions, build
 
 
 def _pack_labels(pack: Pack) -> list[Label]:
-    """The labels the templates of the pack's kinds print (and what those templates include)."""
+    """The labels the templates of the pack's kinds print (and what those templates include), and the
+    words of their enum values."""
     from mazmorra.layout import Templates
 
     names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
-    return Templates(pack.root, templates_dir()).labels(names)
+    labels = Templates(pack.root, templates_dir()).labels(names)
+    known = {label.msgid for label in labels}
+    return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
 
 
 @i18n_app.command("update")

@@ -133,11 +133,11 @@ def _sample(decl: FieldDecl, name: str) -> str:
         "ref": "some-id",
     }
     if decl.type == "enum":
-        return str((decl.values or ["?"])[0])
+        return str((decl.allowed() or ["red"])[0])
     if decl.type == "list":
         return f"[{_sample(decl.item(), name)}]"
     if decl.type == "grid":
-        return '["x . .", ". x ."]' if not decl.values else f'["{decl.values[0]}"]'
+        return '["x . .", ". x ."]' if not decl.values else f'["{decl.allowed()[0]}"]'
     return samples.get(decl.type, "...")
 
 
