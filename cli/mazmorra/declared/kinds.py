@@ -273,6 +273,8 @@ def _build(
 def shipped_kinds(folder: Path) -> list[Kind]:
     """The kinds a game family ships as kind files (`<family package>/kinds/*.yaml`, laid out like a
     pack's `kinds/` folder), to register as built-in kinds. A mistake in them is a bug of the package."""
+    if not kind_files(folder):
+        raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
     problems: list[Problem] = []
     found = load_kinds(folder, problems)
     if problems:
