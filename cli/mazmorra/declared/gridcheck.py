@@ -193,7 +193,8 @@ def _edges(grid: GridValue, decl: FieldDecl, problem: Report) -> Iterator[Proble
         key = edge_key(edge)
         if key in taken:
             first = taken[key]
-            same = "already holds it" if first.type == edge.type else f"already holds a {first.type}"
+            article = "an" if first.type[:1] in "aeiou" else "a"
+            same = "already holds it" if first.type == edge.type else f"already holds {article} {first.type}"
             yield problem(
                 "grid.edge-twice",
                 f"{written}: that edge {same} ({first.type} {first.r},{first.c} {first.side}); an edge holds one "

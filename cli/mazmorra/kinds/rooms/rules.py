@@ -44,11 +44,14 @@ def rooms_pair_up(pack: Pack) -> Iterable[Problem]:
     for number, rooms in sorted(by_number.items()):
         if len(rooms) != 2:
             where = rooms[2] if len(rooms) > 2 else rooms[0]
-            others = ", ".join(f"'{r.id}'" for r in rooms if r is not where) or "no other room"
+            said = (
+                f"no other room has number {number}: it has no pair"
+                if len(rooms) == 1
+                else f"{', '.join(repr(r.id) for r in rooms[:2])} already have number {number}"
+            )
             yield Problem(
                 "room.pair",
-                f"room number {number} is on {len(rooms)} room(s) ({others} besides this one); rooms come in pairs: "
-                "two rooms per number",
+                f"{said}; rooms come in pairs, two rooms to a number",
                 where.field_loc("number"),
                 where.id,
                 "number",
