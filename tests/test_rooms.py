@@ -33,7 +33,7 @@ def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> 
     assert "Relojera" in es["personajes"] and "Tinker" in en["personajes"]
     assert "Combate" in es["cartas"] and "Combat" in en["cartas"] and "Jump" in en["cartas"]
     assert en["cartas"].count("Always returns to your hand") == 4  # the +0 card of each colour
-    assert "Cruza" not in en["objetos"] and "Whoever carries it" in en["objetos"]
+    assert "Cruza" not in en["objetos"] and "over pit traps." in en["objetos"] and "Crank" in en["objetos"]
     spanish = ("Acción", "acciones", "Combate", "Salto", "Línea de salida", "Relojera", "Forzudo", "Herido", "Cuerda")
     for deck, text in en.items():
         leaked = [w for w in spanish if w in text]
