@@ -77,8 +77,9 @@ gallery: setup
 i18n: setup
 	$(MZ) i18n update
 
+# Some tests ask external tools (poppler-utils, qpdf, gettext, chromium: see README); without them
+# those tests are skipped, with one line saying what to install. Nothing is installed from here.
 test: setup
-	scripts/ensure-tools
 	$(BIN)/python -m pytest -q
 
 # After an intended change to a template or the layout code: rewrite tests/golden/ (then review
@@ -93,6 +94,7 @@ rules-doc: setup
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/generate.py
 
 clean:
 	rm -rf $(OUT) .mazmorra-tmp

@@ -147,13 +147,31 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
     return Image.open(f"{base}.png").convert("RGB")
 
 
+# The external judges some tests use, and the Debian/Ubuntu package of each (README, "Developing").
+TOOL_PACKAGES = {"pdftoppm": "poppler-utils", "pdffonts": "poppler-utils", "qpdf": "qpdf", "msgfmt": "gettext"}
+TOOL_PACKAGES["chromium"] = "chromium"
+_missing: dict[str, int] = {}  # tool -> tests skipped for want of it
+
+
 def need_tool(tool: str) -> None:
-    """Skip when an external judge is missing, except in CI where it must be there."""
+    """Skip when an external judge is missing (one summary line at the end names what to install),
+    except where MAZMORRA_REQUIRE_TOOLS is set (CI), where it must be there."""
     if have(tool):
         return
     if os.environ.get("MAZMORRA_REQUIRE_TOOLS"):
         pytest.fail(f"{tool} is required (MAZMORRA_REQUIRE_TOOLS is set) but not installed")
-    pytest.skip(f"{tool} not installed (run scripts/ensure-tools)")
+    _missing[tool] = _missing.get(tool, 0) + 1
+    pytest.skip(f"{tool} not installed")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _missing:
+        packages = sorted({TOOL_PACKAGES.get(t, t) for t in _missing})
+        terminalreporter.write_line(
+            f"skipped {sum(_missing.values())} test(s) needing {', '.join(sorted(_missing))}: install them with "
+            f"`sudo apt-get install {' '.join(packages)}` (or your system's packages; see README, Developing)",
+            yellow=True,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -94,7 +94,8 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     ):
         assert stage in imported, stage
     users = {n for n, p in mods.items() if "mazmorra.pipeline" in _imports(n, p, mods)}
-    assert users <= {n for n in mods if n.startswith("mazmorra.cli")}, "the orchestrator exports nothing to its workers"
+    front_ends = {n for n in mods if n.startswith(("mazmorra.cli", "mazmorra.serve"))}  # the command line, the preview
+    assert users <= front_ends, "the orchestrator exports nothing to its workers"
 
 
 # ---------------------------------------------------------------- template elements

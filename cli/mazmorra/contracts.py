@@ -17,7 +17,7 @@ from pathlib import Path
 OPTIONAL = {"optional": True}  # field metadata: omitted from golden layouts at its default
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RectOp:
     x: float
     y: float
@@ -29,7 +29,7 @@ class RectOp:
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CircleOp:
     cx: float
     cy: float
@@ -39,7 +39,7 @@ class CircleOp:
     stroke_width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineOp:
     x1: float
     y1: float
@@ -50,7 +50,7 @@ class LineOp:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PolyOp:
     points: tuple[tuple[float, float], ...]
     fill: str | None = None
@@ -58,7 +58,7 @@ class PolyOp:
     stroke_width: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextOp:
     """One run of text on a baseline."""
 
@@ -70,7 +70,7 @@ class TextOp:
     color: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IconOp:
     name: str
     x: float
@@ -79,7 +79,7 @@ class IconOp:
     color: str | None = field(default=None, metadata=OPTIONAL)  # recoloured: every ink of the icon in this colour
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImageOp:
     path: str
     x: float
@@ -103,7 +103,7 @@ class RotateOp:
 Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp | RotateOp
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of one component, laid out: trim size, bleed and drawing ops."""
 
@@ -117,7 +117,7 @@ class Face:
     shape: str = "rect"  # rect | round: how it is cut
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Item:
     """One component laid out in one language: its faces and how many copies print."""
 
@@ -152,9 +152,10 @@ class Document:
 Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the page's top-left
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
-    """Where one face goes on a page: its trim box's top-left and size, in mm."""
+    """Where one face goes on a page: its trim box's top-left and size, in mm; and, for a poster's
+    tile, the part of the page the face shows through (it may start off the page)."""
 
     index: int  # which copy of the document, in order
     side: str  # front | back
@@ -162,9 +163,23 @@ class Placement:
     y: float
     w: float
     h: float
+    clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 on the page; None: the whole face
 
 
 @dataclass(frozen=True)
+class Tile:
+    """A poster page's place in its poster: row and column among rows × cols pages, and where its
+    label strip starts (mm). The renderer labels it, for only it knows whether the face shows
+    anything there (a page that would print blank is left out)."""
+
+    row: int
+    col: int
+    rows: int
+    cols: int
+    label: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """One physical page: every face on it and the marks that guide the cut and the fold."""
 
@@ -172,4 +187,6 @@ class Page:
     placements: tuple[Placement, ...]
     marks: tuple[Segment, ...] = ()  # crop marks: solid
     folds: tuple[Segment, ...] = ()  # fold-and-glue: the fold line, dash-dot
-    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet
+    cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet (a poster's: where to trim)
+    notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's trimming guides)
+    tile: Tile | None = None  # a poster's page

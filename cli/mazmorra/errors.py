@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)  # slots: a pack keeps one per value it read
 class Loc:
     """Where something came from: file, 1-based line and column; in a workbook, the sheet and the
     cell's row and column (shown as `file.xlsx[Sheet]!C7`)."""

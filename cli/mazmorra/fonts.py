@@ -211,15 +211,15 @@ def font_label(name: str) -> str:
 
 
 @cache
-def _charset(name: str) -> frozenset[int]:
+def _charset(name: str) -> frozenset[str]:
     font = pdfmetrics.getFont(register(name))
-    return frozenset(font.face.charToGlyph.keys())
+    return frozenset(chr(c) for c in font.face.charToGlyph)
 
 
 def missing_chars(text: str, name: str) -> set[str]:
     """Characters of text the font cannot draw (whitespace aside)."""
-    cs = _charset(name)
-    return {ch for ch in text if not ch.isspace() and ord(ch) not in cs}
+    missing = set(text).difference(_charset(name))  # in C: every card's text goes through here
+    return {ch for ch in missing if not ch.isspace()} if missing else missing
 
 
 @lru_cache(maxsize=65536)

@@ -1,7 +1,8 @@
 """Imposition: how many faces fit a sheet, where each goes, where backs go, where marks go.
 
 `impose` returns every physical page of a document, backs included, as contract `Page`s: the
-renderer only draws them. Two layouts. `duplex`: a fronts page, then a backs page mirrored for
+renderer only draws them. A face larger than the sheet prints as a poster over several pages
+(`posters.py`), after the others. Two layouts. `duplex`: a fronts page, then a backs page mirrored for
 the edge the sheet flips on (and moved by the printer's measured back offset). `fold`
 (fold-and-glue): fronts in one half of the page, each back exactly opposite its front across a
 fold line through the page's centre.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from mazmorra import posters
 from mazmorra.contracts import Page, Placement, Segment
 from mazmorra.units import PAGE_SIZES_MM
 
@@ -39,8 +41,11 @@ class SheetSpec:
     fold: str = "auto"  # auto | vertical | horizontal: the fold line of the fold layout
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm every backs page moves (+x right, +y down)
     bleed: float | None = None  # None: the pack's bleed; 0 abuts cards, neighbours sharing cut lines
+    overlap: float = 10.0  # mm neighbouring pages of a poster share
 
     def __post_init__(self) -> None:
+        if not 0 <= self.overlap <= 50:
+            raise ValueError(f"overlap {self.overlap:g} mm: use 0 to 50 mm")
         for name, value, allowed in (
             ("page", self.page, tuple(PAGE_SIZES_MM)),
             ("layout", self.layout, LAYOUTS),
@@ -231,7 +236,29 @@ def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
 def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
     """Every page of a document whose copies have the given trim sizes and (when `backs[i]`) a
     back, in printing order: each fronts page, then its backs page (duplex); fronts and backs on
-    one page for fold-and-glue. Raises DoesNotFit when a component is larger than the sheet."""
+    one page for fold-and-glue; then a poster for each face larger than the sheet (its front's
+    tiles, then its back's). Raises DoesNotFit when a face fits the sheet but not beside its back
+    (fold), or the sheet has no room for a poster's tile."""
+    big = [i for i, (w, h) in enumerate(sizes) if not fits(sheet, w, h, bleed)]
+    if not big:
+        return _impose(sheet, sizes, backs, bleed)
+    paper = posters.Paper(sheet.size, sheet.margin, sheet.overlap, sheet.crop_marks)
+    try:
+        return posters.apart(big, sizes, backs, bleed, paper, lambda s, b: _impose(sheet, s, b, bleed))
+    except posters.TooSmall as exc:
+        raise DoesNotFit(str(exc)) from None
+
+
+def fits(sheet: SheetSpec, w: float, h: float, bleed: float) -> bool:
+    """Whether a w × h mm face (with its bleed and crop marks) fits the sheet; if not, it is a poster."""
+    try:
+        plan(sheet, w, h, bleed)
+    except DoesNotFit:
+        return False
+    return True
+
+
+def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
     out: list[Page] = []
     for fronts in plan_fronts(sheet, sizes, bleed):
         placed = [_placement(s, "front") for s in fronts.slots]

@@ -246,7 +246,7 @@ def _load_deck(
                 data=model,
                 deck=dspec.id,
                 loc=loc,
-                field_locs=dict(item.locs),
+                field_locs=item.locs,  # the YAML mapping's own table: one per component is enough
                 size_mm=size,
                 raw=item,
                 translations=translations(entry, own),

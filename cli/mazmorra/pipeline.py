@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mazmorra import workers
 from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
@@ -34,7 +35,6 @@ from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
-from mazmorra.render import DocMeta, Sheets
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
@@ -42,6 +42,8 @@ _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
 _LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"})
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
+# More renderers, from the caller (the live preview): given the pack, its icons and the build's problems.
+ExporterFactory = Callable[[Pack, IconSet, list[Problem]], list[Exporter]]
 
 
 def _no_progress(what: str, n: int) -> None:
@@ -59,6 +61,7 @@ class BuildOptions:
     changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
     pdf: bool = True  # the print-and-play PDFs
     exports: ExportOptions = field(default_factory=ExportOptions)  # PNG, Tabletop Simulator, gallery
+    jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
 
 
 @dataclass
@@ -73,22 +76,41 @@ class BuildResult:
     seconds: float = 0.0
 
 
-def build(pack_dir: Path, opts: BuildOptions, progress: Progress = _no_progress, render: bool = True) -> BuildResult:
-    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid."""
+def build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress = _no_progress,
+    render: bool = True,
+    templates: Templates | None = None,
+    also: ExporterFactory | None = None,
+    loaded: Pack | None = None,
+) -> BuildResult:
+    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid.
+
+    A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
+    add renderers of its own (`also`); a caller that has just loaded the pack passes it (`loaded`)."""
     with _batch_gc():
-        return _build(pack_dir, opts, progress, render)
+        return _build(pack_dir, opts, progress, render, templates, also, loaded)
 
 
-def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool) -> BuildResult:
+def _build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress,
+    render: bool,
+    templates: Templates | None,
+    also: ExporterFactory | None,
+    loaded: Pack | None,
+) -> BuildResult:
     t0 = time.perf_counter()
-    pack = load_pack(pack_dir)  # 1. load
+    pack = loaded or load_pack(pack_dir)  # 1. load
     sheet = opts.sheet or SheetSpec(page=pack.spec.page)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     decks = _decks(pack, opts.decks)
-    templates = Templates(pack.root, templates_dir())
+    templates = templates or Templates(pack.root, templates_dir())
     docs: list[Document] = []
     labels: dict[str, Labels] = {}
     reported: set[tuple[str, Loc | None, str]] = set()  # template mistakes, reported once for every language
@@ -122,20 +144,38 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
         render = False  # the build will fail: still lay out, to report overflows in the same run
     staging = Staging(opts.out_dir)
     exporters = make_exporters(opts.exports, pack, opts.out_dir, icons, staging.temp, problems) if render else []
+    exporters += also(pack, icons, problems) if also and render else []
+    pdfs = {doc.path: staging.temp(doc.path) for doc in docs} if render and opts.pdf else {}
     try:
-        for doc in docs:  # 5. render: every page imposed, drawn from the stream of laid-out items
-            _render(
-                doc,
-                pack,
-                sheet,
-                icons,
-                staging if render and opts.pdf else None,
-                exporters,
-                progress,
-                problems,
-                result,
-            )
-            progress(f"{'rendered' if render else 'checked'} {pack.id}/{doc.lang}/{doc.deck_id}", 0)
+        # 5. render: every page imposed, drawn from the stream of laid-out items
+        parallel = len(pdfs) > 1 and opts.jobs > 1 and workers.can_fork()
+        if parallel:  # the documents' PDFs in worker processes, side by side
+            from mazmorra.render import warm_up
+
+            warm_up()
+
+            def task(i: int, prog: Progress) -> _Rendered:
+                one = _render(docs[i], pack, sheet, icons, pdfs[docs[i].path], [], prog, problems)
+                one.labels = list(labels[docs[i].lang].missing)  # what its layout found untranslated
+                return one
+
+            drawn = workers.run(len(docs), task, opts.jobs, progress, [len(d.sizes) for d in docs])
+            for doc, one in zip(docs, drawn):
+                _merge(one, doc, result, problems)
+                labels[doc.lang].missing.update(dict.fromkeys(one.labels))
+        if exporters or not parallel:  # after workers, the exporters lay the documents out again here
+            for doc in docs:
+                one = _render(
+                    doc,
+                    pack,
+                    sheet,
+                    icons,
+                    None if parallel else pdfs.get(doc.path),
+                    exporters,
+                    _no_progress if parallel else progress,
+                    problems,
+                )
+                _merge(one, doc, result, problems, counted=parallel)
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
         used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
@@ -160,24 +200,39 @@ def _build(pack_dir: Path, opts: BuildOptions, progress: Progress, render: bool)
     return result
 
 
+@dataclass
+class _Rendered:
+    """What rendering one document found: counts, the files it drew, the problems its layout met
+    (returned by a worker process to the parent)."""
+
+    faces: int = 0
+    pages: int = 0
+    pdf: bool = False
+    inputs: set[Path] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # template labels with no translation (from a worker)
+
+
 def _render(
     doc: Document,
     pack: Pack,
     sheet: SheetSpec,
     icons: IconSet,
-    staging: Staging | None,
+    pdf_path: Path | None,
     exporters: list[Exporter],
     progress: Progress,
     problems: list[Problem],
-    result: BuildResult,
-) -> None:
-    """Stage 5 for one document: its pages into a temporary PDF (when staging is given) and every
-    item into each exporter, as the layout produces them."""
+) -> _Rendered:
+    """Stage 5 for one document: its pages into `pdf_path` (when given) and every item into each
+    exporter, as the layout produces them. The layout reports into `problems` (the build's list,
+    or a worker's copy of it): what it added is returned, and taken out of the list."""
+    before = len(problems)
+    done = _Rendered()
 
     def items() -> Iterator[Item]:
         for item in doc.items():
             progress("", item.copies)  # advances a progress bar; says nothing in plain logs
-            result.faces += item.copies * (1 + (item.back is not None))
+            done.faces += item.copies * (1 + (item.back is not None))
             for exporter in exporters:
                 exporter.add(doc, item)
             yield item
@@ -196,23 +251,43 @@ def _render(
                 lang=doc.lang,
             )
         )
-    if staging is not None and pages is not None:
+    if pdf_path is not None and pages is not None:
+        from mazmorra.render import DocMeta, Sheets  # here: `validate` never needs the PDF machinery
+
         deck = pack.deck(doc.deck_id)
         pdf = Sheets(
-            staging.temp(doc.path),
+            pdf_path,
             sheet.size,
             DocMeta(doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang),
             icons,
         )
         pdf.add(pages, stream)
         pdf.save()
-        doc.inputs |= pdf.inputs
-        result.pages += pdf.pages
-        result.outputs.append(doc.path)
+        done.inputs, done.pages, done.pdf = pdf.inputs, pdf.pages, True
     for _ in stream:  # nothing drawn (validation, or no PDF asked): still lay out, for problems and exports
         pass
     for exporter in exporters:
         exporter.end(doc)
+    progress(f"{'rendered' if pdf_path or exporters else 'checked'} {pack.id}/{doc.lang}/{doc.deck_id}", 0)
+    done.problems = problems[before:]
+    del problems[before:]
+    return done
+
+
+def _merge(one: _Rendered, doc: Document, result: BuildResult, problems: list[Problem], counted: bool = False) -> None:
+    """One rendered document into the build's result, its problems into the build's (a template
+    mistake met in several worker processes is reported once, as in one process). `counted`: a
+    worker already brought this document's faces and problems."""
+    doc.inputs |= one.inputs
+    result.pages += one.pages
+    if one.pdf:
+        result.outputs.append(doc.path)
+    if not counted:
+        result.faces += one.faces
+        seen = {(p.rule, p.loc, p.message) for p in problems if p.rule.startswith("template.")}
+        problems += [
+            p for p in one.problems if not (p.rule.startswith("template.") and (p.rule, p.loc, p.message) in seen)
+        ]
 
 
 def _record_for_make(

@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from mazmorra import fonts, images
+from mazmorra import fonts, images, posters
 from mazmorra.contracts import (
     CircleOp,
     Face,
@@ -71,6 +70,14 @@ class _Copy:
     back_reused: bool
 
 
+def warm_up() -> None:
+    """Pay once, before worker processes are forked, what every PDF needs first: the fonts parsed,
+    the SVG machinery imported (forked workers inherit them instead of each paying again)."""
+    fonts.register_all()
+    from reportlab.graphics import renderPDF  # noqa: F401
+    from svglib import svglib  # noqa: F401
+
+
 class Sheets:
     """One PDF being written, page by page."""
 
@@ -104,9 +111,11 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, pages: Sequence[Page], items: Iterator[Item]) -> None:
+    def add(self, pages: list[Page], items: Iterator[Item]) -> None:
         """Draw the pages of a document from its stream of laid-out items (copies expanded in
-        order). A copy is kept only until the last page that shows it has been drawn.
+        order). A copy is kept only until the last page that shows it has been drawn, and each
+        page's plan is taken out of `pages` once drawn (a long deck's marks and placements do not
+        all wait for the end).
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
@@ -118,19 +127,28 @@ class Sheets:
         copies = _copies(items)
         held: dict[int, _Copy] = {}
         pulled = 0
-        for n, page in enumerate(pages):
+        printed = posters.Printed({n: page for n, page in enumerate(pages) if page.tile is not None})
+        pages.reverse()
+        for n in range(len(pages)):
+            page = pages.pop()
             for p in page.placements:
                 while p.index >= pulled:
                     held[pulled] = next(copies)
                     pulled += 1
-            self.page(page, held)
+            label: list[Op] | None = []
+            if page.tile is not None:  # a poster's page: labelled, or left out when it would print blank
+                p = page.placements[0]
+                face = held[p.index].front if p.side == "front" else held[p.index].back
+                label = printed.labels(n, face) if face is not None else None
+            if label is not None:
+                self.page(page, held, label)
             for index in [i for i in held if last_use.get(i, -1) <= n]:
                 del held[index]
         for _ in copies:  # the layout still reports on components no page shows
             pass
 
-    def page(self, page: Page, held: dict[int, _Copy]) -> None:
-        """Draw one page: its faces, then its marks."""
+    def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
+        """Draw one page: its faces, then its marks and notes (and a poster page's label)."""
         c = self.c
         if page.size != self.size:
             self.size = page.size
@@ -138,10 +156,19 @@ class Sheets:
         self.page_h = page.size[1]
         for p in page.placements:
             copy = held[p.index]
-            if p.side == "front":
-                self.draw_face(copy.front, p.x, p.y, copy.front_reused)
-            elif copy.back is not None:
-                self.draw_face(copy.back, p.x, p.y, copy.back_reused)
+            face = copy.front if p.side == "front" else copy.back
+            if face is None:
+                continue
+            if p.clip is None:
+                self.draw_face(face, p.x, p.y, copy.front_reused if p.side == "front" else copy.back_reused)
+                continue
+            x0, y0, x1, y1 = p.clip  # a poster's tile: the face drawn once, shown through each page
+            c.saveState()
+            window = c.beginPath()
+            window.rect(self.X(x0), self.Y(y1), (x1 - x0) * K, (y1 - y0) * K)
+            c.clipPath(window, stroke=0, fill=0)
+            self.draw_face(face, p.x, p.y, True)
+            c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
         c.setStrokeColor(HexColor("#000000"))
         for x1, y1, x2, y2 in page.marks:
@@ -158,6 +185,8 @@ class Sheets:
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
+        for op in (*page.notes, *label):
+            self._op(op, 0.0, 0.0)
         c.showPage()
         self._compress_last_page()
         self.pages += 1
@@ -357,6 +386,8 @@ class Sheets:
             return
         known = self._forms.get((name, color))
         if known is None:  # drawn once per document (and colour) as a form, then referenced
+            from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
+
             drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))

@@ -34,12 +34,16 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 class YMap(dict[Any, Any]):
     """A mapping that remembers where it and each of its values stood."""
 
+    __slots__ = ("loc", "locs")  # a pack holds one per component: no per-instance __dict__
+
     loc: Loc
     locs: dict[str, Loc]
 
 
 class YList(list[Any]):
     """A sequence that remembers where it and each of its items stood."""
+
+    __slots__ = ("loc", "locs")
 
     loc: Loc
     locs: list[Loc]

@@ -8,11 +8,9 @@ from __future__ import annotations
 import os
 import sys
 
-from rich.markup import escape
-
-from mazmorra.cli import build, i18n, pack  # noqa: F401  (each registers its commands on app)
+from mazmorra.cli import build, generate, i18n, pack, serve  # noqa: F401  (each registers its commands on app)
 from mazmorra.cli.app import app
-from mazmorra.cli.console import err
+from mazmorra.cli.console import err, escape
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from mazmorra.cli.app import app
-from mazmorra.cli.console import ProgressPrinter, err, guard, out, show_problems, show_summary
+from mazmorra.cli.app import PanelledCommand, app
+from mazmorra.cli.console import ProgressPrinter, err, escape, guard, out, show_problems, show_summary
 from mazmorra.cli.options import (
     BackOffsetOpt,
     DraftOpt,
@@ -27,10 +27,9 @@ from mazmorra.cli.options import (
     parse_langs,
 )
 from mazmorra.errors import ContentError, UsageError
-from mazmorra.exports import ExportOptions
-from mazmorra.impose import SheetSpec
-from mazmorra.load import load_pack
-from mazmorra.pipeline import BuildOptions, build
+
+# The library is imported inside each command, only when it runs: `mazmorra --help` and shell
+# completion then start without ReportLab, pydantic or Jinja.
 
 
 @app.command()
@@ -42,6 +41,8 @@ def validate(
     as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and editors).")] = False,
 ) -> None:
     """Check packs against their rules, translations and text boxes; exit 1 on any error."""
+    from mazmorra.pipeline import BuildOptions, build
+
     with guard():
         failed = False
         report = []
@@ -61,7 +62,7 @@ def validate(
                 continue
             show_problems(problems)
             if ok:
-                err.print(f"[green]✓[/] {pack_dir.name}: valid ({len(problems)} warning(s))")
+                err.print(f"[green]✓[/] {escape(pack_dir.name)}: valid ({len(problems)} warning(s))")
             else:
                 show_summary(problems, pack_dir.name)
         if as_json:
@@ -70,7 +71,7 @@ def validate(
             raise typer.Exit(1)
 
 
-@app.command("build")
+@app.command("build", cls=PanelledCommand)
 def build_cmd(
     packs: PacksArg = None,
     lang: LangOpt = "all",
@@ -142,8 +143,20 @@ def build_cmd(
             rich_help_panel="Sheets",
         ),
     ] = None,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
-    deck: Annotated[list[str] | None, typer.Option("--deck", "-d", help="Only this deck (repeatable).")] = None,
+    overlap: Annotated[
+        float,
+        typer.Option(
+            help="mm neighbouring pages of a poster share (a component larger than the sheet prints at "
+            "its true size over several pages, to trim and tape).",
+            min=0.0,
+            max=50.0,
+            rich_help_panel="Sheets",
+        ),
+    ] = 10.0,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = Path("output"),
+    deck: Annotated[
+        list[str] | None, typer.Option("--deck", "-d", metavar="DECK", help="Only this deck (repeatable).")
+    ] = None,
     changed_only: Annotated[
         bool,
         typer.Option(
@@ -153,6 +166,17 @@ def build_cmd(
     ] = False,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            help="Worker processes rendering decks and languages side by side [default: the number of cores].",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Print-and-play PDFs.", rich_help_panel="Outputs")] = True,
     png: Annotated[
         bool,
@@ -210,6 +234,12 @@ def build_cmd(
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
+    from mazmorra.exports import ExportOptions
+    from mazmorra.impose import SheetSpec
+    from mazmorra.load import load_pack
+    from mazmorra.pipeline import BuildOptions, build
+    from mazmorra.workers import default_jobs
+
     with guard():
         offset = back_offset_mm(back_offset)
         if offset != (0.0, 0.0) and (layout is Layout.fold or duplex is Duplex.none):
@@ -253,6 +283,7 @@ def build_cmd(
                 back_offset=offset,
                 gutter=gutter,
                 bleed=bleed,
+                overlap=overlap,
             )
             total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
                 parse_langs(lang) or pack.spec.languages
@@ -267,10 +298,11 @@ def build_cmd(
                 changed_only=changed_only,
                 pdf=pdf,
                 exports=exports,
+                jobs=jobs or default_jobs(),
             )
             try:
                 with ProgressPrinter(total, f"building {pack.id}") as progress:
-                    res = build(pack_dir, opts, progress)
+                    res = build(pack_dir, opts, progress, loaded=pack)
             except ContentError as exc:
                 show_problems(exc.problems)
                 show_summary(exc.problems, pack.id)
@@ -278,15 +310,15 @@ def build_cmd(
                 continue
             show_problems(res.warnings)
             err.print(
-                f"[green]✓[/] {res.pack.id}: {len(res.outputs)} PDF(s), {res.pages} pages, "
+                f"[green]✓[/] {escape(res.pack.id)}: {len(res.outputs)} PDF(s), {res.pages} pages, "
                 f"{res.faces} faces in {res.seconds:.1f} s"
             )
             for p in res.outputs:
-                out.print(f"  {p}")
+                out.print(f"  {escape(p)}")
             for line in res.exports:
-                out.print(f"  {line}")
+                out.print(f"  {escape(line)}")
         if failed:
-            err.print(f"[bold red]✗ not built: {', '.join(failed)}[/]")
+            err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
 
 
@@ -309,6 +341,7 @@ def calibrate(
     """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
     the --back-offset X,Y for `mazmorra build` off the back's scales."""
     from mazmorra.calibrate import write_calibration
+    from mazmorra.impose import SheetSpec
 
     with guard():
         if duplex is Duplex.none:
@@ -321,14 +354,16 @@ def calibrate(
         )
         path = out_path or Path("output") / f"calibration-{page.value}{'-landscape' if landscape else ''}.pdf"
         write_calibration(path, sheet)
-        err.print(f"[green]✓[/] {path}: print both pages double-sided ({duplex.value}-edge flip) at actual size")
-        out.print(f"  {path}")
+        err.print(
+            f"[green]✓[/] {escape(path)}: print both pages double-sided ({duplex.value}-edge flip) at actual size"
+        )
+        out.print(f"  {escape(path)}")
 
 
 @app.command()
 def outputs(
     packs: PacksArg = None,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("output"),
+    out_dir: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = Path("output"),
     stamps: Annotated[
         bool,
         typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),
@@ -336,13 +371,14 @@ def outputs(
 ) -> None:
     """Print what a build makes, one path per line (used by the Makefile)."""
     from mazmorra.incremental import stamp_path
+    from mazmorra.load import load_pack
 
     with guard():
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             for lang in pack.spec.languages:
                 if stamps:
-                    out.print(str(stamp_path(out_dir, pack.id, lang)))
+                    out.print(escape(stamp_path(out_dir, pack.id, lang)))
                     continue
                 for d in pack.decks:
-                    out.print(str(out_dir / pack.id / lang / f"{d.id}.pdf"))
+                    out.print(escape(out_dir / pack.id / lang / f"{d.id}.pdf"))

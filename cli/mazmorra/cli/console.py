@@ -1,20 +1,49 @@
-"""What the commands print: problems, summaries and progress, on stderr; results on stdout."""
+"""What the commands print: problems, summaries and progress, on stderr; results on stdout.
+
+Both consoles are Rich's, made on first use (a command that prints nothing, like `--help`, never
+imports Rich). Colour only on a terminal and never with NO_COLOR (Rich's own rules); no emoji
+codes; every text that comes from content or the file system goes through `escape`, so a `[red]`
+or `:smile:` in a name reaches the screen as written.
+"""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from mazmorra.errors import ContentError, MazmorraError, Problem, Severity
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def escape(text: object) -> str:
+    """Text as it is, never read as Rich markup."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(str(text))
+
+
+class _LazyConsole:
+    def __init__(self, **options: Any):
+        self._options = options
+        self._console: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(highlight=False, soft_wrap=True, emoji=False, **self._options)
+        return getattr(self._console, name)
+
+
+err = cast("Console", _LazyConsole(stderr=True))
+out = cast("Console", _LazyConsole())
 
 
 def show_problems(problems: list[Problem]) -> None:
@@ -26,7 +55,7 @@ def show_problems(problems: list[Problem]) -> None:
 def show_summary(problems: list[Problem], what: str) -> None:
     n_err = sum(p.severity is Severity.ERROR for p in problems)
     n_warn = len(problems) - n_err
-    err.print(f"[bold red]✗ {what}: {n_err} error(s), {n_warn} warning(s); nothing was written for it.[/]")
+    err.print(f"[bold red]✗ {escape(what)}: {n_err} error(s), {n_warn} warning(s); nothing was written for it.[/]")
 
 
 @contextmanager
@@ -57,6 +86,7 @@ class ProgressPrinter:
         self.total = total
         self.label = label
         self._progress: Any = None
+        self._shown = 0.0
 
     def __enter__(self) -> ProgressPrinter:
         if self.fancy:
@@ -75,6 +105,7 @@ class ProgressPrinter:
                 TimeElapsedColumn(),
                 console=err,
                 transient=True,
+                auto_refresh=False,  # no refresh thread: a build may fork worker processes
             )
             self._progress.__enter__()
             self._task = self._progress.add_task(self.label, total=self.total)
@@ -83,8 +114,12 @@ class ProgressPrinter:
     def __call__(self, what: str, n: int) -> None:
         if self._progress is not None:
             self._progress.update(self._task, advance=n, **({"description": what} if what else {}))
+            now = time.monotonic()
+            if now - self._shown >= 0.1:
+                self._shown = now
+                self._progress.refresh()
         elif what:
-            err.print(f"  {what}")
+            err.print(f"  {escape(what)}")
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:

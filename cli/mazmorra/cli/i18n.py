@@ -4,28 +4,26 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from mazmorra.cli.app import i18n_app
-from mazmorra.cli.console import err, guard, out
+from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, Problem, UsageError
-from mazmorra.i18n import catalogue
-from mazmorra.i18n.labels import Label, choice_labels
-from mazmorra.i18n.po import catalogue_path
-from mazmorra.load import load_pack
-from mazmorra.model import Pack
-from mazmorra.paths import templates_dir
-from mazmorra.pipeline import BuildOptions, build
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.labels import Label
+    from mazmorra.model import Pack
 
 
 def _pack_labels(pack: Pack) -> list[Label]:
     """The labels the templates of the pack's kinds print (and what those templates include), and the
     words of their enum values."""
+    from mazmorra.i18n.labels import choice_labels
     from mazmorra.layout import Templates
+    from mazmorra.paths import templates_dir
 
     names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
     labels = Templates(pack.root, templates_dir()).labels(names)
@@ -39,6 +37,10 @@ def i18n_update(packs: PacksArg = None) -> None:
 
     A changed source text keeps its translation, marked fuzzy; removed texts become obsolete entries.
     """
+    from mazmorra.i18n import catalogue
+    from mazmorra.i18n.po import catalogue_path
+    from mazmorra.load import load_pack
+
     with guard():
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
@@ -48,7 +50,7 @@ def i18n_update(packs: PacksArg = None) -> None:
                     continue
                 stats = catalogue.update_catalogue(pack, lang, labels)
                 err.print(
-                    f"[green]✓[/] {catalogue_path(pack.root, lang)}: {stats['kept']} kept, {stats['new']} new, "
+                    f"[green]✓[/] {escape(catalogue_path(pack.root, lang))}: {stats['kept']} kept, {stats['new']} new, "
                     f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
                 )
 
@@ -59,6 +61,9 @@ def i18n_add(
     packs: PacksArg = None,
 ) -> None:
     """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
+    from mazmorra.i18n import catalogue
+    from mazmorra.load import load_pack
+
     with guard():
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
@@ -67,8 +72,11 @@ def i18n_add(
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             err.print(
-                f"[green]✓[/] {pack.id}: added '{lang}'; translate {path}, then "
-                f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)"
+                "[green]✓[/] "
+                + escape(
+                    f"{pack.id}: added '{lang}'; translate {path}, then "
+                    f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)"
+                )
             )
 
 
@@ -78,6 +86,10 @@ def i18n_status(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
 ) -> None:
     """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
+    from mazmorra.i18n import catalogue
+    from mazmorra.load import load_pack
+    from mazmorra.pipeline import BuildOptions, build
+
     with guard():
         report = []
         for pack_dir in pack_dirs(packs):
@@ -101,9 +113,11 @@ def i18n_status(
                 + "\n"
             )
             return
+        from rich import box
         from rich.table import Table
 
-        table = Table(title="Translations", title_justify="left")
+        # Box drawing only on a terminal: a pipe or a CI log gets plain columns.
+        table = Table(title="Translations", title_justify="left", box=box.ROUNDED if out.is_terminal else None)
         for col in (
             "pack",
             "lang",
@@ -117,8 +131,8 @@ def i18n_status(
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
         for pid, st in report:
             table.add_row(
-                pid,
-                st.lang + (" (source)" if st.source else ""),
+                escape(pid),
+                escape(st.lang + (" (source)" if st.source else "")),
                 f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)",
                 str(st.fuzzy),
                 str(st.untranslated),
@@ -130,8 +144,8 @@ def i18n_status(
         for pid, st in report:
             for item in st.items or []:
                 colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
-                out.print(f"[{colour}]{item.state:12}[/] {pid}/{st.lang} {item.loc} {escape(item.ctx)}")
+                out.print(f"[{colour}]{item.state:12}[/] {escape(f'{pid}/{st.lang} {item.loc} {item.ctx}')}")
             for p in st.overflow or []:
                 out.print(
-                    f"[red]{'overflowing':12}[/] {pid}/{st.lang} {p.loc} {p.component}.{p.field}: {escape(p.message)}"
+                    f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from mazmorra.errors import UsageError
-from mazmorra.load import all_packs, find_pack
 
 
 class Page(str, Enum):
@@ -38,6 +37,7 @@ class Fold(str, Enum):
 BackOffsetOpt = Annotated[
     str | None,
     typer.Option(
+        metavar="X,Y",
         help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
         "the printer's duplex misregistration; read it off `mazmorra calibrate`.",
         show_default=False,
@@ -75,11 +75,12 @@ class PngProfile(str, Enum):
 PacksArg = Annotated[
     list[str] | None,
     typer.Argument(
+        metavar="PACK",
         help="Pack folders or names under content/ (default: every pack in content/).",
         show_default=False,
     ),
 ]
-LangOpt = Annotated[str, typer.Option("--lang", "-l", help="Language code, comma list, or 'all'.")]
+LangOpt = Annotated[str, typer.Option("--lang", "-l", metavar="LANG", help="Language code, comma list, or 'all'.")]
 StrictOpt = Annotated[
     bool,
     typer.Option("--strict", help="Treat warnings as errors (missing or fuzzy translations in a draft, too)."),
@@ -94,6 +95,9 @@ DraftOpt = Annotated[
 
 
 def pack_dirs(refs: list[str] | None) -> list[Path]:
+    """The pack folders a command was given (names under content/ or paths), or every pack."""
+    from mazmorra.load import all_packs, find_pack
+
     return [find_pack(r) for r in refs] if refs else all_packs()
 
 

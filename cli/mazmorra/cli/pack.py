@@ -5,17 +5,18 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mazmorra import kinds
 from mazmorra.cli.app import app
-from mazmorra.cli.console import err, guard, out
+from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, UsageError, did_you_mean
-from mazmorra.model import ID_PATTERN, Kind
 from mazmorra.paths import SKELETON_DIR, templates_dir
+
+if TYPE_CHECKING:
+    from mazmorra.model import Kind
 
 
 @app.command()
@@ -33,6 +34,8 @@ def new(
     ] = None,
 ) -> None:
     """Start a new pack: a minimal one that builds at once, or a copy of an existing pack (--from)."""
+    from mazmorra.model import ID_PATTERN
+
     with guard():
         if not re.match(ID_PATTERN, name):
             raise UsageError(f"'{name}' is not a valid pack id (lowercase letters, digits, - _ .)")
@@ -54,7 +57,7 @@ def new(
                     encoding="utf-8",
                 )
         write_schemas(target)
-        err.print(f"[green]✓[/] created {target}; build it with: mazmorra build {target}")
+        err.print(f"[green]✓[/] {escape(f'created {target}; build it with: mazmorra build {target}')}")
 
 
 def _copy_pack(start: str, content_dir: Path, target: Path, name: str) -> None:
@@ -87,10 +90,10 @@ def icons(packs: PacksArg = None) -> None:
 
     with guard():
         if not packs:
-            out.print(" ".join(IconSet.for_pack(None).names()))
+            out.print(escape(" ".join(IconSet.for_pack(None).names())))
             return
         for pack_dir in pack_dirs(packs):
-            out.print(f"[bold]{pack_dir.name}[/]: " + " ".join(IconSet.for_pack(pack_dir).names()))
+            out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
 
 
 @app.command("kinds")
@@ -102,6 +105,7 @@ def kinds_cmd(
     markdown: Annotated[bool, typer.Option("--markdown", help="The named kind's documentation, in Markdown.")] = False,
 ) -> None:
     """List the component kinds: built-in ones and each pack's own (kinds/*.yaml)."""
+    from mazmorra import kinds
     from mazmorra.declared.docs import markdown as kind_markdown
     from mazmorra.load import find_pack
 
@@ -124,10 +128,16 @@ def kinds_cmd(
             if names[0] not in found:
                 raise UsageError(f"no kind '{names[0]}'{did_you_mean(names[0], found)} (`mazmorra kinds` lists them)")
             kind = found[names[0]][0]
-            out.print(kind_markdown(kind) if markdown else f"[bold]{kind.name}[/]  {kind.summary}", markup=not markdown)
+            out.print(
+                kind_markdown(kind) if markdown else f"[bold]{escape(kind.name)}[/]  {escape(kind.summary)}",
+                markup=not markdown,
+            )
             return
         for name, (kind, pack) in sorted(found.items()):
-            out.print(f"[bold]{name}[/]  {kind.summary}" + (f"  [dim](declared in {pack})[/]" if pack else ""))
+            out.print(
+                f"[bold]{escape(name)}[/]  {escape(kind.summary)}"
+                + (f"  [dim](declared in {escape(pack)})[/]" if pack else "")
+            )
 
 
 def _declared(pack_dir: Path) -> dict[str, Kind]:
@@ -163,9 +173,9 @@ def schema_cmd(packs: PacksArg = None) -> None:
                 show_summary(exc.problems, pack_dir.name)
                 failed = True
                 continue
-            err.print(f"[green]✓[/] {pack_dir.name}: {len(written)} schema file(s) in {written[0].parent}")
+            err.print(f"[green]✓[/] {escape(f'{pack_dir.name}: {len(written)} schema file(s) in {written[0].parent}')}")
             for path in written:
-                out.print(f"  {path}")
+                out.print(f"  {escape(path)}")
         if failed:
             raise typer.Exit(1)
 
@@ -184,9 +194,9 @@ def templates_cmd(
         shipped = templates_dir()
         known = sorted(p.name for p in shipped.glob("*.j2"))
         if not names:
-            out.print(f"[bold]{shipped}[/]")
+            out.print(f"[bold]{escape(shipped)}[/]")
             for name in known:
-                out.print(f"  {name}")
+                out.print(f"  {escape(name)}")
             return
         if into is None:
             raise UsageError("name a pack to copy into: --into content/<pack>")
@@ -204,5 +214,5 @@ def templates_cmd(
             (into / "templates").mkdir(exist_ok=True)
             shutil.copy2(shipped / name, into / "templates" / name)
             err.print(
-                f"[green]✓[/] {into / 'templates' / name}: edit it; the pack now uses it instead of the shipped one"
+                f"[green]✓[/] {escape(into / 'templates' / name)}: edit it; the pack now uses it instead of the shipped one"
             )

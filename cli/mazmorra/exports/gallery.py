@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.exports import Exporter, Stage, back_stem, prune
-from mazmorra.exports.raster import Rasteriser, dpi_frame, jpeg_bytes
+from mazmorra.exports.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 
 if TYPE_CHECKING:
-    from mazmorra.contracts import Document, Item
+    from mazmorra.contracts import Document, Face, Item
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
 
 DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
+MAX_PIXELS = 12e6  # a poster-sized map is shown at a lower resolution: still larger than any screen
 
 
 @dataclass
@@ -54,7 +55,7 @@ class GalleryExport(Exporter):
         self.langs: list[str] = []
         self.decks: dict[str, _Deck] = {}
         self.written: set[Path] = set()
-        self._backs: set[str] = set()
+        self._backs: dict[str, str] = {}  # a deck back's image -> its address in the page
 
     def add(self, doc: Document, item: Item) -> None:
         if doc.lang not in self.langs:
@@ -69,14 +70,20 @@ class GalleryExport(Exporter):
             back = base + back_stem(doc, item) + ".jpg"
             if back not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((back, item.back))
-                if item.shared_back:
-                    self._backs.add(back)
-        images = Rasteriser(self.icons, doc.lang).images([(f, dpi_frame(f, DPI, bleed=False)) for _, f in wanted])
-        for (rel, _), img in zip(wanted, images):
-            self._write(self.folder / rel, jpeg_bytes(img, 85))
+        srcs = {rel: self._write(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc, wanted))}
+        if item.back is not None:
+            if item.shared_back:
+                self._backs.setdefault(back, srcs.get(back, ""))
+            back = srcs.get(back) or self._backs[back]
         deck.components.setdefault(comp, {})[doc.lang] = _Shown(
-            item.name, wanted[0][0], back, item.copies, item.state, item.untranslated
+            item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated
         )
+
+    def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
+        """The JPEG of every wanted face."""
+        frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
+        images = Rasteriser(self.icons, doc.lang).images(frames)
+        return [jpeg_bytes(img, 85) for img in images]
 
     def finish(self) -> None:
         if not self.langs:
@@ -84,9 +91,11 @@ class GalleryExport(Exporter):
         page = render_page(self.pack, self.langs, self.decks, self.problems)
         self._write(self.folder / "index.html", page.encode("utf-8"))
 
-    def _write(self, target: Path, data: bytes) -> None:
+    def _write(self, target: Path, data: bytes) -> str:
+        """Stage one file of the gallery; returns its address from the page."""
         self.stage(target).write_bytes(data)
         self.written.add(target)
+        return target.relative_to(self.folder).as_posix()
 
     def committed(self) -> None:
         prune(self.folder / "img", self.written, (".jpg",))
@@ -95,8 +104,9 @@ class GalleryExport(Exporter):
         return [f"{self.folder / 'index.html'} ({len(self.written) - 1} images)"] if self.written else []
 
 
-def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem]) -> str:
-    """The gallery page: plain HTML, the language switch a few lines of inline JS."""
+def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "") -> str:
+    """The gallery page: plain HTML, the language switch a few lines of inline JS; `extra` is more
+    HTML for the end of the body (the live preview's links, overlay and script)."""
     by_comp: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         if p.component:
@@ -177,6 +187,7 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         langs=json.dumps(langs),
         css=_CSS,
         js=_JS,
+        extra=extra,
     )
 
 
@@ -276,6 +287,7 @@ _PAGE = """<!DOCTYPE html>
 <div id="zoom" hidden><img alt=""></div>
 <script type="application/json" id="langs">{langs}</script>
 <script>{js}</script>
+{extra}
 </body>
 </html>
 """

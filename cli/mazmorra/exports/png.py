@@ -16,11 +16,13 @@ from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity
 from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
 from mazmorra.exports.raster import (
+    MM_PER_IN,
     PROFILES,
     Frame,
     Rasteriser,
     dpi_frame,
     fits_profile,
+    fitting_dpi,
     png_bytes,
     profile_frame,
 )
@@ -28,6 +30,9 @@ from mazmorra.exports.raster import (
 if TYPE_CHECKING:
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
+
+
+MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
 
 class PngExport(Exporter):
@@ -75,7 +80,20 @@ class PngExport(Exporter):
                         severity=Severity.WARNING,
                     )
                 )
-        return dpi_frame(face, self.dpi, self.opts.png_bleed)
+        dpi = fitting_dpi(face, self.dpi, self.opts.png_bleed, MAX_PIXELS)
+        if dpi < self.dpi:
+            self.problems.append(
+                Problem(
+                    "export.png-size",
+                    f"{face.component}: {face.w:g}×{face.h:g} mm at {self.dpi} dpi would be over "
+                    f"{MAX_PIXELS / 1e6:g} megapixels; exported at {dpi:.0f} dpi (it still prints at its true size)",
+                    self.pack.deck(doc.deck_id).loc,
+                    face.component,
+                    lang=doc.lang,
+                    severity=Severity.WARNING,
+                )
+            )
+        return dpi_frame(face, dpi, self.opts.png_bleed)
 
     def add(self, doc: Document, item: Item) -> None:
         folder = self.folder(doc)
@@ -89,9 +107,10 @@ class PngExport(Exporter):
                 if item.shared_back:
                     self._backs_done.add(back_name)
         raster = Rasteriser(self.icons, doc.lang)
-        images = raster.images([(face, self._frame(doc, face)) for _, face in wanted])
-        for (name, _), img in zip(wanted, images):
-            self._write(folder / name, png_bytes(img, self.dpi))
+        frames = [self._frame(doc, face) for _, face in wanted]
+        images = raster.images(list(zip((face for _, face in wanted), frames)))
+        for (name, _), img, fr in zip(wanted, images, frames):
+            self._write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
         self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
 
     def end(self, doc: Document) -> None:

@@ -71,6 +71,14 @@ class Frame:
     trim_y: float
 
 
+def fitting_dpi(face: Face, dpi: float, bleed: bool, max_pixels: float) -> float:
+    """`dpi`, or the highest resolution at which the face (a poster-sized map) stays within
+    `max_pixels`: still one image, still printing at its true size at the dpi it records."""
+    b = face.bleed if bleed else 0.0
+    inches = (face.w + 2 * b) * (face.h + 2 * b) / MM_PER_IN**2
+    return min(float(dpi), math.sqrt(max_pixels / inches))
+
+
 def dpi_frame(face: Face, dpi: float, bleed: bool) -> Frame:
     """The face at `dpi`: its bleed box (or trim) rounded to whole pixels, the trim centred."""
     s = dpi / MM_PER_IN

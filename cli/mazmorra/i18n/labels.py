@@ -137,14 +137,16 @@ class Labels:
         return text.replace("%(n)d", str(n)).replace("%(n)s", str(n))
 
 
-def number_formatter(lang: str) -> Callable[[float], str]:
-    """`num(2.5)` in templates: a number written the way the language writes it (2,5 in Spanish)."""
+def number_formatter(lang: str) -> Callable[..., str]:
+    """`num(2.5)` in templates: a number written the way the language writes it (2,5 in Spanish);
+    `num(x, 1)`: with exactly one decimal (8,3 and 25,0)."""
     from babel.numbers import format_decimal
 
-    def num(value: float) -> str:
+    def num(value: float, decimals: int | None = None) -> str:
+        pattern = None if decimals is None else "#,##0." + "0" * decimals if decimals > 0 else "#,##0"
         try:
-            return str(format_decimal(value, locale=lang))
+            return str(format_decimal(value, format=pattern, locale=lang))
         except Exception:  # an unknown locale: plain digits
-            return str(value)
+            return str(value) if decimals is None else f"{value:.{decimals}f}"
 
     return num

@@ -107,6 +107,7 @@ class Templates:
             auto_reload=False,
             cache_size=400,
         )
+        self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
 
@@ -138,15 +139,22 @@ class Templates:
             if name in seen:
                 continue
             seen.add(name)
+            filename, refs = self._references(name)
+            if filename:
+                files[filename] = None
+            stack += reversed(refs)
+        return list(files)
+
+    def _references(self, name: str) -> tuple[Path | None, list[str]]:
+        """A template's file and the templates it includes or imports: parsed once per build."""
+        if name not in self._refs:
             try:
                 source, filename, _ = self.loader.get_source(self.env, name)
-                refs = meta.find_referenced_templates(self.env.parse(source))
+                refs = [r for r in meta.find_referenced_templates(self.env.parse(source)) if r]
+                self._refs[name] = (Path(filename) if filename else None, refs)
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
-                continue  # reported when the template is compiled
-            if filename:
-                files[Path(filename)] = None
-            stack += reversed([r for r in refs if r])
-        return list(files)
+                self._refs[name] = (None, [])  # reported when the template is compiled
+        return self._refs[name]
 
     def labels(self, names: Iterable[str]) -> list[Label]:
         """The labels the named templates (and what they include) print."""
@@ -180,6 +188,8 @@ class Templates:
     ) -> list[Problem]:
         """Template labels (and `extra` ones, such as the words of a kind's enum values) a language
         has no translation for (found while laying out), each at the line that declares it."""
+        if not any(labels.missing for labels in by_lang.values()):
+            return []  # finding where labels are printed parses every template again: only when needed
         where = {label.msgid: label.loc for label in [*extra, *self.labels(names)]}
         out = []
         for lang, labels in by_lang.items():

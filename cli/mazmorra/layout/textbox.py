@@ -124,7 +124,7 @@ class TextBlock:
     unknown_icons: tuple[str, ...]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # the texts every card repeats (labels, shared lines); a long deck's own texts pass
 def _text_block(
     content: str,
     w: float,

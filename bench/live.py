@@ -1,0 +1,164 @@
+"""Benchmarks of issue 15: start-up, `mazmorra serve` (edit -> page latency, idle CPU) and -j.
+
+Each runs real processes as a designer does: the installed command, a server on 127.0.0.1 driven by
+a headless Chromium (tests/cdp.py), the files edited on disk. Times are wall-clock; the page
+records when the new image has loaded (Date.now() in its `load` event) and the edit when it was
+written (time.time() here), both on this machine's clock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO / "tests"))
+ENV = {"CI": "1", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1"}
+
+
+def _mz(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> float:
+    t0 = time.perf_counter()
+    res = subprocess.run(
+        [sys.executable, "-m", "mazmorra", *args], cwd=cwd, env={**ENV, **(env or {})}, capture_output=True, text=True
+    )
+    seconds = time.perf_counter() - t0
+    if res.returncode != 0:
+        raise SystemExit(f"mazmorra {' '.join(args)} failed:\n{res.stderr[-3000:]}")
+    return seconds
+
+
+def startup(repeat: int = 7) -> dict[str, float]:
+    """Median wall time of `mazmorra --help`, `--version` and `validate` of the smallest sample pack."""
+    out = {}
+    for name, args in (("help", ("--help",)), ("version", ("--version",)), ("validate", ("validate", "muestras"))):
+        runs = [_mz(*args) for _ in range(repeat)]
+        out[name] = statistics.median(runs)
+    return out
+
+
+def parallel(root: Path, big_pack: Path, repeat: int = 2) -> dict[str, float]:
+    """Best wall time of `mazmorra build` of every sample pack and of a synthetic pack (both
+    languages) with -j1 and -j2, each from a clean output folder."""
+    out = {}
+    for label, args, cwd in (("samples", (), REPO), ("synthetic", (str(big_pack),), REPO)):
+        for jobs in ("1", "2"):
+            best = float("inf")
+            for _ in range(repeat if label == "samples" else 1):
+                target = root / f"par-{label}-{jobs}"
+                shutil.rmtree(target, ignore_errors=True)
+                best = min(best, _mz("build", *args, "-j", jobs, "--out", str(target), cwd=cwd))
+            out[f"{label}_j{jobs}"] = best
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def preview(root: Path) -> dict[str, float]:
+    """`mazmorra serve` on a copy of the expedition pack: one card's name edited -> its new image
+    loaded in the page (median of several edits); a colour of the family's shared palette template
+    edited -> the page updated with every affected face; CPU the idle server uses."""
+    from cdp import Browser
+
+    project = root / "serve"
+    shutil.copytree(REPO / "content" / "expedicion", project / "content" / "expedicion")
+    shutil.copytree(REPO / "cli" / "mazmorra" / "templates", project / "templates")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mazmorra", "serve", "expedicion", "--port", str(port)],
+        cwd=project,
+        env={**ENV, "MAZMORRA_TEMPLATES": str(project / "templates")},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    out: dict[str, float] = {}
+    try:
+        _wait_line(proc, "previewing")
+        deck = project / "content" / "expedicion" / "decks" / "artimanas.yaml"
+        with Browser(root / "chromium") as b:
+            b.open(url)
+            b.wait_for("document.documentElement.dataset.status === 'ok'", timeout=30)
+            b.js(
+                "window.__loaded = []; document.addEventListener('load', e => { if (e.target.tagName === 'IMG')"
+                " window.__loaded.push([e.target.closest('article').id, e.target.getAttribute('src'), Date.now()]); },"
+                " true); 0"
+            )
+            name = "Mala racha"
+            card_ms = []
+            for i in range(5):
+                new = f"Mala racha {i + 1}"
+                text = deck.read_text(encoding="utf-8")
+                b.js("window.__loaded = []; 0")
+                t0 = time.time()
+                deck.write_text(text.replace(f"name: {name}\n", f"name: {new}\n"), encoding="utf-8")
+                name = new
+                loaded = b.wait_for(
+                    "window.__loaded.filter(x => x[0] === 'c-mala-racha' && x[1].includes('front'))[0]", timeout=10
+                )
+                if not loaded:
+                    raise SystemExit("the edited card's new image never loaded in the page")
+                card_ms.append(loaded[2] - t0 * 1000)
+                time.sleep(0.3)
+            out["card_ms"] = statistics.median(card_ms)
+            out["card_ms_max"] = max(card_ms)
+
+            palette = project / "templates" / "expedition-palette.j2"
+            before = json.loads(urllib.request.urlopen(url + "status.json").read())["version"]
+            t0 = time.time()
+            palette.write_text(palette.read_text(encoding="utf-8").replace('"#4d5b3a"', '"#4d5b3b"'), encoding="utf-8")
+            b.wait_for(f"Number(document.documentElement.dataset.version) > {before}", timeout=30)
+            shown = (  # the pictures in view: the others load (lazily) when scrolled to
+                "[...document.querySelectorAll('img.thumb')].filter(i => { const r = i.getBoundingClientRect();"
+                " return r.bottom > 0 && r.top < innerHeight; })"
+            )
+            if not b.wait_for(
+                f"{shown}.length > 0 && {shown}.every(i => i.complete && i.naturalWidth > 0)", timeout=30
+            ):
+                raise SystemExit("the page did not show the faces after the template edit")
+            out["template_ms"] = time.time() * 1000 - t0 * 1000
+            status = json.loads(urllib.request.urlopen(url + "status.json").read())
+            out["template_build_ms"] = status["seconds"] * 1000
+
+        time.sleep(2)  # the browser is gone; nothing left to do
+        cpu0, t0 = _cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(10)
+        out["idle_cpu_percent"] = 100 * (_cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t0)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    return out
+
+
+def _wait_line(proc: subprocess.Popen[str], needle: str, timeout: float = 120) -> None:
+    assert proc.stderr is not None
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        if select.select([proc.stderr], [], [], 0.5)[0]:
+            line = proc.stderr.readline()
+            seen.append(line)
+            if needle in line:
+                return
+            if not line and proc.poll() is not None:
+                break
+    raise SystemExit(f"serve did not start:\n{''.join(seen)}")

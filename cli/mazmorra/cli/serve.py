@@ -1,0 +1,69 @@
+"""`mazmorra serve`: the live preview of one pack in the browser."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mazmorra.cli.app import app
+from mazmorra.cli.console import err, escape, guard
+from mazmorra.cli.options import LangOpt, parse_langs
+from mazmorra.errors import UsageError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command()
+def serve(
+    pack: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PACK", help="Pack folder or name under content/ (default: the only pack).", show_default=False
+        ),
+    ] = None,
+    lang: LangOpt = "all",
+    port: Annotated[
+        int, typer.Option("--port", "-p", min=0, max=65535, help="Port to listen on (0: any free one).")
+    ] = 8000,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on. Only this machine can see the default; another address opens the preview to the network."
+        ),
+    ] = "127.0.0.1",
+) -> None:
+    """Preview a pack in the browser: every component front and back, in every language, and the
+    print sheets; the page redraws what changed each time a file of the pack is saved."""
+    from mazmorra.load import all_packs, find_pack
+    from mazmorra.paths import templates_dir
+    from mazmorra.serve.live import live_html
+    from mazmorra.serve.preview import Preview
+    from mazmorra.serve.server import run
+
+    with guard():
+        if pack is None:
+            packs = all_packs()
+            if len(packs) != 1:
+                raise UsageError(f"name the pack to preview: {', '.join(p.name for p in packs)}")
+            pack_dir = packs[0]
+        else:
+            pack_dir = find_pack(pack)
+        if host not in LOOPBACK:
+            err.print(
+                f"[bold yellow]warning:[/] listening on {escape(host)}: anyone who can reach this machine "
+                "can see the preview (the default, 127.0.0.1, is this machine only)"
+            )
+        preview = Preview(pack_dir, parse_langs(lang), live_html)
+        watched = [pack_dir.resolve(), templates_dir().resolve()]
+        run(
+            preview,
+            host,
+            port,
+            watched,
+            say=lambda line: err.print(escape(line)),
+            ready=lambda url: err.print(
+                f"[green]✓[/] previewing {escape(pack_dir.name)} at {escape(url)} (Ctrl-C stops)"
+            ),
+        )
+        err.print("stopped")

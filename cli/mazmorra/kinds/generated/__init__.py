@@ -1,0 +1,99 @@
+"""The generated-dungeon family (spec E): dice tables a dungeon is rolled from at the table, and
+the maps `mazmorra generate` rolls from them, printed at miniature scale as posters.
+
+Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds of the procedure
+(the rulebook's by default, so a pack may leave it out); rules and the generator read it with
+`dungeon_rules(pack)`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from mazmorra.kinds import register_family
+from mazmorra.model import Family, Pack
+from mazmorra.units import parse_length
+
+MAX_PRINT_MM = 2000.0  # the largest component a pack may hold (units.parse_size)
+MAP_FRAME_MM = 10.0  # around the squares of a printed map
+MAP_HEADER_MM = 34.0  # above them: title, seed and legend
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+Piece = tuple[int, int]
+
+
+class DungeonRules(_Strict):
+    """How a dungeon is generated and printed: the rulebook's sizes unless the pack says otherwise."""
+
+    square: str = Field(default="25mm", description="printed size of one square (25mm, 1in …)")
+    section: Piece = Field(default=(5, 2), description="a corridor section, squares long × wide")
+    corner: Piece = Field(default=(2, 2), description="corners, junctions, stairs and special ends")
+    room: Piece = Field(default=(5, 5), description="empty and special rooms")
+    big_room: Piece = Field(default=(10, 5), description="lairs and quest rooms, long × wide")
+    door: int = Field(default=2, ge=1, le=4, description="squares a door spans")
+    quest_lairs: int = Field(default=2, ge=0, le=20, description="a quest room before this many lairs becomes a lair …")
+    quest_rooms: int = Field(default=8, ge=0, le=60, description="… unless this many rooms were revealed first")
+    door_die: str = Field(default="1d6", description="rolled on leaving a room by a door: even a corridor, odd a room")
+    rooms: int = Field(
+        default=12, ge=1, le=60, description="default of `generate --rooms`: the quest room comes by then"
+    )
+
+    @field_validator("square")
+    @classmethod
+    def _square(cls, v: str) -> str:
+        mm = parse_length(v)
+        if not 5.0 <= mm <= 50.0:
+            raise ValueError(f"a square prints between 5 and 50 mm (got {mm:g} mm)")
+        return v
+
+    @field_validator("section", "corner", "room", "big_room")
+    @classmethod
+    def _piece(cls, v: Piece) -> Piece:
+        if not all(1 <= n <= 20 for n in v):
+            raise ValueError(f"a piece is 1 to 20 squares on each side (got {v[0]}×{v[1]})")
+        return v
+
+    @field_validator("door_die")
+    @classmethod
+    def _die(cls, v: str) -> str:
+        from mazmorra.kinds.generated.dice import parse_dice
+
+        parse_dice(v)
+        return v
+
+    @property
+    def square_mm(self) -> float:
+        return parse_length(self.square)
+
+    @property
+    def max_squares(self) -> int:
+        """The most squares a map may span on either side and still be printable (2 m)."""
+        return int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // self.square_mm)
+
+
+class Settings(_Strict):
+    """The family's keys of pack.yaml `game:`."""
+
+    dungeon: DungeonRules = Field(
+        default=DungeonRules(), description="generated dungeons: piece sizes, square size, quest rule"
+    )
+
+
+FAMILY = register_family(
+    Family(
+        "generated",
+        "Generated dungeons (spec E): dice tables with checked ranges and odds, and maps rolled from "
+        "them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
+        settings=Settings,
+    )
+)
+
+
+def dungeon_rules(pack: Pack) -> DungeonRules:
+    """The pack's dungeon settings, or the rulebook's when it gives none."""
+    found = pack.settings_of(Settings)
+    return found.dungeon if found is not None else DungeonRules()

@@ -1,0 +1,431 @@
+"""The dungeon generator: the rulebook's exploration procedure rolled on a pack's dice tables.
+
+One `random.Random(seed)` is the only source of chance and nothing else is read (no clock, no
+global state, no set or dict order that could vary), so the same seed and the same tables give
+the same map. The heroes start on stairs leading to an empty corridor of two sections ending in a
+T junction; every way on is then explored in the order it was found: a passage runs on as a
+corridor (length, features and end rolled), a corridor's door opens onto a room, a room's door
+onto a corridor (even) or a room (odd). Rooms roll their type and doors; a quest room before
+enough lairs or rooms is a lair; a door onto an area already revealed is a secret door. Pieces
+never overlap: a room tries every place along its door (the compactest first), a passage that
+runs into the map already drawn ends there, and each such case is noted in the map's rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from mazmorra.errors import MazmorraError
+from mazmorra.kinds.generated import DungeonRules
+from mazmorra.kinds.generated.dice import parse_dice
+from mazmorra.kinds.generated.dice_table import ROLES, DiceTable
+from mazmorra.kinds.generated.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
+
+MAX_WAYS = 3000  # ways explored before the generator stops anyway (a guard, never reached in practice)
+ROOM_OF = {"empty": "room", "special": "special-room", "lair": "lair", "quest": "quest"}
+END_PIECE = {
+    "x-junction": "junction",
+    "t-junction": "junction",
+    "turn-left": "corner",
+    "turn-right": "corner",
+    "stairs-down": "stairs-down",
+    "stairs-up": "stairs-up",
+    "special": "special-end",
+}
+DOORS = {"no-doors": 0, "one-door": 1, "two-doors": 2}
+
+
+class GenerationError(MazmorraError):
+    """The tables cannot drive the generator (a role missing); the message says what to add."""
+
+
+@dataclass
+class Placed:
+    n: int
+    type: str
+    rect: Rect
+    joins: int | None = None
+    via: str | None = None
+    shows: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Way:
+    """A way on not explored yet: an opening in area `source`'s wall, and what lies behind it."""
+
+    opening: Opening
+    source: int
+    kind: str  # passage: a corridor runs on | door: a corridor's door, a room | room-door: roll which
+
+
+@dataclass
+class Dungeon:
+    """What the generator made, in its own coordinates (data() moves it to start at 0, 0)."""
+
+    seed: int
+    rules: DungeonRules
+    areas: list[Placed] = field(default_factory=list)
+    doors: list[tuple[Opening, bool, bool]] = field(default_factory=list)  # opening, secret, searched
+    exits: list[Opening] = field(default_factory=list)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the rules changed, for the command's report
+
+    @property
+    def rooms(self) -> list[Placed]:
+        return [a for a in self.areas if a.type in ROOM_OF.values()]
+
+    def data(self, comp_id: str) -> dict[str, Any]:
+        """The map as the dungeon_map kind reads it."""
+        x0 = min(a.rect.x for a in self.areas)
+        y0 = min(a.rect.y for a in self.areas)
+        cols = max(a.rect.x + a.rect.w for a in self.areas) - x0
+        rows = max(a.rect.y + a.rect.h for a in self.areas) - y0
+
+        def at(sq: Square) -> list[int]:
+            return [sq[0] - x0, sq[1] - y0]
+
+        areas = []
+        for a in self.areas:
+            item: dict[str, Any] = {
+                "n": a.n,
+                "type": a.type,
+                "at": at((a.rect.x, a.rect.y)),
+                "size": [a.rect.w, a.rect.h],
+            }
+            if a.joins is not None:
+                item.update(joins=a.joins, via=a.via)
+            if a.shows is not None:
+                item["shows"] = {"table": a.shows[0], "row": a.shows[1]}
+            areas.append(item)
+        doors = []
+        for o, secret, searched in self.doors:
+            door: dict[str, Any] = {"at": at(o.at), "side": o.side}
+            if secret:
+                door["secret"] = True
+            if searched:
+                door["searched"] = True
+            doors.append(door)
+        return {
+            "id": comp_id,
+            "seed": self.seed,
+            "square": self.rules.square,
+            "cols": cols,
+            "rows": rows,
+            "door_width": self.rules.door,
+            "areas": areas,
+            "doors": doors,
+            "exits": [{"at": at(o.at), "side": o.side} for o in self.exits],
+            "rolls": self.rolls,
+        }
+
+
+def ahead(o: Opening, length: int, width: int) -> Rect:
+    """The block `length` squares deep and `width` wide beyond an opening, aligned with its first square."""
+    x, y = o.at
+    if o.side == "e":
+        return Rect(x + 1, y, length, width)
+    if o.side == "w":
+        return Rect(x - length, y, length, width)
+    if o.side == "s":
+        return Rect(x, y + 1, width, length)
+    return Rect(x, y - length, width, length)
+
+
+def far(rect: Rect, side: str, width: int) -> Opening:
+    """The opening in a piece's `side` wall a passage `width` wide leaves by."""
+    return Opening(rect.wall(side)[0], side, min(width, len(rect.wall(side))))
+
+
+class Generator:
+    """Rolls one dungeon. `tables` are the pack's dice tables by id; each role must have one."""
+
+    def __init__(self, tables: dict[str, DiceTable], rules: DungeonRules, seed: int, rooms: int | None = None):
+        self.tables = tables
+        self.by_role: dict[str, str] = {t.role: tid for tid, t in tables.items() if t.role is not None}
+        missing = [r for r in ROLES if r not in self.by_role]
+        if missing:
+            raise GenerationError(
+                f"the pack has no dice table for {', '.join(missing)}: give a table `role: <one of these>` "
+                "(docs/kinds/dice_table.md)"
+            )
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.budget = rooms if rooms is not None else rules.rooms
+        self.map = Dungeon(seed, rules)
+        self.owner: dict[Square, int] = {}
+        self.bounds: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 of every square so far
+        self.pending: deque[Way] = deque()
+        self.lairs = 0
+        self.quest = False
+        self.door_die = parse_dice(rules.door_die)
+
+    # ------------------------------------------------------------------ the procedure
+
+    def run(self) -> Dungeon:
+        """Explore until the quest room is revealed (or no way on is left)."""
+        self.start()
+        explored = 0
+        while not self.quest and explored < MAX_WAYS:
+            if not self.pending and not self.search():
+                self.map.notes.append("every way on was closed before a quest room came up")
+                break
+            way = self.pending.popleft()
+            explored += 1
+            if self.blocked(way):
+                continue
+            if way.kind == "passage":
+                self.corridor(way, "open")
+            elif way.kind == "door":
+                self.room(way)
+            else:
+                faces, total = self.door_die.roll(self.rng)
+                leads = "corridor" if total % 2 == 0 else "room"
+                self.record(way.source, faces, total, die=self.rules.door_die, outcome=leads)
+                if leads == "corridor":
+                    self.corridor(way, "door")
+                else:
+                    self.room(way)
+        for way in self.pending:  # where the heroes had not been yet
+            if way.kind == "passage" and all(sq not in self.owner for sq in way.opening.beyond()):
+                self.map.exits.append(way.opening)
+        return self.map
+
+    def start(self) -> None:
+        """Stairs down into an empty corridor of two sections that ends in a T junction."""
+        length, width = self.rules.section
+        c = self.rules.corner
+        stairs = self.place("entrance", Rect(0, 0, c[0], c[1]), None, None)
+        opening = far(stairs.rect, "e", width)
+        parent = stairs.n
+        for _ in range(2):
+            rect = ahead(opening, length, width)
+            parent = self.place("corridor", rect, parent, "open").n
+            opening = far(rect, "e", width)
+        junction = self.place("junction", ahead(opening, c[0], c[1]), parent, "open")
+        for side in ("n", "s"):
+            self.pending.append(Way(far(junction.rect, side, width), junction.n, "passage"))
+
+    def corridor(self, way: Way, via: str) -> None:
+        """Length, features and end of a corridor, then its sections, end piece and doors."""
+        src, heading = way.source, way.opening.side
+        length, _ = self.roll("corridor-length", src)
+        features, shown = self.roll("corridor-features", src)
+        end, _ = self.roll("corridor-end", src)
+        special = length == "special"
+        sections: list[Placed] = []
+        long, width = self.rules.section
+        opening, parent, link = Opening(way.opening.at, heading, width), src, via
+        for _ in range(1 if special else int(length or 1)):
+            rect = ahead(opening, long, width)
+            if not self.free(rect):
+                self.blocked_note(src, rect, "a corridor section")
+                end = "dead-end"
+                break
+            kind = "special-corridor" if special else "corridor"
+            placed = self.place(kind, rect, parent, link, shown if features == "gm-choice" and not sections else None)
+            sections.append(placed)
+            parent, link, opening = placed.n, "open", far(rect, heading, width)
+        if not sections:
+            return
+        if end != "dead-end":
+            rect = ahead(opening, *self.rules.corner)
+            if self.free(rect):
+                piece = self.place(END_PIECE[end or "special"], rect, parent, "open")
+                turns = {
+                    "x-junction": (heading, LEFT[heading], RIGHT[heading]),
+                    "t-junction": (LEFT[heading], RIGHT[heading]),
+                    "turn-left": (LEFT[heading],),
+                    "turn-right": (RIGHT[heading],),
+                }
+                for side in turns.get(end or "", ()):
+                    self.pending.append(Way(far(rect, side, width), piece.n, "passage"))
+            else:
+                self.blocked_note(src, rect, "the corridor's end")
+        walls = [(s, side) for s in sections for side in (LEFT[heading], RIGHT[heading])]
+        self.add_doors(walls, {"one-door": 1, "two-doors": 2}.get(features or "", 0), "door")
+
+    def room(self, way: Way) -> None:
+        """A room behind a door: its type (a quest room only once the rule allows it), then its doors."""
+        outcome, shown = self.roll("room-type", way.source)
+        kind = ROOM_OF.get(outcome or "", "room")
+        allowed = self.lairs >= self.rules.quest_lairs or len(self.map.rooms) >= self.rules.quest_rooms
+        if kind == "quest" and not allowed:
+            kind = "lair"
+            self.map.rolls[-1]["note"] = "quest-became-lair"
+        elif kind != "quest" and allowed and len(self.map.rooms) + 1 >= self.budget:
+            kind = "quest"
+            self.map.rolls[-1]["note"] = f"room-{self.budget}-is-the-quest-room"
+        big = kind in ("lair", "quest")
+        rect = self.fit_room(way.opening, self.rules.big_room if big else self.rules.room)
+        if rect is None and big:
+            rect = self.fit_room(way.opening, self.rules.room)
+            if rect is not None:
+                self.map.rolls[-1]["note"] = "smaller-to-fit"
+        if rect is None:
+            self.map.rolls[-1]["note"] = "blocked"
+            self.map.notes.append(f"a room behind a door of area {way.source} found no room to stand in")
+            return
+        placed = self.place(kind, rect, way.source, "door", shown if kind == "special-room" else None)
+        self.lairs += kind == "lair"
+        self.quest |= kind == "quest"
+        doors, _ = self.roll("room-doors", placed.n)
+        entry = BACK[way.opening.side]
+        self.add_doors([(placed, side) for side in SIDES if side != entry], DOORS.get(doors or "", 0), "room-door")
+
+    def search(self) -> bool:
+        """Every way on is closed: the heroes search the latest areas' walls and find a secret door."""
+        for area in reversed(self.map.areas):
+            if area.type not in ("corridor", *ROOM_OF.values()):
+                continue
+            for side in SIDES:
+                for o in self.door_slots(area.rect, side):
+                    if self.opens_onto(o) == "free":
+                        self.map.doors.append((o, False, True))
+                        self.pending.append(Way(o, area.n, "door" if area.type == "corridor" else "room-door"))
+                        return True
+        return False
+
+    # ------------------------------------------------------------------ rolls
+
+    def roll(self, role: str, area: int) -> tuple[str | None, tuple[str, int]]:
+        """Roll the table of `role` (and every table its row sends on to): the outcome and the last row rolled."""
+        table_id: str | None = self.by_role[role]
+        outcome: str | None = None
+        seen: set[str] = set()
+        shown = (self.by_role[role], 1)
+        while table_id is not None and table_id not in seen:
+            seen.add(table_id)
+            table = self.tables[table_id]
+            dice = table.dice
+            if dice is None:
+                raise GenerationError(f"table '{table_id}' has a die that cannot be rolled: {table.die}")
+            faces, total = dice.roll(self.rng)
+            index = table.row_for(total)
+            if index is None:
+                raise GenerationError(f"table '{table_id}' has no row for {total}: validate the pack")
+            row = table.rows[index]
+            if outcome is None:
+                outcome = row.outcome
+            self.record(area, faces, total, table=table_id, row=index + 1, outcome=row.outcome)
+            shown = (table_id, index + 1)
+            table_id = row.then
+        return outcome, shown
+
+    def record(self, area: int, faces: tuple[int, ...], total: int, **found: str | int | None) -> None:
+        """One roll for the map's record: where, the dice, the total, then table, die, row, outcome as given."""
+        entry: dict[str, Any] = {"area": area, "table": found.get("table"), "die": found.get("die")}
+        entry.update(dice=list(faces), total=total, row=found.get("row"), outcome=found.get("outcome"))
+        self.map.rolls.append({k: v for k, v in entry.items() if v is not None})
+
+    # ------------------------------------------------------------------ placing
+
+    def place(
+        self, kind: str, rect: Rect, joins: int | None, via: str | None, shows: tuple[str, int] | None = None
+    ) -> Placed:
+        """A piece on the map: numbered in the order revealed, its squares taken."""
+        placed = Placed(len(self.map.areas) + 1, kind, rect, joins, via, shows)
+        self.map.areas.append(placed)
+        for sq in rect.squares():
+            self.owner[sq] = placed.n
+        self.bounds = self.grown(rect)
+        return placed
+
+    def grown(self, rect: Rect) -> tuple[int, int, int, int]:
+        if self.bounds is None:
+            return rect.x, rect.y, rect.x + rect.w, rect.y + rect.h
+        x0, y0, x1, y1 = self.bounds
+        return min(x0, rect.x), min(y0, rect.y), max(x1, rect.x + rect.w), max(y1, rect.y + rect.h)
+
+    def free(self, rect: Rect) -> bool:
+        """Nothing revealed stands there, and the map would still print (at most max_squares each way)."""
+        x0, y0, x1, y1 = self.grown(rect)
+        most = self.rules.max_squares
+        return x1 - x0 <= most and y1 - y0 <= most and not any(sq in self.owner for sq in rect.squares())
+
+    def fit_room(self, door: Opening, size: tuple[int, int]) -> Rect | None:
+        """Where a room of `size` (either way round) stands behind a door: every place along the
+        door that is free, the one keeping the map smallest (then the most centred) first."""
+        best: tuple[tuple[int, int], Rect] | None = None
+        for rank, rect in enumerate(self.room_places(door, size)):
+            if self.free(rect):
+                x0, y0, x1, y1 = self.grown(rect)
+                key = ((x1 - x0) * (y1 - y0), rank)
+                if best is None or key < best[0]:
+                    best = (key, rect)
+        return best[1] if best else None
+
+    def room_places(self, door: Opening, size: tuple[int, int]) -> list[Rect]:
+        """Every rectangle of `size` (both ways round) behind the door whose wall holds the whole door."""
+        out: list[Rect] = []
+        for depth, span in dict.fromkeys([(size[1], size[0]), (size[0], size[1])]):
+            base = ahead(door, depth, span)
+            slack = span - door.width
+            shifts = sorted(range(slack + 1), key=lambda s: (abs(s - slack / 2), s))  # centred first
+            for s in shifts:
+                if door.side in ("e", "w"):
+                    out.append(Rect(base.x, base.y - s, base.w, base.h))
+                else:
+                    out.append(Rect(base.x - s, base.y, base.w, base.h))
+        return out
+
+    def door_slots(self, rect: Rect, side: str) -> list[Opening]:
+        wall = rect.wall(side)
+        w = self.rules.door
+        return [Opening(wall[i], side, w) for i in range(len(wall) - w + 1)]
+
+    def opens_onto(self, o: Opening) -> str:
+        """free: a room could stand behind it; revealed: only floor behind (a secret door); else none."""
+        behind = [self.owner.get(sq) for sq in o.beyond()]
+        if all(b is not None for b in behind):
+            return "revealed"
+        if any(b is not None for b in behind):
+            return "none"
+        return "free" if self.fit_room(o, self.rules.room) is not None else "none"
+
+    def add_doors(self, walls: list[tuple[Placed, str]], count: int, kind: str) -> None:
+        """Up to `count` doors on different walls: walls with room behind them first, else secret
+        doors onto what is already revealed; the wall and the place along it chosen by the dice."""
+        if count <= 0:
+            return
+        order = list(walls)
+        self.rng.shuffle(order)
+        choices: list[tuple[int, Placed, Opening, str]] = []
+        for area, side in order:
+            slots = self.door_slots(area.rect, side)
+            self.rng.shuffle(slots)
+            graded = [(self.opens_onto(o), o) for o in slots]
+            for rank, grade in enumerate(("free", "revealed")):
+                found = next((o for g, o in graded if g == grade), None)
+                if found is not None:
+                    choices.append((rank, area, found, grade))
+                    break
+        choices.sort(key=lambda c: c[0])  # stable: the dice's order among equals
+        for _, area, o, grade in choices[:count]:
+            secret = grade == "revealed"
+            self.map.doors.append((o, secret, False))
+            if not secret:
+                self.pending.append(Way(o, area.n, kind))
+
+    def blocked(self, way: Way) -> bool:
+        """A way found earlier whose far side has been revealed since: a door there is a secret door;
+        a passage ends in a wall."""
+        behind = [self.owner.get(sq) for sq in way.opening.beyond()]
+        if all(b is None for b in behind):
+            return False
+        if way.kind != "passage" and all(b is not None for b in behind):
+            self.map.doors = [(o, o == way.opening or s, f) for o, s, f in self.map.doors]
+        return True
+
+    def blocked_note(self, area: int, rect: Rect, what: str) -> None:
+        """Say why a piece could not be placed: on the roll that made it, and for the command's report."""
+        hit = sorted({self.owner[sq] for sq in rect.squares() if sq in self.owner})
+        if hit:
+            self.map.rolls[-1]["note"] = f"blocked-by-{hit[0]}"
+            why = f"ran into area {', '.join(map(str, hit))}"
+        else:
+            self.map.rolls[-1]["note"] = "blocked-by-the-edge"
+            why = f"would take the map past {self.rules.max_squares} squares (2 m printed)"
+        self.map.notes.append(f"{what} rolled from area {area} {why}: the passage ends there")

@@ -1,0 +1,109 @@
+"""Rules of the generated-dungeon family that look across its kinds: run once per pack holding any."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mazmorra.errors import Problem, Severity, did_you_mean
+from mazmorra.kinds import family_rule
+from mazmorra.kinds.generated import FAMILY
+from mazmorra.kinds.generated.dice_table import DiceTable
+from mazmorra.kinds.generated.dungeon_map import DungeonMap
+from mazmorra.model import Component, Pack
+
+
+def tables(pack: Pack) -> dict[str, tuple[Component, DiceTable]]:
+    """The pack's dice tables by id."""
+    return {comp.id: (comp, table) for comp, table in pack.of(DiceTable)}
+
+
+@family_rule(FAMILY)
+def references(pack: Pack) -> Iterable[Problem]:
+    """dice_table.unknown-table: a row's `then` names a table of the pack; dice_table.cycle: following
+    `then` from a table never comes back to it (a roll that would never end)."""
+    known = tables(pack)
+    for comp, table in known.values():
+        for i, row in enumerate(table.rows):
+            if row.then is not None and row.then not in known:
+                yield Problem(
+                    "dice_table.unknown-table",
+                    f"row {i + 1} ({row.roll.text()}) says to roll on table '{row.then}', which the pack does not "
+                    f"have{did_you_mean(row.then, known)} (tables: {', '.join(known) or 'none'})",
+                    comp.field_loc(f"rows.{i}"),
+                    comp.id,
+                    f"rows.{i + 1}.then",
+                )
+    for start, (comp, _) in known.items():
+        path = _loop(start, known)
+        if path is not None and path[0] == start and start == min(path[:-1]):  # each loop reported once
+            yield Problem(
+                "dice_table.cycle",
+                f"rolling on it never ends: {' → '.join(path)}",
+                comp.field_loc("rows"),
+                comp.id,
+                "rows",
+            )
+
+
+def _loop(start: str, known: dict[str, tuple[Component, DiceTable]]) -> list[str] | None:
+    """The first chain of `then` references from `start` that comes back to a table already on it."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    while stack:
+        here, path = stack.pop()
+        for row in known[here][1].rows:
+            nxt = row.then
+            if nxt is None or nxt not in known:
+                continue
+            if nxt in path:
+                return path[path.index(nxt) :] + [nxt]
+            stack.append((nxt, path + [nxt]))
+    return None
+
+
+@family_rule(FAMILY)
+def one_table_per_role(pack: Pack) -> Iterable[Problem]:
+    """dice_table.role: the generator rolls one table for each role, so no two tables share one."""
+    seen: dict[str, str] = {}
+    for comp, table in pack.of(DiceTable):
+        if table.role is None:
+            continue
+        if table.role in seen:
+            yield Problem(
+                "dice_table.role",
+                f"table '{seen[table.role]}' is already the {table.role} table; give this one another role or none",
+                comp.field_loc("role"),
+                comp.id,
+                "role",
+            )
+        else:
+            seen[table.role] = comp.id
+
+
+@family_rule(FAMILY)
+def rolls_match_tables(pack: Pack) -> Iterable[Problem]:
+    """dungeon_map.rolls (warning): each roll a map records names a table of the pack and falls in
+    the row it says; otherwise the tables changed since the map was rolled (roll it again)."""
+    known = tables(pack)
+    for comp, m in pack.of(DungeonMap):
+        stale: list[str] = []
+        for i, roll in enumerate(m.rolls):
+            if roll.table is None:
+                continue
+            found = known.get(roll.table)
+            if found is None:
+                stale.append(f"roll {i + 1} names table '{roll.table}', which the pack does not have")
+                continue
+            row = found[1].row_for(roll.total)
+            if roll.row is not None and (row is None or row + 1 != roll.row):
+                now = "no row" if row is None else f"row {row + 1}"
+                stale.append(f"roll {i + 1} ({roll.total} on '{roll.table}') is recorded in row {roll.row}, now {now}")
+        if stale:
+            more = f" (and {len(stale) - 3} more)" if len(stale) > 3 else ""
+            yield Problem(
+                "dungeon_map.rolls",
+                "the tables changed since this map was rolled: " + "; ".join(stale[:3]) + more,
+                comp.field_loc("rolls"),
+                comp.id,
+                "rolls",
+                severity=Severity.WARNING,
+            )

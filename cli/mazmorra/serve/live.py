@@ -1,0 +1,132 @@
+"""What the live preview adds to the gallery page: links to the print sheets, the problems overlay
+and the script that follows the server's events, swapping in the components that changed (the
+rest of the page, scroll position included, stays as it is)."""
+
+from __future__ import annotations
+
+from html import escape
+
+
+def live_html(sheets: list[tuple[str, str, str]]) -> str:
+    """The links (deck id, language, deck name in it), overlay and script for the page's end."""
+    links = " ".join(
+        f'<a href="/sheets/{escape(lang)}/{escape(deck)}.pdf" data-lang="{escape(lang)}">'
+        f"{escape(name)} ({escape(lang)})</a>"
+        for deck, lang, name in sheets
+    )
+    return (
+        f'<nav id="mz-sheets"><b>Print sheets</b> {links}</nav>'
+        '<aside id="mz-problems" hidden><h2>The last change has problems: the preview shows the last good build'
+        "</h2><ol></ol></aside>"
+        f"<style>{_CSS}</style><script>{_JS}</script>"
+    )
+
+
+_CSS = """
+#mz-sheets { padding: .6em 1.2em 1.5em; display: flex; flex-wrap: wrap; gap: .3em 1em; }
+#mz-sheets a { color: inherit; }
+#mz-sheets a.other { display: none; }
+#mz-problems { position: fixed; left: 1em; right: 1em; bottom: 1em; z-index: 3; max-height: 45vh;
+  overflow: auto; background: #fff; border: 2px solid #a94442; border-radius: 6px;
+  box-shadow: 0 .3em 1.5em #0006; padding: .6em 1em; font-size: 13px; }
+#mz-problems h2 { font-size: 1em; margin: 0 0 .4em; color: #a94442; }
+#mz-problems ol { margin: 0; padding-left: 1.4em; }
+#mz-problems li { margin: .2em 0; }
+#mz-problems .warning { color: #8a6d3b; }
+#mz-problems code { background: #f4f1ea; padding: 0 .3em; }
+"""
+
+_JS = """
+(function () {
+  var served = {};  // element id -> its HTML as the server last sent it
+  var version = null;
+  function remember(root) {
+    root.querySelectorAll('[id]').forEach(function (el) { served[el.id] = el.outerHTML; });
+  }
+  function currentLang() {
+    var b = document.querySelector('button.lang[aria-pressed="true"]');
+    return b ? b.dataset.lang : null;
+  }
+  function applyLang() {
+    var lang = currentLang();
+    var b = lang && document.querySelector('button.lang[data-lang="' + lang + '"]');
+    if (b) { b.click(); }
+    document.querySelectorAll('#mz-sheets a').forEach(function (a) {
+      a.classList.toggle('other', a.dataset.lang !== lang);
+    });
+  }
+  // Make `old`'s children those of `fresh`, keyed by id; an element whose served HTML is unchanged
+  // stays (its images are not fetched again), others are replaced.
+  function morph(old, fresh) {
+    var keep = {};
+    Array.prototype.forEach.call(fresh.children, function (child, i) {
+      if (!child.id) { return; }  // the table of contents: replaced whole by refresh()
+      var here = document.getElementById(child.id);
+      if (here && served[child.id] === child.outerHTML) {
+        keep[child.id] = true;
+      } else if (here && child.tagName === 'SECTION') {
+        morph(here.querySelector('.grid'), child.querySelector('.grid'));
+        var h2 = here.querySelector('h2'), h2new = child.querySelector('h2');
+        if (h2.outerHTML !== h2new.outerHTML) { h2.replaceWith(document.importNode(h2new, true)); }
+        keep[child.id] = true;
+      } else {
+        var node = document.importNode(child, true);
+        if (here) { here.replaceWith(node); } else { old.appendChild(node); }
+        keep[node.id] = true;
+      }
+      var now = document.getElementById(child.id);
+      if (old.children[i] !== now) { old.insertBefore(now, old.children[i] || null); }
+    });
+    Array.prototype.slice.call(old.children).forEach(function (el) {
+      if (el.id && !keep[el.id]) { el.remove(); }
+    });
+  }
+  function refresh() {
+    if (!document.querySelector('main')) { location.reload(); return; }  // the first good build
+    fetch('/', {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
+      var page = new DOMParser().parseFromString(html, 'text/html');
+      var y = window.scrollY;
+      morph(document.querySelector('main'), page.querySelector('main'));
+      document.querySelector('main > .toc').innerHTML = page.querySelector('main > .toc').innerHTML;
+      document.querySelector('header .summary').textContent = page.querySelector('header .summary').textContent;
+      document.getElementById('mz-sheets').innerHTML = page.getElementById('mz-sheets').innerHTML;
+      remember(page);
+      applyLang();
+      window.scrollTo(0, y);
+      document.documentElement.dataset.version = version;
+    });
+  }
+  function overlay(status) {
+    var box = document.getElementById('mz-problems'), list = box.querySelector('ol');
+    list.textContent = '';
+    if (status.ok) { box.hidden = true; return; }
+    status.problems.forEach(function (p) {
+      var li = document.createElement('li'), where = document.createElement('code');
+      li.className = p.severity;
+      where.textContent = p.file ? p.file + ':' + p.line + ':' + p.column : 'pack';
+      li.appendChild(where);
+      var who = [p.component, p.field].filter(Boolean).join('.');
+      li.appendChild(document.createTextNode(
+        ' ' + p.severity + (who ? ' [' + who + ']' : '') + (p.lang ? ' (' + p.lang + ')' : '') +
+        ': ' + p.message + ' (' + p.rule + ')'));
+      list.appendChild(li);
+    });
+    box.hidden = false;
+  }
+  fetch('/', {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
+    remember(new DOMParser().parseFromString(html, 'text/html'));
+    applyLang();
+    var events = new EventSource('/events');
+    events.addEventListener('status', function (e) {
+      var status = JSON.parse(e.data);
+      overlay(status);
+      if (status.ok && ((version !== null && status.version !== version) || !document.querySelector('main'))) {
+        version = status.version;
+        refresh();
+      }
+      if (version === null || status.ok) { version = status.version; }
+      document.documentElement.dataset.status = status.ok ? 'ok' : 'problems';
+    });
+  });
+})();
+"""

@@ -1,0 +1,237 @@
+"""The live preview's builds, kept warm in one process: the gallery of a pack held in memory, and
+after a change only the documents (deck × language) that read the changed file are built again.
+
+Which file each document read is what the build already records for make (`Document.inputs`:
+pack.yaml, the deck's file, templates and what they include, catalogues, fonts). A change to a file
+no document names (a new icon or template, an image) builds everything again. Faces are rasterised
+once: a face laid out exactly as before keeps its image, so editing one card redraws one card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.errors import ContentError, MazmorraError, Problem
+from mazmorra.exports.gallery import GalleryExport, _Deck, _Shown, render_page
+from mazmorra.layout import Templates
+from mazmorra.paths import templates_dir
+from mazmorra.pipeline import BuildOptions, build
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Face
+    from mazmorra.exports import Exporter
+    from mazmorra.icons import IconSet
+    from mazmorra.model import Pack
+
+Key = tuple[str, str]  # (deck id, language)
+Live = Callable[[list[tuple[str, str, str]]], str]  # print sheets (deck, language, name) -> what the page adds
+_TEXT_SOURCES = (".yaml", ".yml", ".po", ".j2")  # what can only change a face's layout, not its pixels
+
+
+@dataclass
+class _DocView:
+    """One document as the page shows it."""
+
+    name: str  # the deck's name in the language
+    components: dict[str, _Shown]
+    inputs: set[Path]
+    problems: list[Problem]  # what its layout found
+
+
+@dataclass
+class Status:
+    """The outcome of the last build: what the page's overlay shows."""
+
+    version: int
+    ok: bool
+    problems: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+    rebuilt: int = 0  # documents laid out again
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "version": self.version,
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "rebuilt": self.rebuilt,
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+class _Export(GalleryExport):
+    """The gallery exporter writing into memory, through the preview's face cache."""
+
+    def __init__(self, preview: Preview, pack: Pack, icons: IconSet, problems: list[Problem]):
+        super().__init__(pack, Path("."), icons, lambda target: target, problems)
+        self.preview = preview
+        self.images: dict[str, bytes] = {}
+        self.fresh: dict[Key, _DocView] = {}
+        self._mark = len(problems)  # the build reports each document's layout problems after the previous ones
+
+    def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
+        cache = self.preview.faces
+        missing = [(rel, face) for rel, face in wanted if face not in cache]
+        for (_, face), data in zip(missing, super().jpegs(doc, missing)):
+            cache[face] = data
+        return [cache[face] for _, face in wanted]
+
+    def _write(self, target: Path, data: bytes) -> str:
+        rel = target.relative_to(self.folder).as_posix()
+        self.images[rel] = data
+        return f"{rel}?v={hashlib.sha1(data).hexdigest()[:12]}"  # a new picture is a new address
+
+    def end(self, doc: Document) -> None:
+        deck = self.decks.get(doc.deck_id, _Deck())
+        self.fresh[(doc.deck_id, doc.lang)] = _DocView(
+            deck.names.get(doc.lang, doc.deck_id),
+            {cid: langs[doc.lang] for cid, langs in deck.components.items() if doc.lang in langs},
+            {p.resolve() for p in doc.inputs},
+            self.problems[self._mark :],
+        )
+        self._mark = len(self.problems)
+
+    def finish(self) -> None:
+        pass  # the preview composes its page from every document, rebuilt now or before
+
+    def committed(self) -> None:
+        self.preview.adopt(self)
+
+
+class Preview:
+    """A pack's preview: built once, then again in part after each change; thread-safe."""
+
+    def __init__(self, pack_dir: Path, langs: tuple[str, ...] | None, live: Live):
+        self.pack_dir = pack_dir
+        self.langs = langs
+        self.live = live
+        self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
+        self.changed = threading.Condition()
+        self.faces: dict[Face, bytes] = {}
+        self.docs: dict[Key, _DocView] = {}
+        self.images: dict[str, bytes] = {}
+        # Until a first build succeeds: a page with the problems overlay alone.
+        self.page = f'<!DOCTYPE html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>mazmorra serve</title>{live([])}'.encode()
+        self.pack: Pack | None = None
+        self.pack_problems: list[Problem] = []
+        self.status = Status(0, False)
+        self.templates: Templates | None = None
+        self.tmp = Path(tempfile.mkdtemp(prefix="mazmorra-serve-"))  # print sheets, built when asked for
+        self.sheets: dict[Key, bytes] = {}
+        self._failed = True  # the next build is a whole one
+
+    # ------------------------------------------------------------------ building
+
+    def rebuild(self, changed: set[Path] | None = None) -> Status:
+        """Build what the changed files affect (everything when None); publish the outcome."""
+        with self.lock:
+            t0 = time.perf_counter()
+            keys = None if changed is None or self._failed else self._affected({p.resolve() for p in changed})
+            if changed is not None and any(p.suffix == ".j2" for p in changed):
+                self.templates = None  # compiled again: a new or changed template, or an include of one
+            if changed is not None and any(p.suffix not in _TEXT_SOURCES for p in changed):
+                self.faces.clear()  # an icon, image or font: same layout, other pixels
+            decks = tuple(sorted({d for d, _ in keys})) if keys is not None else None
+            langs = tuple(sorted({lang for _, lang in keys})) if keys is not None else self.langs
+            if keys is not None and not keys:
+                return self.status  # nothing the preview shows read these files
+            if self.templates is None:
+                self.templates = Templates(self.pack_dir, templates_dir())
+            opts = BuildOptions(langs=langs, decks=decks, draft=True, pdf=False, out_dir=self.tmp / "output")
+            try:
+                res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
+                status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
+                status.rebuilt = len([k for k in self.docs if decks is None or k[0] in decks])
+                self._failed = False
+            except ContentError as exc:
+                status = Status(self.status.version + 1, False, exc.problems, time.perf_counter() - t0)
+                self._failed = True
+            except MazmorraError as exc:  # a language or deck the pack no longer has
+                status = Status(self.status.version + 1, False, [Problem("serve.usage", str(exc), None)])
+                self._failed = True
+            self._publish(status)
+            return status
+
+    def _exporters(self, pack: Pack, icons: IconSet, problems: list[Problem]) -> list[Exporter]:
+        return [_Export(self, pack, icons, problems)]
+
+    def _affected(self, changed: set[Path]) -> set[Key] | None:
+        """The documents that read a changed file; None (everything) when one no document read is
+        inside the pack (a new icon, template or image)."""
+        keys = {k for k, view in self.docs.items() if view.inputs & changed}
+        known = set().union(*(view.inputs for view in self.docs.values())) if self.docs else set()
+        if any(p not in known and p.exists() for p in changed):  # an editor's short-lived temporary file is not
+            return None
+        return keys
+
+    def adopt(self, export: _Export) -> None:
+        """A build succeeded: its documents replace theirs, the page is composed again."""
+        pack = export.pack
+        langs = list(self.langs or pack.spec.languages)
+        wanted = {(d.id, lang) for d in pack.decks for lang in langs}
+        self.docs = {k: v for k, v in {**self.docs, **export.fresh}.items() if k in wanted}
+        for key in export.fresh:
+            self.sheets.pop(key, None)
+        if len(export.fresh) == len(wanted):
+            self.sheets.clear()  # a whole build: pack.yaml may have changed the sheets too
+        used = {
+            s.split("?")[0]
+            for view in self.docs.values()
+            for shown in view.components.values()
+            for s in (shown.front, shown.back)
+        }
+        self.images = {k: v for k, v in {**self.images, **export.images}.items() if k in used}
+        layout = {id(p) for view in export.fresh.values() for p in view.problems}
+        self.pack_problems = [p for p in export.problems if id(p) not in layout]
+        self.pack = pack
+        decks: dict[str, _Deck] = {}
+        for deck in pack.decks:
+            for lang in langs:
+                view = self.docs.get((deck.id, lang))
+                if view is None:
+                    continue
+                entry = decks.setdefault(deck.id, _Deck())
+                entry.names[lang] = view.name
+                for cid, shown in view.components.items():
+                    entry.components.setdefault(cid, {})[lang] = shown
+        problems = self.pack_problems + [p for view in self.docs.values() for p in view.problems]
+        sheets = [
+            (d.id, lang, self.docs[d.id, lang].name) for d in pack.decks for lang in langs if (d.id, lang) in self.docs
+        ]
+        self.page = render_page(pack, langs, decks, problems, self.live(sheets)).encode("utf-8")
+
+    def _publish(self, status: Status) -> None:
+        with self.changed:
+            self.status = status
+            self.changed.notify_all()
+
+    # ------------------------------------------------------------------ print sheets
+
+    def sheet(self, deck: str, lang: str) -> bytes | None:
+        """The print-and-play PDF of one deck in one language, as `mazmorra build` writes it
+        (built when first asked for after a change); None when the pack has no such deck."""
+        with self.lock:
+            if (deck, lang) not in self.docs:
+                return None
+            if (deck, lang) not in self.sheets:
+                out = self.tmp / "sheets"
+                opts = BuildOptions(langs=(lang,), decks=(deck,), draft=True, out_dir=out)
+                try:
+                    build(self.pack_dir, opts, templates=self.templates)
+                except MazmorraError:
+                    return None  # the page's overlay already says why
+                assert self.pack is not None
+                self.sheets[(deck, lang)] = (out / self.pack.id / lang / f"{deck}.pdf").read_bytes()
+            return self.sheets[(deck, lang)]
+
+    def close(self) -> None:
+        """Remove the temporary folder of the print sheets."""
+        with self.lock:
+            shutil.rmtree(self.tmp, ignore_errors=True)

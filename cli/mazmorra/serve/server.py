@@ -1,0 +1,144 @@
+"""`mazmorra serve`: the preview over HTTP, pushed to the page with server-sent events, rebuilt
+when a file of the pack changes.
+
+The standard library's threading HTTP server is enough for one designer's browser tabs: the page,
+its images from memory, the print sheets and one event stream per tab. Server-sent events need no
+protocol library (a long response of `data:` lines) and browsers reconnect them by themselves.
+watchfiles waits on the operating system's file events (inotify, FSEvents…), so an idle server
+sleeps instead of polling.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import threading
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from mazmorra.serve.preview import Preview
+
+_SHEET = re.compile(r"^/sheets/([^/]+)/([^/]+)\.pdf$")
+KEEPALIVE_S = 15.0  # a comment line on idle event streams, so a closed tab is noticed
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: PreviewServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # the terminal shows builds, not requests
+
+    def do_GET(self) -> None:
+        preview = self.server.preview
+        path = urlsplit(self.path).path
+        if path in ("/", "/index.html"):
+            self._send(preview.page, "text/html; charset=utf-8")
+        elif path == "/status.json":
+            self._send(json.dumps(preview.status.as_dict()).encode(), "application/json")
+        elif path == "/events":
+            self._events()
+        elif path.startswith("/img/") and (image := preview.images.get(path[1:])) is not None:
+            self._send(image, "image/jpeg", cache=True)
+        elif m := _SHEET.match(path):
+            pdf = preview.sheet(m.group(2), m.group(1))
+            if pdf is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+            else:
+                self._send(pdf, "application/pdf")
+        else:
+            self.send_error(HTTPStatus.NOT_FOUND)
+
+    def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        # Images have their content in their address (?v=): cached for good; the rest never.
+        self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        """One tab's event stream: the current status at once, then every new one."""
+        preview, stopping = self.server.preview, self.server.stopping
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        seen = -1
+        try:
+            while not stopping.is_set():
+                with preview.changed:
+                    if preview.status.version == seen:
+                        preview.changed.wait(KEEPALIVE_S)
+                    status = preview.status
+                if stopping.is_set():
+                    break
+                if status.version != seen:
+                    seen = status.version
+                    self.wfile.write(f"event: status\ndata: {json.dumps(status.as_dict())}\n\n".encode())
+                else:
+                    self.wfile.write(b": still here\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the tab was closed
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], preview: Preview):
+        super().__init__(address, _Handler)
+        self.preview = preview
+        self.stopping = threading.Event()
+
+
+def run(
+    preview: Preview,
+    host: str,
+    port: int,
+    watched: list[Path],
+    say: Callable[[str], None],
+    ready: Callable[[str], None],
+) -> None:
+    """Serve until Ctrl-C or SIGTERM: build, listen, then rebuild on every change of a watched
+    folder. Everything is stopped and the temporary folder removed on the way out."""
+    from watchfiles import watch
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    server = None
+    try:
+        _report(preview.rebuild(), say)
+        server = PreviewServer((host, port), preview)
+        thread = threading.Thread(target=server.serve_forever, name="mazmorra-serve", daemon=True)
+        thread.start()
+        ready(f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/")
+        for changes in watch(*watched, stop_event=stop, step=30, debounce=400, raise_interrupt=False):
+            files = {Path(p) for _, p in changes}
+            say("changed: " + ", ".join(sorted(p.name for p in files)))
+            _report(preview.rebuild(files), say)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if server is not None:
+            server.stopping.set()
+            with preview.changed:
+                preview.changed.notify_all()  # event streams end now
+            server.shutdown()
+            server.server_close()
+        preview.close()
+
+
+def _report(status: Any, say: Callable[[str], None]) -> None:
+    if status.ok:
+        say(f"built in {status.seconds * 1000:.0f} ms")
+    else:
+        for p in status.problems:
+            say(p.format())
+        say(
+            f"{sum(p.severity.value == 'error' for p in status.problems)} error(s): the page shows the last good preview"
+        )

@@ -1,0 +1,111 @@
+"""Worker processes for the documents of one build (`mazmorra build -j N`).
+
+Workers are forked once the documents are planned, so each inherits the loaded, validated and
+localised pack and the lazy layouts of its documents instead of loading them again; a task is then
+just a document's index. Workers send their progress to the parent, so one progress bar shows
+every worker's components. Workers ignore Ctrl-C: the parent stops them and discards what they
+staged. Where processes cannot be forked (Windows, macOS' default), a build runs in one process.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Progress = Callable[[str, int], None]
+Task = Callable[[int, Progress], Any]
+
+
+def can_fork() -> bool:
+    """Whether documents can be rendered in forked workers on this platform."""
+    return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(
+    count: int,
+    task: Callable[[int, Progress], T],
+    jobs: int,
+    progress: Progress,
+    weights: list[int] | None = None,
+) -> list[T]:
+    """task(i, progress) for every i < count in `jobs` forked worker processes, each taking the next
+    task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
+    whatever order they finished in. An exception in a task is raised here, once every worker has
+    been stopped."""
+    ctx = multiprocessing.get_context("fork")
+    order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
+    recv, send = ctx.Pipe(duplex=False)
+    lock, taken = ctx.Lock(), ctx.Value("i", 0)
+    gc.collect()
+    gc.freeze()  # workers then leave the inherited objects' pages shared instead of copying them
+    procs = [
+        ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
+        for _ in range(min(jobs, count))
+    ]
+    try:
+        for proc in procs:
+            proc.start()
+        send.close()
+        results: dict[int, T] = {}
+        while len(results) < count:
+            try:
+                message = recv.recv()
+            except EOFError:
+                raise RuntimeError("a worker process stopped without a word") from None
+            if message[0] == "progress":
+                progress(message[1], message[2])
+            elif message[0] == "done":
+                results[message[1]] = message[2]
+            else:
+                raise RuntimeError(f"a worker process failed:\n{message[1]}")
+        return [results[i] for i in range(count)]
+    finally:
+        gc.unfreeze()
+        recv.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, taken: Any) -> None:
+    """One worker: the next task of `order` until none is left; each message whole, under `lock`."""
+    _start()
+    # Only the parent reads: should it die, a worker's next message then fails and the worker ends,
+    # instead of waiting forever on a pipe its siblings keep open.
+    inherited.close()
+
+    def say(*message: Any) -> None:
+        with lock:
+            conn.send(message)
+
+    while True:
+        with taken.get_lock():
+            n = taken.value
+            taken.value += 1
+        if n >= len(order):
+            break
+        try:
+            say("done", order[n], task(order[n], lambda what, k: say("progress", what, k)))
+        except BaseException:
+            say("error", traceback.format_exc())
+            break
+    conn.close()

@@ -1,0 +1,99 @@
+"""`mazmorra build -j N`: decks and languages rendered in worker processes, the output the same
+bytes as one process writes, and still all or nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import CONTENT, run_cli, tree_snapshot
+
+
+def _pdfs(out: Path) -> dict[str, bytes]:
+    return {k: v for k, v in tree_snapshot(out).items() if k.endswith(".pdf")}
+
+
+def test_two_workers_write_the_same_bytes_as_one(tmp_path: Path) -> None:
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        res = run_cli("build", "-j", jobs, "--out", str(out))
+        assert res.returncode == 0, res.stderr
+        outs[jobs] = _pdfs(out)
+    packs = {p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file()}
+    assert {k.split("/")[0] for k in outs["1"]} == packs
+    assert len(outs["1"]) >= 2 * 16  # every deck of every sample pack, in both languages
+    assert outs["1"] == outs["2"]
+
+
+def test_workers_report_progress_and_problems_like_one_process(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    res = run_cli("build", "expedicion", "-j", "2", cwd=project)
+    assert res.returncode == 0, res.stderr
+    for deck in ("artimanas", "maldiciones", "losetas"):
+        for lang in ("es", "en"):
+            assert f"rendered expedicion/{lang}/{deck}" in res.stderr
+    assert "22 PDF(s)" in res.stderr
+
+
+def test_a_deck_failing_in_a_worker_leaves_every_output_as_it_was(pack_copy, tmp_path: Path) -> None:
+    """The English text of one curse overflows: found while a worker lays that deck out, after other
+    workers have drawn their decks; nothing reaches output/ and no temporary file is left."""
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    assert run_cli("build", "expedicion", "-j", "2", cwd=project).returncode == 0
+    out = project / "output"
+    before = tree_snapshot(out)
+    po = pack / "locale" / "en.po"
+    text = po.read_text(encoding="utf-8")
+    start = text.index('msgctxt "', text.index("maldicion"))
+    msgstr = text.index('msgstr "', start) + len('msgstr "')
+    po.write_text(text[:msgstr] + "Lose again. " * 120 + text[msgstr:], encoding="utf-8")
+    res = run_cli("build", "expedicion", "-j", "2", cwd=project)
+    assert res.returncode == 1, res.stderr
+    assert "text.overflow" in res.stderr and "(en)" in res.stderr
+    assert res.stderr.count("text.overflow") == 1
+    assert "rendered expedicion/es/artimanas" in res.stderr  # other decks were drawn meanwhile
+    assert tree_snapshot(out) == before
+    assert not list(project.rglob(".mazmorra-tmp-*"))
+
+
+def test_default_jobs_is_the_number_of_cores() -> None:
+    from mazmorra.workers import default_jobs
+
+    assert default_jobs() == len(os.sched_getaffinity(0))
+    res = run_cli("build", "--help")
+    assert "--jobs" in res.stdout and "number of cores" in res.stdout
+
+
+def test_one_document_is_rendered_without_forking(pack_copy, monkeypatch) -> None:
+    """-j 8 on a one-deck, one-language build draws in the parent: no process is forked for nothing."""
+    from mazmorra import workers
+
+    def no_fork(*args: object, **kwargs: object) -> None:
+        raise AssertionError("forked for a single document")
+
+    monkeypatch.setattr(workers, "run", no_fork)
+    pack = pack_copy("muestras")
+    res = run_cli("build", "muestras", "--lang", "es", "-j", "8", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    assert (pack.parents[1] / "output" / "muestras" / "es" / "cartas.pdf").is_file()
+    res = run_cli("build", "muestras", "-j", "8", cwd=pack.parents[1])
+    assert res.returncode == 70 and "forked for a single document" in res.stderr  # two languages: workers
+
+
+def test_a_label_missing_in_a_worker_fails_the_build(pack_copy) -> None:
+    """What a worker's layout learns about the templates (a label with no translation) reaches the
+    parent's report, as in one process."""
+    from mazmorra.paths import templates_dir
+
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    label = '<text x="2" y="2" w="20" h="4" size="6">{{ _("Brand new label") }}</text>'
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {label}\n</card>"), encoding="utf-8")
+    for jobs in ("1", "2"):
+        res = run_cli("build", "muestras", "-j", jobs, cwd=pack.parents[1])
+        assert res.returncode == 1, res.stderr
+        assert "template label 'Brand new label' has no 'es' translation" in res.stderr, res.stderr

@@ -1,0 +1,192 @@
+"""`mazmorra serve`: the live preview, driven as a designer does: a real server process, a headless
+Chromium on its page, edits to the pack's files, then Ctrl-C / SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import CLI_ENV, REPO, edit, line_of, need_tool, run_cli
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`mazmorra serve` in its own process, its stderr read line by line."""
+
+    def __init__(self, project: Path, *args: str):
+        self.tmp = project / "tmpdir"
+        self.tmp.mkdir()
+        env = {**os.environ, **CLI_ENV, "TMPDIR": str(self.tmp)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mazmorra", "serve", *args],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: list[str] = []
+
+    def wait_line(self, needle: str, timeout: float = 60) -> str:
+        assert self.proc.stderr is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines:
+                if needle in line:
+                    return line
+            if select.select([self.proc.stderr], [], [], 0.2)[0]:
+                line = self.proc.stderr.readline()
+                if not line and self.proc.poll() is not None:
+                    break
+                self.lines.append(line)
+        raise AssertionError(f"{needle!r} not printed; got:\n{''.join(self.lines)}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        self.proc.send_signal(sig)
+        try:
+            code = self.proc.wait(timeout=20)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+        assert self.proc.stderr is not None
+        self.lines += self.proc.stderr.readlines()
+        return code
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return bytes(r.read())
+
+
+@pytest.fixture
+def served(pack_copy):
+    pack = pack_copy("expedicion")
+    port = _free_port()
+    server = Server(pack.parents[1], "expedicion", "--port", str(port))
+    server.wait_line("previewing expedicion at")
+    yield pack, port, server
+    if server.proc.poll() is None:
+        server.stop()
+
+
+def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack, port, server = served
+    url = f"http://127.0.0.1:{port}/"
+    deck = pack / "decks" / "artimanas.yaml"
+    with Browser(tmp_path / "chromium-profile") as b:
+        b.open(url)
+        assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+        name = "#c-mala-racha h3"
+        assert b.js(f"document.querySelector('{name}').textContent") == "Mala racha"
+        b.js("window.scrollTo(0, 900)")
+        scrolled = b.js("window.scrollY")
+        assert scrolled > 500
+        before = b.js("document.querySelector('#c-mala-racha img.thumb').getAttribute('src')")
+
+        edit(deck, "name: Mala racha", "name: Racha aciaga")
+        t0 = time.monotonic()
+        assert b.wait_for(f"document.querySelector('{name}').textContent === 'Racha aciaga'", timeout=5)
+        seen = time.monotonic() - t0
+        assert seen < 1.0, f"the new name took {seen:.2f} s to appear"
+        assert b.wait_for(
+            "[...document.querySelectorAll('#c-mala-racha img.thumb')].every(i => i.complete && i.naturalWidth > 0)"
+        )
+        assert b.js("document.querySelector('#c-mala-racha img.thumb').getAttribute('src')") != before
+        assert b.js("window.scrollY") == scrolled  # the designer's place on the page is kept
+
+        edit(deck, "  value: 4\n", "  value: cuatro\n")  # invalid: a number is expected
+        line = line_of(deck, "value: cuatro")
+        where = f"content/expedicion/decks/artimanas.yaml:{line}:"
+        assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
+        overlay = b.js("document.getElementById('mz-problems').textContent")
+        lines = deck.read_text(encoding="utf-8").splitlines()[:line]
+        card = next(x.split("id:")[1].strip() for x in reversed(lines) if x.startswith("- id:"))
+        assert where in overlay and f"[{card}.value]" in overlay, overlay
+        assert b.js(f"document.querySelector('{name}').textContent") == "Racha aciaga"  # the last good preview
+        status = json.loads(_get(url + "status.json"))
+        assert status["ok"] is False and status["problems"][0]["line"] == line
+
+        edit(deck, "  value: cuatro\n", "  value: 4\n")
+        assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)
+        assert b.js("document.documentElement.dataset.status") == "ok"
+        assert b.errors() == []
+
+    sheet = _get(url + "sheets/en/artimanas.pdf")
+    assert sheet.startswith(b"%PDF")
+    assert server.stop(signal.SIGINT) == 0
+    assert "stopped" in "".join(server.lines)
+
+
+def test_the_server_listens_on_loopback_only_and_stops_cleanly(served) -> None:
+    pack, port, server = served
+    page = _get(f"http://127.0.0.1:{port}/").decode()
+    assert "Estrella propicia" in page and "/sheets/es/artimanas.pdf" in page
+    with pytest.raises(OSError):  # bound to 127.0.0.1, not to every address of the machine
+        socket.create_connection(("127.0.0.2", port), timeout=2).close()
+    # an idle event stream is closed by the shutdown, not left hanging
+    stream = urllib.request.urlopen(f"http://127.0.0.1:{port}/events", timeout=10)
+    assert stream.readline().startswith(b"event: status")
+    code = server.stop(signal.SIGTERM)
+    assert code == 0, "".join(server.lines)
+    assert list(server.tmp.iterdir()) == []  # the print sheets' temporary folder is gone
+    assert not list(pack.parents[1].rglob(".mazmorra-tmp*"))
+    assert "Traceback" not in "".join(server.lines)
+
+
+def test_another_address_is_opened_only_when_asked_with_a_warning(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    server = Server(pack.parents[1], "muestras", "--host", "0.0.0.0", "--port", str(_free_port()))
+    try:
+        warning = server.wait_line("warning:")
+        assert "anyone who can reach this machine" in warning
+        server.wait_line("previewing muestras at")
+    finally:
+        assert server.stop() == 0
+
+
+def test_serve_needs_a_pack_when_there_are_several() -> None:
+    res = run_cli("serve")
+    assert res.returncode == 2  # a usage error
+    packs = sorted(p.parent.name for p in (REPO / "content").glob("*/pack.yaml"))
+    assert f"name the pack to preview: {', '.join(packs)}" in res.stderr
+
+
+def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    deck = pack / "decks" / "cartas.yaml"
+    edit(deck, "  copies: 2\n", "  copies: dos\n")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("the page shows the last good preview")
+        with Browser(tmp_path / "chromium-profile") as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
+            overlay = b.js("document.getElementById('mz-problems').textContent")
+            assert f"content/muestras/decks/cartas.yaml:{line_of(deck, 'copies: dos')}:" in overlay, overlay
+            edit(deck, "  copies: dos\n", "  copies: 2\n")
+            assert b.wait_for("!!document.querySelector('#c-cofre-olvidado h3')", timeout=10)
+            assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)
+            assert b.errors() == []
+    finally:
+        assert server.stop() == 0

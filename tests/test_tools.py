@@ -1,0 +1,49 @@
+"""`make test` on a machine without the external judges: their tests are skipped, and one line at
+the end says what to install; with MAZMORRA_REQUIRE_TOOLS (CI) they fail instead."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import REPO
+
+
+def _pytest(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    bare = {k: v for k, v in os.environ.items() if k != "MAZMORRA_REQUIRE_TOOLS"}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_foundation.py",
+            "-k",
+            "embedded_and_subset or qpdf_check",
+        ],
+        cwd=REPO,
+        env={**bare, "PATH": "/nonexistent", **env},  # no pdffonts, no qpdf
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_missing_tools_are_skipped_with_one_line_naming_what_to_install() -> None:
+    res = _pytest({})
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = [line for line in res.stdout.splitlines() if "install them with" in line]
+    assert lines == [
+        "skipped 2 test(s) needing pdffonts, qpdf: install them with `sudo apt-get install poppler-utils "
+        "qpdf` (or your system's packages; see README, Developing)"
+    ], res.stdout
+    assert "2 skipped" in res.stdout
+
+
+def test_ci_requires_them() -> None:
+    res = _pytest({"MAZMORRA_REQUIRE_TOOLS": "1"})
+    assert res.returncode == 1
+    assert "2 failed" in res.stdout and "is required (MAZMORRA_REQUIRE_TOOLS is set)" in res.stdout
