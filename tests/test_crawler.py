@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
+from conftest import assert_build_fails, edit, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp
 
@@ -51,14 +51,6 @@ def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> 
 # ---------------------------------------------------------------- broken copies
 
 
-def _at(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
-    """`content/cripta/<deck>:LINE:` of the first line holding needle (after `after`, when given)."""
-    start = line_of(pack / deck, after) if after else 0
-    lines = (pack / deck).read_text(encoding="utf-8").splitlines()
-    line = next(i for i, text in enumerate(lines, 1) if i > start and needle in text)
-    return f"content/{PACK}/{deck}:{line}:"
-
-
 def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="losetas.pdf")
 
@@ -68,7 +60,7 @@ def test_an_enemy_with_the_keyword_fly(pack_copy) -> None:
     edit(pack / ENEMIES, "  keywords: [siphon]\n  icon: bat", "  keywords: [siphon, fly]\n  icon: bat")
     _fails(
         pack,
-        _at(pack, ENEMIES, "keywords: [siphon, fly]") + "22: error [murcielago-cripta.keywords.1]",
+        located(pack, ENEMIES, "keywords: [siphon, fly]") + "22: error [murcielago-cripta.keywords.1]",
         "Input should be 'reach', 'crush', 'stun', 'pierce', 'siphon', 'regenerate', 'ritual', 'barrage' or "
         "'heavy' (got 'fly')",
         "(schema.literal_error)",
@@ -80,7 +72,7 @@ def test_two_spawn_points_numbered_3_on_one_tile(pack_copy) -> None:
     edit(pack / TILES, "      - .4   .1*  .5   ~", "      - .4   .1*  .3   ~")
     _fails(
         pack,
-        _at(pack, TILES, ".4   .1*  .3   ~") + "19: error [atrio.map]: cell 2,2: spawn 3 is already at cell 1,2",
+        located(pack, TILES, ".4   .1*  .3   ~") + "19: error [atrio.map]: cell 2,2: spawn 3 is already at cell 1,2",
         "(grid.mark-unique)",
     )
 
@@ -90,7 +82,7 @@ def test_a_spawn_point_on_a_blocked_space(pack_copy) -> None:
     edit(pack / TILES, "      - .    .6   .    ~", "      - .    x6   .    ~")
     _fails(
         pack,
-        _at(pack, TILES, ".    x6   .    ~") + "14: error [atrio.map]: cell 3,1: spawn 6 stands on blocked; "
+        located(pack, TILES, ".    x6   .    ~") + "14: error [atrio.map]: cell 3,1: spawn 6 stands on blocked; "
         "a spawn stands only on floor, water, exit",
         "(grid.mark-on)",
     )
@@ -101,7 +93,8 @@ def test_a_map_tile_with_no_connection(pack_copy) -> None:
     edit(pack / TILES, 'connection: ["0,1 n", "4,2 s"]\n\n- id: sala-urnas', "connection: []\n\n- id: sala-urnas")
     _fails(
         pack,
-        _at(pack, TILES, "cells:", after="id: corredor-faroles") + "5: error [corredor-faroles.map]: the grid has 0 "
+        located(pack, TILES, "cells:", after="id: corredor-faroles")
+        + "5: error [corredor-faroles.map]: the grid has 0 "
         "connection edges; it needs at least 1",
         "(grid.edge-count)",
     )
@@ -185,7 +178,7 @@ def test_each_rule_of_the_family_is_located(
     edit(pack / deck, old, new)
     shown = HEROES if rule == "marker.too-short" else deck
     after = {"map_tile.spawn-gap": "id: tumba-farolero", "map_tile.no-poi": "id: galeria-nichos"}.get(rule)
-    _fails(pack, _at(pack, shown, where, after), message, f"({rule})")
+    _fails(pack, located(pack, shown, where, after), message, f"({rule})")
 
 
 def test_a_sealed_space_is_a_warning_that_strict_refuses(pack_copy) -> None:
@@ -349,26 +342,14 @@ def test_the_enemy_die_net_has_six_faces_seven_tabs_and_its_cut_and_fold_lines()
     """A cross of six faces, seven glue tabs; the five folds between faces and the seven where a tab
     meets its face are dashed, the outline cut solid (the seven free face edges, three edges per tab)."""
     from conftest import CONTENT
+    from golden import context
 
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     pack = load_pack(CONTENT / PACK)
     problems: list = []
-    ctx = LayoutContext(
-        pack,
-        localise(pack, "en"),
-        Templates(pack.root, templates_dir()),
-        IconSet.for_pack(pack.root),
-        Labels(pack.root, templates_dir(), "en"),
-        Path("output"),
-        False,
-        problems,
-    )
+    ctx = context(pack, "en", problems)
     item = next(iter(lay_out(pack.deck("dados"), ctx).items()))
     assert not problems
     ops = item.front.ops

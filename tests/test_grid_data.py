@@ -291,25 +291,14 @@ def test_the_word_of_a_choice_is_a_translated_label(tmp_path: Path) -> None:
 
 
 def test_the_grid_data_macro_draws_cells_marks_and_edges_through_the_template_legend(tmp_path: Path) -> None:
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from golden import context
+
+    from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     pack = load_pack(make(tmp_path))
     problems_: list = []
-    ctx = LayoutContext(
-        pack,
-        localise(pack, "es"),
-        Templates(pack.root, templates_dir()),
-        IconSet.for_pack(pack.root),
-        Labels(pack.root, templates_dir(), "es"),
-        tmp_path,
-        False,
-        problems_,
-    )
+    ctx = context(pack, "es", problems_)
     item = next(iter(lay_out(pack.decks[0], ctx).items()))
     assert not problems_, problems_
     ops = item.front.ops

@@ -9,7 +9,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
+from conftest import CONTENT, assert_build_fails, edit, line_of, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import CircleOp, Face, IconOp, RectOp, TextOp
 
@@ -43,13 +43,6 @@ def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> 
 # ---------------------------------------------------------------- broken copies
 
 
-def _at(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
-    start = line_of(pack / deck, after) if after else 0
-    lines = (pack / deck).read_text(encoding="utf-8").splitlines()
-    line = next(i for i, text in enumerate(lines, 1) if i > start and needle in text)
-    return f"content/{PACK}/{deck}:{line}:"
-
-
 def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="salas.pdf")
 
@@ -63,7 +56,8 @@ def test_a_room_with_two_gears(pack_copy) -> None:
     )
     _fails(
         pack,
-        _at(pack, ROOMS, "- . . . G .") + "15: error [sala-pendulo.map]: the grid has 2 gear cells; it takes exactly 1",
+        located(pack, ROOMS, "- . . . G .")
+        + "15: error [sala-pendulo.map]: the grid has 2 gear cells; it takes exactly 1",
         "(grid.cell-count)",
     )
 
@@ -73,7 +67,7 @@ def test_a_room_whose_pair_turns_the_same_way(pack_copy) -> None:
     edit(pack / ROOMS, "  turn: ccw", "  turn: cw")  # sala-resorte, the second room of pair 1
     _fails(
         pack,
-        _at(pack, ROOMS, "turn: cw", after="id: sala-resorte") + "9: error [sala-resorte.turn]: it turns clockwise "
+        located(pack, ROOMS, "turn: cw", after="id: sala-resorte") + "9: error [sala-resorte.turn]: it turns clockwise "
         "like its pair 'sala-pendulo' (number 1); the two rooms of a pair turn in opposite directions",
         "(room.pair-turn)",
     )
@@ -84,7 +78,8 @@ def test_a_room_with_no_pair(pack_copy) -> None:
     edit(pack / ROOMS, "- id: sala-biela\n  number: 4", "- id: sala-biela\n  number: 5")
     _fails(
         pack,
-        _at(pack, ROOMS, "number: 5") + "11: error [sala-biela.number]: no other room has number 5: it has no pair; "
+        located(pack, ROOMS, "number: 5")
+        + "11: error [sala-biela.number]: no other room has number 5: it has no pair; "
         "rooms come in pairs, two rooms to a number",
         "(room.pair)",
         "error [sala-trinquete.number]: no other room has number 4",
@@ -172,7 +167,7 @@ def test_each_rule_of_the_family_is_located(
 ) -> None:
     pack = pack_copy(PACK)
     edit(pack / deck, old, new)
-    _fails(pack, _at(pack, deck, where), message, f"({rule})")
+    _fails(pack, located(pack, deck, where), message, f"({rule})")
 
 
 # ---------------------------------------------------------------- read as game pieces
@@ -235,25 +230,14 @@ def test_walls_portcullises_pits_and_the_gear_are_told_apart_in_greyscale(built:
 
 
 def _faces(deck: str, lang: str = "en") -> dict[str, list[Face]]:
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from golden import context
+
+    from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     pack = load_pack(CONTENT / PACK)
     problems: list = []
-    ctx = LayoutContext(
-        pack,
-        localise(pack, lang),
-        Templates(pack.root, templates_dir()),
-        IconSet.for_pack(pack.root),
-        Labels(pack.root, templates_dir(), lang),
-        Path("output"),
-        False,
-        problems,
-    )
+    ctx = context(pack, lang, problems)
     out = {
         item.front.component: [item.front, *([item.back] if item.back else [])]
         for item in lay_out(pack.deck(deck), ctx).items()
