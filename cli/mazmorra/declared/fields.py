@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 
-from mazmorra.declared.grid import GridValue, parse_grid
+from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
 from mazmorra.units import parse_size
 
@@ -114,7 +114,10 @@ def annotation(decl: FieldDecl, name: str) -> Any:
         _check_legend(decl)
         return Annotated[
             GridValue,
-            BeforeValidator(partial(parse_grid, decl), json_schema_input_type=str | list[str | list[str]] | GridInput),
+            BeforeValidator(
+                partial(parse_grid, decl, legend=Legend.of(decl)),
+                json_schema_input_type=str | list[str | list[str]] | GridInput,
+            ),
         ]
     if t == "grid":
         if decl.marks or decl.edges:

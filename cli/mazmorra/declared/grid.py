@@ -16,11 +16,12 @@ written, and stage 2 (gridcheck.py) reports every mistake at its own YAML line a
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mazmorra.declared.spec import FieldDecl
+from mazmorra.declared.spec import FieldDecl, MarkDecl
 from mazmorra.errors import did_you_mean
 
 SIDES = ("n", "e", "s", "w")
@@ -28,6 +29,8 @@ _INDEX = r"(\*|\d+(?:-\d+)?)"
 EDGE_SYNTAX = re.compile(rf"^\s*{_INDEX}\s*,\s*{_INDEX}\s+([nesw])\s*$")
 SPAN_SYNTAX = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s+(\d+)\s*[x×]\s*(\d+)\s*$")
 _KEYS = ("cells", "edges", "spans")
+_TOKEN = re.compile(r"\S+")
+_DIGITS = re.compile(r"\d+")
 
 Path = tuple[str | int, ...]  # where a part stands inside the field's YAML value
 
@@ -36,7 +39,8 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Written(_Frozen):
+@dataclass(frozen=True, slots=True)
+class Written:
     """Where a part of a grid was written: its path inside the field's value and, for a cell, the
     offset of its token inside the row's text."""
 
@@ -44,7 +48,8 @@ class Written(_Frozen):
     offset: int = 0
 
 
-class GridIssue(_Frozen):
+@dataclass(frozen=True, slots=True)
+class GridIssue:
     """A mistake found while parsing, reported in stage 2 at `at`."""
 
     rule: str
@@ -52,25 +57,29 @@ class GridIssue(_Frozen):
     at: Written
 
 
-class GridMark(_Frozen):
+@dataclass(frozen=True, slots=True)
+class GridMark:
     type: str  # the mark's name in the legend
     number: int | None = None  # a numbered mark's number
 
 
-class GridCell(_Frozen):
+@dataclass(frozen=True, slots=True)
+class GridCell:
     symbol: str  # as written
     type: str | None  # the cell's name in the legend; None when the symbol is unknown (reported)
     marks: tuple[GridMark, ...] = ()
 
 
-class GridEdge(_Frozen):
+@dataclass(frozen=True, slots=True)
+class GridEdge:
     r: int
     c: int
     side: str  # n e s w
     type: str  # the edge's name in the legend
 
 
-class GridSpan(_Frozen):
+@dataclass(frozen=True, slots=True)
+class GridSpan:
     r: int
     c: int
     rows: int
@@ -111,11 +120,32 @@ class GridValue(_Frozen):
         ]
 
 
-def parse_grid(decl: FieldDecl, raw: Any) -> Any:
+@dataclass(frozen=True)
+class Legend:
+    """A grid field's legend as parsing reads it, worked out once per declaration: symbols longest
+    first (so `..` wins over `.`), the numbered mark written as bare digits, the texts messages show."""
+
+    cells: tuple[tuple[str, str], ...]  # (name, symbol)
+    marks: tuple[tuple[str, MarkDecl], ...]
+    bare: str | None  # the numbered mark written without a symbol
+    cells_text: str
+    marks_text: str
+
+    @classmethod
+    def of(cls, decl: FieldDecl) -> Legend:
+        cells = sorted(((name, d.symbol) for name, d in (decl.cells or {}).items()), key=lambda t: -len(t[1]))
+        marks = sorted((decl.marks or {}).items(), key=lambda kv: -len(kv[1].symbol or ""))
+        bare = next((name for name, d in marks if d.numbers and not d.symbol), None)
+        return cls(tuple(cells), tuple(marks), bare, legend_text(decl), marks_text(decl))
+
+
+def parse_grid(decl: FieldDecl, raw: Any, legend: Legend | None = None) -> Any:
     """Rows (a list, or text with one row per line or `;`) or a mapping with `cells`, `edges` and
-    `spans`, parsed against the legend of `decl`; raises ValueError only when the shape is not a grid."""
+    `spans`, parsed against the legend of `decl`; raises ValueError only when the shape is not a grid.
+    Its parts are our own data, built without validating them again (model_construct)."""
     if isinstance(raw, GridValue):
         return raw
+    legend = legend or Legend.of(decl)
     base: Path = ()
     edges_raw: Any = {}
     spans_raw: Any = []
@@ -139,9 +169,9 @@ def parse_grid(decl: FieldDecl, raw: Any) -> Any:
     cells, cell_at, row_at = [], [], []
     for i, row in enumerate(rows_raw):
         where = (*base, i)
-        row_at.append(Written(path=where))
+        row_at.append(Written(path=where, offset=0))
         tokens = _tokens(row, where)
-        cells.append(tuple(_cell(decl, tok, at, issues) for tok, at in tokens))
+        cells.append(tuple(_cell(legend, tok, at, issues) for tok, at in tokens))
         cell_at.append(tuple(at for _, at in tokens))
     rows = decl.rows or len(cells)
     cols = decl.cols or max((len(r) for r in cells), default=0)
@@ -152,7 +182,7 @@ def parse_grid(decl: FieldDecl, raw: Any) -> Any:
         for c, cell in enumerate(row_cells):
             for name in ([cell.type] if cell.type else []) + [m.type for m in cell.marks]:
                 found.setdefault(name, []).append((r, c))
-    return GridValue(
+    return GridValue.model_construct(
         rows=rows,
         cols=cols,
         cells=tuple(cells),
@@ -169,9 +199,9 @@ def parse_grid(decl: FieldDecl, raw: Any) -> Any:
 
 def _tokens(row: Any, where: Path) -> list[tuple[str, Written]]:
     if isinstance(row, str):
-        return [(m.group(), Written(path=where, offset=m.start())) for m in re.finditer(r"\S+", row)]
+        return [(m.group(), Written(path=where, offset=m.start())) for m in _TOKEN.finditer(row)]
     if isinstance(row, list):
-        return [(str(tok), Written(path=(*where, j))) for j, tok in enumerate(row)]
+        return [(str(tok), Written(path=(*where, j), offset=0)) for j, tok in enumerate(row)]
     raise ValueError(f'a row of a grid is text such as ". . ~" (got {row!r})')
 
 
@@ -188,52 +218,40 @@ def marks_text(decl: FieldDecl) -> str:
     return ", ".join(out) or "none"
 
 
-def _cell(decl: FieldDecl, token: str, at: Written, issues: list[GridIssue]) -> GridCell:
+def _cell(legend: Legend, token: str, at: Written, issues: list[GridIssue]) -> GridCell:
     """One token: the longest cell symbol it starts with, then its marks."""
-    legend = sorted((decl.cells or {}).items(), key=lambda kv: -len(kv[1].symbol))
-    found = next(((name, d.symbol) for name, d in legend if token.startswith(d.symbol)), None)
+    found = next(((name, symbol) for name, symbol in legend.cells if token.startswith(symbol)), None)
     if found is None:
-        issues.append(
-            GridIssue(
-                rule="grid.cell",
-                message=f"'{token}' starts with no cell symbol of the legend ({legend_text(decl)})",
-                at=at,
-            )
-        )
-        return GridCell(symbol=token, type=None)
+        message = f"'{token}' starts with no cell symbol of the legend ({legend.cells_text})"
+        issues.append(GridIssue(rule="grid.cell", message=message, at=at))
+        return GridCell(symbol=token, type=None, marks=())
     name, symbol = found
-    return GridCell(symbol=token, type=name, marks=tuple(_marks(decl, token, token[len(symbol) :], at, issues)))
+    rest = token[len(symbol) :]
+    marks = tuple(_marks(legend, token, rest, at, issues)) if rest else ()
+    return GridCell(symbol=token, type=name, marks=marks)
 
 
-def _marks(decl: FieldDecl, token: str, rest: str, at: Written, issues: list[GridIssue]) -> list[GridMark]:
-    legend = sorted((decl.marks or {}).items(), key=lambda kv: -len(kv[1].symbol or ""))
-    bare = next((name for name, d in legend if d.numbers and not d.symbol), None)
+def _marks(legend: Legend, token: str, rest: str, at: Written, issues: list[GridIssue]) -> list[GridMark]:
     out = []
     while rest:
-        digits = re.match(r"\d+", rest)
-        if digits and bare is not None:
-            out.append(GridMark(type=bare, number=int(digits.group())))
+        digits = _DIGITS.match(rest)
+        if digits and legend.bare is not None:
+            out.append(GridMark(type=legend.bare, number=int(digits.group())))
             rest = rest[digits.end() :]
             continue
-        hit = next(((name, d) for name, d in legend if d.symbol and rest.startswith(d.symbol)), None)
+        hit = next(((name, d) for name, d in legend.marks if d.symbol and rest.startswith(d.symbol)), None)
         if hit is None:
-            issues.append(
-                GridIssue(
-                    rule="grid.mark",
-                    message=f"cell '{token}': '{rest}' is no mark of the legend (marks: {marks_text(decl)})",
-                    at=at,
-                )
-            )
+            message = f"cell '{token}': '{rest}' is no mark of the legend (marks: {legend.marks_text})"
+            issues.append(GridIssue(rule="grid.mark", message=message, at=at))
             break
         name, d = hit
         rest = rest[len(d.symbol or "") :]
         number = None
         if d.numbers:
-            digits = re.match(r"\d+", rest)
+            digits = _DIGITS.match(rest)
             if digits is None:
-                issues.append(
-                    GridIssue(rule="grid.mark", message=f"cell '{token}': mark {name} needs its number", at=at)
-                )
+                message = f"cell '{token}': mark {name} needs its number"
+                issues.append(GridIssue(rule="grid.mark", message=message, at=at))
                 break
             number, rest = int(digits.group()), rest[digits.end() :]
         out.append(GridMark(type=name, number=number))
@@ -264,12 +282,12 @@ def _edges(
                 GridIssue(
                     rule="grid.edge",
                     message=f"unknown edge '{kind}'{did_you_mean(str(kind), known)} (edges: {names})",
-                    at=Written(path=where),
+                    at=Written(offset=0, path=where),
                 )
             )
             continue
         for j, entry in enumerate(entries if isinstance(entries, list) else [entries]):
-            here = Written(path=(*where, j) if isinstance(entries, list) else where)
+            here = Written(offset=0, path=(*where, j) if isinstance(entries, list) else where)
             m = EDGE_SYNTAX.match(entry) if isinstance(entry, str) else None
             if m is None:
                 issues.append(
@@ -302,7 +320,7 @@ def _edges(
 def _spans(raw: list[Any], issues: list[GridIssue]) -> tuple[list[GridSpan], list[Written]]:
     spans, at = [], []
     for j, entry in enumerate(raw):
-        here = Written(path=("spans", j))
+        here = Written(offset=0, path=("spans", j))
         m = SPAN_SYNTAX.match(entry) if isinstance(entry, str) else None
         if m is None:
             issues.append(
