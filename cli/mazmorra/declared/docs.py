@@ -50,7 +50,7 @@ def markdown(kind: Kind) -> str:
         default = "" if plain else f" ({info.default!r})"
         meaning = decl.description if decl is not None else info.description or ""
         lines.append(
-            f"| `{name}` | {what} | {'yes' if info.is_required() else 'no' + default} | {_limits(info.metadata)} | "
+            f"| `{name}` | {what} | {'yes' if info.is_required() else 'no' + default} | {_cell(_limits(info.metadata))} | "
             f"{meaning.replace('|', '/')} |"
         )
     for name, decl in kind.fields.items():
@@ -230,7 +230,10 @@ def _grid_sample(decl: FieldDecl) -> list[str]:
         for _ in range(mark.count or mark.min or 0):
             grid[k // cols][k % cols] += f"{mark.symbol or ''}{mark.numbers[0] if mark.numbers else ''}"
             k += 1
-    edges = [f'{name}: ["0,0 {"n" if e.border is not False else "e"}"]' for name, e in (decl.edges or {}).items()]
+    edges = [  # one edge each, on distinct boundaries: the rim's top for rim edges, between cells for others
+        f'{name}: ["0,{i} n"]' if e.border else f'{name}: ["{i},0 e"]'
+        for i, (name, e) in enumerate((decl.edges or {}).items())
+    ]
     return ["cells:", *(f"  - {' '.join(row)}" for row in grid)] + (
         ["edges:", *(f"  {e}" for e in edges)] if edges else []
     )
