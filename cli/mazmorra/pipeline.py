@@ -20,7 +20,7 @@ from mazmorra import workers
 from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
-from mazmorra.i18n.labels import Labels
+from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
 from mazmorra.icons import IconSet
 from mazmorra.impose import DoesNotFit, SheetSpec, impose
@@ -179,7 +179,7 @@ def _build(
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
         used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
-        problems += templates.label_problems(used, labels, pack.root, opts.draft)
+        problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for exporter in exporters:
