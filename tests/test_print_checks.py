@@ -12,8 +12,10 @@ from conftest import edit, need_tool, render_png, run_cli
 
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
+from mazmorra.layout.contrast import contrast
 from mazmorra.layout.elements import parse_face
-from mazmorra.layout.printcheck import Finding, check_face, contrast
+from mazmorra.layout.inkindex import Finding
+from mazmorra.layout.printcheck import check_face
 from mazmorra.model import PrintSpec
 
 LAUREL = '<circle cx="52.5" cy="11" r="6.6" fill="#fffdf6"/><icon name="laurel" x="46.7" y="5.2" size="11.6"/>'

@@ -268,16 +268,9 @@ def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool
         out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
-            out.append(
-                _page(
-                    sheet,
-                    behind.slots,
-                    # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
-                    [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]],
-                    behind.marks,
-                    (),
-                )
-            )
+            # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
+            placed = [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]]
+            out.append(_page(sheet, behind.slots, placed, behind.marks, ()))
     return out
 
 

@@ -67,7 +67,7 @@ def word_splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
 def optimal_breaks(
     widths: Sequence[float],
     space: float,
-    width: float,
+    width: float | Callable[[int], float],
     points: Callable[[int], int] | None,
     cut: Callable[[int, int, int], float],
     balance_last: bool = False,
@@ -81,12 +81,13 @@ def optimal_breaks(
     end; a piece ending at a point includes its hyphen). `balance_last` counts the last line's
     shortfall too (centred text looks best balanced). A chunk wider than the line stands alone on
     its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
+    `width` may depend on the line's number (0 first): text set inside a round shape.
     """
     n = len(widths)
     end: Break = (n, 0)
-    if n == 0 or sum(widths) + space * (n - 1) <= width + 1e-6:  # all on one line: the common case
+    measure = width if callable(width) else (lambda k: width)
+    if n == 0 or sum(widths) + space * (n - 1) <= measure(0) + 1e-6:  # all on one line: the common case
         return [((0, 0), end)]
-    limit = width + 1e-6
     counts: dict[int, int] = {}
 
     def count(j: int) -> int:
@@ -103,11 +104,12 @@ def optimal_breaks(
 
     def relax(node: Break, target: Break, x: float, hyphen: bool, last: bool = False) -> None:
         over0, lines0, cost0, _ = best[node]
-        short = width - x
-        cost = 0.0 if (last and not balance_last) or short <= 0 else 100.0 * (short / width) ** 2
+        room = measure(lines0)
+        short = room - x
+        cost = 0.0 if (last and not balance_last) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
         if hyphen:
             cost += HYPHEN_COST + (TWO_HYPHENS_COST if node[1] else 0.0)
-        cand = (over0 + max(0.0, x - width), lines0 + 1, cost0 + cost)
+        cand = (over0 + max(0.0, x - room), lines0 + 1, cost0 + cost)
         old = best.get(target)
         if old is None or cand < old[:3]:
             best[target] = (*cand, node)
@@ -121,6 +123,8 @@ def optimal_breaks(
                 break
             k = min(later)
             node = (i, k)
+            room = measure(best[node][1])  # this line's width
+            limit = room + 1e-6
             x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
             while True:
                 if content:
@@ -133,7 +137,7 @@ def optimal_breaks(
                 if x + gap + w <= limit:
                     x, j, a, content = x + gap + w, j + 1, 0, True
                     continue
-                if not content or width - x > SHORT * width:  # a hyphen only where the line would end badly short
+                if not content or room - x > SHORT * room:  # a hyphen only where the line would end badly short
                     for b in range(a + 1, count(j) + 1):
                         piece = cut(j, a, b)
                         if x + gap + piece <= limit:

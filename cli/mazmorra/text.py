@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -236,7 +237,7 @@ def piece(chunk: tuple[Part, ...], lang: str, style: Style, a: int, b: int) -> t
 
 def layout(
     paragraphs: list[list[list[Part]]],
-    width: float,
+    width: float | Callable[[int], float],
     style: Style,
     size: float,
     lang: str,
@@ -244,8 +245,9 @@ def layout(
     hyphenate: bool = True,
     balance: bool = False,
 ) -> tuple[list[Line], float]:
-    """Each hard line broken into lines of at most `width` pt, the whole paragraph at once
-    (linebreak.optimal_breaks); returns the lines and the widest line's width (pt).
+    """Each hard line broken into lines of at most `width` pt (or `width(n)` for the n-th line of
+    the paragraph), the whole paragraph at once (linebreak.optimal_breaks); returns the lines and
+    the widest line's width (pt).
 
     `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
     several sizes measures every word once. `balance` evens the last line too (centred text).
@@ -299,16 +301,21 @@ def fit(
     lang: str,
     step: float = 0.25,
     heading: bool = False,
+    round_box: bool = False,
 ) -> Fitted:
     """The largest size in [min_size, size] (by step) at which text fits width × height (pt).
     Paragraphs are broken one by one (each keeps its alignment) and stacked with their spacing.
 
     A `heading` (a title or a label) is never hyphenated: it shrinks on one line first, and breaks
-    at spaces only when even `min_size` is too large for one line."""
+    at spaces only when even `min_size` is too large for one line. A `round_box` sets the text
+    inside the ellipse the box holds (a round token's rules): each line as wide as the ellipse is
+    where the line, centred in the box, stands."""
     blocks = split_blocks(text)
     units = [unit_widths(b.lines, style) for b in blocks]
 
     def attempt(s: float) -> Fitted:
+        if round_box:
+            return _round_attempt(blocks, units, width, height, style, s, lang, not heading)
         lines: list[Line] = []
         widest = 0.0
         for i, (block, block_units) in enumerate(zip(blocks, units)):
@@ -326,12 +333,16 @@ def fit(
         over = max(h - height, widest - width, 0.0)
         return Fitted(s, tuple(lines), h, over <= 1e-6, over)
 
-    hi = round((size - min_size) / step) if min_size < size else 0  # shrink steps down to min_size
+    hi = math.ceil((size - min_size) / step - 1e-9) if min_size < size else 0  # shrink steps down to min_size
+
+    def at(k: int) -> float:  # the k-th step down; the last one is min_size itself, on the step grid or not
+        return max(size - k * step, min_size)
+
     if heading:  # one line per hard line, at the largest size that allows it
         one = _one_line_size(blocks, units, width, height, style)
         k = max(0, math.ceil((size - one) / step - 1e-9))
         if k <= hi:
-            f = attempt(size - k * step)
+            f = attempt(at(k))
             if f.fits:
                 return f
     best = attempt(size)
@@ -341,17 +352,17 @@ def fit(
     area = sum(u for block in units for chunks in block for chunk in chunks for u in chunk) * style.leading
     est = (width * height / area) ** 0.5 if area > 0 and width > 0 and height > 0 else min_size
     k = min(hi, max(1, round((size - est) / step)))
-    f = attempt(size - k * step)
+    f = attempt(at(k))
     if f.fits:
         while k > 1:  # grow while it still fits
-            g = attempt(size - (k - 1) * step)
+            g = attempt(at(k - 1))
             if not g.fits:
                 break
             f, k = g, k - 1
         return f
     while k < hi:  # shrink until it fits
         k += 1
-        f = attempt(size - k * step)
+        f = attempt(at(k))
         if f.fits:
             return f
     return f
@@ -369,3 +380,49 @@ def _one_line_size(
     lines = sum(len(b.lines) for b in blocks)
     tall = lines * style.leading + (len(blocks) - 1) * style.leading * style.paragraph_spacing
     return min(width / widest if widest > 0 else math.inf, height / tall if tall > 0 else math.inf)
+
+
+def _round_attempt(
+    blocks: list[Block],
+    units: list[list[list[list[float]]]],
+    width: float,
+    height: float,
+    style: Style,
+    s: float,
+    lang: str,
+    hyphenate: bool,
+) -> Fitted:
+    """One size of a text set inside the box's ellipse, centred: guess how many lines, give each
+    line the chord of the ellipse at its height, break, and try again with the count it took."""
+    step = s * style.leading
+    count = 1
+    lines: list[Line] = []
+    for _ in range(6):
+        chords = _chords(count, step, width, height)
+        lines = []
+        for i, (block, block_units) in enumerate(zip(blocks, units)):
+
+            def chord(k: int, done: int = len(lines), chords: list[float] = chords) -> float:
+                return chords[min(done + k, len(chords) - 1)]
+
+            broken, _ = layout(block.lines, chord, style, s, lang, block_units, hyphenate, True)
+            gap = s * style.leading * style.paragraph_spacing if i else 0.0
+            lines += [replace(ln, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)]
+        if len(lines) == count:
+            break
+        count = len(lines)
+    h = len(lines) * step + sum(ln.gap_before for ln in lines)
+    chords = _chords(len(lines), step, width, height, sum(ln.gap_before for ln in lines))
+    over = max([h - height, *(ln.width - c for ln, c in zip(lines, chords)), 0.0])
+    return Fitted(s, tuple(replace(ln, align="center") for ln in lines), h, over <= 1e-6, over)
+
+
+def _chords(n: int, step: float, width: float, height: float, gaps: float = 0.0) -> list[float]:
+    """The width of the box's ellipse across each of n lines `step` pt tall, centred in the box."""
+    a, b = width / 2, height / 2
+    top = (height - n * step - gaps) / 2 - b  # relative to the ellipse's centre
+    out = []
+    for k in range(n):
+        far = max(abs(top + k * step), abs(top + (k + 1) * step))
+        out.append(2 * a * math.sqrt(max(0.0, 1 - (far / b) ** 2)) if far < b else 0.0)
+    return out

@@ -76,6 +76,7 @@ class FaceContext:
     owners: dict[int, Owner] = field(default_factory=dict)  # index in `top` -> the element that drew it
     serial: int = 0  # elements (and grid parts) numbered so far
     overlapping: int = 0  # inside how many <g overlap="ok">
+    safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
 
     def own(
         self,

@@ -146,7 +146,7 @@ ELEMENTS: dict[str, Element] = {
     "text": Element(TEXT_ATTRS, text_element),
     "grid": Element(GRID_ATTRS, grid_element, checks_own=True),
 }
-ROOT_ATTRS = frozenset({"background"})
+ROOT_ATTRS = frozenset({"background", "safe-margin"})  # safe-margin: a small piece's own (the pack's otherwise)
 
 
 def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -251,6 +251,8 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
         check_attrs(root, ROOT_ATTRS)
         bg = root.get("background")
         background = colour(bg) if bg else None
+        if root.get("safe-margin") is not None:
+            ctx.safe_margin = length(root, "safe-margin")
     out: list[Op] = []
     ctx.top = out
     elements(root, ctx, 0.0, 0.0, out)

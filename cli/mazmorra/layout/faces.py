@@ -298,7 +298,7 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     template may mean them: overlap="ok" says so)."""
     from mazmorra.layout.printcheck import check_face
 
-    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons):
+    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
         ctx.template_problem(
             Problem(

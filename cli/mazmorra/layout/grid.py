@@ -57,6 +57,7 @@ CELL_STYLE = frozenset(
         "ring-outline",
         "icon",
         "icon-scale",
+        "icon-color",
         "label",
         "label-color",
         "label-size",

@@ -143,7 +143,7 @@ def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceCon
     icon = _s_icon(st, ctx)
     if icon:
         s = _s_num(st, "icon-scale", 0.6) * m
-        out.append(IconOp(icon, cx - s / 2, cy - s / 2, s))
+        out.append(IconOp(icon, cx - s / 2, cy - s / 2, s, _s_colour(st, "icon-color")))
     arrow = st.get("arrow")
     if arrow:
         if arrow not in SIDES:

@@ -15,18 +15,15 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import Owner
-from mazmorra.layout.iconraster import icon_image
+from mazmorra.layout.contrast import contrast_findings, snippet
 from mazmorra.layout.ink import (
     IDENTITY,
     RES,
@@ -36,199 +33,43 @@ from mazmorra.layout.ink import (
     Window,
     any_ink,
     bounds,
-    colour_at,
     inks,
     mask,
     tight_box,
     transformed,
 )
+from mazmorra.layout.inkindex import CLEARANCE, Finding, Index, near
 from mazmorra.model import PrintSpec
 
-CLEARANCE = 0.4  # mm that what sits inside an outline keeps from it
 NEAR = 0.3  # mm that text and icons keep from what they do not sit on
-BUCKET = 10.0  # mm: the spatial index's cell
-PAPER = "#ffffff"
 _NOBODY = Owner(0, None, "")
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One problem of a face, blamed on the template element `at` (a marker, file:line:col)."""
-
-    rule: str  # print.contrast | print.overlap | print.safe-area
-    at: str | None
-    message: str
-    other: str | None = None  # the element it meets
-
-
-def check_face(face: Face, owners: dict[int, Owner], printing: PrintSpec, icons: IconSet) -> list[Finding]:
-    """Every contrast, overlap and safe-area problem of one face."""
+def check_face(
+    face: Face, owners: dict[int, Owner], printing: PrintSpec, icons: IconSet, safe: float | None = None
+) -> list[Finding]:
+    """Every contrast, overlap and safe-area problem of one face (`safe`: the template's own margin, mm)."""
     drawn = inks(face.ops, owners)
-    index = _Index(drawn)
+    index = Index(drawn)
     return [
-        *_contrast(face, drawn, index, printing, icons),
+        *contrast_findings(face, drawn, index, printing, icons),
         *_overlaps(drawn, index, icons),
-        *_safe_area(face, drawn, printing, icons),
+        *_safe_area(face, drawn, printing.safe_mm if safe is None else safe, icons),
     ]
-
-
-class _Index:
-    """Which inks touch which BUCKET-mm square of the face."""
-
-    def __init__(self, drawn: list[Ink]):
-        self.drawn = drawn
-        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for ink in drawn:
-            for key in _keys(ink.box):
-                self.cells[key].append(ink.index)
-
-    def under(self, x: float, y: float, below: int) -> Iterator[Ink]:
-        """Inks drawn before `below` whose bounds hold (x, y), topmost first."""
-        for i in reversed(self.cells.get((math.floor(x / BUCKET), math.floor(y / BUCKET)), [])):
-            ink = self.drawn[i]
-            b = ink.box
-            if i < below and b[0] <= x <= b[2] and b[1] <= y <= b[3]:
-                yield ink
-
-    def covering(self, b: Ink, after: int) -> Iterator[Ink]:
-        """Inks drawn between `after` and b whose bounds hold b's, topmost first."""
-        x0, y0, x1, y1 = b.box
-        for i in reversed(self.cells.get((math.floor(x0 / BUCKET), math.floor(y0 / BUCKET)), [])):
-            c = self.drawn[i]
-            if after < i < b.index and c.box[0] <= x0 and c.box[1] <= y0 and x1 <= c.box[2] and y1 <= c.box[3]:
-                yield c
-
-    def pairs(self) -> Iterator[tuple[Ink, Ink]]:
-        """Every (earlier, later) pair whose bounds come within CLEARANCE of each other, once."""
-        seen: set[tuple[int, int]] = set()
-        for members in self.cells.values():
-            for n, j in enumerate(members):
-                b = self.drawn[j]
-                for i in members[:n]:
-                    if (i, j) in seen:
-                        continue
-                    seen.add((i, j))
-                    a = self.drawn[i]
-                    if _near(a.box, b.box, CLEARANCE):
-                        yield a, b
-
-
-def _keys(box: Box) -> Iterator[tuple[int, int]]:
-    for kx in range(math.floor(box[0] / BUCKET), math.floor(box[2] / BUCKET) + 1):
-        for ky in range(math.floor(box[1] / BUCKET), math.floor(box[3] / BUCKET) + 1):
-            yield kx, ky
-
-
-def _near(a: Box, b: Box, gap: float) -> bool:
-    return a[0] - gap < b[2] and b[0] - gap < a[2] and a[1] - gap < b[3] and b[1] - gap < a[3]
-
-
-# ---------------------------------------------------------------- contrast
-
-
-def luminance(colour: str) -> float:
-    """Relative luminance (WCAG 2) of #rrggbb."""
-    return _luminance(colour.lower())
-
-
-@lru_cache(maxsize=1024)
-def _luminance(colour: str) -> float:
-    def channel(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio of two colours, 1 to 21."""
-    la, lb = luminance(a), luminance(b)
-    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
-
-
-def _background(face: Face, index: _Index, ink: Ink, x: float, y: float, icons: IconSet) -> str | None:
-    """The colour under (x, y) before `ink` was drawn; None when it cannot be known (a picture)."""
-    for below in index.under(x, y, ink.index):
-        if isinstance(below.op, TextOp):
-            continue
-        found = colour_at(below, (x, y), icons)
-        if found == "?":
-            return None
-        if found is not None:
-            return found
-    return face.background or PAPER
-
-
-def _contrast(face: Face, drawn: list[Ink], index: _Index, printing: PrintSpec, icons: IconSet) -> Iterator[Finding]:
-    need_text, need_mark = printing.contrast.text, printing.contrast.marks
-    for ink in drawn:
-        op = ink.op
-        if isinstance(op, TextOp) and op.text.strip():
-            x0, y0, x1, y1 = ink.box  # the middle of the run's x-height
-            bg = _background(face, index, ink, (x0 + x1) / 2, y0 + (y1 - y0) * 0.55, icons)
-            if bg is not None and contrast(op.color, bg) < need_text - 1e-9:
-                yield Finding(
-                    "print.contrast",
-                    ink.owner.at,
-                    f"text “{_snippet(op.text)}” in {op.color} on {bg}: contrast {contrast(op.color, bg):.2f}:1, "
-                    f"below {need_text:g}:1 (pack.yaml print: contrast: text:)",
-                )
-        elif isinstance(op, IconOp):
-            x0, y0, x1, y1 = ink.box
-            bg = _background(face, index, ink, (x0 + x1) / 2, (y0 + y1) / 2, icons)
-            if bg is None:
-                continue
-            share = _legible_share(icons.files[op.name], op.color, bg, need_mark)
-            if share < 0.5:
-                yield Finding(
-                    "print.contrast",
-                    ink.owner.at,
-                    f"icon '{op.name}' on {bg}: only {share:.0%} of its ink reaches {need_mark:g}:1 against it "
-                    "(pack.yaml print: contrast: marks:); give it a lighter or darker ground, or a colour",
-                )
-
-
-@lru_cache(maxsize=2048)
-def _legible_share(path: Path, colour: str | None, bg: str, need: float) -> float:
-    """How much of an icon stands out from `bg` by at least `need`: the larger of the share of its
-    ink (by area: a light pillar on a dark band) and the share of its silhouette's edge (an outlined
-    icon on a light ground, whose fill may be as light as the ground)."""
-    im = icon_image(path, colour)
-    ink = im.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
-    edge = ImageChops.subtract(ink, ink.filter(ImageFilter.MinFilter(3)))
-    return max(_share(im, ink, bg, need), _share(im, edge, bg, need))
-
-
-def _share(im: Image.Image, where: Image.Image, bg: str, need: float) -> float:
-    total = good = 0
-    rgba = im.copy()
-    rgba.putalpha(where)
-    for count, pixel in rgba.getcolors(rgba.width * rgba.height) or []:
-        assert isinstance(pixel, tuple)
-        r, g, b, a = pixel
-        if a < 128:
-            continue
-        total += count
-        if contrast(f"#{r:02x}{g:02x}{b:02x}", bg) >= need - 1e-9:
-            good += count
-    return good / total if total else 1.0
-
-
-def _snippet(text: str) -> str:
-    return text if len(text) <= 30 else text[:29] + "…"
 
 
 # ---------------------------------------------------------------- overlaps
 
 
-def _overlaps(drawn: list[Ink], index: _Index, icons: IconSet) -> Iterator[Finding]:
+def _overlaps(drawn: list[Ink], index: Index, icons: IconSet) -> Iterator[Finding]:
     for a, b in index.pairs():
         if _allowed(a.owner, b.owner):
             continue
         verdict = _judge(a, b, icons)
         if verdict and any(_sits_on(b, c, icons) for c in index.covering(b, a.index)):
             continue  # b sits wholly on something drawn over a: it meets that, not a
+        if verdict == "overlaps" and _one_ground(a, b, index, icons):
+            continue  # a and the shapes of its colour around it make one ground, and b lies on it
         if verdict == "overlaps":
             yield Finding(
                 "print.overlap",
@@ -268,7 +109,7 @@ def _allowed(a: Owner, b: Owner) -> bool:
 def _what(ink: Ink) -> str:
     op = ink.op
     if isinstance(op, TextOp):
-        return f"text “{_snippet(op.text)}”"
+        return f"text “{snippet(op.text)}”"
     if isinstance(op, IconOp):
         return f"icon '{op.name}'"
     name = {RectOp: "rectangle", CircleOp: "circle", LineOp: "line", PolyOp: "polygon", ImageOp: "image"}[type(op)]
@@ -289,7 +130,7 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
     outline = isinstance(a.op, (RectOp, CircleOp)) and a.op.stroke is not None and a.m == IDENTITY
     gap = CLEARANCE + (a.op.stroke_width if outline and isinstance(a.op, (RectOp, CircleOp)) else 0.0)
     crowding = a.content or b.content
-    if not _near(a.box, b.box, max(gap if outline else 0.0, NEAR if crowding else 0.0)):
+    if not near(a.box, b.box, max(gap if outline else 0.0, NEAR if crowding else 0.0)):
         return ""
     fast = _bounds_verdict(a, b)
     if fast is not None:
@@ -321,6 +162,27 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
         if any_ink(touch):
             return "touches"
     return ""
+
+
+def _fill(ink: Ink) -> str | None:
+    op = ink.op
+    return op.fill if isinstance(op, (RectOp, CircleOp, PolyOp)) else None
+
+
+def _one_ground(a: Ink, b: Ink, index: Index, icons: IconSet) -> bool:
+    """Whether b is a shape of a's own colour (the two read as one shape), or lies wholly on a and
+    the other shapes of its colour drawn before b (a band squared off by a second rectangle)."""
+    colour = _fill(a)
+    if colour is None:
+        return False
+    if _fill(b) == colour:
+        return True
+    win = Window(*b.box)
+    ground = mask(a, win, "solid", icons)
+    for c in index.drawn[: b.index]:
+        if c is not a and _fill(c) == colour and near(c.box, b.box, 0.0):
+            ground = ImageChops.lighter(ground, mask(c, win, "solid", icons))
+    return not any_ink(ImageChops.subtract(mask(b, win, "ink", icons), ground))
 
 
 def _traces(a: Ink, b: Ink) -> bool:
@@ -392,8 +254,7 @@ def _clear_flush_sides(touch: Image.Image, op: RectOp, box: Box, win: Window) ->
 # ---------------------------------------------------------------- safe area
 
 
-def _safe_area(face: Face, drawn: list[Ink], printing: PrintSpec, icons: IconSet) -> Iterator[Finding]:
-    m = printing.safe_mm
+def _safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterator[Finding]:
     for ink in drawn:
         if not ink.content or _inside_safe(face, ink.box, m):
             continue
@@ -411,7 +272,7 @@ def _safe_area(face: Face, drawn: list[Ink], printing: PrintSpec, icons: IconSet
             "print.safe-area",
             ink.owner.at,
             f"{_what(ink)} reaches {max(depth, 0):.1f} mm from the trim, inside the {m:g} mm a cut may miss by "
-            "(pack.yaml print: safe_margin:); move it inwards",
+            "(pack.yaml print: safe_margin:, or the template's <card safe-margin=>); move it inwards",
         )
 
 

@@ -16,11 +16,12 @@ from mazmorra.text import INSIDE_NUMBER, IconPart, Style, TextPart, fit, number_
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
-    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role"}
+    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
     | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding"}
 )
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
+SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
@@ -46,13 +47,14 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     min_size = max(number(el, "min-size", size), floor)
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
+    round_box = choice(el, "shape", SHAPES) == "round"
     style = Style(
         font=faces.regular,
         bold_font=faces.bold,
         color=colour(el.get("color", "#222222")),
         leading=number(el, "leading", 1.18),
-        align=choice(el, "align", ALIGN),
-        valign=choice(el, "valign", VALIGN),
+        align="center" if round_box else choice(el, "align", ALIGN),
+        valign="middle" if round_box else choice(el, "valign", VALIGN),
         italic_font=faces.italic,
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
@@ -64,7 +66,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
     fld = el.get("field")
-    block = _text_block(content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body")
+    block = _text_block(
+        content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body", round_box
+    )
     for face, missing in block.missing:
         ctx.problems.append(
             Problem(
@@ -144,11 +148,14 @@ def _text_block(
     lang: str,
     icon_names: frozenset[str],
     heading: bool,
+    round_box: bool = False,
 ) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
     missing: dict[str, set[str]] = {}
-    fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang, heading=heading)
+    fitted = fit(
+        content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang, heading=heading, round_box=round_box
+    )
     x = y = 0.0
     s = fitted.size
     line_h = s * style.leading / PT_PER_MM
