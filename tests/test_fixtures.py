@@ -69,8 +69,9 @@ def test_bad_input(case: str, tmp_path: Path) -> None:
     assert "Traceback" not in text and "internal error" not in text, text
     assert res.returncode == expected["exit"], text
     if expected["exit"] == 0:
+        printed = " ".join(pdf_text(tmp_path / "output/fixture/es/cartas.pdf").split())  # wherever lines break
         for needle in expected.get("pdf_text", []):
-            assert needle in pdf_text(tmp_path / "output/fixture/es/cartas.pdf")
+            assert " ".join(needle.split()) in printed
         return
     assert f"({expected['rule']})" in text, text
     assert expected["message"] in text, text

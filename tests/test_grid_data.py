@@ -53,7 +53,7 @@ fields:
 """
 TEMPLATE = """{% from "grid-data.xml.j2" import grid_data %}
 <card background="#ffffff">
-  <text x="1" y="1" w="38" h="4" size="6">{{ card.name }} {{ choice("marca", card.marca).label }}</text>
+  <text role="label" x="3" y="2.8" w="34" h="4" size="6">{{ card.name }} {{ choice("marca", card.marca).label }}</text>
   <grid x="5" y="7" rows="3" cols="3" cell="10">
     <cell-type name="floor" fill="#eeeeee"/>
     <cell-type name="water" fill="#3366cc"/>

@@ -70,11 +70,11 @@ def test_qpdf_check_is_clean(built: Path) -> None:
 # ---------------------------------------------------------------- pixels where the YAML says
 
 # The map card template's pitch (templates/map_card.xml.j2): 88×63 mm cards, six 10.5 mm cells with
-# 2.4 mm gaps centred across the card, the top floor of an entrance map at y = 22.7 mm.
+# 2.4 mm gaps centred across the card, the top floor of an entrance map at y = 20.9 mm.
 CARD_W, CARD_H, BLEED = 88.0, 63.0, 3.0
-CELL, GAP, GRID_Y = 10.5, 2.4, 22.7
+CELL, GAP, GRID_Y = 10.5, 2.4, 20.9
 GRID_X = (CARD_W - 6 * CELL - 5 * GAP) / 2
-RING_R = 0.7 * CELL / 2  # ring-scale of map-legend.xml.j2
+RING_R = 0.66 * CELL / 2  # ring-scale of map-legend.xml.j2
 
 FLOOR = (0xCB, 0xC2, 0xB1)
 RUBBLE_FLOOR = (0x8C, 0x82, 0x75)

@@ -32,8 +32,10 @@ def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> 
     assert "Línea de salida" in es["lineas"] and "Starting line" in en["lineas"]
     assert "Relojera" in es["personajes"] and "Tinker" in en["personajes"]
     assert "Combate" in es["cartas"] and "Combat" in en["cartas"] and "Jump" in en["cartas"]
-    assert en["cartas"].count("Always returns to your hand") == 4  # the +0 card of each colour
-    assert "Cruza" not in en["objetos"] and "over pit traps." in en["objetos"] and "Crank" in en["objetos"]
+    flowing = " ".join(en["cartas"].split())  # lines may break anywhere in the phrase
+    assert flowing.count("Always returns to your hand") == 4  # the +0 card of each colour
+    items = " ".join(en["objetos"].split())
+    assert "Cruza" not in items and "over pit traps." in items and "Crank" in items
     spanish = ("Acción", "acciones", "Combate", "Salto", "Línea de salida", "Relojera", "Forzudo", "Herido", "Cuerda")
     for deck, text in en.items():
         leaked = [w for w in spanish if w in text]
@@ -270,7 +272,7 @@ def test_a_character_shows_speed_in_white_and_combat_in_black_and_lies_wounded_o
 def test_permanent_and_single_use_items_are_drawn_differently() -> None:
     faces = _faces("objetos")
     permanent, single = faces["cuerda"][0], faces["manivela"][0]
-    rings = [o for o in permanent.ops if isinstance(o, CircleOp) and o.fill is None and o.stroke_width >= 1.5]
+    rings = [o for o in permanent.ops if isinstance(o, CircleOp) and o.fill is None and o.stroke_width >= 0.9]
     dots = [o for o in single.ops if isinstance(o, CircleOp) and o.fill is not None and o.r < 1]
     assert len(rings) == 1 and len(dots) >= 16
     assert any(isinstance(o, IconOp) and o.name == "single-use" for o in single.ops)

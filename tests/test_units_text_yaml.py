@@ -97,19 +97,19 @@ def test_hyphenation_follows_the_language() -> None:
 
 @pytest.mark.parametrize(
     "word, lang",
-    [("(exploración)", "es"), ("«Recuperar»", "es"), ("ex-jefe", "es"), ("(extraordinary),", "en")],
+    [("(exploración)", "es"), ("«Recuperar»", "es"), ("sub-jefe", "es"), ("(extraordinary),", "en")],
 )
 def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> None:
-    from mazmorra.text import _splits
+    from mazmorra.linebreak import word_splits
 
-    splits = _splits(word, lang)
+    splits = word_splits(word, lang)
     assert splits
     for left, right in splits:
         joined = left + right if "-" in word else left[:-1] + right  # an existing hyphen stays printed once
         assert joined == word
         assert left.endswith("-") and not left.endswith("--")
         assert right[0].isalpha()  # closing punctuation never starts the next line
-        assert len(left.strip("(«-")) >= 2 and len(right.rstrip(")»,")) >= 2
+        assert len(left.strip("(«-")) >= 3 and len(right.rstrip(")»,")) >= 3  # never a fragment under 3 letters
 
 
 def test_fitted_lines_never_break_off_closing_punctuation() -> None:

@@ -13,6 +13,7 @@ import io
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -239,3 +240,29 @@ def missing_message(missing: set[str], name: str) -> str:
         f"font {font_label(name)} has no glyph for {' '.join(chars)} ({' '.join(f'U+{ord(c):04X}' for c in chars)}); "
         "use another font or another character"
     )
+
+
+@lru_cache(maxsize=8192)
+def glyph_box(char: str, name: str) -> tuple[float, float, float, float] | None:
+    """Where a character puts ink, in em from its origin on the baseline, y up: (x0, y0, x1, y1);
+    None for a blank (a space, or a character the font lacks). What the print checks measure text by."""
+    glyphs, cmap, upm = _outlines(name)
+    glyph = cmap.get(ord(char))
+    if glyph is None:
+        return None
+    from fontTools.pens.boundsPen import BoundsPen
+
+    pen = BoundsPen(glyphs)
+    glyphs[glyph].draw(pen)
+    if pen.bounds is None:
+        return None
+    x0, y0, x1, y1 = pen.bounds
+    return (x0 / upm, y0 / upm, x1 / upm, y1 / upm)
+
+
+@cache
+def _outlines(name: str) -> tuple[Any, dict[int, str], int]:
+    from fontTools.ttLib import TTFont as FTFont
+
+    font = FTFont(str(FONTS[name]), lazy=True)
+    return font.getGlyphSet(), font.getBestCmap(), int(font["head"].unitsPerEm)

@@ -268,16 +268,9 @@ def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool
         out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
-            out.append(
-                _page(
-                    sheet,
-                    behind.slots,
-                    # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
-                    [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]],
-                    behind.marks,
-                    (),
-                )
-            )
+            # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
+            placed = [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]]
+            out.append(_page(sheet, behind.slots, placed, behind.marks, ()))
     return out
 
 
@@ -403,8 +396,11 @@ def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, a
     x = y = row_h = 0.0
 
     def flush() -> None:
-        if slots:
-            pages.append(PagePlan(tuple(slots), tuple(_corner_marks(slots, bleed)) if sheet.crop_marks else ()))
+        if slots:  # the page's block of shelves centred in the area, as a grid is
+            dx = (max_w - max(s.x + s.w + bleed for s in slots) + left) / 2
+            dy = (max_h - max(s.y + s.h + bleed for s in slots) + top) / 2
+            moved = [replace(s, x=s.x + dx, y=s.y + dy) for s in slots]
+            pages.append(PagePlan(tuple(moved), tuple(_corner_marks(moved, bleed)) if sheet.crop_marks else ()))
 
     for i, (w, h) in enumerate(sizes):
         cw, ch = w + 2 * bleed, h + 2 * bleed

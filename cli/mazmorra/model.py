@@ -127,6 +127,43 @@ class DeckSpec(_Strict):
         return v
 
 
+class MinSizes(_Strict):
+    """The smallest text size (pt) a player reads, by the role a template gives a text box."""
+
+    title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt")
+    body: float = Field(default=6.5, ge=3, le=72, description="rules and effect text, pt")
+    label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt")
+
+
+class Contrast(_Strict):
+    """The contrast ratio (WCAG 2, 1 to 21) a face's text and marks keep against what they are drawn over."""
+
+    text: float = Field(default=4.5, ge=1, le=21, description="text against its background")
+    marks: float = Field(default=3.0, ge=1, le=21, description="icons and logos against their background")
+
+
+class PrintSpec(_Strict):
+    """pack.yaml `print:`: what every face must keep to so that a player can read it in print."""
+
+    min_size: MinSizes = Field(default_factory=MinSizes)
+    contrast: Contrast = Field(default_factory=Contrast)
+    safe_margin: str | float = Field(
+        default="3mm",
+        description="text and icons stay this far inside the trim (what a cut slightly off must not reach)",
+    )
+
+    @field_validator("safe_margin")
+    @classmethod
+    def _margin_ok(cls, v: str | float) -> str | float:
+        if not 0 <= parse_length(v) <= 20:
+            raise ValueError("safe_margin must be between 0 and 20 mm")
+        return v
+
+    @property
+    def safe_mm(self) -> float:
+        return parse_length(self.safe_margin)
+
+
 class PackSpec(_Strict):
     """pack.yaml."""
 
@@ -150,6 +187,9 @@ class PackSpec(_Strict):
     )
     rules: list[dict[str, Any]] = Field(
         default_factory=list, description="declarative rules across decks (see docs/own-kind.md, Rules)"
+    )
+    print: PrintSpec = Field(
+        default_factory=PrintSpec, description="legibility in print: smallest text sizes, contrast, safe margin"
     )
 
     @field_validator("languages")

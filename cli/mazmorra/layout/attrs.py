@@ -9,12 +9,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib import colors
 
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
+from mazmorra.model import PrintSpec
 from mazmorra.units import parse_length
 
 AT = "mz-at"  # the attribute the template loader adds to every element: "<file index>:<line>:<col>"
@@ -42,6 +44,20 @@ def located(el: ET.Element) -> Iterator[None]:
         raise ElementError(str(exc), el.get(AT)) from None
 
 
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The template element an op comes from, for the print checks: its marker (file:line:col) and
+    tag, a serial number telling elements apart, and inside a <grid> which of its parts (a cell, an
+    edge, a mark) and whether that is a cell's own ground."""
+
+    element: int
+    at: str | None
+    tag: str
+    part: int = 0
+    layer: str = ""  # "ground": a grid's cells and panel, what things sit on; "edge": walls, doors, pillars
+    overlap: bool = False  # overlap="ok" on it or a <g> around it: it may overlap what is around it
+
+
 @dataclass
 class FaceContext:
     """What element parsing needs besides the element: the component and where its texts came
@@ -55,6 +71,43 @@ class FaceContext:
     problems: list[Problem] = field(default_factory=list)
     fonts: dict[str, Faces] = field(default_factory=dict)  # the pack's own font families and faces
     text_lang: Callable[[str | None], str] | None = None  # the language a field's text is written in
+    printing: PrintSpec = field(default_factory=PrintSpec)  # the pack's legibility floors, contrast, safe margin
+    top: list[Any] | None = None  # the face's own list of ops (not a rotated element's inner one)
+    owners: dict[int, Owner] = field(default_factory=dict)  # index in `top` -> the element that drew it
+    serial: int = 0  # elements (and grid parts) numbered so far
+    overlapping: int = 0  # inside how many <g overlap="ok">
+    safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
+
+    def own(
+        self,
+        out: list[Any],
+        start: int,
+        el: ET.Element,
+        element: int = 0,
+        part: int = 0,
+        layer: str = "",
+        end: int | None = None,
+    ) -> None:
+        """Record that ops out[start:end] not claimed yet were drawn by `el` (by one part of it,
+        when a <grid> tells its cells, edges and marks apart)."""
+        end = len(out) if end is None else end
+        if out is not self.top or start >= end:
+            return
+        owner = Owner(
+            element or self.new_part(),
+            el.get(AT),
+            el.tag,
+            part,
+            layer,
+            self.overlapping > 0 or el.get("overlap") == "ok",
+        )
+        for i in range(start, end):
+            self.owners.setdefault(i, owner)
+
+    def new_part(self) -> int:
+        """A fresh serial number for an element or one of a grid's parts."""
+        self.serial += 1
+        return self.serial
 
     def lang_of(self, fld: str | None) -> str:
         """The language to hyphenate a field's text in (its own, where it falls back to the source)."""

@@ -34,6 +34,7 @@ _MARKER = re.compile(AT + r'="([0-9:]+)"')
 Handler = Callable[[ET.Element, FaceContext, float, float, list[Op]], None]
 SHAPE = frozenset({"fill", "stroke", "stroke-width"})
 TRANSFORM = frozenset({"rotate", "origin"})  # every element: turned `rotate` degrees clockwise about `origin`
+COMMON = TRANSFORM | {"overlap"}  # overlap="ok": the element may overlap others (the print checks let it)
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,13 @@ class Element:
 
 
 def _g(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    """<g x y>: its children moved by (x, y)."""
-    elements(el, ctx, ox + length(el, "x", 0), oy + length(el, "y", 0), out)
+    """<g x y>: its children moved by (x, y); with overlap="ok", each may overlap what is around it."""
+    layered = el.get("overlap") == "ok"
+    ctx.overlapping += layered
+    try:
+        elements(el, ctx, ox + length(el, "x", 0), oy + length(el, "y", 0), out)
+    finally:
+        ctx.overlapping -= layered
 
 
 def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -140,7 +146,7 @@ ELEMENTS: dict[str, Element] = {
     "text": Element(TEXT_ATTRS, text_element),
     "grid": Element(GRID_ATTRS, grid_element, checks_own=True),
 }
-ROOT_ATTRS = frozenset({"background"})
+ROOT_ATTRS = frozenset({"background", "safe-margin"})  # safe-margin: a small piece's own (the pack's otherwise)
 
 
 def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -154,14 +160,19 @@ def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                     f"{', '.join(sorted(ELEMENTS))})"
                 )
             if not spec.checks_own:
-                check_attrs(el, spec.attrs | TRANSFORM)
+                check_attrs(el, spec.attrs | COMMON)
+            if el.get("overlap", "ok") != "ok":
+                raise ValueError(f"<{el.tag} overlap='{el.get('overlap')}'>: the only value is \"ok\"")
+            start = len(out)
             if el.get("rotate") is None:
                 spec.handler(el, ctx, ox, oy, out)
-                continue
-            inner: list[Op] = []
-            spec.handler(el, ctx, ox, oy, inner)
-            cx, cy = _pivot(el, ox, oy, inner)
-            out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
+            else:
+                inner: list[Op] = []
+                spec.handler(el, ctx, ox, oy, inner)
+                cx, cy = _pivot(el, ox, oy, inner)
+                out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
+            if el.tag != "g" or el.get("rotate") is not None:  # a plain <g>'s children claim their own ops
+                ctx.own(out, start, el)
 
 
 def _angle(el: ET.Element) -> float:
@@ -240,6 +251,9 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
         check_attrs(root, ROOT_ATTRS)
         bg = root.get("background")
         background = colour(bg) if bg else None
+        if root.get("safe-margin") is not None:
+            ctx.safe_margin = length(root, "safe-margin")
     out: list[Op] = []
+    ctx.top = out
     elements(root, ctx, 0.0, 0.0, out)
     return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape)

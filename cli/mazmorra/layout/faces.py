@@ -14,7 +14,7 @@ import jinja2
 
 from mazmorra import fonts
 from mazmorra.contracts import Document, Face, Item
-from mazmorra.errors import Loc, Problem
+from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
 from mazmorra.i18n.po import catalogue_path
@@ -240,7 +240,16 @@ def _face(
     text_lang: Callable[[str | None], str] | None,
 ) -> Face | None:
     """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
-    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc, fonts=ctx.fonts, text_lang=text_lang)
+    fctx = FaceContext(
+        component,
+        ctx.lang,
+        ctx.icons,
+        ctx.pack.root,
+        text_loc,
+        fonts=ctx.fonts,
+        text_lang=text_lang,
+        printing=ctx.pack.spec.print,
+    )
     try:
         xml = template.render(tctx)
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
@@ -279,7 +288,28 @@ def _face(
         )
         return None
     ctx.problems.extend(fctx.problems)
+    _print_checks(ctx, face, fctx, template)
     return face
+
+
+def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> None:
+    """Contrast, overlaps and the safe area of a face, each reported once at its template line.
+    Contrast below the pack's ratio is an error; overlaps and the safe area are warnings (the
+    template may mean them: overlap="ok" says so)."""
+    from mazmorra.layout.printcheck import check_face
+
+    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
+        other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
+        ctx.template_problem(
+            Problem(
+                found.rule,
+                f"{face.side}: " + found.message.replace("{other}", other),
+                ctx.templates.element_loc(found.at, template),
+                face.component,
+                severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                lang=ctx.lang,
+            )
+        )
 
 
 def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:
@@ -288,7 +318,7 @@ def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack
     y = face.h / 2 - 5
     xml = (
         f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
-        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
+        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="5.5" role="label" '
         f'align="center" valign="middle" color="#ffffff">{text}</text></card>'
     )
     overlay = parse_face(

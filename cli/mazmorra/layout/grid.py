@@ -5,6 +5,7 @@ between cells, separators along every boundary and marks outside the grid. See d
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 from mazmorra.contracts import Op, RectOp
 from mazmorra.layout.attrs import (
@@ -36,6 +37,7 @@ GRID_ATTRS = frozenset(
         "radius",
         "rotate",
         "origin",
+        "overlap",
     }
 )
 CELL_STYLE = frozenset(
@@ -55,6 +57,7 @@ CELL_STYLE = frozenset(
         "ring-outline",
         "icon",
         "icon-scale",
+        "icon-color",
         "label",
         "label-color",
         "label-size",
@@ -94,12 +97,22 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if cw <= 0 or ch <= 0:
         raise ValueError("<grid> cells need a positive cell-w and cell-h")
     g = GridGeometry(ox + length(el, "x"), oy + length(el, "y"), rows, cols, cw, ch, length(el, "gap", 0))
+    gid = ctx.new_part()  # the print checks tell the grid's cells, edges and marks apart
+
+    def part(start: int, layer: str = "", ground_end: int | None = None) -> None:
+        """ops out[start:] are one part of the grid; out[start:ground_end] its ground."""
+        n = ctx.new_part()
+        if ground_end is not None:
+            ctx.own(out, start, el, gid, n, "ground", ground_end)
+        ctx.own(out, start, el, gid, n, layer)
+
     cell_types = _legend(el, "cell-type", CELL_STYLE)
     edge_types = _legend(el, "edge-type", EDGE_STYLE)
 
     bg_fill, bg_stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
     if bg_fill or bg_stroke:
         pad = length(el, "pad", g.gap)
+        start = len(out)
         out.append(
             RectOp(
                 g.x - pad,
@@ -112,6 +125,7 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                 length(el, "radius", 0),
             )
         )
+        part(start, "ground")
 
     # Cells: the default type everywhere, then each <cell> merged over what is there (later wins).
     cells: dict[tuple[int, int], CellStyle] = {}
@@ -149,7 +163,9 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     }
     for (r, c), style in sorted(cells.items()):
         if (r, c) not in covered:
-            draw_box(style, *g.box(r, c, *spans.get((r, c), (1, 1))), ctx, out)
+            start = len(out)
+            ground = draw_box(style, *g.box(r, c, *spans.get((r, c), (1, 1))), ctx, out)
+            part(start, "", ground)
 
     # Edges, separators and marks draw over the cells, in document order.
     for child in el:
@@ -165,11 +181,15 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                     raise ValueError(f"<edge side='{side}'>: use n, e, s or w")
                 for r in _indices(child.get("r"), rows, "r", "edge"):
                     for c in _indices(child.get("c"), cols, "c", "edge"):
+                        start = len(out)
                         draw_edge(style, g, r, c, side, ctx, out)
+                        part(start, "edge")
             elif child.tag == "separator":
-                _separator(child, g, edge_types, ctx, out)
+                _separator(child, g, edge_types, ctx, out, part)
             elif child.tag == "mark":
+                start = len(out)
                 _mark(child, g, cell_types, ctx, out)
+                part(start, "mark")
 
 
 def _span(el: ET.Element, name: str) -> int:
@@ -267,6 +287,7 @@ def _separator(
     edge_types: dict[str, CellStyle],
     ctx: FaceContext,
     out: list[Op],
+    part: Callable[[int, str], None],
 ) -> None:
     """An edge type on every boundary between columns and/or rows (pillars between spaces)."""
     check_attrs(el, EDGE_STYLE | {"type", "between", "outer", "rows", "cols"})
@@ -283,11 +304,15 @@ def _separator(
     if between in ("cols", "both"):
         for r in rows:
             for k in range(0 if outer else 1, g.cols + 1 if outer else g.cols):
+                start = len(out)
                 draw_edge(style, g, r, min(k, g.cols - 1), "w" if k < g.cols else "e", ctx, out)
+                part(start, "edge")
     if between in ("rows", "both"):
         for c in cols:
             for k in range(0 if outer else 1, g.rows + 1 if outer else g.rows):
+                start = len(out)
                 draw_edge(style, g, min(k, g.rows - 1), c, "n" if k < g.rows else "s", ctx, out)
+                part(start, "edge")
 
 
 def _mark(

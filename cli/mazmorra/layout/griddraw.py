@@ -118,13 +118,15 @@ def _box_ops(
         out.append(RectOp(x, y, w, h, fill, stroke, sw, radius))
 
 
-def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceContext, out: list[Op]) -> None:
-    """One cell (or mark): fill/outline, cross, ring, icon, arrow, label — each only if its style asks."""
+def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceContext, out: list[Op]) -> int:
+    """One cell (or mark): fill/outline, cross, ring, icon, arrow, label — each only if its style asks.
+    Returns where its own box's ops end in `out` (what follows sits on the box)."""
     inset = _s_len(st, "inset", 0.0)
     bx, by, bw, bh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
     fill, stroke = _s_colour(st, "fill"), _s_colour(st, "stroke")
     sw, radius, dash = _s_len(st, "stroke-width", 0.3), _s_len(st, "radius", 0.0), _s_dash(st)
     _box_ops(bx, by, bw, bh, fill, stroke, sw, radius, dash, out)
+    ground = len(out)
     cross = _s_colour(st, "cross")
     if cross:
         cwid = _s_len(st, "cross-width", 0.4)
@@ -141,7 +143,7 @@ def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceCon
     icon = _s_icon(st, ctx)
     if icon:
         s = _s_num(st, "icon-scale", 0.6) * m
-        out.append(IconOp(icon, cx - s / 2, cy - s / 2, s))
+        out.append(IconOp(icon, cx - s / 2, cy - s / 2, s, _s_colour(st, "icon-color")))
     arrow = st.get("arrow")
     if arrow:
         if arrow not in SIDES:
@@ -162,6 +164,7 @@ def draw_box(st: CellStyle, x: float, y: float, w: float, h: float, ctx: FaceCon
     label = st.get("label")
     if label:
         _label(st, label, x, y, w, h, ctx, out)
+    return ground
 
 
 def _label(
@@ -188,6 +191,12 @@ def _label(
             )
         )
     size = _s_num(st, "label-size", 7.0)
+    floor = ctx.printing.min_size.label
+    if size < floor - 1e-9:
+        raise ValueError(
+            f"label-size='{size:g}' is below the smallest legible size for a label ({floor:g} pt, "
+            "pack.yaml print: min_size: label:)"
+        )
     tw = fonts.width(label, font, size) / PT_PER_MM
     cap = size * LABEL_CAP / PT_PER_MM
     pos = st.get("label-pos", "center")

@@ -16,11 +16,13 @@ from mazmorra.text import INSIDE_NUMBER, IconPart, Style, TextPart, fit, number_
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
-    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field"}
+    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
     | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding"}
 )
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
+SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
+ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
 def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -35,16 +37,24 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             "(is the component too small for its template?)"
         )
     size = number(el, "size", 9.0)
-    min_size = number(el, "min-size", size)
+    role = choice(el, "role", ROLES)
+    floor = getattr(ctx.printing.min_size, role)
+    if size < floor - 1e-9:
+        raise ValueError(
+            f"<text size='{size:g}'> is below the smallest legible size for {role} text ({floor:g} pt, "
+            f"pack.yaml print: min_size: {role}:); enlarge it (and its box) or give the box another role"
+        )
+    min_size = max(number(el, "min-size", size), floor)
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
+    round_box = choice(el, "shape", SHAPES) == "round"
     style = Style(
         font=faces.regular,
         bold_font=faces.bold,
         color=colour(el.get("color", "#222222")),
         leading=number(el, "leading", 1.18),
-        align=choice(el, "align", ALIGN),
-        valign=choice(el, "valign", VALIGN),
+        align="center" if round_box else choice(el, "align", ALIGN),
+        valign="middle" if round_box else choice(el, "valign", VALIGN),
         italic_font=faces.italic,
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
@@ -56,7 +66,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
     fld = el.get("field")
-    block = _text_block(content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set)
+    block = _text_block(
+        content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body", round_box
+    )
     for face, missing in block.missing:
         ctx.problems.append(
             Problem(
@@ -72,8 +84,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.problems.append(
             Problem(
                 "text.overflow",
-                f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt "
-                f"(overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
+                f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt"
+                + (f", the smallest legible size for {role} text" if block.size <= floor else "")
+                + f" (overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
                 ctx.text_loc(fld),
                 ctx.component,
                 fld,
@@ -134,11 +147,15 @@ def _text_block(
     min_size: float,
     lang: str,
     icon_names: frozenset[str],
+    heading: bool,
+    round_box: bool = False,
 ) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
     missing: dict[str, set[str]] = {}
-    fitted = fit(content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang)
+    fitted = fit(
+        content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang, heading=heading, round_box=round_box
+    )
     x = y = 0.0
     s = fitted.size
     line_h = s * style.leading / PT_PER_MM

@@ -1,0 +1,127 @@
+"""Benchmark: text fitting, the layout's hot path, in cards per second.
+
+    python bench/text.py [--cards 1000] [--repeat 3]
+
+1. **Lay-out stage**: a synthetic deck of N distinct artimaña cards (`synth.py`) laid out in Spanish
+   and in English (templates, text fitting, ops), in this process, no PDF drawn: cards per second.
+   The text-block cache is cleared before each run, so every card's text is fitted afresh.
+2. **fit() alone**: every distinct text of those cards fitted in its box (the effect box of the
+   artimaña template: 51 × 22 mm, 9 pt down to 5.5 pt), timed without templates: texts per second.
+3. **Baseline** measured in the same run: the same texts measured word by word with the same fonts
+   (`fonts.width`, what any line breaker must at least do once per word) - the ratio says what
+   breaking and shrinking cost on top of measuring.
+
+Best of --repeat runs. Figures move by tens of percent on a shared machine; compare in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from synth import make_pack  # noqa: E402
+
+
+def lay_out_all(pack_dir: Path, lang: str) -> int:
+    """Lay out every card of the pack in `lang` (no drawing); the number of faces laid out."""
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.i18n.localise import localise
+    from mazmorra.icons import IconSet
+    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from mazmorra.layout.textbox import _text_block
+    from mazmorra.load import load_pack
+    from mazmorra.paths import templates_dir
+
+    _text_block.cache_clear()
+    p = load_pack(pack_dir)
+    ctx = LayoutContext(
+        p,
+        localise(p, lang),
+        Templates(p.root, templates_dir()),
+        IconSet.for_pack(p.root),
+        Labels(p.root, templates_dir(), lang),
+        Path("output"),
+        False,
+        [],
+    )
+    faces = 0
+    for deck in p.decks:
+        for item in lay_out(deck, ctx).items():
+            faces += 1 + (item.back is not None)
+    return faces
+
+
+def texts_of(pack_dir: Path) -> list[tuple[str, str]]:
+    """(text, language) for every card effect of the pack, in both languages."""
+    import polib
+    import yaml
+
+    cards = yaml.safe_load((pack_dir / "decks" / "cartas.yaml").read_text(encoding="utf-8"))
+    en = [e.msgstr for e in polib.pofile(str(pack_dir / "locale" / "en.po")) if e.msgctxt.endswith(".effect")]
+    return [(c["effect"], "es") for c in cards] + [(t, "en") for t in en]
+
+
+def fit_all(texts: list[tuple[str, str]]) -> None:
+    from mazmorra import fonts
+    from mazmorra.text import Style, fit
+    from mazmorra.units import PT_PER_MM
+
+    style = Style(font=fonts.DEFAULT)
+    for text, lang in texts:
+        fit(text, 51 * PT_PER_MM, 22 * PT_PER_MM, style, 9.0, 5.5, lang)
+
+
+def measure_all(texts: list[tuple[str, str]]) -> None:
+    from mazmorra import fonts
+    from mazmorra.text import Style, split_blocks, unit_widths
+
+    style = Style(font=fonts.DEFAULT)
+    for text, _ in texts:
+        for block in split_blocks(text):
+            unit_widths(block.lines, style)
+
+
+def timed(fn, *args) -> float:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cards", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    from mazmorra import fonts
+
+    fonts.register_all()
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = make_pack(Path(tmp), args.cards)
+        texts = texts_of(pack)
+        lay_out_all(pack, "es")  # warm: imports, fonts, templates compiled once per process anyway
+        runs = {"es": [], "en": []}  # type: dict[str, list[float]]
+        fits, base = [], []
+        for _ in range(args.repeat):
+            for lang in ("es", "en"):
+                runs[lang].append(timed(lay_out_all, pack, lang))
+            fonts._unit_width.cache_clear()  # both start from cold word widths
+            base.append(timed(measure_all, texts))
+            fonts._unit_width.cache_clear()
+            fits.append(timed(fit_all, texts))
+    n = args.cards
+    print(f"text fitting, {n} distinct cards (best of {args.repeat})")
+    for lang, times in runs.items():
+        print(f"  lay out {lang}: {n / min(times):8.0f} cards/s  ({min(times) * 1000:.0f} ms)")
+    print(f"  fit() alone: {len(texts) / min(fits):8.0f} texts/s  ({min(fits) * 1000:.0f} ms)")
+    print(f"  measuring words (baseline): {len(texts) / min(base):8.0f} texts/s")
+    print(f"  fit / measure ratio: {min(fits) / min(base):.1f}")
+
+
+if __name__ == "__main__":
+    main()

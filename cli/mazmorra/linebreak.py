@@ -1,0 +1,156 @@
+"""Line breaking: where a paragraph's lines end, chosen for the whole paragraph at once.
+
+An optimal fit in the manner of Knuth and Plass, for ragged text: among the ways to break a
+paragraph, the fewest lines win (so fitting a box never needs a smaller size than greedy filling
+would), then the evenest right edge (the sum of each line's squared shortfall). A word is
+hyphenated only where the line would otherwise end badly short, never leaving a fragment under
+three letters, and a hyphen costs enough that it is used only when it clearly helps; titles and
+labels never hyphenate. Chunks are what text.py splits a paragraph into (words with their icons and
+punctuation, unbreakable at spaces); this module sees them as widths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from itertools import pairwise
+
+import pyphen
+
+HYPHEN = "-"
+MIN_FRAGMENT = 3  # letters on each side of a hyphenation break
+SHORT = 0.4  # a line may end in a hyphenated word only if, without it, more than this share of it is empty
+HYPHEN_COST = 10.0  # in units of the raggedness cost: 100 × (shortfall / width)²
+TWO_HYPHENS_COST = 20.0  # more for a hyphen right under another
+_PUNCT = "\"'«»“”‘’()[]¿?¡!.,;:…—–-/*"
+
+Break = tuple[
+    int, int
+]  # a line starts at chunk i, whole (k = 0) or from its split point k (the rest of a hyphenated word)
+
+
+@lru_cache(maxsize=8)
+def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    for cand in (lang, lang.split("_")[0]):
+        if cand in pyphen.LANGUAGES:
+            return pyphen.Pyphen(lang=cand, left=MIN_FRAGMENT, right=MIN_FRAGMENT)
+    return None
+
+
+def _letters(s: str) -> int:
+    return sum(ch.isalpha() for ch in s)
+
+
+@lru_cache(maxsize=20000)
+def word_splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
+    """Ways to break `word` across two lines, longest first: (what ends the line, what starts the
+    next). Punctuation around the word stays with it; a word that has a hyphen breaks only there;
+    each side keeps at least three letters."""
+    core = word.strip(_PUNCT)
+    if not core:
+        return ()
+    start = word.index(core)
+    prefix, suffix = word[:start], word[start + len(core) :]
+    if "-" in core:
+        parts = core.split("-")
+        return tuple(
+            (prefix + "-".join(parts[:i]) + "-", "-".join(parts[i:]) + suffix)
+            for i in range(len(parts) - 1, 0, -1)
+            if _letters(parts[i - 1]) >= MIN_FRAGMENT and _letters(parts[i]) >= MIN_FRAGMENT
+        )
+    hy = _hyphenator(lang)
+    if hy is None or len(core) < 2 * MIN_FRAGMENT or not core.isalpha():
+        return ()
+    return tuple((prefix + left + HYPHEN, right + suffix) for left, right in hy.iterate(core))
+
+
+def optimal_breaks(
+    widths: Sequence[float],
+    space: float,
+    width: float | Callable[[int], float],
+    points: Callable[[int], int] | None,
+    cut: Callable[[int, int, int], float],
+    balance_last: bool = False,
+) -> list[tuple[Break, Break]]:
+    """The lines of one paragraph as (start, end) pairs: a line runs from its start up to, but not
+    including, the end's chunk (end k = 0) or into the end's chunk up to its split point k.
+
+    `widths` are the chunks' widths and `space` the gap between them (pt); `points(j)` is how many
+    places chunk j can be hyphenated at (None: never hyphenate), in reading order, and
+    `cut(j, a, b)` the width of chunk j from point a to point b (0: its start; points(j) + 1: its
+    end; a piece ending at a point includes its hyphen). `balance_last` counts the last line's
+    shortfall too (centred text looks best balanced). A chunk wider than the line stands alone on
+    its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
+    `width` may depend on the line's number (0 first): text set inside a round shape.
+    """
+    n = len(widths)
+    end: Break = (n, 0)
+    measure = width if callable(width) else (lambda k: width)
+    if n == 0 or sum(widths) + space * (n - 1) <= measure(0) + 1e-6:  # all on one line: the common case
+        return [((0, 0), end)]
+    counts: dict[int, int] = {}
+
+    def count(j: int) -> int:
+        if points is None:
+            return 0
+        if j not in counts:
+            counts[j] = points(j)
+        return counts[j]
+
+    # best[node] = (overflow, lines, cost, previous node)
+    best: dict[Break, tuple[float, int, float, Break | None]] = {(0, 0): (0.0, 0, 0.0, None)}
+    pending: list[set[int]] = [set() for _ in range(n + 1)]
+    pending[0].add(0)
+
+    def relax(node: Break, target: Break, x: float, hyphen: bool, last: bool = False) -> None:
+        over0, lines0, cost0, _ = best[node]
+        room = measure(lines0)
+        short = room - x
+        cost = 0.0 if (last and not balance_last) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+        if hyphen:
+            cost += HYPHEN_COST + (TWO_HYPHENS_COST if node[1] else 0.0)
+        cand = (over0 + max(0.0, x - room), lines0 + 1, cost0 + cost)
+        old = best.get(target)
+        if old is None or cand < old[:3]:
+            best[target] = (*cand, node)
+            pending[target[0]].add(target[1])
+
+    for i in range(n):
+        k = -1
+        while True:  # in reading order; a line may end inside chunk i itself, adding a later start in it
+            later = [p for p in pending[i] if p > k]
+            if not later:
+                break
+            k = min(later)
+            node = (i, k)
+            room = measure(best[node][1])  # this line's width
+            limit = room + 1e-6
+            x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
+            while True:
+                if content:
+                    if j == n:
+                        relax(node, end, x, False, last=True)
+                        break
+                    relax(node, (j, 0), x, False)
+                gap = space if content else 0.0
+                w = cut(j, a, count(j) + 1) if a else widths[j]
+                if x + gap + w <= limit:
+                    x, j, a, content = x + gap + w, j + 1, 0, True
+                    continue
+                if not content or room - x > SHORT * room:  # a hyphen only where the line would end badly short
+                    for b in range(a + 1, count(j) + 1):
+                        piece = cut(j, a, b)
+                        if x + gap + piece <= limit:
+                            relax(node, (j, b), x + gap + piece, True)
+                if not content:  # too wide even alone: it overflows on a line of its own
+                    x, j, a, content = w, j + 1, 0, True
+                    continue
+                break
+
+    nodes: list[Break] = []
+    at: Break | None = end
+    while at is not None:
+        nodes.append(at)
+        at = best[at][3]
+    nodes.reverse()
+    return list(pairwise(nodes))
