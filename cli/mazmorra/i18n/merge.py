@@ -209,7 +209,7 @@ def _header_block(metadata: dict[str, str], comment: str, width: int) -> str:
     head = polib.POFile(wrapwidth=width)
     head.metadata = metadata
     head.header = comment
-    return head.__unicode__()
+    return str(head.__unicode__())
 
 
 def _translated(e: polib.POEntry) -> bool:
