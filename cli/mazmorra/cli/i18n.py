@@ -90,13 +90,14 @@ def i18n_status(
         report = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
+            labels = _pack_labels(pack)
             try:
-                build(pack_dir, BuildOptions(draft=True), render=False)
+                build(pack_dir, BuildOptions(draft=True), render=False, loaded=pack)
                 problems: list[Problem] = []
             except ContentError as exc:
                 problems = exc.problems
             for lang in pack.spec.languages:
-                st = catalogue.catalogue_status(pack, lang)
+                st = catalogue.catalogue_status(pack, lang, labels)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:

@@ -166,20 +166,20 @@ class LangStatus:
         }
 
 
-def catalogue_status(pack: Pack, lang: str) -> LangStatus:
-    """Translated / fuzzy / untranslated / obsolete counts of one language, and the items behind them."""
+def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -> LangStatus:
+    """Translated / fuzzy / untranslated / obsolete counts of one language, every message counted:
+    the pack's texts and the labels its templates print; and the items behind them."""
     msgs = pack_messages(pack)
     st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs))
-    if st.source:
-        st.translated = st.total
-        return st
-    po = load_po(catalogue_path(pack.root, lang))
+    po = None if st.source else load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     in_sheets = sheet_texts(pack, lang)
     for msg in msgs:
         e = index.get(msg.ctx)
         cell = in_sheets.get((msg.component, msg.field))
-        if cell is not None and cell[0]:
+        if st.source:
+            st.translated += 1
+        elif cell is not None and cell[0]:
             st.translated += 1
             st.from_sheets += 1
         elif e is None or not e.msgstr:
@@ -190,6 +190,11 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
             st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
         else:
             st.translated += 1
+    for label, state in label_states(pack, lang, labels or []):
+        st.total += 1
+        setattr(st, state, getattr(st, state) + 1)
+        if state != "translated":
+            st.items.append(StatusItem(state, LABEL_CTX, "templates", label.msgid, label.loc or Loc("templates")))
     if po is not None:
         for e in po.obsolete_entries():
             st.obsolete += 1
@@ -203,6 +208,29 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
                 )
             )
     return st
+
+
+def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label, str]]:
+    """Each template label with its state in `lang` (translated | fuzzy | untranslated): the pack's
+    catalogue first, then the tool's; labels are written in English, so complete there."""
+    if lang == TEMPLATE_LANG:
+        return [(label, "translated") for label in labels]
+    found: dict[str, polib.POEntry] = {}
+    for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack.root, lang))):
+        for e in po or ():
+            if e.msgctxt == LABEL_CTX and not e.obsolete and (_complete(e) or e.msgid not in found):
+                found[e.msgid] = e
+    out = []
+    for label in labels:
+        e = found.get(label.msgid)
+        state = "untranslated" if e is None or not _complete(e) else "fuzzy" if "fuzzy" in e.flags else "translated"
+        out.append((label, state))
+    return out
+
+
+def _complete(e: polib.POEntry) -> bool:
+    """A label a build can print: its translation, every plural form of it."""
+    return all(e.msgstr_plural.values()) if e.msgid_plural else bool(e.msgstr)
 
 
 def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:

@@ -159,7 +159,7 @@ def merge(
         old, metadata, header_block, width, comment = _Old([], {}), dict(header), None, WRAP, header_comment
     exact = {(e.msgctxt, e.msgid): e for e in old.entries}
     by_ctx = {e.msgctxt: e for e in old.entries if not e.obsolete and e.msgctxt is not None}
-    candidates = [e for e in old.entries if _translated(e)]
+    candidates = [e for e in old.entries if translated(e)]
     out: list[tuple[polib.POEntry, polib.POEntry | None]] = []  # (entry, the old entry it continues)
     for e in wanted:
         prev = exact.get((e.msgctxt, e.msgid))
@@ -168,14 +168,14 @@ def merge(
             old.used.add(id(prev))
             if "fuzzy" in e.flags:
                 stats.fuzzy += 1
-            elif _translated(e):
+            elif translated(e):
                 stats.kept += 1
             else:
                 stats.new += 1
             out.append((e, prev))
             continue
         source = by_ctx.get(e.msgctxt) if e.msgctxt != "label" else None
-        if source is not None and not _translated(source):
+        if source is not None and not translated(source):
             e.tcomment = source.tcomment  # an untranslated entry keeps its note for the translator
             old.used.add(id(source))
             source = None
@@ -194,7 +194,7 @@ def merge(
             stats.fuzzy += 1
         out.append((e, None))
     for prev in old.entries:
-        if id(prev) not in old.used and _translated(prev):
+        if id(prev) not in old.used and translated(prev):
             stats.obsolete += not prev.obsolete
             prev.obsolete = True
             out.append((prev, prev))
@@ -212,7 +212,8 @@ def _header_block(metadata: dict[str, str], comment: str, width: int) -> str:
     return str(head.__unicode__())
 
 
-def _translated(e: polib.POEntry) -> bool:
+def translated(e: polib.POEntry) -> bool:
+    """Whether an entry holds a translation (every plural form counts)."""
     if e.msgid_plural:
         return any(e.msgstr_plural.values())
     return bool(e.msgstr)

@@ -259,21 +259,18 @@ def _face(
 
 
 def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:
-    """Overlay a red band naming the untranslated fields, so a draft print cannot pass for final."""
-    text = escape(f"UNTRANSLATED ({lang}): {', '.join(fields)}")
-    y = face.h / 2 - 5
-    xml = (
-        f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
-        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="4" '
-        f'align="center" valign="middle" color="#ffffff">{text}</text></card>'
-    )
-    overlay = parse_face(
-        xml,
-        FaceContext(face.component, lang, icons, pack.root, lambda f: None),
-        face.side,
-        face.w,
-        face.h,
-        face.bleed,
-        face.shape,
-    )
+    """A red band along the top edge naming the untranslated fields, so a draft print cannot pass
+    for final: inside the trim only as far as the safe margin, so it hides none of the card's text
+    (which, untranslated, shows the source text)."""
+    band = 3.2  # mm of the trim: the margin no template prints text in
+    for words in (f"UNTRANSLATED ({lang}): {', '.join(fields)}", f"UNTRANSLATED ({lang}): {len(fields)} texts"):
+        xml = (
+            f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
+            f'fill="#c0392b"/><text x="1.5" y="0.3" w="{face.w - 3}" h="{band - 0.5}" font="sans-bold" size="7" '
+            f'min-size="5.5" align="center" valign="middle" color="#ffffff">{escape(words)}</text></card>'
+        )
+        fctx = FaceContext(face.component, lang, icons, pack.root, lambda f: None)
+        overlay = parse_face(xml, fctx, face.side, face.w, face.h, face.bleed, face.shape)
+        if not fctx.problems:
+            break
     return replace(face, ops=face.ops + overlay.ops)

@@ -9,6 +9,7 @@ At every step the catalogue `mazmorra i18n update` leaves is compared, entry by 
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -165,3 +166,47 @@ def test_similarity_is_gnu_fstrcmp() -> None:
         assert lcs_length(a, b) == table[len(a)][len(b)]
     assert similarity("Mano temblorosa", "Mano temblorosa") == 1.0
     assert similarity("", "abc") == 0.0
+
+
+def test_status_counts_every_message_a_build_needs_labels_included(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    assert run_cli("i18n", "add", "fr", "muestras", cwd=project).returncode == 0
+    res = run_cli("i18n", "status", "muestras", "--json", cwd=project)
+    fr = next(d for d in json.loads(res.stdout) if d["lang"] == "fr")
+    build = run_cli("build", "muestras", "--lang", "fr", cwd=project)
+    errors = [ln for ln in build.stderr.splitlines() if " error " in ln or ": error" in ln]
+    assert build.returncode == 1 and len(errors) == fr["untranslated"] == fr["total"]
+    labels = [i for i in fr["items"] if i["msgctxt"] == "label"]
+    assert labels and all(i["file"].endswith(".xml.j2") and i["line"] > 0 for i in labels)
+    en = next(d for d in json.loads(res.stdout) if d["lang"] == "en")
+    assert en["total"] == fr["total"] and en["translated"] == en["total"]  # English labels are as written
+
+
+def test_a_draft_prints_the_source_text_of_a_fuzzy_entry_under_a_band_that_hides_nothing(pack_copy) -> None:
+    from dataclasses import replace
+
+    from golden import context
+
+    from mazmorra.contracts import RectOp, TextOp
+    from mazmorra.layout import lay_out
+
+    pack = pack_copy("muestras")
+    po = pack / "locale" / "en.po"
+    cat = polib.pofile(str(po), wrapwidth=0)
+    entry = cat.find("cofre-olvidado.text", by="msgctxt")
+    entry.flags.append("fuzzy")
+    entry.msgstr = "OUTDATED translation"
+    cat.save()
+    loaded = load_pack(pack)
+    ctx = replace(context(loaded, "en", []), draft=True)
+    item = next(i for i in lay_out(loaded.deck("cartas"), ctx).items() if i.front.component == "cofre-olvidado")
+    texts = [op for op in item.front.ops if isinstance(op, TextOp)]
+    words = " ".join(op.text for op in texts)
+    assert "OUTDATED" not in words and "cofre" in words  # the Spanish source, as gettext falls back to it
+    band = [op for op in item.front.ops if isinstance(op, RectOp) and op.fill == "#c0392b"]
+    assert len(band) == 1 and band[0].y + band[0].h <= 3.2 + 1e-6
+    label = [op for op in texts if op.text.startswith("UNTRANSLATED")]
+    assert label and all(op.size >= 5.5 for op in label)
+    others = [op for op in texts if op not in label]
+    assert all(op.y - op.size * 0.3528 >= band[0].y + band[0].h for op in others)  # no card text under it
