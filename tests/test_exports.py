@@ -287,7 +287,8 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
         assert (gallery / after[0]).read_bytes() != (gallery / before[0]).read_bytes()
         assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher's Eye"
-        assert b.js("document.documentElement.lang") == "en"
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').lang") == "en"
+        assert b.js("document.title") == "Samples"
 
         states = b.js(
             "Object.fromEntries([...document.querySelectorAll('.comp')].map(c => [c.id, "
@@ -304,7 +305,7 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert b.js("document.querySelector('#zoom img').getAttribute('src')").endswith(
             "img/en/cartas/fogata-del-claustro-front.jpg"
         )
-        b.click("#zoom")
+        b.click("#zoom .close")
         assert b.js("document.getElementById('zoom').hidden") is True
         assert b.errors() == []
 

@@ -254,11 +254,10 @@ def _render(
     if pdf_path is not None and pages is not None:
         from mazmorra.render import DocMeta, Sheets  # here: `validate` never needs the PDF machinery
 
-        deck = pack.deck(doc.deck_id)
         pdf = Sheets(
             pdf_path,
             sheet.size,
-            DocMeta(doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang),
+            DocMeta(doc.title, pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang),
             icons,
         )
         pdf.add(pages, stream)

@@ -197,7 +197,7 @@ class TtsExport(Exporter):
                 "Name": "DeckCustom",
                 "Transform": _transform(flipped=True),
                 "Nickname": doc.deck_name,
-                "Description": f"{self.pack.spec.name} ({doc.lang})",
+                "Description": doc.pack_name,
                 "Hands": False,
                 "SidewaysCard": sideways,
                 "DeckIDs": [c["CardID"] for c in cards],

@@ -90,7 +90,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
 
     def items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
-        for loc in mine:
+        for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind
             front_t = fronts[kind.name]
             if front_t is None:
@@ -122,7 +122,8 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 "card": ctx.contexts[comp.id],
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
-            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang)
+            named: dict[str, str] = {}
+            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named)
             back = shared[key]
             if kind.two_sided:
                 back = _face(
@@ -146,7 +147,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 back,
                 comp.data.copies,
                 not kind.two_sided,
-                loc.texts["name"].text if "name" in loc.texts else comp.id,
+                _export_name(loc, named.get(comp.id), deck_name, position),
                 _state(loc, lang == pack.spec.source_language),
                 tuple(f"{k} ({s})" for k, s in untranslated),
             )
@@ -174,6 +175,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
         items,
         inputs,
+        pack_name,
     )
 
 
@@ -183,6 +185,20 @@ def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:
     if kind == deck.kind.name and size == deck.size_mm:
         return f"deck:{deck.id}"
     return f"deck:{deck.id}:{kind}:{size[0]:g}x{size[1]:g}"
+
+
+NAME_VAR = "component_name"  # what a template sets to name a component that has no name field
+
+
+def _export_name(loc: Localised, named: str | None, deck_name: str, position: int) -> str:
+    """The component's name in the build's language, for exports (TTS, cards.csv, gallery): its
+    name field, else what its template calls it, else the deck's name and its place in the deck;
+    never its id, which is written in the source language."""
+    if "name" in loc.texts:
+        return loc.texts["name"].text
+    if named:
+        return named
+    return f"{deck_name} {position}"
 
 
 def _state(loc: Localised, source: bool) -> str:
@@ -214,12 +230,20 @@ def _face(
     size: tuple[float, float],
     shape: str,
     text_lang: Callable[[str | None], str] | None,
+    names: dict[str, str] | None = None,
 ) -> Face | None:
-    """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
+    """One face: the template rendered and parsed; None (with a located problem) when it cannot be.
+    The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
     fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, text_loc, fonts=ctx.fonts, text_lang=text_lang)
     try:
-        xml = template.render(tctx)
+        jctx = template.new_context(tctx)
+        try:  # as Template.render, keeping the context: a template may name its component (below)
+            xml = template.environment.concat(template.root_render_func(jctx))
+        except Exception:
+            template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+        if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
+            names[component] = jctx.vars[NAME_VAR].strip()
     except RecursionError as exc:
         ctx.template_problem(
             Problem(
