@@ -51,6 +51,7 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
         assert img.mode == "RGB"
         profile = ImageCms.ImageCmsProfile(io.BytesIO(img.info["icc_profile"]))
         assert "sRGB" in ImageCms.getProfileDescription(profile)
+        assert profile.profile.version == 2.1  # ICC v2: what print shops' software reads everywhere
         assert round(img.info["dpi"][0]) == 300
     assert "cofre-olvidado,Cofre olvidado,2,cofre-olvidado-front.png,back.png" in (folder / "cards.csv").read_text()
     # Deterministic: the same content gives the same pixels and bytes.
@@ -141,6 +142,8 @@ def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
         str(out),
     )
     assert "do not fit the mpc profile" in text and "(export.profile)" in text
+    summary = next(line for line in text.splitlines() if "png/fichas/" in line)
+    assert summary.endswith("(16 PNG, 300 dpi, not fitting the mpc profile)")
     face = Face("x", "front", 25, 25, 3, ())
     expected = dpi_frame(face, 300, True)
     for p in (out / "profundidades" / "es" / "png" / "fichas").glob("*.png"):
@@ -381,3 +384,19 @@ def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None
     assert Image.open(pngs / "back.png").getpixel((40, 40)) != Image.open(pngs / "back-curse-63x88.png").getpixel(
         (40, 40)
     )
+
+
+def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
+    from mazmorra.exports.icc import srgb_v2
+
+    data = srgb_v2()
+    assert data[8] == 2 and data[12:16] == b"mntr" and data[36:40] == b"acsp" and len(data) % 4 == 0
+    ours = ImageCms.ImageCmsProfile(io.BytesIO(data))
+    assert ours.profile.version == 2.1 and ours.profile.xcolor_space == "RGB "
+    # Colour managed through it, every colour comes out as through littleCMS's own sRGB.
+    img = Image.new("RGB", (64, 64))
+    img.putdata([(r * 4, g * 4, (r * 3 + g * 5) % 256) for r in range(64) for g in range(64)])
+    through = ImageCms.applyTransform(
+        img, ImageCms.buildTransform(ours, ImageCms.createProfile("sRGB"), "RGB", "RGB", renderingIntent=1)
+    )
+    assert max(abs(a - b) for pa, pb in zip(img.getdata(), through.getdata()) for a, b in zip(pa, pb)) <= 1
