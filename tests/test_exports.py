@@ -157,6 +157,7 @@ def test_bad_export_options_are_usage_errors() -> None:
         ["--png", "--dpi", "5"],
         ["--png-profile", "mpc", "--no-png-bleed"],
         ["--tts", "--tts-url", "not a url"],
+        ["--tts", "--tts-url", "english=https://example.org"],
         ["--changed-only", "--gallery"],
     ):
         res = run_cli("build", "muestras", *args)
@@ -247,8 +248,8 @@ def test_tts_two_sided_components_get_unique_back_sheets(tmp_path: Path) -> None
     deck = json.loads((tts / "entradas.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True
-    assert entry["FaceURL"] == "https://example.org/tts/entradas/sheet-1.jpg"
-    assert entry["BackURL"] == "https://example.org/tts/entradas/sheet-1-back.jpg"
+    assert entry["FaceURL"] == "https://example.org/tts/en/entradas/sheet-1.jpg"  # each language its own folder
+    assert entry["BackURL"] == "https://example.org/tts/en/entradas/sheet-1-back.jpg"
     front, back = (
         Image.open(tts / "entradas" / "sheet-1.jpg"),
         Image.open(tts / "entradas" / "sheet-1-back.jpg"),
@@ -399,4 +400,45 @@ def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
     through = ImageCms.applyTransform(
         img, ImageCms.buildTransform(ours, ImageCms.createProfile("sRGB"), "RGB", "RGB", renderingIntent=1)
     )
-    assert max(abs(a - b) for pa, pb in zip(img.getdata(), through.getdata()) for a, b in zip(pa, pb)) <= 1
+    assert max(abs(a - b) for a, b in zip(img.tobytes(), through.tobytes())) <= 1
+
+
+def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_language(tmp_path: Path) -> None:
+    from mazmorra.exports import ttsobjects
+
+    out = tmp_path / "out"
+    urls = ("--tts-url", "https://example.org/{lang}/tts", "--tts-url", "es=https://cdn.example.org/juego")
+    _build("expedicion", "--deck", "fichas", "--deck", "becarios", "--no-pdf", "--tts", *urls, "--out", str(out))
+    saved = {
+        lang: json.loads((out / "expedicion" / lang / "tts" / "fichas.json").read_text(encoding="utf-8"))[
+            "ObjectStates"
+        ]
+        for lang in ("es", "en")
+    }
+    squares, bag = saved["en"]
+    assert squares["Name"] == "DeckCustom" and bag["Name"] == "Bag" and bag["Description"] == "The Expedition"
+    tiles = bag["ContainedObjects"]
+    assert len(tiles) == 24 and all(t["Name"] == "Custom_Tile" for t in tiles)  # 10 stun, 2+2+2 traps, 2, 4, 2
+    stun = next(t for t in tiles if t["Nickname"] == "Stun token")
+    image = stun["CustomImage"]
+    assert image["CustomTile"]["Type"] == 2  # a circle
+    assert image["ImageURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-front.jpg"
+    assert image["ImageSecondaryURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-back.jpg"
+    front = Image.open(out / "expedicion" / "en" / "tts" / "fichas" / "ficha-aturdimiento-front.jpg")
+    assert front.size == (_px(24, 300), _px(24, 300))
+    # Sizes in proportion: a 24 mm token is 24 mm across a 2-unit tile; a 20 mm square token and a
+    # poker card on card meshes; a card is 2.5 units (63.5 mm) wide at scale 1.
+    assert stun["Transform"]["scaleX"] == stun["Transform"]["scaleZ"] == round(24 / ttsobjects.TILE_MM, 4)
+    assert (squares["Transform"]["scaleX"], squares["Transform"]["scaleZ"]) == ttsobjects.card_scale(20, 20)
+    assert [c["Nickname"] for c in squares["ContainedObjects"]].count("Wall token") == 6
+    becarios = json.loads((out / "expedicion" / "en" / "tts" / "becarios.json").read_text(encoding="utf-8"))
+    card = becarios["ObjectStates"][0]
+    assert card["Transform"]["scaleX"] == round(63 / 63.5, 4) and card["Transform"]["scaleZ"] == round(88 / 88.9, 4)
+    assert 24 / 63 == pytest.approx(
+        stun["Transform"]["scaleX"] * ttsobjects.TILE_MM / (card["Transform"]["scaleX"] * ttsobjects.CARD_MM[0]),
+        rel=1e-3,
+    )
+    # Spanish: its own address, its own names.
+    es_tiles = saved["es"][1]["ContainedObjects"]
+    assert es_tiles[0]["CustomImage"]["ImageURL"].startswith("https://cdn.example.org/juego/fichas/")
+    assert "Ficha de aturdimiento" in {t["Nickname"] for t in es_tiles}
