@@ -92,13 +92,13 @@ def i18n_status(
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
             try:
-                build(pack_dir, BuildOptions(draft=True), render=False, loaded=pack)
-                problems: list[Problem] = []
+                problems: list[Problem] = build(pack_dir, BuildOptions(draft=True), render=False, loaded=pack).warnings
             except ContentError as exc:
                 problems = exc.problems
             for lang in pack.spec.languages:
                 st = catalogue.catalogue_status(pack, lang, labels)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
+                st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
             sys.stdout.write(
@@ -124,6 +124,7 @@ def i18n_status(
             "obsolete",
             "in sheets",
             "overflowing",
+            "glossary",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
         for pid, st in report:
@@ -136,6 +137,7 @@ def i18n_status(
                 str(st.obsolete),
                 str(st.from_sheets),
                 str(len(st.overflow or [])),
+                str(len(st.glossary)),
             )
         out.print(table)
         for pid, st in report:
@@ -145,4 +147,8 @@ def i18n_status(
             for p in st.overflow or []:
                 out.print(
                     f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.glossary:
+                out.print(
+                    f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )

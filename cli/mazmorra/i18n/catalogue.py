@@ -127,6 +127,7 @@ class LangStatus:
     from_sheets: int = 0  # of the translated texts, how many a spreadsheet column carries
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
+    glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -153,17 +154,19 @@ class LangStatus:
                 }
                 for i in self.items
             ],
-            "overflow": [
-                {
-                    "component": p.component,
-                    "field": p.field,
-                    "file": p.loc.file if p.loc else None,
-                    "line": p.loc.line if p.loc else None,
-                    "message": p.message,
-                }
-                for p in self.overflow
-            ],
+            "overflow": [_problem(p) for p in self.overflow],
+            "glossary": [{**_problem(p), "rule": p.rule} for p in self.glossary],
         }
+
+
+def _problem(p: Problem) -> dict[str, Any]:
+    return {
+        "component": p.component,
+        "field": p.field,
+        "file": p.loc.file if p.loc else None,
+        "line": p.loc.line if p.loc else None,
+        "message": p.message,
+    }
 
 
 def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -> LangStatus:
