@@ -290,7 +290,7 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert after == [s.replace("img/es/", "img/en/") for s in before]
         assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
         assert (gallery / after[0]).read_bytes() != (gallery / before[0]).read_bytes()
-        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher's Eye"
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher\u2019s Eye"
         assert b.js("document.querySelector('#c-ojo-del-vigia h3').lang") == "en"
         assert b.js("document.title") == "Samples"
 

@@ -68,3 +68,20 @@ def test_the_longer_term_is_the_one_meant_and_shared_forms_are_no_leak() -> None
     assert check_glossary(terms, "en", "es", ok) == []
     bad = check_glossary(terms, "en", "es", [Pair("Empty room", "Habitación vacía", at, "x", "y")])
     assert [p.rule for p in bad] == ["glossary.term"]
+
+
+def test_english_texts_use_one_apostrophe() -> None:
+    """The samples' English and the shipped labels write the typographic apostrophe, never a mix."""
+    import re
+    from pathlib import Path
+
+    from conftest import CONTENT
+
+    from mazmorra.i18n.labels import template_labels
+    from mazmorra.paths import templates_dir
+
+    straight = re.compile(r"\w'\w|s' ")
+    texts = [e.msgstr for po in CONTENT.glob("*/locale/en.po") for e in polib.pofile(str(po))]
+    texts += [label.msgid for label in template_labels(sorted(Path(templates_dir()).glob("*.j2")))]
+    assert texts and [t for t in texts if straight.search(t)] == []
+    assert any("\u2019" in t for t in texts)
