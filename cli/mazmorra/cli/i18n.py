@@ -31,7 +31,8 @@ def _pack_labels(pack: Pack) -> list[Label]:
 def i18n_update(packs: PacksArg = None) -> None:
     """Create or update locale/<lang>.po for every non-source language, keeping translations.
 
-    A changed source text keeps its translation, marked fuzzy; removed texts become obsolete entries.
+    Merges as msgmerge --previous: a changed or renamed text keeps its translation, marked fuzzy;
+    removed texts become obsolete entries; entries that did not change are left exactly as written.
     """
     from mazmorra.i18n import catalogue
     from mazmorra.i18n.po import catalogue_path
