@@ -87,8 +87,9 @@ test: setup
 golden: setup
 	$(BIN)/python tests/golden.py --update
 
-# After adding or changing a rule or a reference edition: rewrite docs/kinds/<family>-rules.md
-# (the rule ids, what they check and the rulebook passage each comes from; a test keeps it current).
+# After adding or changing a rule, a reference edition or a kind file a family ships: rewrite
+# docs/kinds/<family>-rules.md (the rule ids, what they check and the rulebook passage each comes
+# from) and docs/kinds/<kind>.md of those kind files; a test keeps them current.
 rules-doc: setup
 	$(BIN)/python -m mazmorra.ruletable docs/kinds
 

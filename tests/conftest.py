@@ -93,6 +93,15 @@ def line_of(path: Path, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in {path}")
 
 
+def located(pack: Path, file: str, needle: str, after: str | None = None) -> str:
+    """`content/<pack>/<file>:LINE:` of the first line holding needle (after the line holding `after`,
+    when given): where a located problem about that line starts."""
+    start = line_of(pack / file, after) if after else 0
+    lines = (pack / file).read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if i > start and needle in text)
+    return f"content/{pack.name}/{file}:{line}:"
+
+
 def component_line(path: Path, component: str, needle: str) -> int:
     """1-based line of the first line containing needle inside a component's block of a deck file."""
     import re

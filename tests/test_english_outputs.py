@@ -22,7 +22,7 @@ from mazmorra.load import load_pack
 from mazmorra.paths import templates_dir
 
 WORD = re.compile(r"[^\W\d_]+")
-PACKS = ("expedicion", "profundidades", "muestras", "grimorio", "generada")
+PACKS = tuple(sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file()))
 
 
 def words(text: str) -> set[str]:
@@ -82,7 +82,8 @@ def english_texts(out: Path, pack_id: str) -> dict[str, str]:
     for pdf in sorted(en.glob("*.pdf")):
         reader = PdfReader(str(pdf))
         meta = reader.metadata or {}
-        found[pdf.name] = "\n".join(p.extract_text() or "" for p in reader.pages)
+        text = "\n".join(p.extract_text() or "" for p in reader.pages)
+        found[pdf.name] = re.sub(r"(\w)-\n(\w)", r"\1\2", text)  # a word hyphenated at a line's end is one word
         found[pdf.name + " (title, subject)"] = f"{meta.get('/Title', '')} {meta.get('/Subject', '')}"
     for saved in sorted((en / "tts").glob("*.json")):
         found[f"tts/{saved.name}"] = "\n".join(_names(json.loads(saved.read_text(encoding="utf-8"))))

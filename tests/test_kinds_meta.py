@@ -75,7 +75,10 @@ def test_kind_has_a_sample_that_builds_in_every_language(name: str, packs_by_kin
 @pytest.mark.parametrize("name", KINDS)
 def test_kind_labels_are_translated_to_spanish(name: str) -> None:
     kind = kinds.get(name)
+    from mazmorra.i18n.labels import choice_labels
+
     labels = Templates(None, templates_dir()).labels([t for t in (kind.template, kind.back_template) if t])
+    labels += choice_labels([kind])  # the words its enum values print
     po = polib.pofile(str(templates_dir() / "locale" / "es.po"))
     have = {e.msgid for e in po if not e.obsolete and (e.msgstr or (e.msgstr_plural and all(e.msgstr_plural.values())))}
     missing = [label.msgid for label in labels if label.msgid not in have]

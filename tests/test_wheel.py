@@ -64,6 +64,9 @@ def test_the_wheel_runs_every_command_outside_the_checkout(tmp_path: Path) -> No
         "mazmorra/fonts/DejaVuSansCondensed.ttf",
         "mazmorra/skeleton/pack.yaml",
         "mazmorra/kinds/expedition/reference.yaml",  # a family's reference edition ships with it
+        "mazmorra/kinds/crawler/kinds/map_tile.yaml",  # a family's kinds declared in YAML ship with it
+        "mazmorra/kinds/rooms/kinds/room.yaml",
+        "mazmorra/templates/grid-data.xml.j2",
     ):
         assert shipped in names, shipped
 
@@ -110,3 +113,7 @@ def test_the_wheel_runs_every_command_outside_the_checkout(tmp_path: Path) -> No
     _run(mz, "validate", cwd=work)
     _run(mz, "i18n", "status", cwd=work)
     _run(mz, "i18n", "update", cwd=work)
+    # a game of a family whose kinds ship as kind files, started from a sample outside the checkout's cwd
+    _run(mz, "new", "laberinto", "--from", str(REPO / "content" / "engranajes"), cwd=work)
+    _run(mz, "build", "laberinto", "--lang", "en", cwd=work)
+    assert (work / "output/laberinto/en/salas.pdf").is_file()

@@ -155,8 +155,9 @@ Segment = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm from the pag
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """Where one face goes on a page: its trim box's top-left and size, in mm; and, for a poster's
-    tile, the part of the page the face shows through (it may start off the page)."""
+    """Where one face goes on a page: its trim box's top-left and size, in mm; whether it is turned
+    upside down in that box; and, for a poster's tile, the part of the page the face shows through (it
+    may start off the page)."""
 
     index: int  # which copy of the document, in order
     side: str  # front | back
@@ -165,6 +166,8 @@ class Placement:
     w: float
     h: float
     clip: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 on the page; None: the whole face
+    turn: int = 0  # degrees the face is turned about its trim box's centre: 0, or 180 for a back that must read
+    # upright after the sheet turns over top to bottom (short-edge duplex, a horizontal fold)
 
 
 @dataclass(frozen=True)

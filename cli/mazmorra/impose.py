@@ -5,7 +5,8 @@ renderer only draws them. A face larger than the sheet prints as a poster over s
 (`posters.py`), after the others. Two layouts. `duplex`: a fronts page, then a backs page mirrored for
 the edge the sheet flips on (and moved by the printer's measured back offset). `fold`
 (fold-and-glue): fronts in one half of the page, each back exactly opposite its front across a
-fold line through the page's centre.
+fold line through the page's centre. Where the sheet turns over top to bottom (short-edge duplex on
+a portrait sheet, a horizontal fold) backs print turned 180°: a piece turned over sideways reads upright.
 """
 
 from __future__ import annotations
@@ -204,6 +205,7 @@ class PagePlan:
     marks: tuple[Segment, ...]
     backs: tuple[Slot, ...] = ()  # fold layout: the backs on the same page, one per front, in order
     folds: tuple[Segment, ...] = ()  # fold layout: the fold line
+    turn_backs: bool = False  # fold layout: the fold line is horizontal, so the backs print turned 180°
 
 
 def reflect(
@@ -262,7 +264,7 @@ def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool
     out: list[Page] = []
     for fronts in plan_fronts(sheet, sizes, bleed):
         placed = [_placement(s, "front") for s in fronts.slots]
-        placed += [_placement(s, "back") for s in fronts.backs if backs[s.index]]
+        placed += [_placement(s, "back", fronts.turn_backs) for s in fronts.backs if backs[s.index]]
         out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
@@ -270,7 +272,8 @@ def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool
                 _page(
                     sheet,
                     behind.slots,
-                    [_placement(s, "back") for s in behind.slots if backs[s.index]],
+                    # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
+                    [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]],
                     behind.marks,
                     (),
                 )
@@ -288,8 +291,8 @@ def plan_fronts(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float
     return _place(sheet, sizes, bleed, printable(sheet))
 
 
-def _placement(slot: Slot, side: str) -> Placement:
-    return Placement(slot.index, side, slot.x, slot.y, slot.w, slot.h)
+def _placement(slot: Slot, side: str, turned: bool = False) -> Placement:
+    return Placement(slot.index, side, slot.x, slot.y, slot.w, slot.h, turn=180 if turned else 0)
 
 
 def _page(
@@ -387,7 +390,7 @@ def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> l
 def _with_backs(page: PagePlan, line: Segment, vertical: bool, pw: float, ph: float) -> PagePlan:
     """Reflect a fronts-only page across the fold line: folding the sheet puts each back behind its front."""
     backs, marks = reflect(page.slots, page.marks, vertical, pw, ph)
-    return PagePlan(page.slots, page.marks + marks, backs, (line,))
+    return PagePlan(page.slots, page.marks + marks, backs, (line,), turn_backs=not vertical)
 
 
 def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area) -> list[PagePlan]:

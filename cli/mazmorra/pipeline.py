@@ -21,7 +21,7 @@ from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
 from mazmorra.i18n.glossary import glossary_problems
-from mazmorra.i18n.labels import Labels
+from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
 from mazmorra.icons import IconSet
 from mazmorra.impose import DoesNotFit, SheetSpec, impose
@@ -182,7 +182,7 @@ def _build(
                 _merge(one, doc, result, problems, counted=parallel)
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
-        problems += templates.label_problems(used, labels, pack.root, opts.draft)
+        problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for exporter in exporters:

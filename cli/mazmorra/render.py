@@ -160,7 +160,11 @@ class Sheets:
             if face is None:
                 continue
             if p.clip is None:
+                if p.turn:  # a back printed turned about its trim box's centre (impose.py), restored after it
+                    self._turn(p.turn, p.x + p.w / 2, p.y + p.h / 2)
                 self.draw_face(face, p.x, p.y, copy.front_reused if p.side == "front" else copy.back_reused)
+                if p.turn:
+                    c.restoreState()
                 continue
             x0, y0, x1, y1 = p.clip  # a poster's tile: the face drawn once, shown through each page
             c.saveState()
@@ -227,23 +231,17 @@ class Sheets:
     def _draw_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
         b = face.bleed
+        box = (self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K)  # the bleed box
         c.saveState()
         path = c.beginPath()
         if face.shape == "round":
-            path.ellipse(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K)
+            path.ellipse(*box)
         else:
-            path.rect(self.X(x0 - b), self.Y(y0 + face.h + b), (face.w + 2 * b) * K, (face.h + 2 * b) * K)
+            path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
         if face.background:
             c.setFillColor(HexColor(face.background))
-            c.rect(
-                self.X(x0 - b),
-                self.Y(y0 + face.h + b),
-                (face.w + 2 * b) * K,
-                (face.h + 2 * b) * K,
-                stroke=0,
-                fill=1,
-            )
+            c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
 
@@ -304,14 +302,17 @@ class Sheets:
         self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color)
 
     def _rotate(self, op: RotateOp, ox: float, oy: float) -> None:
-        c = self.c
-        px, py = self.X(ox + op.cx), self.Y(oy + op.cy)
+        self._turn(op.angle, ox + op.cx, oy + op.cy)
+        self._ops(op.ops, ox, oy)
+        self.c.restoreState()
+
+    def _turn(self, angle: float, x: float, y: float) -> None:
+        """Save the canvas state, then turn what follows `angle` degrees clockwise about (x, y) mm."""
+        c, px, py = self.c, self.X(x), self.Y(y)
         c.saveState()
         c.translate(px, py)
-        c.rotate(-op.angle)  # clockwise on the page: y grows downwards in our coordinates
+        c.rotate(-angle)  # clockwise on the page: y grows downwards in our coordinates
         c.translate(-px, -py)
-        self._ops(op.ops, ox, oy)
-        c.restoreState()
 
     def _rect(self, op: RectOp, ox: float, oy: float) -> None:
         fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)

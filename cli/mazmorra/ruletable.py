@@ -1,9 +1,10 @@
 """The rules table of a game family, generated from the rules' own metadata (`kinds.documents`) and
 the family's reference edition: every rule id with what it checks and the rulebook passage it comes
-from, so a designer sees why a rule exists.
+from, so a designer sees why a rule exists. Also the page of every kind a family declares in YAML
+(generated from its kind file, like `mazmorra kinds NAME --markdown`).
 
-    python -m mazmorra.ruletable docs/kinds           # write docs/kinds/<family>-rules.md
-    python -m mazmorra.ruletable docs/kinds --check   # exit 1 when a written table is out of date
+    python -m mazmorra.ruletable docs/kinds           # write docs/kinds/<family>-rules.md and <kind>.md
+    python -m mazmorra.ruletable docs/kinds --check   # exit 1 when a written page is out of date
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 from mazmorra import kinds
+from mazmorra.declared.spec import EdgeDecl, MarkDecl
 from mazmorra.edition import reference_of
 from mazmorra.kinds import RuleDoc
 from mazmorra.model import Family
@@ -80,12 +82,70 @@ def markdown(family: Family) -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| `{d.id}` | {_cell(d.checks)} | {_cell(d.source)} |" for _, d in sorted(docs.items())]
+    declared = _declared_rules(family)
+    if declared:
+        lines += [
+            "",
+            "## Declared in the kind files",
+            "",
+            "What the family's kind files state and stage 2 checks for them (each kind's page has the details):",
+            "",
+            "| rule id | kind | checks |",
+            "| --- | --- | --- |",
+            *declared,
+        ]
     return "\n".join(lines) + "\n"
 
 
+def _declared_rules(family: Family) -> list[str]:
+    """One row per limit a family's kind files declare on grid legends and per value set from `game:`."""
+    rows = []
+    for kind in kinds.all_kinds().values():
+        if kind.family is not family or kind.source is None:
+            continue
+        for name, decl in kind.fields.items():
+            item = decl.item() if decl.type == "list" else decl
+            if item.setting:
+                rows.append(f"| `field.setting` | `{kind.name}` | `{name}` is a key of `game.{item.setting}` |")
+            if item.choices:
+                rows.append(
+                    f"| `schema.literal_error` | `{kind.name}` | `{name}` is one of {', '.join(item.choices)} |"
+                )
+            for what, legend, rule in (
+                ("cell", decl.cells or {}, "grid.cell-count"),
+                ("mark", decl.marks or {}, "grid.mark-count"),
+                ("edge", decl.edges or {}, "grid.edge-count"),
+            ):
+                for lname, spec in legend.items():
+                    limits = [
+                        f"exactly {spec.count}" if spec.count is not None else "",
+                        f"at least {spec.min}" if spec.min is not None else "",
+                        f"at most {spec.max}" if spec.max is not None else "",
+                    ]
+                    if any(limits):
+                        said = " and ".join(x for x in limits if x)
+                        rows.append(f"| `{rule}` | `{kind.name}` | `{name}` has {said} {what} `{lname}` |")
+                    if isinstance(spec, MarkDecl) and spec.unique:
+                        rows.append(f"| `grid.mark-unique` | `{kind.name}` | each `{lname}` number once in `{name}` |")
+                    if isinstance(spec, (MarkDecl, EdgeDecl)) and spec.on:
+                        rid = "grid.mark-on" if what == "mark" else "grid.edge-on"
+                        rows.append(f"| `{rid}` | `{kind.name}` | a `{lname}` meets only {', '.join(spec.on)} |")
+                    if isinstance(spec, EdgeDecl) and spec.border is not None:
+                        where = "on the rim" if spec.border else "between cells"
+                        rows.append(f"| `grid.edge-border` | `{kind.name}` | a `{lname}` lies {where} |")
+            if decl.type == "grid" and decl.edges:
+                rows.append(f"| `grid.edge-twice` | `{kind.name}` | one feature per edge of `{name}` |")
+    return rows
+
+
 def tables() -> dict[str, str]:
-    """File name -> Markdown, for every family that documents its rules."""
-    return {f"{name}-rules.md": markdown(f) for name, f in kinds.families().items() if kinds.rule_docs(f)}
+    """File name -> Markdown: the rules table of every family that documents its rules, and the page
+    of every kind a family ships as a kind file (generated from that file)."""
+    from mazmorra.declared.docs import markdown as kind_page
+
+    out = {f"{name}-rules.md": markdown(f) for name, f in kinds.families().items() if kinds.rule_docs(f)}
+    out.update({f"{k.name}.md": kind_page(k) for k in kinds.all_kinds().values() if k.source is not None})
+    return out
 
 
 def main(argv: list[str]) -> int:

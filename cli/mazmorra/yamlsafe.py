@@ -130,7 +130,7 @@ def parse_yaml(text: str, name: str) -> Any:
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
                     if not isinstance(value, (str, int, bool)) or value is None:
                         raise YamlError(Problem("yaml.key", "mapping keys must be plain text", loc))
-                    key = str(value)
+                    key = ev.value if isinstance(value, bool) else str(value)  # `on:`, `no:` stay words
                     if key in stack[-1][0]:
                         first = stack[-1][0].locs.get(key)
                         raise YamlError(

@@ -19,12 +19,16 @@ if TYPE_CHECKING:
 
 
 def _pack_labels(pack: Pack) -> list[Label]:
-    """The labels the templates of the pack's kinds print (and what those templates include)."""
+    """The labels the templates of the pack's kinds print (and what those templates include), and the
+    words of their enum values."""
+    from mazmorra.i18n.labels import choice_labels
     from mazmorra.layout import Templates
     from mazmorra.paths import templates_dir
 
     names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
-    return Templates(pack.root, templates_dir()).labels(names)
+    labels = Templates(pack.root, templates_dir()).labels(names)
+    known = {label.msgid for label in labels}
+    return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
 
 
 @i18n_app.command("update")

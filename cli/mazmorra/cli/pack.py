@@ -23,8 +23,17 @@ if TYPE_CHECKING:
 def new(
     name: Annotated[str, typer.Argument(help="Id of the new pack (lowercase, digits, -).")],
     content_dir: Annotated[Path, typer.Option("--content", help="Where packs live.")] = Path("content"),
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            help="Start from a copy of this pack (a folder, or a name under --content), e.g. cripta or engranajes "
+            "for a game of their family.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Start a new pack from a minimal one that builds at once."""
+    """Start a new pack: a minimal one that builds at once, or a copy of an existing pack (--from)."""
     from mazmorra.model import ID_PATTERN
 
     with guard():
@@ -35,17 +44,43 @@ def new(
             raise UsageError(f"'{target}' already exists")
         from mazmorra.editorschema import PACK_SCHEMA, SCHEMA_DIR, modeline, write_schemas
 
-        shutil.copytree(SKELETON_DIR, target)
-        pack_yaml = target / "pack.yaml"
-        text = pack_yaml.read_text(encoding="utf-8").replace("__ID__", name)
-        pack_yaml.write_text(modeline(f"{SCHEMA_DIR}/{PACK_SCHEMA}") + text, encoding="utf-8")
-        for deck in sorted((target / "decks").glob("*.yaml")):  # editors complete and check while typing
-            deck.write_text(
-                modeline(f"../{SCHEMA_DIR}/{deck.stem}.schema.json") + deck.read_text(encoding="utf-8"),
-                encoding="utf-8",
-            )
+        if start is not None:
+            _copy_pack(start, content_dir, target, name)
+        else:
+            shutil.copytree(SKELETON_DIR, target)
+            pack_yaml = target / "pack.yaml"
+            text = pack_yaml.read_text(encoding="utf-8").replace("__ID__", name)
+            pack_yaml.write_text(modeline(f"{SCHEMA_DIR}/{PACK_SCHEMA}") + text, encoding="utf-8")
+            for deck in sorted((target / "decks").glob("*.yaml")):  # editors complete and check while typing
+                deck.write_text(
+                    modeline(f"../{SCHEMA_DIR}/{deck.stem}.schema.json") + deck.read_text(encoding="utf-8"),
+                    encoding="utf-8",
+                )
         write_schemas(target)
         err.print(f"[green]✓[/] {escape(f'created {target}; build it with: mazmorra build {target}')}")
+
+
+def _copy_pack(start: str, content_dir: Path, target: Path, name: str) -> None:
+    """A copy of an existing pack under a new id: its decks, catalogues, kind files, icons, fonts,
+    templates and pictures (not its generated schema/ folder)."""
+    from mazmorra.editorschema import SCHEMA_DIR
+    from mazmorra.load import PACK_FILE, find_pack
+
+    try:
+        source = find_pack(start, content_dir)
+    except UsageError:
+        known = sorted(p.parent.name for p in content_dir.glob(f"*/{PACK_FILE}")) if content_dir.is_dir() else []
+        raise UsageError(
+            f"--from {start}: no such pack{did_you_mean(start, known)} (packs under {content_dir}: "
+            f"{', '.join(known) or 'none'})"
+        ) from None
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(SCHEMA_DIR, ".*", "__pycache__"))
+    pack_yaml = target / PACK_FILE
+    text = pack_yaml.read_text(encoding="utf-8")
+    renamed, n = re.subn(r"^id:.*$", f"id: {name}", text, count=1, flags=re.M)
+    if n != 1:
+        raise UsageError(f"{source / PACK_FILE} has no top-level `id:` line to give the new pack its id")
+    pack_yaml.write_text(renamed, encoding="utf-8")
 
 
 @app.command()

@@ -7,7 +7,20 @@ import types
 import typing
 from typing import Any
 
-from mazmorra.declared.spec import Counts, FieldDecl, Ref, Referenced, Require, Rule, Sum, Unique
+from mazmorra import kinds
+from mazmorra.declared.spec import (
+    CellDecl,
+    Counts,
+    EdgeDecl,
+    FieldDecl,
+    MarkDecl,
+    Ref,
+    Referenced,
+    Require,
+    Rule,
+    Sum,
+    Unique,
+)
 from mazmorra.errors import rel
 from mazmorra.model import Kind
 
@@ -37,9 +50,11 @@ def markdown(kind: Kind) -> str:
         default = "" if plain else f" ({info.default!r})"
         meaning = decl.description if decl is not None else info.description or ""
         lines.append(
-            f"| `{name}` | {what} | {'yes' if info.is_required() else 'no' + default} | {_limits(info.metadata)} | "
+            f"| `{name}` | {what} | {'yes' if info.is_required() else 'no' + default} | {_cell(_limits(info.metadata))} | "
             f"{meaning.replace('|', '/')} |"
         )
+    for name, decl in kind.fields.items():
+        lines += _choices(name, decl) + _legend(name, decl)
     lines += ["", "## Example", "", "```yaml", *_example(kind), "```", "", "## Template", ""]
     lines.append(f"`{kind.template}` (front)" + (", drawn for both sides (`side`)" if kind.two_sided else ""))
     if kind.back_template:
@@ -50,22 +65,101 @@ def markdown(kind: Kind) -> str:
     if kind.count_field:
         lines.append(f"| `deck.counts` | a deck's `counts:` add up the copies per `{kind.count_field}` |")
     lines.append("| `schema.*` | every field has its type and stays within its limits |")
+    lines += _field_rules(kind)
     for check in (*kind.deck_rules, *kind.pack_rules):
         doc = (check.__doc__ or "").strip().splitlines()
         lines.append(f"| `{getattr(check, '__name__', 'rule')}` | {doc[0] if doc else 'a rule of the base kind'} |")
+    family = [d for rid, d in kinds.rule_docs(kind.family).items() if rid.split(".")[0] == kind.name]
+    lines += [f"| `{d.id}` | {_cell(d.checks)} |" for d in family]
+    if kinds.rule_docs(kind.family):
+        lines += [
+            "",
+            f"The rules of the `{kind.family.name}` family across its kinds, with the rulebook passage each comes "
+            f"from: [{kind.family.name}-rules.md]({kind.family.name}-rules.md).",
+        ]
     return "\n".join(lines) + "\n"
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _choices(name: str, decl: FieldDecl) -> list[str]:
+    """The words and icons an enum's values print with."""
+    item = decl.item() if decl.type == "list" else decl
+    if not item.choices:
+        return []
+    lines = ["", f"Values of `{name}` (each word is a label, translated like a template's):", ""]
+    lines += ["| value | prints | icon | meaning |", "| --- | --- | --- | --- |"]
+    for value, c in item.choices.items():
+        lines.append(f"| `{value}` | {c.label} | {f'`{c.icon}`' if c.icon else ''} | {_cell(c.description)} |")
+    return lines
+
+
+def _legend(name: str, decl: FieldDecl) -> list[str]:
+    """A grid field's legend: its cells, marks and edges with their limits."""
+    if decl.type != "grid" or decl.cells is None:
+        return []
+    lines = ["", f"The legend of `{name}`:", "", "| written | name | what | limits |", "| --- | --- | --- | --- |"]
+    for cname, cell in decl.cells.items():
+        lines.append(f"| `{cell.symbol}` | cell `{cname}` | {_cell(cell.description)} | {_counted(cell)} |")
+    for mname, mark in (decl.marks or {}).items():
+        written = f"`{mark.symbol or ''}{'N' if mark.numbers else ''}` after a cell"
+        limits = [_counted(mark)] + ([f"N from {mark.numbers[0]} to {mark.numbers[1]}"] if mark.numbers else [])
+        limits += ["each N once"] if mark.unique else []
+        limits += [f"only on {', '.join(mark.on)}"] if mark.on else []
+        lines.append(
+            f"| {written} | mark `{mname}` | {_cell(mark.description)} | {'; '.join(x for x in limits if x)} |"
+        )
+    for ename, edge in (decl.edges or {}).items():
+        where = {True: "on the rim", False: "between cells", None: ""}[edge.border]
+        limits = [_counted(edge), where] + ([f"meets only {', '.join(edge.on)}"] if edge.on else [])
+        lines.append(
+            f"| `edges: {{{ename}: [ROW,COL SIDE]}}` | edge `{ename}` | {_cell(edge.description)} | "
+            f"{'; '.join(x for x in limits if x)} |"
+        )
+    return lines
+
+
+def _counted(spec: CellDecl | MarkDecl | EdgeDecl) -> str:
+    if spec.count is not None:
+        return f"exactly {spec.count} per grid"
+    parts = ([f"at least {spec.min}"] if spec.min is not None else []) + (
+        [f"at most {spec.max}"] if spec.max is not None else []
+    )
+    return " and ".join(parts) + (" per grid" if parts else "")
+
+
+def _field_rules(kind: Kind) -> list[str]:
+    """The stage 2 checks a kind's declared fields bring: grid legends, game settings, icons."""
+    from mazmorra.declared.gridcheck import RULES
+
+    out = []
+    decls = list(kind.fields.values())
+    if any(d.type == "grid" and d.cells is not None for d in decls):
+        out += [f"| `{rid}` | {text} |" for rid, text in RULES.items()]
+    items = [d.item() if d.type == "list" else d for d in decls]
+    if any(d.setting for d in items):
+        out.append("| `field.setting` | a value names a key of the `game:` setting its field takes its values from |")
+    if any(d.type == "icon" or any(c.icon for c in d.choices.values()) for d in items):
+        out.append("| `field.unknown-icon` | every icon it names exists |")
+    return out
+
+
 def _decl_type(decl: FieldDecl) -> str:
+    if decl.type == "enum" and decl.setting is not None:
+        return f"a key of `game.{decl.setting}` in pack.yaml"
     if decl.type == "enum":
-        return "one of " + ", ".join(f"`{v}`" for v in decl.values or [])
+        return "one of " + ", ".join(f"`{v}`" for v in decl.allowed())
     if decl.type == "ref":
         return f"id of a component of deck `{decl.deck}`" if decl.deck else "id of a component"
     if decl.type == "list":
         return f"list of {_decl_type(decl.item())} (in a sheet: separated by `;`)"
     if decl.type == "grid":
         size = f" {decl.rows or '?'}×{decl.cols or '?'}" if decl.rows or decl.cols else ""
-        cells = f" of {', '.join(f'`{v}`' for v in decl.values)}" if decl.values else ""
+        if decl.cells is not None:
+            return f"grid{size} with a legend (below): rows of cells, edges, spans"
+        cells = f" of {', '.join(f'`{v}`' for v in decl.allowed())}" if decl.values else ""
         return f"grid{size}: rows of cells{cells}"
     return {"text": "text (translated)", "string": "text", "colour": "colour `#rrggbb`"}.get(decl.type, decl.type)
 
@@ -112,9 +206,37 @@ def _example(kind: Kind) -> list[str]:
         if name in _BASE_FIELDS or not (info.is_required() or name in kind.fields):
             continue
         decl = kind.fields.get(name)
+        if decl is not None and decl.type == "grid" and decl.cells is not None:
+            lines += [f"  {name}:", *(f"    {line}" for line in _grid_sample(decl))]
+            continue
         value = _sample(decl, name) if decl is not None else "..."
         lines.append(f"  {name}: {value}")
     return lines
+
+
+def _grid_sample(decl: FieldDecl) -> list[str]:
+    """Grid data that keeps to the legend's counts: the first cell everywhere, then one of each cell,
+    mark and edge the legend requires."""
+    rows, cols = decl.rows or 3, decl.cols or 3
+    cells = decl.cells or {}
+    first = next(iter(cells.values())).symbol
+    grid = [[first] * cols for _ in range(rows)]
+    k = 0
+    for cell in cells.values():
+        for _ in range(cell.count or cell.min or 0):
+            grid[k // cols][k % cols] = cell.symbol
+            k += 1
+    for mark in (decl.marks or {}).values():
+        for _ in range(mark.count or mark.min or 0):
+            grid[k // cols][k % cols] += f"{mark.symbol or ''}{mark.numbers[0] if mark.numbers else ''}"
+            k += 1
+    edges = [  # one edge each, on distinct boundaries: the rim's top for rim edges, between cells for others
+        f'{name}: ["0,{i} n"]' if e.border else f'{name}: ["{i},0 e"]'
+        for i, (name, e) in enumerate((decl.edges or {}).items())
+    ]
+    return ["cells:", *(f"  - {' '.join(row)}" for row in grid)] + (
+        ["edges:", *(f"  {e}" for e in edges)] if edges else []
+    )
 
 
 def _sample(decl: FieldDecl, name: str) -> str:
@@ -133,11 +255,12 @@ def _sample(decl: FieldDecl, name: str) -> str:
         "ref": "some-id",
     }
     if decl.type == "enum":
-        return str((decl.values or ["?"])[0])
+        return str((decl.allowed() or ["red"])[0])
     if decl.type == "list":
         return f"[{_sample(decl.item(), name)}]"
     if decl.type == "grid":
-        return '["x . .", ". x ."]' if not decl.values else f'["{decl.values[0]}"]'
+        cell = str(decl.allowed()[0]) if decl.values else "."
+        return "[" + ", ".join(f'"{" ".join([cell] * (decl.cols or 3))}"' for _ in range(decl.rows or 2)) + "]"
     return samples.get(decl.type, "...")
 
 

@@ -4,11 +4,13 @@ the loaded component, the editor schema and the docs all come from one declarati
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 
+from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
 from mazmorra.units import parse_size
 
@@ -81,9 +83,16 @@ def annotation(decl: FieldDecl, name: str) -> Any:
     if t == "bool":
         return bool
     if t == "enum":
-        if not decl.values:
+        if decl.setting is not None:
+            if not isinstance(decl.values, str) or not decl.values.startswith("game.") or not decl.setting:
+                raise DeclError(
+                    f"values {decl.values!r}: a list, a mapping of values to {{label, icon}}, or game.<setting>",
+                    "values",
+                )
+            return Annotated[str, Field(pattern=ICON)]  # the setting's keys are checked in stage 2
+        if not decl.allowed():
             raise DeclError("an enum needs `values:`, the list of allowed values", "values")
-        return Literal[tuple(decl.values)]
+        return Literal[tuple(decl.allowed())]
     if t == "colour":
         return Annotated[str, Field(pattern=COLOUR)]
     if t in ("icon",):
@@ -101,8 +110,19 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             list[item_type],
             Field(min_length=int(lo) if lo is not None else None, max_length=int(hi) if hi is not None else None),
         ]
+    if t == "grid" and decl.cells is not None:
+        _check_legend(decl)
+        return Annotated[
+            GridValue,
+            BeforeValidator(
+                partial(parse_grid, decl, legend=Legend.of(decl)),
+                json_schema_input_type=str | list[str | list[str]] | GridInput,
+            ),
+        ]
     if t == "grid":
-        cell: Any = Literal[tuple(decl.values)] if decl.values else Annotated[str, Field(pattern=r"^\S+$")]
+        if decl.marks or decl.edges:
+            raise DeclError("marks and edges need a legend of cells (`cells:`)", "marks" if decl.marks else "edges")
+        cell: Any = Literal[tuple(decl.allowed())] if decl.values else Annotated[str, Field(pattern=r"^\S+$")]
         row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols)]
         return Annotated[
             list[row],
@@ -110,6 +130,56 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             Field(min_length=decl.rows, max_length=decl.rows),
         ]
     raise DeclError(f"unknown type '{t}'")
+
+
+class GridInput(BaseModel):
+    """How a grid with a legend is written (for the editor schema)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cells: list[str | list[str]] = Field(description="the rows, top first: cell symbols, each followed by its marks")
+    edges: dict[str, list[str]] = Field(
+        default_factory=dict, description="per edge kind, its edges as ROW,COL SIDE (1,2 e)"
+    )
+    spans: list[str] = Field(default_factory=list, description="cells drawn as one: ROW,COL ROWSxCOLS (1,1 2x2)")
+
+
+def _check_legend(decl: FieldDecl) -> None:
+    """A legend that parses unambiguously and whose `on:` lists name its cells."""
+    if decl.values:
+        raise DeclError("a grid with a legend (`cells:`) lists its cells there, not in `values:`", "values")
+    cells = decl.cells or {}
+    if not cells:
+        raise DeclError("`cells:` names at least one kind of cell, with its symbol", "cells")
+    symbols = [d.symbol for d in cells.values()]
+    dup = sorted({s for s in symbols if symbols.count(s) > 1})
+    if dup:
+        raise DeclError(f"two cells share the symbol '{dup[0]}'", "cells")
+    bare = [n for n, m in (decl.marks or {}).items() if m.numbers and not m.symbol]
+    for name, mark in (decl.marks or {}).items():
+        if mark.symbol is None and mark.numbers is None:
+            raise DeclError(f"mark '{name}' needs a symbol, numbers, or both", "marks")
+        if mark.numbers and not 0 <= mark.numbers[0] <= mark.numbers[1] <= 999:
+            raise DeclError(f"mark '{name}': numbers are [lowest, highest], 0 to 999", "marks")
+        if mark.unique and not mark.numbers:
+            raise DeclError(f"mark '{name}': unique applies to numbered marks", "marks")
+    if len(bare) > 1:
+        raise DeclError(f"marks {bare[0]} and {bare[1]} are both written as bare numbers: give one a symbol", "marks")
+    for group, items in (("marks", decl.marks or {}), ("edges", decl.edges or {})):
+        for name, item in items.items():
+            for cell in item.on or []:
+                if cell not in cells:
+                    raise DeclError(
+                        f"{group[:-1]} '{name}': on: names '{cell}', which is no cell of the legend "
+                        f"({', '.join(cells)})",
+                        group,
+                    )
+    for group, counted in (("cells", cells), ("marks", decl.marks or {}), ("edges", decl.edges or {})):
+        for name, c in counted.items():
+            if c.count is not None and (c.min is not None or c.max is not None):
+                raise DeclError(f"{name}: give count, or min and max, not both", group)
+            if c.min is not None and c.max is not None and c.min > c.max:
+                raise DeclError(f"{name}: min {c.min} is larger than max {c.max}", group)
 
 
 def model_field(decl: FieldDecl, name: str) -> tuple[Any, Any]:
@@ -132,6 +202,6 @@ def model_field(decl: FieldDecl, name: str) -> tuple[Any, Any]:
             reason = exc.errors()[0]["msg"]
             raise DeclError(f"default {decl.default!r} is not a valid value: {reason}", "default") from None
         return typ, Field(decl.default, description=description, json_schema_extra=extra)
-    if decl.type in ("list", "grid"):
+    if decl.type == "list" or (decl.type == "grid" and decl.cells is None):
         return typ, Field(default_factory=list, description=description, json_schema_extra=extra)
     return typ | None, Field(None, description=description, json_schema_extra=extra)

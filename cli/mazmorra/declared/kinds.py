@@ -27,6 +27,9 @@ _DECL_RULES = {
     "default": "kind.field-default",
     "min": "kind.field-limits",
     "max": "kind.field-limits",
+    "cells": "kind.grid-legend",
+    "marks": "kind.grid-legend",
+    "edges": "kind.grid-legend",
 }
 
 
@@ -258,13 +261,25 @@ def _build(
         deck_rules=base.deck_rules if base else (),
         pack_rules=base.pack_rules if base else (),
         two_sided=two_sided,
-        reads_settings=base.reads_settings if base else False,
+        reads_settings=(base.reads_settings if base else False) or any(d.setting for d in fields.values()),
         summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(base_loc.file)}"),
         fields=fields,
         rules=tuple(rules),
         source=base_loc,
         declared_at=declared_at,
     )
+
+
+def shipped_kinds(folder: Path) -> list[Kind]:
+    """The kinds a game family ships as kind files (`<family package>/kinds/*.yaml`, laid out like a
+    pack's `kinds/` folder), to register as built-in kinds. A mistake in them is a bug of the package."""
+    if not kind_files(folder):
+        raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
+    problems: list[Problem] = []
+    found = load_kinds(folder, problems)
+    if problems:
+        raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
+    return list(found.values())
 
 
 def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:

@@ -266,16 +266,64 @@ def _require(s: Require, scope: list[Component]) -> Iterator[Problem]:
             )
 
 
+def _choice_icons(pack: Pack, icons: IconSet) -> Iterator[Problem]:
+    """The icons an enum's values print with exist (reported once, where the kind declares them)."""
+    for kind in pack.kinds():
+        for name, decl in kind.fields.items():
+            item = decl.item() if decl.type == "list" else decl
+            for value, choice in item.choices.items():
+                if choice.icon is not None and choice.icon not in icons:
+                    yield Problem(
+                        "field.unknown-icon",
+                        f"value '{value}' of field '{name}' prints icon '{choice.icon}', which does not exist"
+                        f"{did_you_mean(choice.icon, icons.names(), n=3)}",
+                        kind.declared_at.get(name, kind.source),
+                        f"kind:{kind.name}",
+                        name,
+                    )
+
+
+def _setting_keys(pack: Pack, setting: str) -> list[str] | None:
+    """The keys of a pack.yaml `game:` setting (a dotted path), or None when it is not a mapping."""
+    node: Any = pack.spec.game
+    for part in setting.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return [str(k) for k in node] if isinstance(node, dict) else None
+
+
 def _field_types(pack: Pack, icons: IconSet) -> Iterator[Problem]:
-    """What declared icon and image fields promise: an icon that exists, a usable picture inside the pack."""
+    """What declared fields promise: an icon that exists, a usable picture inside the pack, a key of
+    the game setting an enum names, grid data that keeps to its legend."""
+    from mazmorra.declared import gridcheck
+    from mazmorra.declared.grid import GridValue
     from mazmorra.images import problem_in_pack
 
+    yield from _choice_icons(pack, icons)
     for comp in pack.components():
         for name, decl in comp.kind.fields.items():
             item = decl.item() if decl.type == "list" else decl
+            value = _value(comp, name)
+            if isinstance(value, GridValue):
+                yield from gridcheck.check(comp, name, decl, value)
+                continue
+            if item.setting is not None:
+                keys = _setting_keys(pack, item.setting)
+                for i, v in enumerate(value if isinstance(value, (list, tuple)) else [value]):
+                    if isinstance(v, str) and (keys is None or v not in keys):
+                        where = comp.field_loc(f"{name}.{i}") if decl.type == "list" else comp.field_loc(name)
+                        known = f"its keys: {', '.join(keys)}" if keys else "pack.yaml does not set it"
+                        yield Problem(
+                            "field.setting",
+                            f"{name} '{v}' is not one of game.{item.setting}{did_you_mean(v, keys or [])} ({known})",
+                            where,
+                            comp.id,
+                            name,
+                        )
+                continue
             if item.type not in ("icon", "image"):
                 continue
-            value = _value(comp, name)
             for i, v in enumerate(value if isinstance(value, (list, tuple)) else [value]):
                 if not isinstance(v, str) or not v:
                     continue

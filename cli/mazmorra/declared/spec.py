@@ -39,6 +39,51 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, populate_by_name=True)
 
 
+class Choice(_Strict):
+    """One value of an enum that prints as a word and an icon: `reach: {label: Reach, icon: reach}`."""
+
+    label: str = Field(
+        min_length=1,
+        description="the word a player reads, written in English like a template's _() label and translated "
+        "through the label catalogues",
+    )
+    icon: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9_-]*$", description="the icon drawn beside it")
+    description: str = Field("", description="what it means (shown in the docs)")
+
+
+class _Counted(_Strict):
+    count: int | None = Field(None, ge=0, description="exactly this many in every grid")
+    min: int | None = Field(None, ge=0, description="at least this many in every grid")
+    max: int | None = Field(None, ge=0, description="at most this many in every grid")
+    description: str = Field("", description="what it stands for (shown in the docs)")
+
+
+class CellDecl(_Counted):
+    """A kind of cell of a grid field: the symbol a row writes for it; its name is what templates draw."""
+
+    symbol: str = Field(min_length=1, max_length=3, pattern=r"^[^\s0-9]+$", description="how a row writes it")
+
+
+class MarkDecl(_Counted):
+    """Something standing on a cell, written after the cell's symbol (`.3`, `.*`): a spawn point, a
+    point of interest. A numbered mark is its symbol (or nothing) followed by a number."""
+
+    symbol: str | None = Field(None, min_length=1, max_length=3, pattern=r"^[^\s0-9]+$")
+    numbers: tuple[int, int] | None = Field(None, description="a numbered mark: the lowest and highest number")
+    unique: bool = Field(False, description="a numbered mark: each number at most once per grid")
+    on: list[str] | None = Field(None, description="the cells it may stand on (default: any)")
+
+
+class EdgeDecl(_Counted):
+    """A feature on the boundary between two cells or at the grid's rim: a wall, a portcullis, a
+    connection arrow."""
+
+    border: bool | None = Field(
+        None, description="true: only on the grid's outer boundary; false: only between two cells; default: both"
+    )
+    on: list[str] | None = Field(None, description="the cells on either side must be of these (default: any)")
+
+
 class FieldDecl(_Strict):
     """One field of a declared kind: `{type: int, min: 0, max: 10, default: 0}`."""
 
@@ -52,7 +97,11 @@ class FieldDecl(_Strict):
     max: float | None = Field(
         None, description="int/number: largest value; text/string: most characters; list: most items"
     )
-    values: list[str | int] | None = Field(None, description="enum: the allowed values; grid: the allowed cells")
+    values: list[str | int] | dict[str, Choice] | str | None = Field(
+        None,
+        description="enum: the allowed values, a mapping value -> {label, icon} of values a player reads, or "
+        "game.<setting> (the keys of that pack.yaml setting); grid: the allowed cells",
+    )
     of: FieldType | FieldDecl | None = Field(
         None, description="list: the type of each item (a type name or a field declaration)"
     )
@@ -60,6 +109,11 @@ class FieldDecl(_Strict):
     rows: int | None = Field(None, ge=1, le=500, description="grid: exact number of rows")
     cols: int | None = Field(None, ge=1, le=500, description="grid: exact number of columns")
     pattern: str | None = Field(None, description="string: a regular expression the value must match")
+    cells: dict[str, CellDecl] | None = Field(
+        None, description="grid: the legend of cells by name, each with its symbol (the grid then also takes edges)"
+    )
+    marks: dict[str, MarkDecl] | None = Field(None, description="grid: what may stand on a cell, by name")
+    edges: dict[str, EdgeDecl] | None = Field(None, description="grid: the features on the edges between cells")
 
     def item(self) -> FieldDecl:
         """A list's item declaration (`of: string` or `of: {type: enum, values: [...]}`)."""
@@ -70,6 +124,22 @@ class FieldDecl(_Strict):
     @property
     def translatable(self) -> bool:
         return self.type == "text" or (self.type == "list" and self.item().type == "text")
+
+    @property
+    def choices(self) -> dict[str, Choice]:
+        """An enum's values that print as a word and an icon (empty for a plain list of values)."""
+        return dict(self.values) if isinstance(self.values, dict) else {}
+
+    @property
+    def setting(self) -> str | None:
+        """The pack.yaml setting whose keys an enum takes (`values: game.threats` -> "threats")."""
+        return self.values.removeprefix("game.") if isinstance(self.values, str) else None
+
+    def allowed(self) -> list[str | int]:
+        """An enum's (or a legend-less grid's) fixed values: a list, or the keys of its choices."""
+        if isinstance(self.values, dict):
+            return list(self.values)
+        return list(self.values) if isinstance(self.values, list) else []
 
 
 class KindFile(_Strict):

@@ -13,12 +13,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import TemplateSyntaxError
 from jinja2.ext import babel_extract
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+
+if TYPE_CHECKING:
+    from mazmorra.model import Kind
 
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates
@@ -40,6 +44,18 @@ def template_labels(files: Iterable[Path]) -> list[Label]:
     for path in files:
         for label in _file_labels(path.resolve(), path.stat().st_mtime_ns):
             seen.setdefault(label.msgid, label)
+    return list(seen.values())
+
+
+def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
+    """The labels of the enum values kinds declare with a word and an icon (`values: {reach: {label:
+    Reach}}`): labels like a template's, each at the line of the field that declares it."""
+    seen: dict[str, Label] = {}
+    for kind in kinds:
+        for name, decl in kind.fields.items():
+            item = decl.item() if decl.type == "list" else decl
+            for choice in item.choices.values():
+                seen.setdefault(choice.label, Label(choice.label, None, kind.declared_at.get(name, kind.source)))
     return list(seen.values())
 
 

@@ -22,7 +22,7 @@ from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import ElementError, FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
-from mazmorra.model import Deck, Pack
+from mazmorra.model import Deck, Kind, Pack
 
 
 @dataclass
@@ -85,6 +85,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         },
         "pack": {"id": pack.id, "name": pack_name},
     }
+    choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
     backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
 
@@ -105,7 +106,14 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     else _face(
                         ctx,
                         back_t,
-                        {**common, "w": size[0], "h": size[1], "side": "back", "card": {}},
+                        {
+                            **common,
+                            "w": size[0],
+                            "h": size[1],
+                            "side": "back",
+                            "card": {},
+                            "choice": choosers[kind.name],
+                        },
                         shared_back_id(deck, kind.name, size),
                         "back",
                         lambda f: deck.loc,
@@ -120,6 +128,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 "h": size[1],
                 "side": "front",
                 "card": ctx.contexts[comp.id],
+                "choice": choosers[kind.name],
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
@@ -177,6 +186,21 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         inputs,
         pack_name,
     )
+
+
+def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
+    """`choice(field, value)` in templates: an enum value's word (translated like a label) and icon,
+    as the kind declares them (`values: {reach: {label: Reach, icon: reach}}`)."""
+
+    def choice(name: str, value: Any) -> dict[str, Any]:
+        decl = kind.fields.get(name)
+        item = decl.item() if decl is not None and decl.type == "list" else decl
+        found = item.choices.get(str(value)) if item is not None else None
+        if found is None:
+            raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
+        return {"value": value, "label": labels(found.label), "icon": found.icon}
+
+    return choice
 
 
 def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:

@@ -125,7 +125,7 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             if child.tag in ("cell-type", "edge-type"):
                 continue
             if child.tag == "cell":
-                check_attrs(child, CELL_STYLE | {"r", "c", "type", "rowspan", "colspan"})
+                check_attrs(child, CELL_STYLE | {"r", "c", "type", "add", "rowspan", "colspan"})
                 own = _own_style(child, CELL_STYLE)
                 rs, cs = _span(child, "rowspan"), _span(child, "colspan")
                 for r in _indices(child.get("r"), rows, "r", "cell"):
@@ -135,6 +135,8 @@ def grid_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                         style = cells.get((r, c), {})
                         if child.get("type") is not None:
                             style = dict(_typed(cell_types, child.get("type", ""), "<cell>", "cell-type"))
+                        if child.get("add") is not None:  # a mark drawn over the cell's own kind
+                            style = {**style, **_typed(cell_types, child.get("add"), "<cell add=>", "cell-type")}
                         cells[(r, c)] = {**style, **own}
                         if rs > 1 or cs > 1:
                             spans[(r, c)] = (rs, cs)

@@ -179,13 +179,18 @@ class Templates:
         return Loc(rel(template.filename or template.name or "template"))
 
     def label_problems(
-        self, names: Iterable[str], by_lang: dict[str, Labels], pack_root: Path, draft: bool
+        self,
+        names: Iterable[str],
+        by_lang: dict[str, Labels],
+        pack_root: Path,
+        draft: bool,
+        extra: Iterable[Label] = (),
     ) -> list[Problem]:
-        """Template labels a language has no translation for (found while laying out), each at the
-        template line that prints it."""
+        """Template labels (and `extra` ones, such as the words of a kind's enum values) a language
+        has no translation for (found while laying out), each at the line that declares it."""
         if not any(labels.missing for labels in by_lang.values()):
             return []  # finding where labels are printed parses every template again: only when needed
-        where = {label.msgid: label.loc for label in self.labels(names)}
+        where = {label.msgid: label.loc for label in [*extra, *self.labels(names)]}
         out = []
         for lang, labels in by_lang.items():
             for msgid in labels.missing:

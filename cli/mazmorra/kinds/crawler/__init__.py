@@ -1,0 +1,66 @@
+"""The deck-box crawler family (spec C): map tiles with terrain, connections and spawn points;
+hero, equipment, skill, item, enemy and marker cards; a printable net for a custom enemy die.
+
+Its kinds are declared in YAML (`kinds/*.yaml` beside this file, laid out like a pack's `kinds/`
+folder) and registered as built-in kinds, so a pack names them like any other (`kind: enemy`) and
+may extend them. What needs code (spawn points around the point of interest, reachable spaces, values
+that must fit the marker tracks, die faces that name enemies) is in `rules.py`. Its part of pack.yaml's
+`game:` section names the threat colours once per pack.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from mazmorra.declared.kinds import shipped_kinds
+from mazmorra.kinds import register, register_family
+from mazmorra.model import Family
+
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+def _name(name: str) -> str:
+    if not re.match(r"^[a-z][a-z0-9_-]*$", name):
+        raise ValueError(f"threat name {name!r} must be lowercase letters, digits, - or _")
+    return name
+
+
+class Threat(_Strict):
+    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
+    rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
+
+
+class Settings(_Strict):
+    """The crawler kinds' game-wide settings (pack.yaml `game:`)."""
+
+    threats: dict[Annotated[str, AfterValidator(_name)], Threat] = Field(
+        min_length=1, max_length=8, description="enemy threat types: print colour and activation rank per name"
+    )
+
+    @field_validator("threats")
+    @classmethod
+    def _ranks_differ(cls, threats: dict[str, Threat]) -> dict[str, Threat]:
+        ranks = [t.rank for t in threats.values()]
+        if len(set(ranks)) != len(ranks):
+            raise ValueError("two threats share a rank; each rank sets when its enemies act, so they differ")
+        return threats
+
+
+FAMILY = register_family(
+    Family(
+        "crawler",
+        "Deck-box crawler (spec C): map tile cards with terrain, connections and spawn points; hero, "
+        "equipment, skill, item, enemy and marker cards; a custom enemy die to fold.",
+        settings=Settings,
+    )
+)
+
+KINDS = {kind.name: register(kind) for kind in shipped_kinds(Path(__file__).parent)}

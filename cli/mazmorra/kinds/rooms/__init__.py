@@ -1,0 +1,69 @@
+"""The rotating-rooms family (spec D): two-sided room tiles on a square grid (walls and portcullises
+on edges, pit traps, one rotation gear), the starting lines, round character and item tokens, and each
+player's action, combat and jump cards.
+
+Its kinds are declared in YAML (`kinds/*.yaml` beside this file) and registered as built-in kinds; what
+needs code (rooms that pair up, each player's card set) is in `rules.py`. Its part of pack.yaml's
+`game:` section names the player colours and the card set every colour holds.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from mazmorra.declared.kinds import shipped_kinds
+from mazmorra.kinds import register, register_family
+from mazmorra.model import Family
+
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+def _name(name: str) -> str:
+    if not re.match(r"^[a-z][a-z0-9_-]*$", name):
+        raise ValueError(f"player colour name {name!r} must be lowercase letters, digits, - or _")
+    return name
+
+
+class Player(_Strict):
+    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour of the player's tokens and cards, #rrggbb")
+
+
+class CardSet(_Strict):
+    """The cards each player colour holds."""
+
+    action: list[Annotated[int, Field(ge=1, le=9)]] = Field(
+        min_length=1, max_length=9, description="the action cards, by their number of actions"
+    )
+    combat: list[Annotated[int, Field(ge=0, le=9)]] = Field(
+        min_length=1, max_length=20, description="the combat cards, by their bonus (+0 returns to its owner)"
+    )
+    jump: int = Field(ge=0, le=9, description="how many jump cards")
+
+
+class Settings(_Strict):
+    """The rotating-rooms kinds' game-wide settings (pack.yaml `game:`)."""
+
+    players: dict[Annotated[str, AfterValidator(_name)], Player] = Field(
+        min_length=2, max_length=8, description="player colours: name -> print colour"
+    )
+    card_set: CardSet = Field(description="the action, combat and jump cards each player colour holds")
+
+
+FAMILY = register_family(
+    Family(
+        "rooms",
+        "Rotating rooms (spec D): two-sided room tiles with walls, portcullises, pit traps and a rotation gear; "
+        "starting lines; character and item tokens; action, combat and jump cards per player colour.",
+        settings=Settings,
+    )
+)
+
+KINDS = {kind.name: register(kind) for kind in shipped_kinds(Path(__file__).parent)}
