@@ -51,6 +51,7 @@ def test_png_per_face_at_default_dpi_with_bleed(tmp_path: Path) -> None:
         assert img.mode == "RGB"
         profile = ImageCms.ImageCmsProfile(io.BytesIO(img.info["icc_profile"]))
         assert "sRGB" in ImageCms.getProfileDescription(profile)
+        assert profile.profile.version == 2.1  # ICC v2: what print shops' software reads everywhere
         assert round(img.info["dpi"][0]) == 300
     assert "cofre-olvidado,Cofre olvidado,2,cofre-olvidado-front.png,back.png" in (folder / "cards.csv").read_text()
     # Deterministic: the same content gives the same pixels and bytes.
@@ -141,6 +142,8 @@ def test_profile_misfit_is_a_warning_and_falls_back(tmp_path: Path) -> None:
         str(out),
     )
     assert "do not fit the mpc profile" in text and "(export.profile)" in text
+    summary = next(line for line in text.splitlines() if "png/fichas/" in line)
+    assert summary.endswith("(16 PNG, 300 dpi, not fitting the mpc profile)")
     face = Face("x", "front", 25, 25, 3, ())
     expected = dpi_frame(face, 300, True)
     for p in (out / "profundidades" / "es" / "png" / "fichas").glob("*.png"):
@@ -154,6 +157,7 @@ def test_bad_export_options_are_usage_errors() -> None:
         ["--png", "--dpi", "5"],
         ["--png-profile", "mpc", "--no-png-bleed"],
         ["--tts", "--tts-url", "not a url"],
+        ["--tts", "--tts-url", "english=https://example.org"],
         ["--changed-only", "--gallery"],
     ):
         res = run_cli("build", "muestras", *args)
@@ -244,8 +248,8 @@ def test_tts_two_sided_components_get_unique_back_sheets(tmp_path: Path) -> None
     deck = json.loads((tts / "entradas.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True
-    assert entry["FaceURL"] == "https://example.org/tts/entradas/sheet-1.jpg"
-    assert entry["BackURL"] == "https://example.org/tts/entradas/sheet-1-back.jpg"
+    assert entry["FaceURL"] == "https://example.org/tts/en/entradas/sheet-1.jpg"  # each language its own folder
+    assert entry["BackURL"] == "https://example.org/tts/en/entradas/sheet-1-back.jpg"
     front, back = (
         Image.open(tts / "entradas" / "sheet-1.jpg"),
         Image.open(tts / "entradas" / "sheet-1-back.jpg"),
@@ -286,8 +290,9 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert after == [s.replace("img/es/", "img/en/") for s in before]
         assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
         assert (gallery / after[0]).read_bytes() != (gallery / before[0]).read_bytes()
-        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher's Eye"
-        assert b.js("document.documentElement.lang") == "en"
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher\u2019s Eye"
+        assert b.js("document.querySelector('#c-ojo-del-vigia h3').lang") == "en"
+        assert b.js("document.title") == "Samples"
 
         states = b.js(
             "Object.fromEntries([...document.querySelectorAll('.comp')].map(c => [c.id, "
@@ -304,7 +309,7 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         assert b.js("document.querySelector('#zoom img').getAttribute('src')").endswith(
             "img/en/cartas/fogata-del-claustro-front.jpg"
         )
-        b.click("#zoom")
+        b.click("#zoom .close")
         assert b.js("document.getElementById('zoom').hidden") is True
         assert b.errors() == []
 
@@ -380,3 +385,60 @@ def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None
     assert Image.open(pngs / "back.png").getpixel((40, 40)) != Image.open(pngs / "back-curse-63x88.png").getpixel(
         (40, 40)
     )
+
+
+def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
+    from mazmorra.exports.icc import srgb_v2
+
+    data = srgb_v2()
+    assert data[8] == 2 and data[12:16] == b"mntr" and data[36:40] == b"acsp" and len(data) % 4 == 0
+    ours = ImageCms.ImageCmsProfile(io.BytesIO(data))
+    assert ours.profile.version == 2.1 and ours.profile.xcolor_space == "RGB "
+    # Colour managed through it, every colour comes out as through littleCMS's own sRGB.
+    img = Image.new("RGB", (64, 64))
+    img.putdata([(r * 4, g * 4, (r * 3 + g * 5) % 256) for r in range(64) for g in range(64)])
+    through = ImageCms.applyTransform(
+        img, ImageCms.buildTransform(ours, ImageCms.createProfile("sRGB"), "RGB", "RGB", renderingIntent=1)
+    )
+    assert max(abs(a - b) for a, b in zip(img.tobytes(), through.tobytes())) <= 1
+
+
+def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_language(tmp_path: Path) -> None:
+    from mazmorra.exports import ttsobjects
+
+    out = tmp_path / "out"
+    urls = ("--tts-url", "https://example.org/{lang}/tts", "--tts-url", "es=https://cdn.example.org/juego")
+    _build("expedicion", "--deck", "fichas", "--deck", "becarios", "--no-pdf", "--tts", *urls, "--out", str(out))
+    saved = {
+        lang: json.loads((out / "expedicion" / lang / "tts" / "fichas.json").read_text(encoding="utf-8"))[
+            "ObjectStates"
+        ]
+        for lang in ("es", "en")
+    }
+    squares, bag = saved["en"]
+    assert squares["Name"] == "DeckCustom" and bag["Name"] == "Bag" and bag["Description"] == "The Expedition"
+    tiles = bag["ContainedObjects"]
+    assert len(tiles) == 24 and all(t["Name"] == "Custom_Tile" for t in tiles)  # 10 stun, 2+2+2 traps, 2, 4, 2
+    stun = next(t for t in tiles if t["Nickname"] == "Stun token")
+    image = stun["CustomImage"]
+    assert image["CustomTile"]["Type"] == 2  # a circle
+    assert image["ImageURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-front.jpg"
+    assert image["ImageSecondaryURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-back.jpg"
+    front = Image.open(out / "expedicion" / "en" / "tts" / "fichas" / "ficha-aturdimiento-front.jpg")
+    assert front.size == (_px(24, 300), _px(24, 300))
+    # Sizes in proportion: a 24 mm token is 24 mm across a 2-unit tile; a 20 mm square token and a
+    # poker card on card meshes; a card is 2.5 units (63.5 mm) wide at scale 1.
+    assert stun["Transform"]["scaleX"] == stun["Transform"]["scaleZ"] == round(24 / ttsobjects.TILE_MM, 4)
+    assert (squares["Transform"]["scaleX"], squares["Transform"]["scaleZ"]) == ttsobjects.card_scale(20, 20)
+    assert [c["Nickname"] for c in squares["ContainedObjects"]].count("Wall token") == 6
+    becarios = json.loads((out / "expedicion" / "en" / "tts" / "becarios.json").read_text(encoding="utf-8"))
+    card = becarios["ObjectStates"][0]
+    assert card["Transform"]["scaleX"] == round(63 / 63.5, 4) and card["Transform"]["scaleZ"] == round(88 / 88.9, 4)
+    assert 24 / 63 == pytest.approx(
+        stun["Transform"]["scaleX"] * ttsobjects.TILE_MM / (card["Transform"]["scaleX"] * ttsobjects.CARD_MM[0]),
+        rel=1e-3,
+    )
+    # Spanish: its own address, its own names.
+    es_tiles = saved["es"][1]["ContainedObjects"]
+    assert es_tiles[0]["CustomImage"]["ImageURL"].startswith("https://cdn.example.org/juego/fichas/")
+    assert "Ficha de aturdimiento" in {t["Nickname"] for t in es_tiles}

@@ -145,6 +145,7 @@ class Document:
     backs: list[bool]  # whether every copy has a back, in order
     items: Callable[[], Iterator[Item]]  # lays the deck out, reporting problems as it goes
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
+    pack_name: str = ""  # in the document's language
 
 
 # ---------------------------------------------------------------- imposed pages (stage 5)

@@ -20,6 +20,7 @@ from mazmorra import workers
 from mazmorra.contracts import Document, Item
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean
 from mazmorra.exports import Exporter, ExportOptions, make_exporters
+from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
 from mazmorra.icons import IconSet
@@ -38,8 +39,10 @@ from mazmorra.paths import templates_dir
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
-_DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label"})
-_LAYOUT_INDEPENDENT = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"})
+_DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label", "glossary.term", "glossary.untranslated"})
+_LAYOUT_INDEPENDENT = frozenset(
+    {"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"} | _DRAFTABLE
+)
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 # More renderers, from the caller (the live preview): given the pack, its icons and the build's problems.
@@ -115,13 +118,14 @@ def _build(
     labels: dict[str, Labels] = {}
     reported: set[tuple[str, Loc | None, str]] = set()  # template mistakes, reported once for every language
     langs = _languages(pack, opts.langs)
+    used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     for lang in langs:
         localisation = localise(pack, lang)  # 3. localise
-        problems += [
-            replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p
-            for p in localisation.problems
-        ]  # a draft falls back visibly instead of failing
         labels[lang] = Labels(pack.root, templates_dir(), lang)
+        found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], templates.labels(used))]
+        problems += [
+            replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
+        ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
             pack,
             localisation,
@@ -178,7 +182,6 @@ def _build(
                 _merge(one, doc, result, problems, counted=parallel)
         for exporter in exporters:  # pack-wide exports (the gallery's page)
             exporter.finish()
-        used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
@@ -254,11 +257,10 @@ def _render(
     if pdf_path is not None and pages is not None:
         from mazmorra.render import DocMeta, Sheets  # here: `validate` never needs the PDF machinery
 
-        deck = pack.deck(doc.deck_id)
         pdf = Sheets(
             pdf_path,
             sheet.size,
-            DocMeta(doc.title, pack.spec.author, f"{pack.spec.name}: {deck.spec.name}", doc.lang),
+            DocMeta(doc.title, pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang),
             icons,
         )
         pdf.add(pages, stream)

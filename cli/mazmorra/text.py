@@ -20,6 +20,7 @@ from mazmorra.linebreak import HYPHEN, optimal_breaks, word_splits
 TOKEN = re.compile(r"\{([a-z][a-z0-9_-]*)(?:=([+-]?\d{1,3}|[A-Za-z])|(?::([a-z0-9_-]+))?(?::([+-]?\d+|[A-Za-z]))?)\}")
 EMPHASIS = re.compile(r"(\*\*|\*)")
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")  # a blank line
+BREAKING_SPACE = re.compile(r"[^\S\u00a0\u2007\u202f]+")  # whitespace a line may break at: never a no-break space
 ALIGNMENTS = ("left", "center", "right")  # `{center}` opening a paragraph aligns it: reserved words, not icons
 _ALIGN_MARK = re.compile(r"^\s*\{(left|center|right)\}[ \t]*")
 PLUS_ICONS = frozenset({"stealth", "alert"})  # their number reads "+N"
@@ -100,7 +101,9 @@ def _split_lines(text: str, state: tuple[bool, bool]) -> tuple[list[list[list[Pa
     paragraphs: list[list[list[Part]]] = []
     for para in text.split("\n"):
         chunks: list[list[Part]] = []
-        for raw in para.split():
+        for raw in BREAKING_SPACE.split(para):
+            if not raw:
+                continue
             parts: list[Part] = []
             pos = 0
             for m in TOKEN.finditer(raw):

@@ -217,9 +217,11 @@ def build_cmd(
         ),
     ] = False,
     tts_url: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
-            help="URL the tts/ folder will be uploaded to (default: file:/// URIs of this machine).",
+            help="URL each language's tts/ folder will be uploaded to: https://example.org/decks/{lang}, or "
+            "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
+            "(default: file:/// URIs of this machine).",
             rich_help_panel="Outputs",
         ),
     ] = None,
@@ -254,7 +256,7 @@ def build_cmd(
             dpi=dpi or 300,
             png_bleed=png_bleed,
             tts=tts,
-            tts_url=tts_url,
+            tts_url=tuple(tts_url or ()),
             gallery=gallery,
         )
         exports.check()

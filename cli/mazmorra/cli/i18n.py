@@ -35,7 +35,8 @@ def _pack_labels(pack: Pack) -> list[Label]:
 def i18n_update(packs: PacksArg = None) -> None:
     """Create or update locale/<lang>.po for every non-source language, keeping translations.
 
-    A changed source text keeps its translation, marked fuzzy; removed texts become obsolete entries.
+    Merges as msgmerge --previous: a changed or renamed text keeps its translation, marked fuzzy;
+    removed texts become obsolete entries; entries that did not change are left exactly as written.
     """
     from mazmorra.i18n import catalogue
     from mazmorra.i18n.po import catalogue_path
@@ -94,14 +95,15 @@ def i18n_status(
         report = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
+            labels = _pack_labels(pack)
             try:
-                build(pack_dir, BuildOptions(draft=True), render=False)
-                problems: list[Problem] = []
+                problems: list[Problem] = build(pack_dir, BuildOptions(draft=True), render=False, loaded=pack).warnings
             except ContentError as exc:
                 problems = exc.problems
             for lang in pack.spec.languages:
-                st = catalogue.catalogue_status(pack, lang)
+                st = catalogue.catalogue_status(pack, lang, labels)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
+                st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
             sys.stdout.write(
@@ -127,6 +129,7 @@ def i18n_status(
             "obsolete",
             "in sheets",
             "overflowing",
+            "glossary",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
         for pid, st in report:
@@ -139,6 +142,7 @@ def i18n_status(
                 str(st.obsolete),
                 str(st.from_sheets),
                 str(len(st.overflow or [])),
+                str(len(st.glossary)),
             )
         out.print(table)
         for pid, st in report:
@@ -148,4 +152,8 @@ def i18n_status(
             for p in st.overflow or []:
                 out.print(
                     f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.glossary:
+                out.print(
+                    f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )

@@ -30,7 +30,7 @@ class ExportOptions:
     dpi: int = 300  # PNG resolution; the resolution cap of TTS sheets
     png_bleed: bool = True
     tts: bool = False  # Tabletop Simulator deck sheets and a saved-object JSON
-    tts_url: str | None = None  # where the TTS images will be served from (default: file:/// URIs)
+    tts_url: tuple[str, ...] = ()  # where the TTS images will be served from, per language (default: file:/// URIs)
     gallery: bool = False  # output/<pack>/gallery/index.html
 
     def check(self) -> None:
@@ -42,8 +42,31 @@ class ExportOptions:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:
             raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        if self.tts_url is not None and not re.match(r"^[a-z][a-z0-9+.-]*://", self.tts_url):
-            raise UsageError(f"--tts-url must be a URL such as https://example.org/decks (got '{self.tts_url}')")
+        for value in self.tts_url:
+            if not _TTS_URL.match(value):
+                raise UsageError(
+                    f"--tts-url must be a URL such as https://example.org/decks/{{lang}}, or LANG=URL for one "
+                    f"language (got '{value}')"
+                )
+
+    def tts_base(self, lang: str) -> str | None:
+        """Where one language's tts/ folder is served from: its own `--tts-url LANG=URL`, else the
+        shared URL with `{lang}` filled in, or with the language added as a last folder (so that two
+        languages never share an address); None for file:/// URIs."""
+        shared = None
+        for value in self.tts_url:
+            m = _TTS_URL.match(value)
+            assert m is not None  # checked
+            if m.group(1) == lang:
+                return m.group(2)
+            if m.group(1) is None:
+                shared = m.group(2)
+        if shared is None:
+            return None
+        return shared.replace("{lang}", lang) if "{lang}" in shared else f"{shared.rstrip('/')}/{lang}"
+
+
+_TTS_URL = re.compile(r"^(?:([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?)=)?([a-z][a-z0-9+.-]*://.+)$")
 
 
 def back_stem(doc: Document, item: Item) -> str:

@@ -43,6 +43,7 @@ class _Shown:
 class _Deck:
     names: dict[str, str] = field(default_factory=dict)  # lang -> name
     components: dict[str, dict[str, _Shown]] = field(default_factory=dict)  # id -> lang -> shown
+    pack_names: dict[str, str] = field(default_factory=dict)  # lang -> the pack's name in it
 
 
 class GalleryExport(Exporter):
@@ -62,6 +63,7 @@ class GalleryExport(Exporter):
             self.langs.append(doc.lang)
         deck = self.decks.setdefault(doc.deck_id, _Deck())
         deck.names[doc.lang] = doc.deck_name
+        deck.pack_names[doc.lang] = doc.pack_name
         comp = item.front.component
         base = f"img/{doc.lang}/{doc.deck_id}/"
         wanted = [(base + f"{comp}-front.jpg", item.front)]
@@ -106,12 +108,15 @@ class GalleryExport(Exporter):
 
 def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "") -> str:
     """The gallery page: plain HTML, the language switch a few lines of inline JS; `extra` is more
-    HTML for the end of the body (the live preview's links, overlay and script)."""
+    HTML for the end of the body (the live preview's links, overlay and script). The page's own
+    words are English; every text of the pack (names, picture descriptions) switches language with
+    it, marked with its `lang`."""
     by_comp: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         if p.component:
             by_comp.setdefault((p.component, p.lang or ""), []).append(p)
     first = langs[0]
+    sides = {lang: _side_words(pack, lang) for lang in langs}
 
     def per_lang(attr: str, values: dict[str, str]) -> str:
         return " ".join(f'{attr}-{lang.lower()}="{escape(values.get(lang, ""))}"' for lang in langs)
@@ -129,9 +134,12 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
                 if not getattr(one, side):
                     continue
                 totals["faces"] += 1
+                alts = {lang: sides[lang][side].replace("{name}", s.name) for lang, s in shown.items()}
                 imgs.append(
-                    f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" '
-                    f'{per_lang("data-src", srcs)} alt="{escape(one.name)} ({side})" loading="lazy">'
+                    f'<a class="zoom" href="{escape(getattr(one, side))}" {per_lang("data-src", srcs)}>'
+                    f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" lang="{escape(first)}" '
+                    f'{per_lang("data-src", srcs)} alt="{escape(alts.get(first, one.name))}" '
+                    f'{per_lang("data-alt", alts)} loading="lazy"></a>'
                 )
             status = []
             for lang in langs:
@@ -156,19 +164,21 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
             items.append(
                 f'<article class="comp" id="c-{escape(comp_id)}">'
                 f'<div class="faces">{"".join(imgs)}</div>'
-                f'<h3 class="name" {per_lang("data-t", {lg: s.name for lg, s in shown.items()})}>'
+                f'<h3 class="name" lang="{escape(first)}" {per_lang("data-t", {lg: s.name for lg, s in shown.items()})}>'
                 f"{escape(one.name)}</h3>"
                 f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}</p>'
                 f'<ul class="status">{"".join(status)}</ul>'
                 f'<ul class="problems">{"".join(notes) or ok}</ul></article>'
             )
         cards.append(
-            f'<section class="deck" id="d-{escape(deck_id)}">'
-            f"<h2 {per_lang('data-t', deck.names)}>{escape(deck.names.get(first, deck_id))}</h2>"
+            f'<section class="deck" id="d-{escape(deck_id)}" aria-labelledby="h-{escape(deck_id)}">'
+            f'<h2 id="h-{escape(deck_id)}" lang="{escape(first)}" {per_lang("data-t", deck.names)}>'
+            f"{escape(deck.names.get(first, deck_id))}</h2>"
             f'<div class="grid">{"".join(items)}</div></section>'
         )
     toc = "".join(
-        f'<a href="#d-{escape(d)}" {per_lang("data-t", deck.names)}>{escape(deck.names.get(first, d))}</a>'
+        f'<a href="#d-{escape(d)}" lang="{escape(first)}" {per_lang("data-t", deck.names)}>'
+        f"{escape(deck.names.get(first, d))}</a>"
         for d, deck in decks.items()
     )
     buttons = "".join(
@@ -176,10 +186,13 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         f'aria-pressed="{str(lang == first).lower()}">{escape(lang)}</button>'
         for lang in langs
     )
+    names = {lang: n for deck in decks.values() for lang, n in deck.pack_names.items() if n}
+    title = names.get(first, pack.spec.name)
     summary = f"{totals['components']} components, {totals['faces']} faces, {totals['problems']} warning(s)"
     return _PAGE.format(
         lang=escape(first),
-        title=escape(pack.spec.name),
+        title=escape(title),
+        titles=per_lang("data-t", names),
         buttons=buttons,
         summary=escape(summary),
         toc=toc,
@@ -189,6 +202,16 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         js=_JS,
         extra=extra,
     )
+
+
+def _side_words(pack: Pack, lang: str) -> dict[str, str]:
+    """How a picture is described in `lang`: "{name} (front)" and "{name} (back)", from the label
+    catalogues (the pack's, then the tool's); English where a language has none yet."""
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.paths import templates_dir
+
+    labels = Labels(pack.root, templates_dir(), lang)
+    return {"front": labels("{name} (front)"), "back": labels("{name} (back)")}
 
 
 _CSS = """
@@ -210,8 +233,9 @@ main { padding: 0 1.2em 2em; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: 1em; }
 .comp { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .6em; }
 .faces { display: flex; gap: .4em; align-items: flex-start; }
-.thumb { width: calc(50% - .2em); height: auto; cursor: zoom-in; border-radius: 3px;
-  box-shadow: 0 1px 3px #0004; }
+a.zoom { width: calc(50% - .2em); cursor: zoom-in; border-radius: 3px; }
+a.zoom:focus-visible { outline: 3px solid #1f5fa8; outline-offset: 2px; }
+.thumb { display: block; width: 100%; height: auto; border-radius: 3px; box-shadow: 0 1px 3px #0004; }
 .comp h3 { font-size: 1em; margin: .5em 0 0; }
 .meta { margin: 0; color: #666; font-size: .85em; }
 ul { list-style: none; margin: .3em 0 0; padding: 0; font-size: .85em; }
@@ -228,7 +252,10 @@ ul { list-style: none; margin: .3em 0 0; padding: 0; font-size: .85em; }
 #zoom { position: fixed; inset: 0; z-index: 2; display: flex; align-items: center; justify-content: center;
   background: #000c; cursor: zoom-out; }
 #zoom[hidden] { display: none; }
-#zoom img { max-width: 95vw; max-height: 95vh; box-shadow: 0 0 2em #000; }
+#zoom img { max-width: 95vw; max-height: 90vh; box-shadow: 0 0 2em #000; cursor: default; }
+#zoom .close { position: fixed; top: 1em; right: 1em; font: inherit; padding: .3em 1em; border: 0;
+  border-radius: 3px; background: #fff; color: #222; cursor: pointer; }
+#zoom .close:focus-visible, button.lang:focus-visible { outline: 3px solid #7fb2f0; outline-offset: 2px; }
 """
 
 _JS = """
@@ -236,13 +263,18 @@ _JS = """
   var langs = JSON.parse(document.getElementById('langs').textContent);
   function setLang(lang) {
     var key = lang.toLowerCase();
-    document.documentElement.lang = lang;
     document.querySelectorAll('[data-src-' + key + ']').forEach(function (el) {
-      el.src = el.getAttribute('data-src-' + key);
+      el.setAttribute(el.tagName === 'A' ? 'href' : 'src', el.getAttribute('data-src-' + key));
     });
     document.querySelectorAll('[data-t-' + key + ']').forEach(function (el) {
       el.textContent = el.getAttribute('data-t-' + key);
+      if (el.hasAttribute('lang')) { el.lang = lang; }
     });
+    document.querySelectorAll('[data-alt-' + key + ']').forEach(function (el) {
+      el.alt = el.getAttribute('data-alt-' + key);
+      el.lang = lang;
+    });
+    document.title = document.querySelector('header h1').textContent;
     document.querySelectorAll('button.lang').forEach(function (b) {
       b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
     });
@@ -257,23 +289,40 @@ _JS = """
   document.querySelectorAll('button.lang').forEach(function (b) {
     b.addEventListener('click', function () { setLang(b.dataset.lang); });
   });
+  // The enlarged picture: a dialog opened by a thumbnail's link (click, Enter or Space), closed by
+  // its button, a click outside the picture or Escape; the keyboard focus goes in and comes back.
   var zoom = document.getElementById('zoom'), big = zoom.querySelector('img');
-  document.querySelector('main').addEventListener('click', function (e) {
-    if (e.target.classList.contains('thumb')) {
-      big.src = e.target.src;
-      big.alt = e.target.alt;
-      zoom.hidden = false;
-    }
+  var close = zoom.querySelector('button'), opener = null;
+  function shut() {
+    if (zoom.hidden) { return; }
+    zoom.hidden = true;
+    if (opener) { opener.focus(); }
+  }
+  document.addEventListener('click', function (e) {
+    var link = e.target.closest && e.target.closest('a.zoom');
+    if (!link || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+    e.preventDefault();
+    var img = link.querySelector('img');
+    big.src = img.src;
+    big.alt = img.alt;
+    big.lang = img.lang;
+    opener = link;
+    zoom.hidden = false;
+    close.focus();
   });
-  zoom.addEventListener('click', function () { zoom.hidden = true; });
-  document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { zoom.hidden = true; } });
+  document.addEventListener('keydown', function (e) {
+    if (e.key === ' ' && e.target.matches && e.target.matches('a.zoom')) { e.preventDefault(); e.target.click(); }
+    if (e.key === 'Escape') { shut(); }
+    if (e.key === 'Tab' && !zoom.hidden) { e.preventDefault(); close.focus(); }  // the dialog keeps the focus
+  });
+  zoom.addEventListener('click', function (e) { if (e.target !== big) { shut(); } });
   var wanted = location.hash.slice(1);
   setLang(langs.indexOf(wanted) >= 0 ? wanted : langs[0]);
 })();
 """
 
 _PAGE = """<!DOCTYPE html>
-<html lang="{lang}">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -282,9 +331,11 @@ _PAGE = """<!DOCTYPE html>
 <style>{css}</style>
 </head>
 <body>
-<header><h1>{title}</h1><span class="summary">{summary}</span><nav>{buttons}</nav></header>
-<main><nav class="toc">{toc}</nav>{decks}</main>
-<div id="zoom" hidden><img alt=""></div>
+<header><h1 lang="{lang}" {titles}>{title}</h1><span class="summary">{summary}</span>
+<nav aria-label="Language">{buttons}</nav></header>
+<main><nav class="toc" aria-label="Decks">{toc}</nav>{decks}</main>
+<div id="zoom" role="dialog" aria-modal="true" aria-label="Enlarged picture" hidden>
+<img alt=""><button type="button" class="close">Close</button></div>
 <script type="application/json" id="langs">{langs}</script>
 <script>{js}</script>
 {extra}

@@ -57,14 +57,17 @@ class PngExport(Exporter):
         self._rows: list[list[str]] = []
         self._backs_done: set[str] = set()
         self._misfit = False
+        self.sizing: dict[Path, set[str]] = {}  # deck folder -> how its images were sized (profile, dpi)
 
     def folder(self, doc: Document) -> Path:
         return self.out_dir / self.pack.id / doc.lang / "png" / doc.deck_id
 
     def _frame(self, doc: Document, face: Face) -> Frame:
+        how = self.sizing.setdefault(self.folder(doc), set())
         if self.profile is not None:
             fitted = fits_profile(face, self.profile)
             if fitted is not None:
+                how.add(f"{self.profile.name} profile")
                 return profile_frame(face, fitted)
             if not self._misfit:
                 self._misfit = True
@@ -81,6 +84,7 @@ class PngExport(Exporter):
                     )
                 )
         dpi = fitting_dpi(face, self.dpi, self.opts.png_bleed, MAX_PIXELS)
+        how.add(f"{dpi:.0f} dpi" + (f", not fitting the {self.profile.name} profile" if self.profile else ""))
         if dpi < self.dpi:
             self.problems.append(
                 Problem(
@@ -131,5 +135,11 @@ class PngExport(Exporter):
 
     def summary(self) -> list[str]:
         n = sum(len(f) - 1 for f in self.written.values())
-        how = f"{self.profile.name} profile" if self.profile else f"{self.dpi} dpi"
-        return [f"{folder}/ ({len(files) - 1} PNG, {how})" for folder, files in self.written.items()] if n else []
+        return (
+            [
+                f"{folder}/ ({len(files) - 1} PNG, {'; '.join(sorted(self.sizing.get(folder, set())))})"
+                for folder, files in self.written.items()
+            ]
+            if n
+            else []
+        )

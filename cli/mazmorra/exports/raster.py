@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import io
 import math
-import struct
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from PIL import Image, ImageCms
+from PIL import Image
 
 from mazmorra.contracts import Face
 from mazmorra.icons import IconSet
@@ -191,13 +189,11 @@ def _extend_edges(img: Image.Image, box: tuple[int, int, int, int]) -> None:
         img.paste(img.crop((0, bottom - 1, w, bottom)).resize((w, h - bottom), near), (0, bottom))
 
 
-@lru_cache(maxsize=1)
 def srgb_icc() -> bytes:
-    """An sRGB ICC profile (littleCMS's built-in one, a few hundred bytes) to embed in every image.
-    Its creation date is pinned (header bytes 24-35) so that builds stay byte-identical."""
-    icc = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
-    icc[24:36] = struct.pack(">6H", 2000, 1, 1, 0, 0, 0)
-    return bytes(icc)
+    """The sRGB ICC profile (version 2, what print shops read everywhere) embedded in every image."""
+    from mazmorra.exports.icc import srgb_v2
+
+    return srgb_v2()
 
 
 def png_bytes(img: Image.Image, dpi: float | None = None) -> bytes:

@@ -8,10 +8,13 @@ Per deck and language, in output/<pack>/<lang>/tts/:
                            most (TTS keeps the last cell of a full 10 × 7 sheet for the hidden card)
   <deck>/sheet-N-back.jpg  per-card backs of two-sided components (CustomDeck UniqueBack)
   <deck>/back.jpg          the deck's common back
+  <deck>/<id>-front.jpg …  each face of a round token (and its back)
 
 A sheet holds each component once; copies are repeated card ids. Components of different sizes go
-on different sheets (a cell has one size). Cells are trims without bleed, at the resolution that
-fits 4096 px, never more than --dpi.
+on different sheets (a cell has one size) and in different decks (a deck has one size in TTS).
+Round components are round custom tiles, every copy in a bag. Each object is scaled from its real
+size (ttsobjects). Cells are trims without bleed, at the resolution that fits 4096 px, never more
+than --dpi.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from mazmorra.exports import Exporter, ExportOptions, Stage, prune
-from mazmorra.exports.raster import Rasteriser, fit_frame, jpeg_bytes
+from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
+from mazmorra.exports import ttsobjects as tts
+from mazmorra.exports.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
@@ -58,10 +62,22 @@ class Sheet:
 
 
 @dataclass
+class _Tile:
+    """A round component: its own images, every copy a tile."""
+
+    name: str
+    copies: int
+    front: Path
+    back: Path
+    size: tuple[float, float]
+
+
+@dataclass
 class _DeckState:
     sheets: list[Sheet]
     open_by_size: dict[tuple[float, float], list[Sheet]]
-    cards: list[tuple[str, int, int]] = field(default_factory=list)  # (name, card id, copies)
+    cards: list[tuple[str, int, int, tuple[float, float]]] = field(default_factory=list)  # (name, id, copies, size)
+    tiles: list[_Tile] = field(default_factory=list)
     shared_back: Face | None = None
     own_backs: bool = False
     thumb: Image.Image | None = None
@@ -85,6 +101,8 @@ def plan(deck: Deck, max_px_per_mm: float) -> list[Sheet]:
     """The sheets of a deck, in order: components grouped by size, at most 69 per sheet."""
     by_size: dict[tuple[float, float], int] = {}
     for comp in deck.components:
+        if comp.kind.shape == "round":
+            continue  # a round tile of its own, not a card of a sheet
         size = comp.size_mm
         by_size[size] = by_size.get(size, 0) + 1
     sheets: list[Sheet] = []
@@ -112,8 +130,9 @@ class TtsExport(Exporter):
         return self.out_dir / self.pack.id / doc.lang / "tts"
 
     def _url(self, doc: Document, path: Path) -> str:
-        if self.opts.tts_url:
-            return f"{self.opts.tts_url.rstrip('/')}/{path.relative_to(self.folder(doc)).as_posix()}"
+        base = self.opts.tts_base(doc.lang)
+        if base:
+            return f"{base.rstrip('/')}/{path.relative_to(self.folder(doc)).as_posix()}"
         return path.resolve().as_uri()
 
     def add(self, doc: Document, item: Item) -> None:
@@ -125,6 +144,9 @@ class TtsExport(Exporter):
             self._state = _DeckState(sheets, by_size, own_backs=_backs_differ(self.pack.deck(doc.deck_id)))
         st = self._state
         front = item.front
+        if front.shape == "round":
+            self._add_tile(doc, item, st)
+            return
         sheet = st.open_by_size[(front.w, front.h)][0]
         if sheet.fronts is None:
             sheet.fronts = Image.new("RGB", sheet.px, "white")
@@ -144,11 +166,30 @@ class TtsExport(Exporter):
         if st.thumb is None:
             st.thumb = images[0].copy()
             st.thumb.thumbnail((THUMB, THUMB))
-        st.cards.append((item.name, sheet.key * 100 + cell, item.copies))
+        st.cards.append((item.name, sheet.key * 100 + cell, item.copies, sheet.size_mm))
         sheet.filled += 1
         if sheet.filled == sheet.count:  # full: write it and let its pixels go
             self._write_sheet(doc, sheet)
             st.open_by_size[sheet.size_mm].pop(0)
+
+    def _add_tile(self, doc: Document, item: Item, st: _DeckState) -> None:
+        """A round component's faces, each an image of its own (a tile shows a whole image)."""
+        folder = self.folder(doc) / doc.deck_id
+        front = folder / f"{item.front.component}-front.jpg"
+        wanted = [(front, item.front)]
+        back = front
+        if item.back is not None:
+            back = folder / f"{back_stem(doc, item)}.jpg"
+            if back not in self.written.get(folder, set()):
+                wanted.append((back, item.back))
+        px = self.opts.dpi / MM_PER_IN
+        frames = [(face, fit_frame(face, round(face.w * px), round(face.h * px))) for _, face in wanted]
+        for (path, _), img in zip(wanted, Rasteriser(self.icons, doc.lang).images(frames)):
+            self._write(path, jpeg_bytes(img))
+            if st.thumb is None:
+                st.thumb = img.copy()
+                st.thumb.thumbnail((THUMB, THUMB))
+        st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h)))
 
     def _write_sheet(self, doc: Document, sheet: Sheet) -> None:
         folder = self.folder(doc) / doc.deck_id
@@ -161,11 +202,41 @@ class TtsExport(Exporter):
     def end(self, doc: Document) -> None:
         st = self._state
         self._state = None
-        if st is None or not st.cards:
+        if st is None or not (st.cards or st.tiles):
             return
         for sh in st.sheets:  # a component the layout skipped leaves a sheet short: write what there is
             if sh.fronts is not None:
                 self._write_sheet(doc, sh)
+        objects: list[dict[str, Any]] = []
+        x = 0.0  # objects side by side, in in-game units
+        for size, custom, cards in self._decks(doc, st):
+            sideways = size[0] > size[1]
+            objects.append(tts.deck(doc.deck_name, doc.pack_name, cards, custom, sideways, tts.card_scale(*size), x))
+            x += max(size) / tts.UNIT_MM + 1
+        if st.tiles:
+            tiles = [
+                tts.round_tile(t.name, self._url(doc, t.front), self._url(doc, t.back), *t.size)
+                for t in st.tiles
+                for _ in range(t.copies)
+            ]
+            objects.append(tiles[0] if len(tiles) == 1 else tts.bag(doc.deck_name, doc.pack_name, tiles, x))
+        target = self.folder(doc) / f"{doc.deck_id}.json"
+        data = json.dumps(tts.saved_object(objects), ensure_ascii=False, indent=2) + "\n"
+        self._write(target, data.encode("utf-8"))
+        if st.thumb is not None:
+            from mazmorra.exports.raster import png_bytes
+
+            self._write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
+        n = sum(c for *_, c, _ in st.cards) + sum(t.copies for t in st.tiles)
+        self.made.append(f"{target} ({len(st.sheets)} sheet(s), {n} components)")
+
+    def _decks(
+        self, doc: Document, st: _DeckState
+    ) -> list[tuple[tuple[float, float], dict[str, dict[str, Any]], list[dict[str, Any]]]]:
+        """The deck's cards as TTS decks, one per size (a TTS deck has one size): (size, its
+        CustomDeck entries, its cards, copies repeated)."""
+        if not st.cards:
+            return []
         folder = self.folder(doc) / doc.deck_id
         back_path = folder / "back.jpg"
         cell = max((sh.cell for sh in st.sheets), key=lambda c: c[0] * c[1])  # one back for every sheet
@@ -174,60 +245,31 @@ class TtsExport(Exporter):
             self._write(back_path, jpeg_bytes(img))
         elif not st.own_backs:  # a deck with no backs at all: a plain grey one
             self._write(back_path, jpeg_bytes(Image.new("RGB", cell, "#808080")))
-        custom: dict[str, dict[str, Any]] = {}
-        for sh in st.sheets:
-            face = folder / f"sheet-{sh.key}.jpg"
-            back = folder / f"sheet-{sh.key}-back.jpg" if st.own_backs else back_path
-            custom[str(sh.key)] = {
-                "FaceURL": self._url(doc, face),
-                "BackURL": self._url(doc, back),
-                "NumWidth": sh.cols,
-                "NumHeight": sh.rows,
-                "BackIsHidden": True,
-                "UniqueBack": st.own_backs,
-                "Type": 0,
-            }
-        w, h = self.pack.deck(doc.deck_id).size_mm
-        sideways = w > h
-        cards = [_card(name, cid, custom, sideways) for name, cid, copies in st.cards for _ in range(copies)]
-        if len(cards) == 1:
-            obj = {**cards[0], "Transform": _transform(flipped=True)}
-        else:
-            obj = {
-                "Name": "DeckCustom",
-                "Transform": _transform(flipped=True),
-                "Nickname": doc.deck_name,
-                "Description": f"{self.pack.spec.name} ({doc.lang})",
-                "Hands": False,
-                "SidewaysCard": sideways,
-                "DeckIDs": [c["CardID"] for c in cards],
-                "CustomDeck": custom,
-                "ContainedObjects": cards,
-            }
-        save = {
-            "SaveName": "",
-            "GameMode": "",
-            "Gravity": 0.5,
-            "PlayArea": 0.5,
-            "Date": "",
-            "Table": "",
-            "Sky": "",
-            "Note": "",
-            "Rules": "",
-            "XmlUI": "",
-            "LuaScript": "",
-            "LuaScriptState": "",
-            "ObjectStates": [obj],
-            "TabStates": {},
-            "VersionNumber": "",
-        }
-        target = self.folder(doc) / f"{doc.deck_id}.json"
-        self._write(target, (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-        if st.thumb is not None:
-            from mazmorra.exports.raster import png_bytes
-
-            self._write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
-        self.made.append(f"{target} ({len(st.sheets)} sheet(s), {len(cards)} cards)")
+        out = []
+        for size in dict.fromkeys(sh.size_mm for sh in st.sheets):
+            custom: dict[str, dict[str, Any]] = {}
+            for sh in st.sheets:
+                if sh.size_mm != size:
+                    continue
+                back = folder / f"sheet-{sh.key}-back.jpg" if st.own_backs else back_path
+                custom[str(sh.key)] = {
+                    "FaceURL": self._url(doc, folder / f"sheet-{sh.key}.jpg"),
+                    "BackURL": self._url(doc, back),
+                    "NumWidth": sh.cols,
+                    "NumHeight": sh.rows,
+                    "BackIsHidden": True,
+                    "UniqueBack": st.own_backs,
+                    "Type": 0,
+                }
+            scale = tts.card_scale(*size)
+            cards = [
+                tts.card(name, cid, custom, size[0] > size[1], scale)
+                for name, cid, copies, at in st.cards
+                if at == size
+                for _ in range(copies)
+            ]
+            out.append((size, custom, cards))
+        return out
 
     def _write(self, target: Path, data: bytes) -> None:
         self.stage(target).write_bytes(data)
@@ -242,36 +284,9 @@ class TtsExport(Exporter):
         return self.made
 
 
-def _transform(flipped: bool = False) -> dict[str, float]:
-    return {
-        "posX": 0.0,
-        "posY": 1.0,
-        "posZ": 0.0,
-        "rotX": 0.0,
-        "rotY": 180.0,
-        "rotZ": 180.0 if flipped else 0.0,
-        "scaleX": 1.0,
-        "scaleY": 1.0,
-        "scaleZ": 1.0,
-    }
-
-
-def _card(name: str, card_id: int, custom: dict[str, dict[str, Any]], sideways: bool) -> dict[str, Any]:
-    key = str(card_id // 100)
-    return {
-        "Name": "Card",
-        "Transform": _transform(),
-        "Nickname": name,
-        "Description": "",
-        "CardID": card_id,
-        "Hands": True,
-        "SidewaysCard": sideways,
-        "CustomDeck": {key: custom[key]},
-    }
-
-
 def _backs_differ(deck: Deck) -> bool:
     """True when the deck's cards do not all share one back: two-sided kinds, or a deck mixing kinds
     or sizes (each with its own deck back). Such decks get back sheets (UniqueBack)."""
-    variants = {(c.kind.name, c.size_mm) for c in deck.components}
-    return any(c.kind.two_sided for c in deck.components) or len(variants) > 1
+    cards = [c for c in deck.components if c.kind.shape != "round"]  # round ones are tiles: their own images
+    variants = {(c.kind.name, c.size_mm) for c in cards}
+    return any(c.kind.two_sided for c in cards) or len(variants) > 1

@@ -13,12 +13,26 @@ import polib
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, sheet_texts
+from mazmorra.i18n.merge import merge
 from mazmorra.i18n.po import catalogue_path, load_po
 from mazmorra.load import load_pack
 from mazmorra.model import LANG_PATTERN, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.write import atomic_write_text
 from mazmorra.yamlsafe import YList, load_yaml
+
+
+def plural_forms(lang: str) -> tuple[int, str]:
+    """The language's plural rule from CLDR (Babel's table, the one msginit and Weblate use):
+    (number of forms, the Plural-Forms header)."""
+    from babel.core import UnknownLocaleError
+    from babel.messages.plurals import get_plural
+
+    try:
+        rule = get_plural(lang)
+    except (UnknownLocaleError, ValueError):
+        return 2, "nplurals=2; plural=(n != 1);"
+    return rule.num_plurals, rule.plural_forms
 
 
 def _header(lang: str, pack_id: str) -> dict[str, str]:
@@ -31,19 +45,23 @@ def _header(lang: str, pack_id: str) -> dict[str, str]:
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
-        "Plural-Forms": "nplurals=2; plural=(n != 1);",
+        "Plural-Forms": plural_forms(lang)[1],
     }
 
 
-def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
-    """Create or merge locale/<lang>.po; changed sources turn fuzzy, removed ones obsolete."""
-    path = catalogue_path(pack.root, lang)
-    old = load_po(path)
-    po = polib.POFile(wrapwidth=0)
-    po.metadata = dict(old.metadata) if old is not None else _header(lang, pack.id)
-    po.metadata.setdefault("Language", lang)
-    previous = {e.msgctxt: e for e in old} if old is not None else {}
-    stats = {"new": 0, "fuzzy": 0, "obsolete": 0, "kept": 0}
+def reference(pack: Pack, loc: Loc) -> tuple[str, str]:
+    """A `#:` reference: the file relative to the pack (wherever the command runs), and the line."""
+    path = Path(loc.file)
+    try:
+        name = path.resolve().relative_to(pack.root.resolve()).as_posix()
+    except ValueError:
+        name = path.name  # never a path of this machine
+    return name, str(loc.line)
+
+
+def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POEntry]:
+    """Every entry the catalogue should hold now, untranslated: the pack's texts (except those a
+    spreadsheet translates) and, for a language the tool ships no label catalogue for, the labels."""
     wanted: list[polib.POEntry] = []
     in_sheets = sheet_texts(pack, lang)
     for msg in pack_messages(pack):
@@ -54,69 +72,38 @@ def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, in
                 msgctxt=msg.ctx,
                 msgid=msg.source,
                 msgstr="",
-                occurrences=[(msg.loc.file.replace("\\", "/"), str(msg.loc.line))],
+                occurrences=[reference(pack, msg.loc)],
                 comment=f"{msg.component} {msg.field}",
             )
         )
-    if lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None:
+    if labels_in_catalogue(lang):
+        n = plural_forms(lang)[0]
         for label in labels:
+            entry = polib.POEntry(
+                msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template"
+            )
             if label.plural:
-                wanted.append(
-                    polib.POEntry(
-                        msgctxt=LABEL_CTX,
-                        msgid=label.msgid,
-                        msgid_plural=label.plural,
-                        msgstr_plural={0: "", 1: ""},
-                        comment="label printed by a template",
-                    )
-                )
-            else:
-                wanted.append(
-                    polib.POEntry(
-                        msgctxt=LABEL_CTX,
-                        msgid=label.msgid,
-                        msgstr="",
-                        comment="label printed by a template",
-                    )
-                )
-    seen = set()
-    for e in wanted:
-        seen.add(e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid))
-        prev = previous.get(e.msgctxt) if e.msgctxt != LABEL_CTX else _find_label(old, e.msgid)
-        if prev is not None and prev.msgstr_plural and e.msgid_plural:
-            e.msgstr_plural = dict(prev.msgstr_plural)
-            stats["kept"] += 1
-        elif prev is None or not prev.msgstr:
-            stats["new"] += prev is None
-        else:
-            e.msgstr = prev.msgstr
-            e.tcomment = prev.tcomment
-            if prev.msgid != e.msgid or "fuzzy" in prev.flags:
-                e.flags.append("fuzzy")
-                e.previous_msgid = prev.previous_msgid if prev.msgid == e.msgid else prev.msgid
-                stats["fuzzy"] += 1
-            else:
-                stats["kept"] += 1
-        po.append(e)
-    if old is not None:
-        for e in old:
-            key = e.msgctxt if e.msgctxt != LABEL_CTX else (LABEL_CTX, e.msgid)
-            if key not in seen and (e.msgstr or e.msgstr_plural):
-                e.obsolete = True
-                po.append(e)
-                stats["obsolete"] += 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, po.__unicode__())
-    return stats
+                entry.msgid_plural = label.plural
+                entry.msgstr_plural = {i: "" for i in range(n)}
+            wanted.append(entry)
+    return wanted
 
 
-def _find_label(po: polib.POFile | None, msgid: str) -> polib.POEntry | None:
-    if po is None:
-        return None
-    for e in po:
-        if e.msgctxt == LABEL_CTX and e.msgid == msgid:
-            return e
-    return None
+def labels_in_catalogue(lang: str) -> bool:
+    """Whether the pack's own catalogue carries the template labels: the tool ships none for `lang`."""
+    return lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None
+
+
+def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
+    """Create or merge locale/<lang>.po as msgmerge would; only entries that changed are rewritten."""
+    path = catalogue_path(pack.root, lang)
+    load_po(path)  # a malformed catalogue is reported at its line before anything is merged
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    text, stats = merge(old, wanted_entries(pack, lang, labels), _header(lang, pack.id), ensure={"Language": lang})
+    if text != old:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, text)
+    return stats.as_dict()
 
 
 @dataclass(frozen=True)
@@ -140,6 +127,7 @@ class LangStatus:
     from_sheets: int = 0  # of the translated texts, how many a spreadsheet column carries
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
+    glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -166,33 +154,35 @@ class LangStatus:
                 }
                 for i in self.items
             ],
-            "overflow": [
-                {
-                    "component": p.component,
-                    "field": p.field,
-                    "file": p.loc.file if p.loc else None,
-                    "line": p.loc.line if p.loc else None,
-                    "message": p.message,
-                }
-                for p in self.overflow
-            ],
+            "overflow": [_problem(p) for p in self.overflow],
+            "glossary": [{**_problem(p), "rule": p.rule} for p in self.glossary],
         }
 
 
-def catalogue_status(pack: Pack, lang: str) -> LangStatus:
-    """Translated / fuzzy / untranslated / obsolete counts of one language, and the items behind them."""
+def _problem(p: Problem) -> dict[str, Any]:
+    return {
+        "component": p.component,
+        "field": p.field,
+        "file": p.loc.file if p.loc else None,
+        "line": p.loc.line if p.loc else None,
+        "message": p.message,
+    }
+
+
+def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -> LangStatus:
+    """Translated / fuzzy / untranslated / obsolete counts of one language, every message counted:
+    the pack's texts and the labels its templates print; and the items behind them."""
     msgs = pack_messages(pack)
     st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs))
-    if st.source:
-        st.translated = st.total
-        return st
-    po = load_po(catalogue_path(pack.root, lang))
+    po = None if st.source else load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     in_sheets = sheet_texts(pack, lang)
     for msg in msgs:
         e = index.get(msg.ctx)
         cell = in_sheets.get((msg.component, msg.field))
-        if cell is not None and cell[0]:
+        if st.source:
+            st.translated += 1
+        elif cell is not None and cell[0]:
             st.translated += 1
             st.from_sheets += 1
         elif e is None or not e.msgstr:
@@ -203,6 +193,11 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
             st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
         else:
             st.translated += 1
+    for label, state in label_states(pack, lang, labels or []):
+        st.total += 1
+        setattr(st, state, getattr(st, state) + 1)
+        if state != "translated":
+            st.items.append(StatusItem(state, LABEL_CTX, "templates", label.msgid, label.loc or Loc("templates")))
     if po is not None:
         for e in po.obsolete_entries():
             st.obsolete += 1
@@ -216,6 +211,29 @@ def catalogue_status(pack: Pack, lang: str) -> LangStatus:
                 )
             )
     return st
+
+
+def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label, str]]:
+    """Each template label with its state in `lang` (translated | fuzzy | untranslated): the pack's
+    catalogue first, then the tool's; labels are written in English, so complete there."""
+    if lang == TEMPLATE_LANG:
+        return [(label, "translated") for label in labels]
+    found: dict[str, polib.POEntry] = {}
+    for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack.root, lang))):
+        for e in po or ():
+            if e.msgctxt == LABEL_CTX and not e.obsolete and (_complete(e) or e.msgid not in found):
+                found[e.msgid] = e
+    out = []
+    for label in labels:
+        e = found.get(label.msgid)
+        state = "untranslated" if e is None or not _complete(e) else "fuzzy" if "fuzzy" in e.flags else "translated"
+        out.append((label, state))
+    return out
+
+
+def _complete(e: polib.POEntry) -> bool:
+    """A label a build can print: its translation, every plural form of it."""
+    return all(e.msgstr_plural.values()) if e.msgid_plural else bool(e.msgstr)
 
 
 def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:

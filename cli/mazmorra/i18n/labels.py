@@ -19,7 +19,7 @@ from jinja2 import TemplateSyntaxError
 from jinja2.ext import babel_extract
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
-from mazmorra.i18n.po import catalogue_path, load_po
+from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
     from mazmorra.model import Kind
@@ -89,6 +89,7 @@ class Labels:
         self.table: dict[str, str] = {}
         self.plurals: dict[str, list[str]] = {}
         self.missing: dict[str, None] = {}
+        self.where: dict[str, Loc] = {}  # a label's translation: its catalogue and line
         self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
         for po in (
             load_po(shared / "locale" / f"{lang}.po"),
@@ -118,6 +119,9 @@ class Labels:
                     self.plurals[e.msgid] = [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)]
                 elif e.msgstr:
                     self.table[e.msgid] = e.msgstr
+                else:
+                    continue
+                self.where[e.msgid] = Loc(rel(po.fpath), msgstr_line(e), 1)
 
     def __call__(self, msgid: str) -> str:
         if msgid in self.table:

@@ -141,7 +141,7 @@ def localise(pack: Pack, lang: str) -> Localisation:
             lt = _from_sheet(msg, cell, index.get(msg.ctx), po_name, lang, problems)
         else:
             lt = _translated(msg, index.get(msg.ctx), po_name, lang, problems, po is not None)
-            lt = replace(lt, lang=pack.spec.source_language if lt.status == "missing" else lang)
+            lt = replace(lt, lang=pack.spec.source_language if lt.status in UNTRANSLATED else lang)
         limit = limits.get(msg.component, {}).get(msg.field)
         if limit is not None and lt.status != "missing" and len(lt.text) > limit:
             problems.append(
@@ -252,7 +252,7 @@ def _translated(
                 lang=lang,
             )
         )
-        return LocalText(entry.msgstr, loc, "fuzzy")
+        return LocalText(msg.source, loc, "fuzzy")  # as gettext: an outdated translation is never printed
     if token_signature(entry.msgstr) != token_signature(msg.source):
         problems.append(
             Problem(

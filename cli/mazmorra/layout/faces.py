@@ -91,7 +91,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
 
     def items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
-        for loc in mine:
+        for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind
             front_t = fronts[kind.name]
             if front_t is None:
@@ -131,7 +131,8 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 "choice": choosers[kind.name],
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
-            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang)
+            named: dict[str, str] = {}
+            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named)
             back = shared[key]
             if kind.two_sided:
                 back = _face(
@@ -155,7 +156,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 back,
                 comp.data.copies,
                 not kind.two_sided,
-                loc.texts["name"].text if "name" in loc.texts else comp.id,
+                _export_name(loc, named.get(comp.id), deck_name, position),
                 _state(loc, lang == pack.spec.source_language),
                 tuple(f"{k} ({s})" for k, s in untranslated),
             )
@@ -183,6 +184,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
         items,
         inputs,
+        pack_name,
     )
 
 
@@ -207,6 +209,20 @@ def shared_back_id(deck: Deck, kind: str, size: tuple[float, float]) -> str:
     if kind == deck.kind.name and size == deck.size_mm:
         return f"deck:{deck.id}"
     return f"deck:{deck.id}:{kind}:{size[0]:g}x{size[1]:g}"
+
+
+NAME_VAR = "component_name"  # what a template sets to name a component that has no name field
+
+
+def _export_name(loc: Localised, named: str | None, deck_name: str, position: int) -> str:
+    """The component's name in the build's language, for exports (TTS, cards.csv, gallery): its
+    name field, else what its template calls it, else the deck's name and its place in the deck;
+    never its id, which is written in the source language."""
+    if "name" in loc.texts:
+        return loc.texts["name"].text
+    if named:
+        return named
+    return f"{deck_name} {position}"
 
 
 def _state(loc: Localised, source: bool) -> str:
@@ -238,8 +254,10 @@ def _face(
     size: tuple[float, float],
     shape: str,
     text_lang: Callable[[str | None], str] | None,
+    names: dict[str, str] | None = None,
 ) -> Face | None:
-    """One face: the template rendered and parsed; None (with a located problem) when it cannot be."""
+    """One face: the template rendered and parsed; None (with a located problem) when it cannot be.
+    The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
     fctx = FaceContext(
         component,
         ctx.lang,
@@ -251,8 +269,14 @@ def _face(
         printing=ctx.pack.spec.print,
     )
     try:
-        xml = template.render(tctx)
+        jctx = template.new_context(tctx)
+        try:  # as Template.render, keeping the context: a template may name its component (below)
+            xml = template.environment.concat(template.root_render_func(jctx))
+        except Exception:
+            template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+        if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
+            names[component] = jctx.vars[NAME_VAR].strip()
     except RecursionError as exc:
         ctx.template_problem(
             Problem(
@@ -313,21 +337,18 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
 
 
 def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:
-    """Overlay a red band naming the untranslated fields, so a draft print cannot pass for final."""
-    text = escape(f"UNTRANSLATED ({lang}): {', '.join(fields)}")
-    y = face.h / 2 - 5
-    xml = (
-        f'<card><rect x="{-face.bleed}" y="{y}" w="{face.w + 2 * face.bleed}" h="10" fill="#d62728"/>'
-        f'<text x="2" y="{y + 1}" w="{face.w - 4}" h="8" font="sans-bold" size="9" min-size="5.5" role="label" '
-        f'align="center" valign="middle" color="#ffffff">{text}</text></card>'
-    )
-    overlay = parse_face(
-        xml,
-        FaceContext(face.component, lang, icons, pack.root, lambda f: None),
-        face.side,
-        face.w,
-        face.h,
-        face.bleed,
-        face.shape,
-    )
+    """A red band along the top edge naming the untranslated fields, so a draft print cannot pass
+    for final: inside the trim only as far as the safe margin, so it hides none of the card's text
+    (which, untranslated, shows the source text)."""
+    band = 3.2  # mm of the trim: the margin no template prints text in
+    for words in (f"UNTRANSLATED ({lang}): {', '.join(fields)}", f"UNTRANSLATED ({lang}): {len(fields)} texts"):
+        xml = (
+            f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
+            f'fill="#c0392b"/><text x="1.5" y="0.3" w="{face.w - 3}" h="{band - 0.5}" font="sans-bold" size="7" '
+            f'min-size="5.5" role="label" align="center" valign="middle" color="#ffffff">{escape(words)}</text></card>'
+        )
+        fctx = FaceContext(face.component, lang, icons, pack.root, lambda f: None)
+        overlay = parse_face(xml, fctx, face.side, face.w, face.h, face.bleed, face.shape)
+        if not fctx.problems:
+            break
     return replace(face, ops=face.ops + overlay.ops)

@@ -15,7 +15,7 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
         for deck, lang, name in sheets
     )
     return (
-        f'<nav id="mz-sheets"><b>Print sheets</b> {links}</nav>'
+        f'<nav id="mz-sheets" aria-label="Print sheets"><b>Print sheets</b> {links}</nav>'
         '<aside id="mz-problems" hidden><h2>The last change has problems: the preview shows the last good build'
         "</h2><ol></ol></aside>"
         f"<style>{_CSS}</style><script>{_JS}</script>"

@@ -44,6 +44,7 @@ class _DocView:
     components: dict[str, _Shown]
     inputs: set[Path]
     problems: list[Problem]  # what its layout found
+    pack_name: str = ""  # the pack's name in the language
 
 
 @dataclass
@@ -95,6 +96,7 @@ class _Export(GalleryExport):
             {cid: langs[doc.lang] for cid, langs in deck.components.items() if doc.lang in langs},
             {p.resolve() for p in doc.inputs},
             self.problems[self._mark :],
+            doc.pack_name,
         )
         self._mark = len(self.problems)
 
@@ -199,6 +201,7 @@ class Preview:
                     continue
                 entry = decks.setdefault(deck.id, _Deck())
                 entry.names[lang] = view.name
+                entry.pack_names[lang] = view.pack_name
                 for cid, shown in view.components.items():
                     entry.components.setdefault(cid, {})[lang] = shown
         problems = self.pack_problems + [p for view in self.docs.values() for p in view.problems]

@@ -1,0 +1,188 @@
+"""A pack's glossary: one term per concept in every language, checked on every translation.
+
+content/<pack>/glossary.yaml lists the game's terms, each in every language of the pack (its
+forms: singular, plural…) with a note for translators:
+
+    - es: [becario, becarios]
+      en: [Apprentice, Apprentices]
+      note: a helper granted by a trick card; never "intern" or "assistant"
+
+Wherever a text holds a term (any form, whole words, any case), its translation must hold the same
+term in the other language (`glossary.term`), and must not hold the term of the text's own language
+left untranslated (`glossary.untranslated`; a form both languages share, like "Clan", is exempt).
+Both checks run on the pack's texts (source language to each other) and on the template labels
+its decks print (written in English, to each other language).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.i18n.labels import TEMPLATE_LANG
+from mazmorra.i18n.localise import pack_messages
+from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.labels import Label, Labels
+    from mazmorra.i18n.localise import Localisation
+    from mazmorra.model import Pack
+
+FILE = "glossary.yaml"
+
+
+@dataclass(frozen=True)
+class Term:
+    """One concept: its forms in each language, a note, where it is declared."""
+
+    forms: dict[str, tuple[str, ...]]
+    note: str
+    loc: Loc
+
+    def pattern(self, lang: str) -> re.Pattern[str] | None:
+        """Any form of the term in `lang`, as a whole word, in any case."""
+        forms = self.forms.get(lang)
+        if not forms:
+            return None
+        alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+    def name(self, lang: str) -> str:
+        return self.forms.get(lang, ("?",))[0]
+
+
+def load_glossary(pack_root: Path) -> tuple[Term, ...]:
+    """The pack's glossary (empty without a glossary.yaml); a malformed one is a located problem."""
+    path = pack_root / FILE
+    if not path.is_file():
+        return ()
+    return _load(path.resolve(), path.stat().st_mtime_ns)
+
+
+@cache
+def _load(path: Path, mtime_ns: int) -> tuple[Term, ...]:
+    name = rel(path)
+    try:
+        data = load_yaml(path, name)
+    except YamlError as exc:
+        raise ContentError([exc.problem]) from None
+    problems: list[Problem] = []
+    terms = []
+    if not isinstance(data, YList):
+        raise ContentError([Problem("glossary.syntax", "a glossary is a list of terms", Loc(name, 1, 1))])
+    for item, at in zip(data, data.locs):
+        if not isinstance(item, YMap):
+            problems.append(Problem("glossary.syntax", "each term is a mapping: language -> its forms, note", at))
+            continue
+        forms: dict[str, tuple[str, ...]] = {}
+        for key, value in item.items():
+            if key == "note":
+                continue
+            values = value if isinstance(value, list) else [value]
+            if not values or not all(isinstance(v, str) and v.strip() for v in values):
+                problems.append(
+                    Problem("glossary.syntax", f"'{key}': a term or a list of its forms", item.locs.get(key, at))
+                )
+                continue
+            forms[str(key)] = tuple(v.strip() for v in values)
+        if len(forms) < 2:
+            problems.append(Problem("glossary.syntax", "a term needs its forms in two languages at least", at))
+            continue
+        terms.append(Term(forms, str(item.get("note", "")), at))
+    if problems:
+        raise ContentError(problems)
+    return tuple(terms)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A text and its translation, with where the translation stands (for problems)."""
+
+    source: str
+    text: str
+    loc: Loc
+    component: str
+    field: str
+
+
+def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: Iterable[Pair]) -> list[Problem]:
+    """glossary.term and glossary.untranslated for every pair translated from source_lang to lang."""
+    rules = []
+    for term in terms:
+        src, dst = term.pattern(source_lang), term.pattern(lang)
+        if src is None or dst is None:
+            continue
+        shared = {f.lower() for f in term.forms[source_lang]} & {f.lower() for f in term.forms[lang]}
+        rules.append((term, src, dst, shared))
+    problems: list[Problem] = []
+    for pair in pairs:
+        spans = {id(t): [m.span() for m in src.finditer(pair.source)] for t, src, _, _ in rules}
+        for term, src, dst, shared in rules:
+            own = [s for s in spans[id(term)] if not _inside_longer(s, spans, id(term))]  # "quest room", not "room"
+            if own and not dst.search(pair.text):
+                problems.append(
+                    Problem(
+                        "glossary.term",
+                        f"the source says {pair.source[own[0][0] : own[0][1]]!r}: the '{lang}' text should say "
+                        f"{' / '.join(repr(f) for f in term.forms[lang])} (glossary, {term.loc})"
+                        + (f"; {term.note}" if term.note else ""),
+                        pair.loc,
+                        pair.component,
+                        pair.field,
+                        lang=lang,
+                    )
+                )
+            left = [m.group(0) for m in src.finditer(pair.text) if m.group(0).lower() not in shared]
+            if left:
+                problems.append(
+                    Problem(
+                        "glossary.untranslated",
+                        f"{left[0]!r} is the '{source_lang}' term, left untranslated in the '{lang}' text: "
+                        f"{term.name(lang)!r} (glossary, {term.loc})",
+                        pair.loc,
+                        pair.component,
+                        pair.field,
+                        lang=lang,
+                    )
+                )
+    return problems
+
+
+def _inside_longer(span: tuple[int, int], spans: dict[int, list[tuple[int, int]]], own: int) -> bool:
+    """Whether another term's match holds this one and more (the longer term is the one meant)."""
+    a, b = span
+    return any(x <= a and b <= y and (y - x) > (b - a) for key, found in spans.items() if key != own for x, y in found)
+
+
+def glossary_problems(
+    pack: Pack, localisation: Localisation, labels: Labels, printed: Iterable[Label]
+) -> list[Problem]:
+    """The glossary's checks on one language of a pack: its texts, and the labels its decks print."""
+    terms = load_glossary(pack.root)
+    lang, source = localisation.lang, pack.spec.source_language
+    if not terms:
+        return []
+    problems = []
+    if lang != source:
+        by_id = {loc.component.id: loc for loc in localisation.components}
+        pairs = []
+        for msg in pack_messages(pack):
+            owner = by_id.get(msg.component)
+            local = localisation.names.get(msg.ctx) if owner is None else owner.texts.get(msg.field)
+            if local is not None and local.status == "translated":
+                pairs.append(Pair(msg.source, local.text, local.loc, msg.component, msg.field))
+        problems += check_glossary(terms, source, lang, pairs)
+    if lang != TEMPLATE_LANG:
+        pairs = []
+        for label in printed:
+            text = labels.table.get(label.msgid) or " ".join(labels.plurals.get(label.msgid, ()))
+            if text:
+                where = labels.where.get(label.msgid, label.loc or Loc("templates"))
+                pairs.append(Pair(f"{label.msgid} {label.plural or ''}", text, where, "templates", label.msgid))
+        problems += check_glossary(terms, TEMPLATE_LANG, lang, pairs)
+    return problems

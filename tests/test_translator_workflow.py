@@ -1,0 +1,212 @@
+"""Issue 14: catalogue maintenance behaves as GNU gettext does, checked against msgmerge itself.
+
+A scripted translator round trip on a copy of the Expedition: the catalogue saved by an editor that
+wraps lines its own way (msgcat --width=79, as Poedit writes), a translator's note on an entry left
+untranslated, two successive edits of one source text, a component id renamed, and a new language.
+At every step the catalogue `mazmorra i18n update` leaves is compared, entry by entry, with what
+`msgmerge --previous` makes of the same catalogue and the same texts (a POT of the pack's texts).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+from conftest import edit, need_tool, run_cli
+
+from mazmorra.i18n.catalogue import plural_forms, wanted_entries
+from mazmorra.i18n.merge import lcs_length, similarity
+from mazmorra.load import load_pack
+
+CURSES = "decks/maldiciones.yaml"
+
+
+def _pot(pack: Path, lang: str, out: Path) -> Path:
+    """The pack's texts as a POT file (what xgettext would extract), for msgmerge."""
+    from mazmorra.cli.i18n import _pack_labels
+
+    loaded = load_pack(pack)
+    pot = polib.POFile(wrapwidth=0)
+    pot.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    for e in wanted_entries(loaded, lang, _pack_labels(loaded)):
+        pot.append(e)
+    pot.save(str(out))
+    return out
+
+
+def _entries(path: Path) -> list[tuple]:
+    """What a catalogue says, entry by entry, whatever its line wrapping."""
+    return [
+        (
+            e.msgctxt,
+            e.msgid,
+            e.msgid_plural,
+            e.msgstr,
+            tuple(sorted(e.msgstr_plural.items())),
+            "fuzzy" in e.flags,
+            e.previous_msgctxt,
+            e.previous_msgid,
+            e.tcomment,
+            e.comment,
+            tuple(e.occurrences),
+            bool(e.obsolete),
+        )
+        for e in polib.pofile(str(path), wrapwidth=0)
+    ]
+
+
+def _update_as_msgmerge(pack: Path, lang: str = "en") -> polib.POFile:
+    """Run msgmerge and `i18n update` on the same catalogue and texts; they must agree."""
+    po = pack / "locale" / f"{lang}.po"
+    work = pack.parents[2]
+    pot = _pot(pack, lang, work / f"{lang}.pot")
+    expected = work / f"expected-{lang}.po"
+    subprocess.run(["msgmerge", "--quiet", "--previous", str(po), str(pot), "-o", str(expected)], check=True)
+    res = run_cli("i18n", "update", pack.name, cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    ours, theirs = _entries(po), _entries(expected)
+    assert len(ours) == len(theirs)
+    for mine, gnu in zip(ours, theirs):
+        assert mine == gnu
+    return polib.pofile(str(po), wrapwidth=0)
+
+
+def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) -> None:
+    need_tool("msgmerge")
+    need_tool("msgcat")
+    pack = pack_copy("expedicion")
+    po = pack / "locale" / "en.po"
+    # 1. An editor saves the catalogue wrapped at 79 columns, with a note on an untranslated entry.
+    cat = polib.pofile(str(po), wrapwidth=0)
+    entry = cat.find("mano-temblorosa.effect", by="msgctxt")
+    entry.msgstr, entry.tcomment = "", "ask the designer: reduced for the whole game?"
+    cat.save()
+    subprocess.run(["msgcat", "--width=79", str(po), "-o", str(po)], check=True)
+    saved = po.read_bytes()
+    _update_as_msgmerge(pack)
+    assert po.read_bytes() == saved  # nothing changed, nothing rewritten: the editor's wrapping stays
+    # 2. Two successive edits of one text: the previous msgid stays the one it was translated from.
+    edit(pack / CURSES, "name: Mano temblorosa", "name: Mano muy temblorosa")
+    _update_as_msgmerge(pack)
+    edit(pack / CURSES, "name: Mano muy temblorosa", "name: Manos temblorosas")
+    after = _update_as_msgmerge(pack)
+    fuzzy = after.find("mano-temblorosa.name", by="msgctxt")
+    assert "fuzzy" in fuzzy.flags and fuzzy.previous_msgid == "Mano temblorosa" and fuzzy.msgstr == "Shaky Hand"
+    note = after.find("mano-temblorosa.effect", by="msgctxt")
+    assert note.tcomment.startswith("ask the designer") and not note.msgstr
+    changed = [ln for ln in _diff(saved.decode(), po.read_text(encoding="utf-8")) if ln[0] in "+-"]
+    assert 0 < len(changed) <= 12  # only the edited entry's lines
+    # 3. A component renamed: its texts keep their translations, fuzzy, from their old context.
+    edit(pack / CURSES, "id: rastro-luminoso", "id: rastro-brillante")
+    after = _update_as_msgmerge(pack)
+    renamed = after.find("rastro-brillante.name", by="msgctxt")
+    assert renamed.msgstr == "Glowing Trail" and "fuzzy" in renamed.flags
+    assert renamed.previous_msgctxt == "rastro-luminoso.name"
+    assert after.find("rastro-luminoso.name", by="msgctxt") is None  # used, so not left obsolete
+    # 4. A new language: every text and label, the plural rule from CLDR.
+    res = run_cli("i18n", "add", "fr", "expedicion", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    fr = polib.pofile(str(pack / "locale" / "fr.po"), wrapwidth=0)
+    assert fr.metadata["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
+    assert any(e.msgctxt == "label" and e.msgid_plural for e in fr)
+    _update_as_msgmerge(pack, "fr")
+    need_tool("msgfmt")
+    assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(pack / "locale" / "fr.po")]).returncode == 0
+
+
+def _diff(a: str, b: str) -> list[str]:
+    import difflib
+
+    return [
+        ln
+        for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0)
+        if ln[:3] not in ("---", "+++")
+    ]
+
+
+def test_an_update_from_another_folder_writes_references_relative_to_the_pack(pack_copy, tmp_path) -> None:
+    pack = pack_copy("muestras")
+    before = (pack / "locale" / "en.po").read_bytes()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run_cli("i18n", "update", str(pack), cwd=elsewhere).returncode == 0
+    assert run_cli("i18n", "update", str(pack.resolve()), cwd=Path("/")).returncode == 0
+    text = (pack / "locale" / "en.po").read_text(encoding="utf-8")
+    assert text.encode() == before
+    refs = [e.occurrences for e in polib.pofile(text)]
+    assert refs and all(f in ("pack.yaml", "decks/cartas.yaml") for r in refs for f, _ in r)
+
+
+@pytest.mark.parametrize(
+    ("lang", "forms"),
+    [("fr", "nplurals=2; plural=(n > 1);"), ("ja", "nplurals=1; plural=0;"), ("pl", None), ("zz", None)],
+)
+def test_plural_forms_of_a_new_language_come_from_cldr(lang: str, forms: str | None) -> None:
+    n, header = plural_forms(lang)
+    if forms:
+        assert header == forms
+    assert header.startswith(f"nplurals={n};")
+    assert n == (3 if lang == "pl" else 2 if lang in ("fr", "zz") else 1)
+
+
+def test_similarity_is_gnu_fstrcmp() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        a = bytes(rng.choice(b"abcde ") for _ in range(rng.randint(0, 30)))
+        b = bytes(rng.choice(b"abcde ") for _ in range(rng.randint(0, 30)))
+        table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for i in range(len(a)):
+            for j in range(len(b)):
+                table[i + 1][j + 1] = table[i][j] + 1 if a[i] == b[j] else max(table[i][j + 1], table[i + 1][j])
+        assert lcs_length(a, b) == table[len(a)][len(b)]
+    assert similarity("Mano temblorosa", "Mano temblorosa") == 1.0
+    assert similarity("", "abc") == 0.0
+
+
+def test_status_counts_every_message_a_build_needs_labels_included(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    assert run_cli("i18n", "add", "fr", "muestras", cwd=project).returncode == 0
+    res = run_cli("i18n", "status", "muestras", "--json", cwd=project)
+    fr = next(d for d in json.loads(res.stdout) if d["lang"] == "fr")
+    build = run_cli("build", "muestras", "--lang", "fr", cwd=project)
+    errors = [ln for ln in build.stderr.splitlines() if " error " in ln or ": error" in ln]
+    assert build.returncode == 1 and len(errors) == fr["untranslated"] == fr["total"]
+    labels = [i for i in fr["items"] if i["msgctxt"] == "label"]
+    assert labels and all(i["file"].endswith(".xml.j2") and i["line"] > 0 for i in labels)
+    en = next(d for d in json.loads(res.stdout) if d["lang"] == "en")
+    assert en["total"] == fr["total"] and en["translated"] == en["total"]  # English labels are as written
+
+
+def test_a_draft_prints_the_source_text_of_a_fuzzy_entry_under_a_band_that_hides_nothing(pack_copy) -> None:
+    from dataclasses import replace
+
+    from golden import context
+
+    from mazmorra.contracts import RectOp, TextOp
+    from mazmorra.layout import lay_out
+
+    pack = pack_copy("muestras")
+    po = pack / "locale" / "en.po"
+    cat = polib.pofile(str(po), wrapwidth=0)
+    entry = cat.find("cofre-olvidado.text", by="msgctxt")
+    entry.flags.append("fuzzy")
+    entry.msgstr = "OUTDATED translation"
+    cat.save()
+    loaded = load_pack(pack)
+    ctx = replace(context(loaded, "en", []), draft=True)
+    item = next(i for i in lay_out(loaded.deck("cartas"), ctx).items() if i.front.component == "cofre-olvidado")
+    texts = [op for op in item.front.ops if isinstance(op, TextOp)]
+    words = " ".join(op.text for op in texts)
+    assert "OUTDATED" not in words and "cofre" in words  # the Spanish source, as gettext falls back to it
+    band = [op for op in item.front.ops if isinstance(op, RectOp) and op.fill == "#c0392b"]
+    assert len(band) == 1 and band[0].y + band[0].h <= 3.2 + 1e-6
+    label = [op for op in texts if op.text.startswith("UNTRANSLATED")]
+    assert label and all(op.size >= 5.5 for op in label)
+    others = [op for op in texts if op not in label]
+    assert all(op.y - op.size * 0.3528 >= band[0].y + band[0].h for op in others)  # no card text under it
