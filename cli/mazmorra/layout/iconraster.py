@@ -84,7 +84,7 @@ def _draw(el: ET.Element, im: Image.Image, m: Matrix, inherited: dict[str, str])
             k, v = (p.strip() for p in decl.split(":", 1))
             if k in ("fill", "stroke", "stroke-width", "fill-rule"):
                 style[k] = v
-    m = _mul(m, _transform(el.get("transform", "")))
+    m = mul(m, _transform(el.get("transform", "")))
     tag = el.tag.rsplit("}", 1)[-1]
     if tag in ("svg", "g"):
         for child in el:
@@ -93,7 +93,7 @@ def _draw(el: ET.Element, im: Image.Image, m: Matrix, inherited: dict[str, str])
     subs = list(_shape(tag, el))
     if not subs:
         return
-    pts = [([_apply(m, p) for p in points], closed) for points, closed in subs]
+    pts = [([apply(m, p) for p in points], closed) for points, closed in subs]
     fill, stroke = _colour(style["fill"]), _colour(style["stroke"])
     if fill is not None:
         mask = Image.new("1", im.size, 0)
@@ -281,11 +281,11 @@ def _transform(raw: str) -> Matrix:
             t = (1, 0, k, 1, 0, 0) if name == "skewX" else (1, k, 0, 1, 0, 0)
         else:
             continue
-        m = _mul(m, t)
+        m = mul(m, t)
     return m
 
 
-def _mul(m: Matrix, n: Matrix) -> Matrix:
+def mul(m: Matrix, n: Matrix) -> Matrix:
     """m then n applied inside it (SVG's order: the outer transform times the inner)."""
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
@@ -299,5 +299,5 @@ def _mul(m: Matrix, n: Matrix) -> Matrix:
     )
 
 
-def _apply(m: Matrix, p: tuple[float, float]) -> tuple[float, float]:
+def apply(m: Matrix, p: tuple[float, float]) -> tuple[float, float]:
     return (m[0] * p[0] + m[2] * p[1] + m[4], m[1] * p[0] + m[3] * p[1] + m[5])

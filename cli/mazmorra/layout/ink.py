@@ -21,13 +21,13 @@ from mazmorra import fonts
 from mazmorra.contracts import CircleOp, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import Owner
-from mazmorra.layout.iconraster import SIZE, icon_image
+from mazmorra.layout.iconraster import SIZE, apply, icon_image, mul
+from mazmorra.layout.iconraster import Matrix as Matrix
 from mazmorra.units import PT_PER_MM
 
 RES = 10.0  # mask pixels per mm
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, y down
 Point = tuple[float, float]
-Matrix = tuple[float, float, float, float, float, float]  # a b c d e f: x' = a x + c y + e, y' = b x + d y + f
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
@@ -61,26 +61,9 @@ def _leaves(op: Op, m: Matrix) -> Iterator[tuple[Op, Matrix]]:
         c, s = math.cos(a), math.sin(a)
         turn: Matrix = (c, s, -s, c, op.cx - c * op.cx + s * op.cy, op.cy - s * op.cx - c * op.cy)
         for inner in op.ops:
-            yield from _leaves(inner, _mul(m, turn))
+            yield from _leaves(inner, mul(m, turn))
     else:
         yield op, m
-
-
-def _mul(m: Matrix, n: Matrix) -> Matrix:
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (
-        a * a2 + c * b2,
-        b * a2 + d * b2,
-        a * c2 + c * d2,
-        b * c2 + d * d2,
-        a * e2 + c * f2 + e,
-        b * e2 + d * f2 + f,
-    )
-
-
-def apply(m: Matrix, p: Point) -> Point:
-    return (m[0] * p[0] + m[2] * p[1] + m[4], m[1] * p[0] + m[3] * p[1] + m[5])
 
 
 def inverse(m: Matrix) -> Matrix:

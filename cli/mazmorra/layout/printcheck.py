@@ -70,30 +70,22 @@ def _overlaps(drawn: list[Ink], index: Index, icons: IconSet) -> Iterator[Findin
             continue  # b sits wholly on something drawn over a: it meets that, not a
         if verdict == "overlaps" and _one_ground(a, b, index, icons):
             continue  # a and the shapes of its colour around it make one ground, and b lies on it
-        if verdict == "overlaps":
+        what = _VERDICTS.get(verdict)
+        if what:
             yield Finding(
                 "print.overlap",
                 b.owner.at,
-                f"{_what(b)} overlaps {_what(a)}{{other}}; move one of them, or mark the intended overlap "
-                'with overlap="ok"',
+                f"{_what(b)} {what.format(other=_what(a) + '{other}')}, {_MARK}",
                 a.owner.at,
             )
-        elif verdict == "crowds":
-            yield Finding(
-                "print.overlap",
-                b.owner.at,
-                f"{_what(b)} comes within {NEAR:g} mm of {_what(a)}{{other}}; give them room, or mark the "
-                'intended overlap with overlap="ok"',
-                a.owner.at,
-            )
-        elif verdict == "touches":
-            yield Finding(
-                "print.overlap",
-                b.owner.at,
-                f"{_what(b)} runs into the outline of {_what(a)}{{other}} (keep {CLEARANCE:g} mm clear of it); "
-                'move it, or mark the intended overlap with overlap="ok"',
-                a.owner.at,
-            )
+
+
+_MARK = 'or mark the intended overlap with overlap="ok"'
+_VERDICTS = {  # what b does to a, in a finding's words
+    "overlaps": "overlaps {other}; move one of them",
+    "crowds": f"comes within {NEAR:g} mm of {{other}}; give them room",
+    "touches": f"runs into the outline of {{other}} (keep {CLEARANCE:g} mm clear of it); move it",
+}
 
 
 def _allowed(a: Owner, b: Owner) -> bool:
