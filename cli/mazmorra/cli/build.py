@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -242,6 +243,10 @@ def build_cmd(
     from mazmorra.pipeline import BuildOptions, build
     from mazmorra.workers import default_jobs
 
+    # What the imports built lives until the process ends: the collector need not walk it again, and
+    # a build allocates in long runs (faces, ops), so collections come rarer (speed only, no output).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     with guard():
         offset = back_offset_mm(back_offset)
         if offset != (0.0, 0.0) and (layout is Layout.fold or duplex is Duplex.none):

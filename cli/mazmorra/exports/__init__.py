@@ -34,10 +34,11 @@ class ExportOptions:
     gallery: bool = False  # output/<pack>/gallery/index.html
 
     def check(self) -> None:
-        from mazmorra.exports.raster import PROFILES
+        if self.png_profile is not None:
+            from mazmorra.exports.raster import PROFILES  # pypdfium2: only when a profile is named
 
-        if self.png_profile is not None and self.png_profile not in PROFILES:
-            raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PROFILES)})")
+            if self.png_profile not in PROFILES:
+                raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PROFILES)})")
         if self.png_profile is not None and not self.png_bleed:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:

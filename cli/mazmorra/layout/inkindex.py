@@ -4,7 +4,6 @@ which BUCKET-mm square) to find what lies under a point and which pairs come nea
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -29,10 +28,18 @@ class Index:
 
     def __init__(self, drawn: list[Ink]):
         self.drawn = drawn
-        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for ink in drawn:
-            for key in keys(ink.box):
-                self.cells[key].append(ink.index)
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        cells, floor = self.cells, math.floor
+        for ink in drawn:  # keys(ink.box), inlined: every face's every ink passes here
+            x0, y0, x1, y1 = ink.box
+            rows = range(floor(y0 / BUCKET), floor(y1 / BUCKET) + 1)
+            for kx in range(floor(x0 / BUCKET), floor(x1 / BUCKET) + 1):
+                for ky in rows:
+                    members = cells.get((kx, ky))
+                    if members is None:
+                        cells[kx, ky] = [ink.index]
+                    else:
+                        members.append(ink.index)
 
     def under(self, x: float, y: float, below: int) -> Iterator[Ink]:
         """Inks drawn before `below` whose bounds hold (x, y), topmost first."""
@@ -52,16 +59,21 @@ class Index:
 
     def pairs(self) -> Iterator[tuple[Ink, Ink]]:
         """Every (earlier, later) pair whose bounds come within CLEARANCE of each other, once."""
-        seen: set[tuple[int, int]] = set()
+        seen: set[int] = set()
+        drawn, total, gap = self.drawn, len(self.drawn), CLEARANCE
         for members in self.cells.values():
-            for n, j in enumerate(members):
-                b = self.drawn[j]
+            for n in range(1, len(members)):
+                j = members[n]
+                b = drawn[j]
+                bx0, by0, bx1, by1 = b.box
                 for i in members[:n]:
-                    if (i, j) in seen:
+                    pair = i * total + j
+                    if pair in seen:
                         continue
-                    seen.add((i, j))
-                    a = self.drawn[i]
-                    if near(a.box, b.box, CLEARANCE):
+                    seen.add(pair)
+                    a = drawn[i]
+                    ax0, ay0, ax1, ay1 = a.box
+                    if ax0 - gap < bx1 and bx0 - gap < ax1 and ay0 - gap < by1 and by0 - gap < ay1:  # near()
                         yield a, b
 
 
