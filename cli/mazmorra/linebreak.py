@@ -101,19 +101,7 @@ def optimal_breaks(
     best: dict[Break, tuple[float, int, float, Break | None]] = {(0, 0): (0.0, 0, 0.0, None)}
     pending: list[set[int]] = [set() for _ in range(n + 1)]
     pending[0].add(0)
-
-    def relax(node: Break, target: Break, x: float, hyphen: bool, last: bool = False) -> None:
-        over0, lines0, cost0, _ = best[node]
-        room = measure(lines0)
-        short = room - x
-        cost = 0.0 if (last and not balance_last) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
-        if hyphen:
-            cost += HYPHEN_COST + (TWO_HYPHENS_COST if node[1] else 0.0)
-        cand = (over0 + max(0.0, x - room), lines0 + 1, cost0 + cost)
-        old = best.get(target)
-        if old is None or cand < old[:3]:
-            best[target] = (*cand, node)
-            pending[target[0]].add(target[1])
+    last_free = not balance_last  # the last line's shortfall costs nothing
 
     for i in range(n):
         k = -1
@@ -123,15 +111,25 @@ def optimal_breaks(
                 break
             k = min(later)
             node = (i, k)
-            room = measure(best[node][1])  # this line's width
+            over0, lines0, cost0, _ = best[node]
+            lines1 = lines0 + 1
+            room = measure(lines0)  # this line's width
             limit = room + 1e-6
+            hyphen_cost = HYPHEN_COST + (TWO_HYPHENS_COST if k else 0.0)
             x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
             while True:
-                if content:
+                if content:  # a line may end here: relax the edge from node to (j, 0), or to the end
+                    short = room - x
+                    cost = 0.0 if (j == n and last_free) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                    over = over0 + max(0.0, x - room)
+                    cost = cost0 + cost
+                    target: Break = end if j == n else (j, 0)
+                    old = best.get(target)
+                    if old is None or (over, lines1, cost) < old[:3]:
+                        best[target] = (over, lines1, cost, node)
+                        pending[target[0]].add(0)
                     if j == n:
-                        relax(node, end, x, False, last=True)
                         break
-                    relax(node, (j, 0), x, False)
                 gap = space if content else 0.0
                 w = cut(j, a, count(j) + 1) if a else widths[j]
                 if x + gap + w <= limit:
@@ -139,9 +137,18 @@ def optimal_breaks(
                     continue
                 if not content or room - x > SHORT * room:  # a hyphen only where the line would end badly short
                     for b in range(a + 1, count(j) + 1):
-                        piece = cut(j, a, b)
-                        if x + gap + piece <= limit:
-                            relax(node, (j, b), x + gap + piece, True)
+                        xb = x + gap + cut(j, a, b)
+                        if xb <= limit:
+                            short = room - xb
+                            cost = 0.0 if short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                            cost += hyphen_cost
+                            over = over0 + max(0.0, xb - room)
+                            cost = cost0 + cost
+                            hb: Break = (j, b)
+                            old = best.get(hb)
+                            if old is None or (over, lines1, cost) < old[:3]:
+                                best[hb] = (over, lines1, cost, node)
+                                pending[j].add(b)
                 if not content:  # too wide even alone: it overflows on a line of its own
                     x, j, a, content = w, j + 1, 0, True
                     continue
