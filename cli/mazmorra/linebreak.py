@@ -64,6 +64,9 @@ def word_splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
     return tuple((prefix + left + HYPHEN, right + suffix) for left, right in hy.iterate(core))
 
 
+_Node = int | tuple[int, int]  # inside optimal_breaks: chunk j itself for (j, 0), else (j, k)
+
+
 def optimal_breaks(
     widths: Sequence[float],
     space: float,
@@ -84,10 +87,9 @@ def optimal_breaks(
     `width` may depend on the line's number (0 first): text set inside a round shape.
     """
     n = len(widths)
-    end: Break = (n, 0)
     measure = width if callable(width) else (lambda k: width)
     if n == 0 or sum(widths) + space * (n - 1) <= measure(0) + 1e-6:  # all on one line: the common case
-        return [((0, 0), end)]
+        return [((0, 0), (n, 0))]
     counts: dict[int, int] = {}
 
     def count(j: int) -> int:
@@ -97,8 +99,9 @@ def optimal_breaks(
             counts[j] = points(j)
         return counts[j]
 
-    # best[node] = (overflow, lines, cost, previous node)
-    best: dict[Break, tuple[float, int, float, Break | None]] = {(0, 0): (0.0, 0, 0.0, None)}
+    # best[node] = (overflow, lines, cost, previous node); a node is its chunk j when it starts the
+    # chunk whole (k = 0), else (j, k): small ints hash faster than pairs, and most nodes are whole
+    best: dict[_Node, tuple[float, int, float, _Node | None]] = {0: (0.0, 0, 0.0, None)}
     pending: list[set[int]] = [set() for _ in range(n + 1)]
     pending[0].add(0)
     last_free = not balance_last  # the last line's shortfall costs nothing
@@ -110,7 +113,7 @@ def optimal_breaks(
             if not later:
                 break
             k = min(later)
-            node = (i, k)
+            node: _Node = (i, k) if k else i
             over0, lines0, cost0, _ = best[node]
             lines1 = lines0 + 1
             room = measure(lines0)  # this line's width
@@ -118,16 +121,17 @@ def optimal_breaks(
             hyphen_cost = HYPHEN_COST + (TWO_HYPHENS_COST if k else 0.0)
             x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
             while True:
-                if content:  # a line may end here: relax the edge from node to (j, 0), or to the end
+                if content:  # the line may end before chunk j (or end the paragraph): an edge to node j
                     short = room - x
                     cost = 0.0 if (j == n and last_free) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
-                    over = over0 + max(0.0, x - room)
+                    over = over0 + (x - room if x > room else 0.0)
                     cost = cost0 + cost
-                    target: Break = end if j == n else (j, 0)
-                    old = best.get(target)
-                    if old is None or (over, lines1, cost) < old[:3]:
-                        best[target] = (over, lines1, cost, node)
-                        pending[target[0]].add(0)
+                    old = best.get(j)
+                    if old is None or (  # (over, lines1, cost) < old[:3], without building tuples
+                        over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                    ):
+                        best[j] = (over, lines1, cost, node)
+                        pending[j].add(0)
                     if j == n:
                         break
                 gap = space if content else 0.0
@@ -142,11 +146,14 @@ def optimal_breaks(
                             short = room - xb
                             cost = 0.0 if short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
                             cost += hyphen_cost
-                            over = over0 + max(0.0, xb - room)
+                            over = over0 + (xb - room if xb > room else 0.0)
                             cost = cost0 + cost
-                            hb: Break = (j, b)
+                            hb = (j, b)
                             old = best.get(hb)
-                            if old is None or (over, lines1, cost) < old[:3]:
+                            if old is None or (
+                                over < old[0]
+                                or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                            ):
                                 best[hb] = (over, lines1, cost, node)
                                 pending[j].add(b)
                 if not content:  # too wide even alone: it overflows on a line of its own
@@ -155,9 +162,9 @@ def optimal_breaks(
                 break
 
     nodes: list[Break] = []
-    at: Break | None = end
+    at: _Node | None = n
     while at is not None:
-        nodes.append(at)
+        nodes.append(at if isinstance(at, tuple) else (at, 0))
         at = best[at][3]
     nodes.reverse()
     return list(pairwise(nodes))
