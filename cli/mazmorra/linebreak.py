@@ -108,11 +108,19 @@ def optimal_breaks(
 
     for i in range(n):
         k = -1
+        starts = pending[i]
         while True:  # in reading order; a line may end inside chunk i itself, adding a later start in it
-            later = [p for p in pending[i] if p > k]
-            if not later:
+            if k < 0:
+                if not starts:
+                    break
+                k = min(starts)
+            elif len(starts) == 1:  # only k itself, done
                 break
-            k = min(later)
+            else:
+                later = [p for p in starts if p > k]
+                if not later:
+                    break
+                k = min(later)
             node: _Node = (i, k) if k else i
             over0, lines0, cost0, _ = best[node]
             lines1 = lines0 + 1
