@@ -105,6 +105,29 @@ def optimal_breaks(
     pending: list[set[int]] = [set() for _ in range(n + 1)]
     pending[0].add(0)
     last_free = not balance_last  # the last line's shortfall costs nothing
+    fixed: float | None = None if callable(width) else width  # the same width for every line
+
+    def hyphen_edges(node: _Node, start: float, j: int, a: int, room: float, hyphen_cost: float) -> None:
+        """The edges from `node` to a hyphen inside chunk j (from its point a), the line so far
+        `start` pt wide (its gap included)."""
+        over0, lines0, cost0, _ = best[node]
+        limit = room + 1e-6
+        for b in range(a + 1, count(j) + 1):
+            xb = start + cut(j, a, b)
+            if xb <= limit:
+                short = room - xb
+                cost = 0.0 if short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                cost += hyphen_cost
+                over = over0 + (xb - room if xb > room else 0.0)
+                cost = cost0 + cost
+                lines1 = lines0 + 1
+                hb = (j, b)
+                old = best.get(hb)
+                if old is None or (
+                    over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                ):
+                    best[hb] = (over, lines1, cost, node)
+                    pending[j].add(b)
 
     for i in range(n):
         k = -1
@@ -124,49 +147,34 @@ def optimal_breaks(
             node: _Node = (i, k) if k else i
             over0, lines0, cost0, _ = best[node]
             lines1 = lines0 + 1
-            room = measure(lines0)  # this line's width
+            room = measure(lines0) if fixed is None else fixed  # this line's width
             limit = room + 1e-6
             hyphen_cost = HYPHEN_COST + (TWO_HYPHENS_COST if k else 0.0)
-            x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
-            while True:
-                if content:  # the line may end before chunk j (or end the paragraph): an edge to node j
-                    short = room - x
-                    cost = 0.0 if (j == n and last_free) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
-                    over = over0 + (x - room if x > room else 0.0)
-                    cost = cost0 + cost
-                    old = best.get(j)
-                    if old is None or (  # (over, lines1, cost) < old[:3], without building tuples
-                        over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
-                    ):
-                        best[j] = (over, lines1, cost, node)
-                        pending[j].add(0)
-                    if j == n:
-                        break
-                gap = space if content else 0.0
-                w = cut(j, a, count(j) + 1) if a else widths[j]
-                if x + gap + w <= limit:
-                    x, j, a, content = x + gap + w, j + 1, 0, True
+            # The line's first piece (chunk i from its point k) goes on it even when too wide: it
+            # overflows on a line of its own, unless a hyphen inside it fits.
+            w = cut(i, k, count(i) + 1) if k else widths[i]
+            if w > limit:
+                hyphen_edges(node, 0.0, i, k, room, hyphen_cost)
+            x, j = w, i + 1  # the line so far; chunk j is next, whole
+            while True:  # the line may end before chunk j (or end the paragraph): an edge to node j
+                short = room - x
+                cost = 0.0 if (j == n and last_free) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                over = over0 + (x - room if x > room else 0.0)
+                cost = cost0 + cost
+                old = best.get(j)
+                if old is None or (  # (over, lines1, cost) < old[:3], without building tuples
+                    over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                ):
+                    best[j] = (over, lines1, cost, node)
+                    pending[j].add(0)
+                if j == n:
+                    break
+                nx = x + space + widths[j]
+                if nx <= limit:
+                    x, j = nx, j + 1
                     continue
-                if not content or room - x > SHORT * room:  # a hyphen only where the line would end badly short
-                    for b in range(a + 1, count(j) + 1):
-                        xb = x + gap + cut(j, a, b)
-                        if xb <= limit:
-                            short = room - xb
-                            cost = 0.0 if short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
-                            cost += hyphen_cost
-                            over = over0 + (xb - room if xb > room else 0.0)
-                            cost = cost0 + cost
-                            hb = (j, b)
-                            old = best.get(hb)
-                            if old is None or (
-                                over < old[0]
-                                or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
-                            ):
-                                best[hb] = (over, lines1, cost, node)
-                                pending[j].add(b)
-                if not content:  # too wide even alone: it overflows on a line of its own
-                    x, j, a, content = w, j + 1, 0, True
-                    continue
+                if room - x > SHORT * room:  # a hyphen only where the line would end badly short
+                    hyphen_edges(node, x + space, j, 0, room, hyphen_cost)
                 break
 
     nodes: list[Break] = []
