@@ -64,6 +64,9 @@ def word_splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
     return tuple((prefix + left + HYPHEN, right + suffix) for left, right in hy.iterate(core))
 
 
+_Node = int | tuple[int, int]  # inside optimal_breaks: chunk j itself for (j, 0), else (j, k)
+
+
 def optimal_breaks(
     widths: Sequence[float],
     space: float,
@@ -84,10 +87,9 @@ def optimal_breaks(
     `width` may depend on the line's number (0 first): text set inside a round shape.
     """
     n = len(widths)
-    end: Break = (n, 0)
     measure = width if callable(width) else (lambda k: width)
     if n == 0 or sum(widths) + space * (n - 1) <= measure(0) + 1e-6:  # all on one line: the common case
-        return [((0, 0), end)]
+        return [((0, 0), (n, 0))]
     counts: dict[int, int] = {}
 
     def count(j: int) -> int:
@@ -97,60 +99,88 @@ def optimal_breaks(
             counts[j] = points(j)
         return counts[j]
 
-    # best[node] = (overflow, lines, cost, previous node)
-    best: dict[Break, tuple[float, int, float, Break | None]] = {(0, 0): (0.0, 0, 0.0, None)}
+    # best[node] = (overflow, lines, cost, previous node); a node is its chunk j when it starts the
+    # chunk whole (k = 0), else (j, k): small ints hash faster than pairs, and most nodes are whole
+    best: dict[_Node, tuple[float, int, float, _Node | None]] = {0: (0.0, 0, 0.0, None)}
     pending: list[set[int]] = [set() for _ in range(n + 1)]
     pending[0].add(0)
+    last_free = not balance_last  # the last line's shortfall costs nothing
+    fixed: float | None = None if callable(width) else width  # the same width for every line
 
-    def relax(node: Break, target: Break, x: float, hyphen: bool, last: bool = False) -> None:
+    def hyphen_edges(node: _Node, start: float, j: int, a: int, room: float, hyphen_cost: float) -> None:
+        """The edges from `node` to a hyphen inside chunk j (from its point a), the line so far
+        `start` pt wide (its gap included)."""
         over0, lines0, cost0, _ = best[node]
-        room = measure(lines0)
-        short = room - x
-        cost = 0.0 if (last and not balance_last) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
-        if hyphen:
-            cost += HYPHEN_COST + (TWO_HYPHENS_COST if node[1] else 0.0)
-        cand = (over0 + max(0.0, x - room), lines0 + 1, cost0 + cost)
-        old = best.get(target)
-        if old is None or cand < old[:3]:
-            best[target] = (*cand, node)
-            pending[target[0]].add(target[1])
+        limit = room + 1e-6
+        for b in range(a + 1, count(j) + 1):
+            xb = start + cut(j, a, b)
+            if xb <= limit:
+                short = room - xb
+                cost = 0.0 if short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                cost += hyphen_cost
+                over = over0 + (xb - room if xb > room else 0.0)
+                cost = cost0 + cost
+                lines1 = lines0 + 1
+                hb = (j, b)
+                old = best.get(hb)
+                if old is None or (
+                    over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                ):
+                    best[hb] = (over, lines1, cost, node)
+                    pending[j].add(b)
 
     for i in range(n):
         k = -1
+        starts = pending[i]
         while True:  # in reading order; a line may end inside chunk i itself, adding a later start in it
-            later = [p for p in pending[i] if p > k]
-            if not later:
+            if k < 0:
+                if not starts:
+                    break
+                k = min(starts)
+            elif len(starts) == 1:  # only k itself, done
                 break
-            k = min(later)
-            node = (i, k)
-            room = measure(best[node][1])  # this line's width
+            else:
+                later = [p for p in starts if p > k]
+                if not later:
+                    break
+                k = min(later)
+            node: _Node = (i, k) if k else i
+            over0, lines0, cost0, _ = best[node]
+            lines1 = lines0 + 1
+            room = measure(lines0) if fixed is None else fixed  # this line's width
             limit = room + 1e-6
-            x, j, a, content = 0.0, i, k, False  # the line so far; chunk j is next, from its point a
-            while True:
-                if content:
-                    if j == n:
-                        relax(node, end, x, False, last=True)
-                        break
-                    relax(node, (j, 0), x, False)
-                gap = space if content else 0.0
-                w = cut(j, a, count(j) + 1) if a else widths[j]
-                if x + gap + w <= limit:
-                    x, j, a, content = x + gap + w, j + 1, 0, True
+            hyphen_cost = HYPHEN_COST + (TWO_HYPHENS_COST if k else 0.0)
+            # The line's first piece (chunk i from its point k) goes on it even when too wide: it
+            # overflows on a line of its own, unless a hyphen inside it fits.
+            w = cut(i, k, count(i) + 1) if k else widths[i]
+            if w > limit:
+                hyphen_edges(node, 0.0, i, k, room, hyphen_cost)
+            x, j = w, i + 1  # the line so far; chunk j is next, whole
+            while True:  # the line may end before chunk j (or end the paragraph): an edge to node j
+                short = room - x
+                cost = 0.0 if (j == n and last_free) or short <= 0 or room <= 0 else 100.0 * (short / room) ** 2
+                over = over0 + (x - room if x > room else 0.0)
+                cost = cost0 + cost
+                old = best.get(j)
+                if old is None or (  # (over, lines1, cost) < old[:3], without building tuples
+                    over < old[0] or (over == old[0] and (lines1 < old[1] or (lines1 == old[1] and cost < old[2])))
+                ):
+                    best[j] = (over, lines1, cost, node)
+                    pending[j].add(0)
+                if j == n:
+                    break
+                nx = x + space + widths[j]
+                if nx <= limit:
+                    x, j = nx, j + 1
                     continue
-                if not content or room - x > SHORT * room:  # a hyphen only where the line would end badly short
-                    for b in range(a + 1, count(j) + 1):
-                        piece = cut(j, a, b)
-                        if x + gap + piece <= limit:
-                            relax(node, (j, b), x + gap + piece, True)
-                if not content:  # too wide even alone: it overflows on a line of its own
-                    x, j, a, content = w, j + 1, 0, True
-                    continue
+                if room - x > SHORT * room:  # a hyphen only where the line would end badly short
+                    hyphen_edges(node, x + space, j, 0, room, hyphen_cost)
                 break
 
     nodes: list[Break] = []
-    at: Break | None = end
+    at: _Node | None = n
     while at is not None:
-        nodes.append(at)
+        nodes.append(at if isinstance(at, tuple) else (at, 0))
         at = best[at][3]
     nodes.reverse()
     return list(pairwise(nodes))

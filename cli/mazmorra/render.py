@@ -82,7 +82,7 @@ class Sheets:
     """One PDF being written, page by page."""
 
     def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
-        fonts.register_all()
+        # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
         self.page_h = ph

@@ -283,8 +283,9 @@ def layout(
                         x += pw
                     continue
                 for p, u in zip(chunks[c], chunk_units[c]):
-                    cur.append(Placed(x, p, u * size))
-                    x += u * size
+                    pw = u * size
+                    cur.append(Placed(x, p, pw))
+                    x += pw
             lines.append(Line(tuple(cur), x))
             widest = max(widest, x)
     return lines, widest

@@ -49,7 +49,12 @@ def inks(ops: Sequence[Op], owners: dict[int, Owner]) -> list[Ink]:
     """Every leaf op of a face in drawing order, with its owner and the rotation it is drawn under."""
     out: list[Ink] = []
     for i, op in enumerate(ops):
-        owner = owners.get(i, Owner(-1 - i, None, "card"))
+        owner = owners.get(i)
+        if owner is None:
+            owner = Owner(-1 - i, None, "card")
+        if not isinstance(op, RotateOp):  # most ops: a leaf, unrotated
+            out.append(Ink(len(out), op, owner, IDENTITY, bounds(op)))
+            continue
         for leaf, m in _leaves(op, IDENTITY):
             out.append(Ink(len(out), leaf, owner, m, transformed(bounds(leaf), m)))
     return out
@@ -81,6 +86,14 @@ def transformed(box: Box, m: Matrix) -> Box:
 
 def bounds(op: Op) -> Box:
     """Generous bounds of an op, in its own coordinates (strokes and descenders included)."""
+    if isinstance(op, TextOp):
+        em = op.size / PT_PER_MM
+        return (
+            op.x - em * 0.1,
+            op.y - em * 1.0,
+            op.x + fonts.width(op.text, op.font, op.size) / PT_PER_MM,
+            op.y + em * 0.3,
+        )
     if isinstance(op, RectOp):
         g = op.stroke_width / 2 if op.stroke else 0.0
         return (op.x - g, op.y - g, op.x + op.w + g, op.y + op.h + g)
@@ -94,14 +107,6 @@ def bounds(op: Op) -> Box:
         g = op.stroke_width / 2 if op.stroke else 0.0
         xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
         return (min(xs) - g, min(ys) - g, max(xs) + g, max(ys) + g)
-    if isinstance(op, TextOp):
-        em = op.size / PT_PER_MM
-        return (
-            op.x - em * 0.1,
-            op.y - em * 1.0,
-            op.x + fonts.width(op.text, op.font, op.size) / PT_PER_MM,
-            op.y + em * 0.3,
-        )
     if isinstance(op, IconOp):
         return (op.x, op.y, op.x + op.size, op.y + op.size)
     if isinstance(op, ImageOp):

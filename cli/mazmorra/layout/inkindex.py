@@ -32,8 +32,16 @@ class Index:
         cells, floor = self.cells, math.floor
         for ink in drawn:  # keys(ink.box), inlined: every face's every ink passes here
             x0, y0, x1, y1 = ink.box
-            rows = range(floor(y0 / BUCKET), floor(y1 / BUCKET) + 1)
-            for kx in range(floor(x0 / BUCKET), floor(x1 / BUCKET) + 1):
+            kx0, ky0, kx1, ky1 = floor(x0 / BUCKET), floor(y0 / BUCKET), floor(x1 / BUCKET), floor(y1 / BUCKET)
+            if kx0 == kx1 and ky0 == ky1:  # most inks: inside one cell
+                members = cells.get((kx0, ky0))
+                if members is None:
+                    cells[kx0, ky0] = [ink.index]
+                else:
+                    members.append(ink.index)
+                continue
+            rows = range(ky0, ky1 + 1)
+            for kx in range(kx0, kx1 + 1):
                 for ky in rows:
                     members = cells.get((kx, ky))
                     if members is None:

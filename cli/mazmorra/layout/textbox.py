@@ -173,10 +173,18 @@ def _text_block(
         run_font, run_x, run_end = "", 0.0, 0.0
         for placed in line.items + (None,):
             part = placed.part if placed is not None else None
-            pfont = style.face(part.bold, part.italic) if isinstance(part, TextPart) else ""
+            pfont = (
+                (style.face(part.bold, part.italic) if part.bold or part.italic else style.font)
+                if isinstance(part, TextPart)
+                else ""
+            )
             if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
-                out.append(TextOp(lx + run_x / PT_PER_MM, base, "".join(run), run_font, s, style.color))
+                joined = "".join(run)
+                out.append(TextOp(lx + run_x / PT_PER_MM, base, joined, run_font, s, style.color))
                 run = []
+                gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
+                if gone:
+                    missing.setdefault(run_font, set()).update(gone)
             if placed is None:
                 break
             px = lx + placed.x / PT_PER_MM
@@ -187,9 +195,6 @@ def _text_block(
                     run.append(" ")
                 run.append(part.text)
                 run_end = placed.x + placed.width
-                gone = fonts.missing_chars(part.text, pfont)
-                if gone:
-                    missing.setdefault(pfont, set()).update(gone)
             elif isinstance(part, IconPart) and part.inside:
                 _inside(part, px, base, s, style, icon_names, unknown, missing, out)
             elif isinstance(part, IconPart):
