@@ -277,39 +277,16 @@ def _face(
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
-    except RecursionError as exc:
-        ctx.template_problem(
-            Problem(
-                "template.render",
-                f"template {template.name} includes itself (endless recursion)",
-                ctx.templates.render_loc(exc, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
-        return None
-    except jinja2.TemplateError as exc:
-        ctx.template_problem(
-            Problem(
-                "template.render",
-                f"template {template.name}: {exc}",
-                ctx.templates.render_loc(exc, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
-        return None
-    except ValueError as exc:
-        at = exc.at if isinstance(exc, ElementError) else None
-        ctx.template_problem(
-            Problem(
-                "template.element",
-                f"template {template.name}: {exc}",
-                ctx.templates.element_loc(at, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
+    except (RecursionError, jinja2.TemplateError, ValueError) as exc:
+        if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
+            rule, loc = "template.render", ctx.templates.render_loc(exc, template)
+        else:  # a bad element: at the line that wrote it
+            at = exc.at if isinstance(exc, ElementError) else None
+            rule, loc = "template.element", ctx.templates.element_loc(at, template)
+        message = f"template {template.name}: {exc}"
+        if isinstance(exc, RecursionError):
+            message = f"template {template.name} includes itself (endless recursion)"
+        ctx.template_problem(Problem(rule, message, loc, component, lang=ctx.lang))
         return None
     ctx.problems.extend(fctx.problems)
     _print_checks(ctx, face, fctx, template)
