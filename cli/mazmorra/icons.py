@@ -28,14 +28,15 @@ class UnsafeSvg(ValueError):
         self.loc = Loc(rel(path), line, col)
 
 
-def check_svg(path: Path) -> None:
-    """Raise UnsafeSvg, located at the declaration, when an SVG file declares a DOCTYPE or entities."""
+def check_svg(path: Path) -> bytes:
+    """The SVG file's bytes; UnsafeSvg, located at the declaration, when it declares a DOCTYPE or entities."""
     data = path.read_bytes()
     m = _UNSAFE.search(data)
     if m is not None:
         line = data.count(b"\n", 0, m.start()) + 1
         col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
         raise UnsafeSvg(path, line, col, f"a {m.group(1).decode().upper()}")
+    return data
 
 
 @dataclass(frozen=True, eq=False)

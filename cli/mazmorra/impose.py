@@ -18,7 +18,7 @@ from mazmorra import posters
 from mazmorra.contracts import Page, Placement, Segment
 from mazmorra.units import PAGE_SIZES_MM
 
-MARK_OFFSET = 0.5  # mm between a bleed edge and its crop mark
+MARK_OFFSET = posters.MARK_OFFSET  # mm between a bleed edge and its crop mark
 MARK_MAX = 5.0  # mm
 MARK_MIN = 1.5  # mm
 
@@ -160,15 +160,8 @@ def crop_marks(grid: Grid) -> list[Segment]:
     bleed boxes have room, across each gutter: never inside any bleed box."""
     xs, ys = grid.trim_lines()
     gl, gt = grid.left, grid.top
-    gr, gb = gl + grid.width, gt + grid.height
-    o, n = MARK_OFFSET, grid.mark_len
-    segs = []
-    for x in xs:
-        segs.append((x, gt - o - n, x, gt - o))
-        segs.append((x, gb + o, x, gb + o + n))
-    for y in ys:
-        segs.append((gl - o - n, y, gl - o, y))
-        segs.append((gr + o, y, gr + o + n, y))
+    o = MARK_OFFSET
+    segs = posters.marks_outside((gl, gt, gl + grid.width, gt + grid.height), xs, ys, grid.mark_len)
     if grid.gutter >= 2 * o + MARK_MIN / 2:  # room for a visible mark between two bleed boxes
         for r in range(grid.rows - 1):  # horizontal gutters, crossed by the columns' trim lines
             g0 = gt + (r + 1) * grid.cell_h + r * grid.gutter
@@ -421,15 +414,10 @@ def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, a
 
 def _corner_marks(slots: list[Slot], bleed: float) -> list[Segment]:
     """Short marks extending each trim edge just outside the slot's bleed box."""
-    o, n = MARK_OFFSET, CORNER_MARK
     segs = []
     for s in slots:
         x0, y0, x1, y1 = s.x, s.y, s.x + s.w, s.y + s.h
-        bx0, by0, bx1, by1 = x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed
-        for x in (x0, x1):
-            segs += [(x, by0 - o - n, x, by0 - o), (x, by1 + o, x, by1 + o + n)]
-        for y in (y0, y1):
-            segs += [(bx0 - o - n, y, bx0 - o, y), (bx1 + o, y, bx1 + o + n, y)]
+        segs += posters.marks_outside((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed), (x0, x1), (y0, y1), CORNER_MARK)
     return segs
 
 

@@ -119,10 +119,11 @@ def _build(
     reported: set[tuple[str, Loc | None, str]] = set()  # template mistakes, reported once for every language
     langs = _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
+    printed = templates.labels(used)  # the labels the templates print, whatever the language
     for lang in langs:
         localisation = localise(pack, lang)  # 3. localise
         labels[lang] = Labels(pack.root, templates_dir(), lang)
-        found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], templates.labels(used))]
+        found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing

@@ -15,7 +15,7 @@ map's, stands in its top-left corner and so prints on the first page).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from mazmorra.contracts import (
@@ -154,7 +154,7 @@ def poster_pages(index: int, side: str, w: float, h: float, bleed: float, paper:
             if paper.crop_marks:
                 trims_x = [x0 - u0 + u for u in (bleed, bw - bleed) if u0 <= u <= u1]
                 trims_y = [y0 - v0 + v for v in (bleed, bh - bleed) if v0 <= v <= v1]
-                marks += _crop_marks(trims_x, trims_y, (x0, y0, x1, y1))
+                marks += marks_outside((x0, y0, x1, y1), trims_x, trims_y)
             cuts: list[Segment] = []
             notes: list[Op] = []
             half = overlap / 2
@@ -250,15 +250,19 @@ def _shows(page: Page, ink: list[tuple[float, float, float, float]]) -> bool:
     return any(a < x1 and b < y1 and c > x0 and d > y0 for a, b, c, d in ink)
 
 
-def _crop_marks(xs: list[float], ys: list[float], box: tuple[float, float, float, float]) -> list[Segment]:
-    """The poster's outer trim lines that cross this tile, marked just outside the window."""
+def marks_outside(
+    box: tuple[float, float, float, float], xs: Iterable[float], ys: Iterable[float], length: float = MARK_LEN
+) -> list[Segment]:
+    """Crop marks `length` mm long, MARK_OFFSET outside `box` (x0, y0, x1, y1): each vertical trim
+    line x above and below it, each horizontal one y left and right of it. What every sheet's marks
+    are made of: a grid's outer marks, a mixed sheet's corner marks, a poster tile's."""
     x0, y0, x1, y1 = box
-    o, n = MARK_OFFSET, MARK_LEN
+    o = MARK_OFFSET
     segs: list[Segment] = []
     for x in xs:
-        segs += [(x, y0 - o - n, x, y0 - o), (x, y1 + o, x, y1 + o + n)]
+        segs += [(x, y0 - o - length, x, y0 - o), (x, y1 + o, x, y1 + o + length)]
     for y in ys:
-        segs += [(x0 - o - n, y, x0 - o, y), (x1 + o, y, x1 + o + n, y)]
+        segs += [(x0 - o - length, y, x0 - o, y), (x1 + o, y, x1 + o + length, y)]
     return segs
 
 

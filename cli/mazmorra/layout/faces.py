@@ -97,6 +97,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
             if front_t is None:
                 return
             size = comp.size_mm
+            sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
             key = (kind.name, size)
             if key not in shared:
                 back_t = backs.get(kind.name)
@@ -106,14 +107,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     else _face(
                         ctx,
                         back_t,
-                        {
-                            **common,
-                            "w": size[0],
-                            "h": size[1],
-                            "side": "back",
-                            "card": {},
-                            "choice": choosers[kind.name],
-                        },
+                        {**sized, "side": "back", "card": {}},
                         shared_back_id(deck, kind.name, size),
                         "back",
                         lambda f: deck.loc,
@@ -123,12 +117,9 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     )
                 )
             tctx = {
-                **common,
-                "w": size[0],
-                "h": size[1],
+                **sized,
                 "side": "front",
                 "card": ctx.contexts[comp.id],
-                "choice": choosers[kind.name],
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
@@ -157,7 +148,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 comp.data.copies,
                 not kind.two_sided,
                 _export_name(loc, named.get(comp.id), deck_name, position),
-                _state(loc, lang == pack.spec.source_language),
+                _state(untranslated, lang == pack.spec.source_language),
                 tuple(f"{k} ({s})" for k, s in untranslated),
             )
 
@@ -225,8 +216,9 @@ def _export_name(loc: Localised, named: str | None, deck_name: str, position: in
     return f"{deck_name} {position}"
 
 
-def _state(loc: Localised, source: bool) -> str:
-    states = {s for _, s in loc.untranslated()}
+def _state(untranslated: list[tuple[str, str]], source: bool) -> str:
+    """A component's translation state, for exports: from its (field, state) of untranslated texts."""
+    states = {s for _, s in untranslated}
     if "untranslated" in states:
         return "untranslated"
     if "fuzzy" in states:
@@ -277,39 +269,16 @@ def _face(
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
-    except RecursionError as exc:
-        ctx.template_problem(
-            Problem(
-                "template.render",
-                f"template {template.name} includes itself (endless recursion)",
-                ctx.templates.render_loc(exc, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
-        return None
-    except jinja2.TemplateError as exc:
-        ctx.template_problem(
-            Problem(
-                "template.render",
-                f"template {template.name}: {exc}",
-                ctx.templates.render_loc(exc, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
-        return None
-    except ValueError as exc:
-        at = exc.at if isinstance(exc, ElementError) else None
-        ctx.template_problem(
-            Problem(
-                "template.element",
-                f"template {template.name}: {exc}",
-                ctx.templates.element_loc(at, template),
-                component,
-                lang=ctx.lang,
-            )
-        )
+    except (RecursionError, jinja2.TemplateError, ValueError) as exc:
+        if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
+            rule, loc = "template.render", ctx.templates.render_loc(exc, template)
+        else:  # a bad element: at the line that wrote it
+            at = exc.at if isinstance(exc, ElementError) else None
+            rule, loc = "template.element", ctx.templates.element_loc(at, template)
+        message = f"template {template.name}: {exc}"
+        if isinstance(exc, RecursionError):
+            message = f"template {template.name} includes itself (endless recursion)"
+        ctx.template_problem(Problem(rule, message, loc, component, lang=ctx.lang))
         return None
     ctx.problems.extend(fctx.problems)
     _print_checks(ctx, face, fctx, template)

@@ -36,14 +36,7 @@ def icon_image(path: Path, color: str | None = None) -> Image.Image:
 
 @lru_cache(maxsize=256)
 def _image(path: Path, mtime_ns: int, color: str | None) -> Image.Image:
-    if path.suffix.lower() == ".png":
-        with Image.open(path) as src:
-            im = src.convert("RGBA")
-        im.thumbnail((SIZE, SIZE))
-        out = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
-        out.paste(im, ((SIZE - im.width) // 2, (SIZE - im.height) // 2))  # drawn centred (preserveAspectRatio)
-    else:
-        out = _svg(path)
+    out = _drawn(path, mtime_ns)
     if color is not None:
         tint = Image.new("RGBA", out.size, ImageColor.getrgb(color) + (255,))
         tint.putalpha(out.getchannel("A"))
@@ -51,9 +44,21 @@ def _image(path: Path, mtime_ns: int, color: str | None) -> Image.Image:
     return out
 
 
+@lru_cache(maxsize=128)
+def _drawn(path: Path, mtime_ns: int) -> Image.Image:
+    """The icon in its own colours: read and drawn once, whatever colours it is printed in."""
+    if path.suffix.lower() == ".png":
+        with Image.open(path) as src:
+            im = src.convert("RGBA")
+        im.thumbnail((SIZE, SIZE))
+        out = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+        out.paste(im, ((SIZE - im.width) // 2, (SIZE - im.height) // 2))  # drawn centred (preserveAspectRatio)
+        return out
+    return _svg(path)
+
+
 def _svg(path: Path) -> Image.Image:
-    check_svg(path)
-    root = ET.parse(path).getroot()
+    root = ET.fromstring(check_svg(path))
     vb = [float(v) for v in _NUM.findall(root.get("viewBox", ""))]
     width, height = (
         _length(root.get("width"), vb[2] if len(vb) == 4 else 24.0),

@@ -8,9 +8,10 @@ import re
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import jinja2
-from jinja2 import meta
+from jinja2 import meta, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
@@ -88,6 +89,19 @@ def _mark_text(source: str, start: int, end: int, file_id: int) -> str:
     return _TAG.sub(tag, source[start:end])
 
 
+class _Environment(SandboxedEnvironment):
+    """A template parsed to find what it includes (`Templates.files`) is compiled from that same
+    syntax tree rather than parsed again."""
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.parsed: dict[tuple[str, str | None, str | None], nodes.Template] = {}
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = self.parsed.pop((source, name, filename), None)  # compiling may fold it in place: used once
+        return tree if tree is not None else super()._parse(source, name, filename)
+
+
 class Templates:
     """The one Jinja environment of a build: each template compiled once, problems located."""
 
@@ -98,7 +112,7 @@ class Templates:
         search.append(shared)
         self.shared = shared
         self.loader = _MarkingLoader(search)
-        self.env = SandboxedEnvironment(
+        self.env = _Environment(
             loader=self.loader,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -150,8 +164,10 @@ class Templates:
         if name not in self._refs:
             try:
                 source, filename, _ = self.loader.get_source(self.env, name)
-                refs = [r for r in meta.find_referenced_templates(self.env.parse(source)) if r]
+                tree = self.env.parse(source, name, filename)
+                refs = [r for r in meta.find_referenced_templates(tree) if r]
                 self._refs[name] = (Path(filename) if filename else None, refs)
+                self.env.parsed[(source, name, filename)] = tree  # what get() compiles
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
                 self._refs[name] = (None, [])  # reported when the template is compiled
         return self._refs[name]
