@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -104,9 +106,15 @@ def rel(path: Path | str) -> str:
     """A path as the user should read it: relative to the working directory when possible."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return str(p.resolve().relative_to(_resolved(os.getcwd())))
     except ValueError:
         return str(p)
+
+
+@lru_cache(maxsize=8)
+def _resolved(cwd: str) -> Path:
+    """The working directory resolved once per directory (rel is called for every file a build reads)."""
+    return Path(cwd).resolve()
 
 
 def did_you_mean(name: str, known: Iterable[str], n: int = 1) -> str:
