@@ -265,6 +265,18 @@ class Component:
             return locate(self.raw, path) or self.loc
         return self.field_locs.get(name, self.loc)
 
+    def player_texts(self) -> Iterator[tuple[str, str, str]]:
+        """Each text a player reads (its kind's translatable fields) as (field, path for `field_loc`,
+        text): a list field's texts each with their own path, so each is reported at its own line."""
+        for fld in self.kind.translatable:
+            value = getattr(self.data, fld, None)
+            if isinstance(value, str):
+                yield fld, fld, value
+            elif isinstance(value, (list, tuple)):
+                for i, text in enumerate(value):
+                    if isinstance(text, str):
+                        yield fld, f"{fld}.{i}", text
+
 
 @dataclass(frozen=True)
 class Deck:

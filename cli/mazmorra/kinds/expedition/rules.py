@@ -184,22 +184,11 @@ def icons_carry_numbers(pack: Pack) -> Iterable[Problem]:
     for comp in pack.components():
         if comp.kind.family is not FAMILY:
             continue
-        for fld in comp.kind.translatable:
-            value = getattr(comp.data, fld, None)
-            texts = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
-            for i, text in texts:
-                if not isinstance(text, str):
-                    continue
-                for tok in icon_tokens(text):
-                    why = _number_problem(tok.name, tok.number)
-                    if why:
-                        yield Problem(
-                            "text.icon-number",
-                            why,
-                            comp.field_loc(fld if i is None else f"{fld}.{i}"),
-                            comp.id,
-                            fld,
-                        )
+        for fld, path, text in comp.player_texts():
+            for tok in icon_tokens(text):
+                why = _number_problem(tok.name, tok.number)
+                if why:
+                    yield Problem("text.icon-number", why, comp.field_loc(path), comp.id, fld)
 
 
 def _number_problem(icon: str, number: str | None) -> str | None:
