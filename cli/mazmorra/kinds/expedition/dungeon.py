@@ -250,14 +250,15 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     game = pack.settings_of(Settings)
     if game is None:
         return
-    floors_with_tiles = {t.floor for _, t in _tiles(pack)} & set(game.floors)
-    for comp, tile in _tiles(pack):
-        has_stairs = any(e.type == "stairs" for e in tile.effects)
-        if has_stairs and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
+    tiles = _tiles(pack)
+    floors_with_tiles = {t.floor for _, t in tiles} & set(game.floors)
+    for comp, tile in tiles:
+        stairs = _stairs_at(tile)
+        if stairs is not None and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
             yield Problem(
                 "zone_tile.stairs",
                 f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} nor {tile.floor + 1} exists",
-                comp.field_loc(f"effects.{next(i for i, e in enumerate(tile.effects) if e.type == 'stairs')}"),
+                comp.field_loc(f"effects.{stairs}"),
                 comp.id,
                 "effects",
             )
@@ -281,7 +282,7 @@ def floors_reachable(pack: Pack) -> Iterable[Problem]:
     tiles = _tiles(pack)
     if game is None or not tiles:
         return
-    stairs = {t.floor for _, t in tiles if any(e.type == "stairs" for e in t.effects)}
+    stairs = {t.floor for _, t in tiles if _has_stairs(t)}
     floors = sorted(f for f in game.floors if any(t.floor == f for _, t in tiles))
     for below in floors[1:]:
         if below - 1 not in stairs:
@@ -340,5 +341,10 @@ def tiles_connect(pack: Pack) -> Iterable[Problem]:
             )
 
 
+def _stairs_at(tile: ZoneTile) -> int | None:
+    """The index of the tile's first stairs effect, None without stairs."""
+    return next((i for i, e in enumerate(tile.effects) if e.type == "stairs"), None)
+
+
 def _has_stairs(tile: ZoneTile) -> bool:
-    return any(e.type == "stairs" for e in tile.effects)
+    return _stairs_at(tile) is not None
