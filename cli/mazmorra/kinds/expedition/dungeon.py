@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import RuleDoc, documents, family_rule
+from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.expedition import FAMILY, Settings
 from mazmorra.kinds.expedition.zone_tile import EFFECTS, PASSAGES, ZoneTile
 from mazmorra.model import Component, Pack
@@ -18,8 +18,7 @@ def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
     return list(pack.of(ZoneTile))
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.supply",
@@ -54,8 +53,7 @@ def cube_supply(pack: Pack) -> Iterable[Problem]:
                 )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.secret-letter",
@@ -95,8 +93,7 @@ def secret_letters_pair(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.initial",
@@ -168,8 +165,7 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.floor",
@@ -236,8 +232,7 @@ def floors_as_declared(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.stairs",
@@ -264,8 +259,7 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.floor-unreachable",
@@ -307,8 +301,7 @@ def meets(passage: str) -> str:
     return f"{OPPOSITE[side]}-{'right' if pos == 'left' else 'left'}"
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.isolated",
