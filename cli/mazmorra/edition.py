@@ -15,18 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.model import Deck, Family, Pack
+from mazmorra.model import Deck, Family, Pack, Strict
 from mazmorra.yamlsafe import YamlError, YMap, load_yaml
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
-class Count(_Strict):
+class Count(Strict):
     """How many components of some kinds the box holds."""
 
     what: str = Field(min_length=1, description="what the rulebook calls them (English, for messages and docs)")
@@ -38,7 +34,7 @@ class Count(_Strict):
     source: str = Field(min_length=1, description="the rulebook passage")
 
 
-class Setting(_Strict):
+class Setting(Strict):
     """One value of pack.yaml's `game:` section: exactly one of value, keys or entries."""
 
     path: str = Field(min_length=1, description="dotted path under game:, e.g. cubes.milicia.supply")
@@ -62,7 +58,7 @@ class Setting(_Strict):
         return str(self.value)
 
 
-class Reference(_Strict):
+class Reference(Strict):
     """A family's reference edition."""
 
     edition: str = Field(min_length=1, description="the rulebook it comes from")

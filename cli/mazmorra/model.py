@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
@@ -17,6 +17,8 @@ from mazmorra.yamlsafe import locate
 
 LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
+COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"  # a print colour, #rrggbb
+NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -103,11 +105,26 @@ class Kind:
         return out
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """A section of pack.yaml (a family's `game:` settings too): frozen, unknown keys rejected."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
-class DeckSpec(_Strict):
+def setting_name(what: str) -> AfterValidator:
+    """Checks a name a family's settings key by (`Annotated[str, setting_name("threat")]`)."""
+
+    def check(name: str) -> str:
+        import re
+
+        if not re.match(NAME_PATTERN, name):
+            raise ValueError(f"{what} name {name!r} must be lowercase letters, digits, - or _")
+        return name
+
+    return AfterValidator(check)
+
+
+class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
     id: str = Field(pattern=ID_PATTERN)
@@ -127,7 +144,7 @@ class DeckSpec(_Strict):
         return v
 
 
-class MinSizes(_Strict):
+class MinSizes(Strict):
     """The smallest text size (pt) a player reads, by the role a template gives a text box."""
 
     title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt")
@@ -135,14 +152,14 @@ class MinSizes(_Strict):
     label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt")
 
 
-class Contrast(_Strict):
+class Contrast(Strict):
     """The contrast ratio (WCAG 2, 1 to 21) a face's text and marks keep against what they are drawn over."""
 
     text: float = Field(default=4.5, ge=1, le=21, description="text against its background")
     marks: float = Field(default=3.0, ge=1, le=21, description="icons and logos against their background")
 
 
-class PrintSpec(_Strict):
+class PrintSpec(Strict):
     """pack.yaml `print:`: what every face must keep to so that a player can read it in print."""
 
     min_size: MinSizes = Field(default_factory=MinSizes)
@@ -164,7 +181,7 @@ class PrintSpec(_Strict):
         return parse_length(self.safe_margin)
 
 
-class PackSpec(_Strict):
+class PackSpec(Strict):
     """pack.yaml."""
 
     id: str = Field(pattern=ID_PATTERN)
@@ -247,6 +264,18 @@ class Component:
             path = tuple(int(p) if p.isdigit() else p for p in name.split("."))
             return locate(self.raw, path) or self.loc
         return self.field_locs.get(name, self.loc)
+
+    def player_texts(self) -> Iterator[tuple[str, str, str]]:
+        """Each text a player reads (its kind's translatable fields) as (field, path for `field_loc`,
+        text): a list field's texts each with their own path, so each is reported at its own line."""
+        for fld in self.kind.translatable:
+            value = getattr(self.data, fld, None)
+            if isinstance(value, str):
+                yield fld, fld, value
+            elif isinstance(value, (list, tuple)):
+                for i, text in enumerate(value):
+                    if isinstance(text, str):
+                        yield fld, f"{fld}.{i}", text
 
 
 @dataclass(frozen=True)

@@ -68,23 +68,18 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                         )
                     )
         for comp in deck.components:
-            for fld in comp.kind.translatable:
-                value = getattr(comp.data, fld, None)
-                texts = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
-                for i, text in texts:  # a list's texts each at their own line
-                    if not isinstance(text, str):
-                        continue
-                    for tok in icon_tokens(text):
-                        if tok.name not in icons:
-                            problems.append(
-                                Problem(
-                                    "text.unknown-icon",
-                                    f"unknown icon '{{{tok.name}}}'" + _icon_hint(tok.name, icons),
-                                    comp.field_loc(fld if i is None else f"{fld}.{i}"),
-                                    comp.id,
-                                    fld,
-                                )
+            for fld, path, text in comp.player_texts():
+                for tok in icon_tokens(text):
+                    if tok.name not in icons:
+                        problems.append(
+                            Problem(
+                                "text.unknown-icon",
+                                f"unknown icon '{{{tok.name}}}'" + _icon_hint(tok.name, icons),
+                                comp.field_loc(path),
+                                comp.id,
+                                fld,
                             )
+                        )
         for kind in deck.kinds:  # each kind's rules see that kind's components
             part = deck.part(kind)
             for rule in kind.deck_rules:

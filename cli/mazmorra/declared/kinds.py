@@ -270,16 +270,17 @@ def _build(
     )
 
 
-def shipped_kinds(folder: Path) -> list[Kind]:
-    """The kinds a game family ships as kind files (`<family package>/kinds/*.yaml`, laid out like a
-    pack's `kinds/` folder), to register as built-in kinds. A mistake in them is a bug of the package."""
+def register_shipped_kinds(folder: Path) -> None:
+    """Register, as built-in kinds, the kinds a game family ships as kind files (`<family
+    package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
     if not kind_files(folder):
         raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
     problems: list[Problem] = []
     found = load_kinds(folder, problems)
     if problems:
         raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
-    return list(found.values())
+    for kind in found.values():
+        kinds.register(kind)
 
 
 def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:

@@ -55,11 +55,12 @@ def register_family(family: Family) -> Family:
     return family
 
 
-def family_rule(family: Family) -> Callable[[PackRule], PackRule]:
-    """Register a rule that looks across every kind of `family`: it runs once per pack holding any."""
+def family_rule(family: Family, *docs: RuleDoc) -> Callable[[PackRule], PackRule]:
+    """Register a rule that looks across every kind of `family`: it runs once per pack holding any.
+    `docs` are the rule ids it reports, recorded as `documents` does."""
 
     def add(rule: PackRule) -> PackRule:
-        FAMILY_RULES.setdefault(family.name, []).append(rule)
+        FAMILY_RULES.setdefault(family.name, []).append(documents(family, *docs)(rule) if docs else rule)
         return rule
 
     return add

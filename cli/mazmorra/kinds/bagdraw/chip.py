@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.icons import IconSet
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model import ComponentModel, Deck, Kind, Pack, Strict, of
 
 ICON_PATTERN = r"^[a-z][a-z0-9_-]*$"
 
 
-class ChipFace(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
+class ChipFace(Strict):
     icon: str = Field(pattern=ICON_PATTERN, description="icon name (bundled or the pack's icons/)")
     number: int | None = Field(None, ge=0, le=99, description="value printed under the icon")
     color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$", description="face colour (default by icon)")

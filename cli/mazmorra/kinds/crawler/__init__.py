@@ -10,38 +10,25 @@ that must fit the marker tracks, die faces that name enemies) is in `rules.py`. 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from mazmorra.declared.kinds import shipped_kinds
-from mazmorra.kinds import register, register_family
-from mazmorra.model import Family
-
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+from mazmorra.declared.kinds import register_shipped_kinds
+from mazmorra.kinds import register_family
+from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
-def _name(name: str) -> str:
-    if not re.match(r"^[a-z][a-z0-9_-]*$", name):
-        raise ValueError(f"threat name {name!r} must be lowercase letters, digits, - or _")
-    return name
-
-
-class Threat(_Strict):
+class Threat(Strict):
     colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
     rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
 
 
-class Settings(_Strict):
+class Settings(Strict):
     """The crawler kinds' game-wide settings (pack.yaml `game:`)."""
 
-    threats: dict[Annotated[str, AfterValidator(_name)], Threat] = Field(
+    threats: dict[Annotated[str, setting_name("threat")], Threat] = Field(
         min_length=1, max_length=8, description="enemy threat types: print colour and activation rank per name"
     )
 
@@ -63,4 +50,4 @@ FAMILY = register_family(
     )
 )
 
-KINDS = {kind.name: register(kind) for kind in shipped_kinds(Path(__file__).parent)}
+register_shipped_kinds(Path(__file__).parent)

@@ -12,7 +12,7 @@ from mazmorra.declared.grid import GridValue
 from mazmorra.declared.gridcheck import where
 from mazmorra.declared.values import of_kind, value
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean
-from mazmorra.kinds import RuleDoc, documents, family_rule
+from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.crawler import FAMILY
 from mazmorra.model import Component, Pack
 
@@ -24,8 +24,7 @@ def _tiles(pack: Pack) -> Iterator[tuple[Component, GridValue]]:
         yield comp, value(comp, "map", GridValue)
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "map_tile.no-poi",
@@ -87,8 +86,7 @@ def _cell_loc(comp: Component, grid: GridValue, r: int, c: int) -> Loc:
     return where(comp, "map", grid.cell_at[r][c]) if r < len(grid.cell_at) and c < len(grid.cell_at[r]) else comp.loc
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "map_tile.unreachable",
@@ -130,8 +128,7 @@ def _open(grid: GridValue, r: int, c: int) -> bool:
 TRACKS = (("hero", "health", "health"), ("skill", "energy", "energy"), ("item", "loot", "loot"))
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "marker.too-short",
@@ -163,8 +160,7 @@ def values_fit_the_tracks(pack: Pack) -> Iterable[Problem]:
                 )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "enemy_die.face",

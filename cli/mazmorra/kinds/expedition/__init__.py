@@ -13,52 +13,37 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import register_family
-from mazmorra.model import Component, Family
-
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
-NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"
+from mazmorra.model import COLOUR_PATTERN, Component, Family, Strict, setting_name
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
-def _colour_name(name: str) -> str:
-    import re
-
-    if not re.match(NAME_PATTERN, name):
-        raise ValueError(f"cube colour name {name!r} must be lowercase letters, digits, - or _")
-    return name
-
-
-class Cube(_Strict):
+class Cube(Strict):
     supply: int = Field(ge=0, le=500, description="cubes of this colour in the box")
     points: int = Field(ge=0, le=50, description="points each cube is worth")
     colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
 
 
-class Floor(_Strict):
+class Floor(Strict):
     name: str = Field(min_length=1, description="floor name (source language; shown in docs)")
     size: int = Field(ge=1, le=60, description="tiles on this floor, the initial zone aside")
 
 
-class Player(_Strict):
+class Player(Strict):
     colour: str = Field(pattern=COLOUR_PATTERN)
 
 
-class Students(_Strict):
+class Students(Strict):
     common: int = Field(ge=0, le=500, description="common student figures in the box")
     omega: int = Field(ge=0, le=50, description="Omega student figures in the box")
 
 
-class Settings(_Strict):
+class Settings(Strict):
     """The Expedition kinds' game-wide settings (pack.yaml `game:`)."""
 
-    cubes: dict[Annotated[str, AfterValidator(_colour_name)], Cube] = Field(
+    cubes: dict[Annotated[str, setting_name("cube colour")], Cube] = Field(
         min_length=1,
         max_length=12,
         description="information cubes: supply, points and print colour per colour",

@@ -63,8 +63,7 @@ def penalties_rise(deck: Deck, pack: Pack) -> Iterable[Problem]:
 MAX_PLAYERS = 4  # when game.players lists no colours: the rulebook's largest table (p. 8 step 4)
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "alert.students",

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import RuleDoc, documents, family_rule
+from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.expedition import FAMILY, Settings
 from mazmorra.kinds.expedition.zone_tile import EFFECTS, PASSAGES, ZoneTile
 from mazmorra.model import Component, Pack
@@ -18,8 +18,7 @@ def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
     return list(pack.of(ZoneTile))
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.supply",
@@ -54,8 +53,7 @@ def cube_supply(pack: Pack) -> Iterable[Problem]:
                 )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.secret-letter",
@@ -95,8 +93,7 @@ def secret_letters_pair(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.initial",
@@ -168,8 +165,7 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.floor",
@@ -236,8 +232,7 @@ def floors_as_declared(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.stairs",
@@ -250,21 +245,21 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     game = pack.settings_of(Settings)
     if game is None:
         return
-    floors_with_tiles = {t.floor for _, t in _tiles(pack)} & set(game.floors)
-    for comp, tile in _tiles(pack):
-        has_stairs = any(e.type == "stairs" for e in tile.effects)
-        if has_stairs and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
+    tiles = _tiles(pack)
+    floors_with_tiles = {t.floor for _, t in tiles} & set(game.floors)
+    for comp, tile in tiles:
+        stairs = _stairs_at(tile)
+        if stairs is not None and not {tile.floor - 1, tile.floor + 1} & floors_with_tiles:
             yield Problem(
                 "zone_tile.stairs",
                 f"stairs on floor {tile.floor}, but neither floor {tile.floor - 1} nor {tile.floor + 1} exists",
-                comp.field_loc(f"effects.{next(i for i, e in enumerate(tile.effects) if e.type == 'stairs')}"),
+                comp.field_loc(f"effects.{stairs}"),
                 comp.id,
                 "effects",
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.floor-unreachable",
@@ -281,7 +276,7 @@ def floors_reachable(pack: Pack) -> Iterable[Problem]:
     tiles = _tiles(pack)
     if game is None or not tiles:
         return
-    stairs = {t.floor for _, t in tiles if any(e.type == "stairs" for e in t.effects)}
+    stairs = {t.floor for _, t in tiles if _has_stairs(t)}
     floors = sorted(f for f in game.floors if any(t.floor == f for _, t in tiles))
     for below in floors[1:]:
         if below - 1 not in stairs:
@@ -306,8 +301,7 @@ def meets(passage: str) -> str:
     return f"{OPPOSITE[side]}-{'right' if pos == 'left' else 'left'}"
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.isolated",
@@ -340,5 +334,10 @@ def tiles_connect(pack: Pack) -> Iterable[Problem]:
             )
 
 
+def _stairs_at(tile: ZoneTile) -> int | None:
+    """The index of the tile's first stairs effect, None without stairs."""
+    return next((i for i, e in enumerate(tile.effects) if e.type == "stairs"), None)
+
+
 def _has_stairs(tile: ZoneTile) -> bool:
-    return any(e.type == "stairs" for e in tile.effects)
+    return _stairs_at(tile) is not None

@@ -55,8 +55,7 @@ def colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "luck.coverage",

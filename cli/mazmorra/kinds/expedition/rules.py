@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import RuleDoc, documents, family_rule
+from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.expedition import FAMILY
 from mazmorra.kinds.expedition.artimana import Artimana
 from mazmorra.kinds.expedition.becario import Becario
@@ -25,8 +25,7 @@ NUMBERED_ICONS = frozenset(
 VARIABLES = frozenset({"N", "X"})
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "artimana.unknown-becario",
@@ -48,8 +47,7 @@ def granted_becarios_exist(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "becario.not-granted",
@@ -71,8 +69,7 @@ def every_becario_granted(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "panic.boss",
@@ -103,8 +100,7 @@ def boss_known(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "zone_tile.boss",
@@ -129,8 +125,7 @@ def boss_exists(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "token.letter-pair",
@@ -169,8 +164,7 @@ def token_letters_pair(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "text.icon-number",
@@ -184,22 +178,11 @@ def icons_carry_numbers(pack: Pack) -> Iterable[Problem]:
     for comp in pack.components():
         if comp.kind.family is not FAMILY:
             continue
-        for fld in comp.kind.translatable:
-            value = getattr(comp.data, fld, None)
-            texts = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
-            for i, text in texts:
-                if not isinstance(text, str):
-                    continue
-                for tok in icon_tokens(text):
-                    why = _number_problem(tok.name, tok.number)
-                    if why:
-                        yield Problem(
-                            "text.icon-number",
-                            why,
-                            comp.field_loc(fld if i is None else f"{fld}.{i}"),
-                            comp.id,
-                            fld,
-                        )
+        for fld, path, text in comp.player_texts():
+            for tok in icon_tokens(text):
+                why = _number_problem(tok.name, tok.number)
+                if why:
+                    yield Problem("text.icon-number", why, comp.field_loc(path), comp.id, fld)
 
 
 def _number_problem(icon: str, number: str | None) -> str | None:

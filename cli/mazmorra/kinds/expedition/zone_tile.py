@@ -6,12 +6,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import Component, ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model import Component, ComponentModel, Deck, Kind, Pack, Strict, of
 
 SIDES = ("N", "E", "S", "W")
 PASSAGES = tuple(f"{side}-{pos}" for side in SIDES for pos in ("left", "right"))
@@ -44,16 +44,12 @@ EFFECTS: dict[str, EffectType] = {
 }
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
-class Door(_Part):
+class Door(Strict):
     passage: str = Field(description="the passage the door sits on, e.g. N-left")
     colours: list[str] = Field(description="1 or 2 cube colours; holding one of them opens the door")
 
 
-class Effect(_Part):
+class Effect(Strict):
     type: str = Field(description="good_luck, bad_luck, danger, ambush, stop, toll, stairs, boss, camp, secret_passage")
     n: int | None = Field(None, description="the effect's N, when it has one")
     letter: str | None = Field(None, description="secret passage letter (A–Z)")

@@ -8,10 +8,10 @@ Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from mazmorra.kinds import register_family
-from mazmorra.model import Family, Pack
+from mazmorra.model import Family, Pack, Strict
 from mazmorra.units import parse_length
 
 MAX_PRINT_MM = 2000.0  # the largest component a pack may hold (units.parse_size)
@@ -19,14 +19,10 @@ MAP_FRAME_MM = 10.0  # around the squares of a printed map
 MAP_HEADER_MM = 34.0  # above them: title, seed and legend
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
 Piece = tuple[int, int]
 
 
-class DungeonRules(_Strict):
+class DungeonRules(Strict):
     """How a dungeon is generated and printed: the rulebook's sizes unless the pack says otherwise."""
 
     square: str = Field(default="25mm", description="printed size of one square (25mm, 1in …)")
@@ -75,7 +71,7 @@ class DungeonRules(_Strict):
         return int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // self.square_mm)
 
 
-class Settings(_Strict):
+class Settings(Strict):
     """The family's keys of pack.yaml `game:`."""
 
     dungeon: DungeonRules = Field(

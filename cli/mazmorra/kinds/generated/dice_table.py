@@ -24,7 +24,7 @@ from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.generated import FAMILY
 from mazmorra.kinds.generated.dice import Dice, DiceError, parse_dice
-from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, Strict, of
 
 # What the generator rolls each table for, and the outcomes it understands from its rows.
 ROLES: dict[str, tuple[str, ...]] = {
@@ -81,10 +81,8 @@ def _rolls(value: Any) -> Any:
     return {"low": low, "high": high}
 
 
-class Row(BaseModel):
+class Row(Strict):
     """One row: the rolls it answers and what they mean."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
     roll: Annotated[
         Rolls,

@@ -48,8 +48,12 @@ def references(pack: Pack) -> Iterable[Problem]:
 def _loop(start: str, known: dict[str, tuple[Component, DiceTable]]) -> list[str] | None:
     """The first chain of `then` references from `start` that comes back to a table already on it."""
     stack: list[tuple[str, list[str]]] = [(start, [start])]
+    done: set[str] = set()  # tables whose every chain was followed (no loop from them): not again
     while stack:
         here, path = stack.pop()
+        if here in done:
+            continue
+        done.add(here)
         for row in known[here][1].rows:
             nxt = row.then
             if nxt is None or nxt not in known:

@@ -9,34 +9,21 @@ needs code (rooms that pair up, each player's card set) is in `rules.py`. Its pa
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from mazmorra.declared.kinds import shipped_kinds
-from mazmorra.kinds import register, register_family
-from mazmorra.model import Family
-
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+from mazmorra.declared.kinds import register_shipped_kinds
+from mazmorra.kinds import register_family
+from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
-def _name(name: str) -> str:
-    if not re.match(r"^[a-z][a-z0-9_-]*$", name):
-        raise ValueError(f"player colour name {name!r} must be lowercase letters, digits, - or _")
-    return name
-
-
-class Player(_Strict):
+class Player(Strict):
     colour: str = Field(pattern=COLOUR_PATTERN, description="print colour of the player's tokens and cards, #rrggbb")
 
 
-class CardSet(_Strict):
+class CardSet(Strict):
     """The cards each player colour holds."""
 
     action: list[Annotated[int, Field(ge=1, le=9)]] = Field(
@@ -48,10 +35,10 @@ class CardSet(_Strict):
     jump: int = Field(ge=0, le=9, description="how many jump cards")
 
 
-class Settings(_Strict):
+class Settings(Strict):
     """The rotating-rooms kinds' game-wide settings (pack.yaml `game:`)."""
 
-    players: dict[Annotated[str, AfterValidator(_name)], Player] = Field(
+    players: dict[Annotated[str, setting_name("player colour")], Player] = Field(
         min_length=2, max_length=8, description="player colours: name -> print colour"
     )
     card_set: CardSet = Field(description="the action, combat and jump cards each player colour holds")
@@ -66,4 +53,4 @@ FAMILY = register_family(
     )
 )
 
-KINDS = {kind.name: register(kind) for kind in shipped_kinds(Path(__file__).parent)}
+register_shipped_kinds(Path(__file__).parent)

@@ -10,15 +10,14 @@ from collections.abc import Iterable
 
 from mazmorra.declared.values import of_kind, value
 from mazmorra.errors import Problem
-from mazmorra.kinds import RuleDoc, documents, family_rule
+from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.rooms import FAMILY, Settings
 from mazmorra.model import Component, Pack
 
 TURN_WORDS = {"cw": "clockwise", "ccw": "counter-clockwise"}
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "room.pair",
@@ -79,8 +78,7 @@ def rooms_pair_up(pack: Pack) -> Iterable[Problem]:
             )
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "player_card.set",
@@ -127,8 +125,7 @@ def _describe(kind: str, cards: Counter[int]) -> str:
     return f"{n} {kind} card{'s' if n != 1 else ''}" + (f" ({values})" if values else "")
 
 
-@family_rule(FAMILY)
-@documents(
+@family_rule(
     FAMILY,
     RuleDoc(
         "start_line.colour",
