@@ -28,14 +28,15 @@ def _rules(pack: Pack) -> Iterator[tuple[Rule, list[Component]]]:
     """Each rule once, with the components it looks at: a kind's rule sees the components of that
     kind and of the kinds extending it; a pack rule every component whose kind has its field."""
     seen: set[int] = set()
+    everything = list(pack.components())
     for kind in pack.kinds():
         for rule in kind.rules:
             if id(rule) not in seen:
                 seen.add(id(rule))
-                yield rule, [c for c in pack.components() if any(r is rule for r in c.kind.rules)]
+                yield rule, [c for c in everything if any(r is rule for r in c.kind.rules)]
     for rule in pack.rules:
         fields = _fields_named(rule)
-        yield rule, [c for c in pack.components() if all(f in c.kind.model.model_fields for f in fields[:1])]
+        yield rule, [c for c in everything if all(f in c.kind.model.model_fields for f in fields[:1])]
 
 
 def _fields_named(rule: Rule) -> list[str]:
@@ -128,12 +129,13 @@ def _unique(s: Unique, scope: list[Component]) -> Iterator[Problem]:
 
 
 def _ref(s: Ref, scope: list[Component], target: Deck) -> Iterator[Problem]:
-    ids = [c.id for c in target.components]
+    ids = [c.id for c in target.components]  # in deck order, for "did you mean"
+    known = set(ids)
     for comp in scope:
         value = _value(comp, s.ref)
         items = value if isinstance(value, (list, tuple)) else [value]
         for i, item in enumerate(items):
-            if _present(item) and item not in ids:
+            if _present(item) and item not in known:
                 where = comp.field_loc(f"{s.ref}.{i}") if isinstance(value, (list, tuple)) else comp.field_loc(s.ref)
                 yield Problem(
                     "rule.ref",
