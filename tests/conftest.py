@@ -102,6 +102,12 @@ def located(pack: Path, file: str, needle: str, after: str | None = None) -> str
     return f"content/{pack.name}/{file}:{line}:"
 
 
+def located_in(pack: Path, file: str, component: str, needle: str) -> str:
+    """`content/<pack>/<file>:LINE:` of the first line holding needle inside a component's block of a
+    deck file: where a located problem about that line starts."""
+    return f"content/{pack.name}/{file}:{component_line(pack / file, component, needle)}:"
+
+
 def component_line(path: Path, component: str, needle: str) -> int:
     """1-based line of the first line containing needle inside a component's block of a deck file."""
     import re

@@ -13,6 +13,7 @@ from conftest import (
     assert_build_fails,
     component_line,
     edit,
+    located_in,
     need_tool,
     pdf_text,
     render_png,
@@ -36,10 +37,6 @@ NEW_DECKS = (
 
 def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="losetas.pdf")
-
-
-def _where(pack: Path, rel: str, component: str, needle: str) -> str:
-    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
 
 
 # ---------------------------------------------------------------- the sample builds
@@ -128,13 +125,13 @@ def test_every_new_kind_has_its_designer_doc() -> None:
 def test_cube_supply(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "slots: [linaje, adoracion, milicia]", "slots: [linaje, linaje, linaje]")
-    _fails(pack, _where(pack, TILES, "iii-6", "slots:"), "iii-6", "zone_tile.supply", "'linaje'")
+    _fails(pack, located_in(pack, TILES, "iii-6", "slots:"), "iii-6", "zone_tile.supply", "'linaje'")
 
 
 def test_cube_supply_declared_lower(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "riquezas: {supply: 10", "riquezas: {supply: 9")
-    _fails(pack, _where(pack, TILES, "iii-5", "slots:"), "iii-5", "zone_tile.supply", "only 9")
+    _fails(pack, located_in(pack, TILES, "iii-5", "slots:"), "iii-5", "zone_tile.supply", "only 9")
 
 
 def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
@@ -147,8 +144,8 @@ def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
     )
     edit(pack / TILES, "{type: secret_passage, letter: E}", "{type: secret_passage, letter: A}")  # i-2 keeps A
     text = _fails(pack, "zone_tile.secret-letter", "ii-4", "'E'")
-    assert _where(pack, TILES, "ii-4", "- {type: secret_passage") in text
-    assert _where(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
+    assert located_in(pack, TILES, "ii-4", "- {type: secret_passage") in text
+    assert located_in(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
 
 
 def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
@@ -162,7 +159,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
         pack,
         "zone_tile.secret-letter",
         "is on 3 tile(s)",
-        _where(pack, TILES, "iii-4", "- {type: secret_passage, letter: A}"),  # the third tile's letter
+        located_in(pack, TILES, "iii-4", "- {type: secret_passage, letter: A}"),  # the third tile's letter
         "iii-4",
     )
 
@@ -182,7 +179,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
 def test_door(pack_copy, door: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "{passage: E-left, colours: [civilizacion, riquezas]}", door)
-    _fails(pack, _where(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
+    _fails(pack, located_in(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
 
 
 @pytest.mark.parametrize(
@@ -197,7 +194,7 @@ def test_door(pack_copy, door: str, why: str) -> None:
 def test_passages(pack_copy, passages: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "passages: [N-left, E-left, S-left, S-right, W-left]", f"passages: {passages}")
-    _fails(pack, _where(pack, TILES, "i-3", "passages:"), "i-3", "zone_tile.passage", why)
+    _fails(pack, located_in(pack, TILES, "i-3", "passages:"), "i-3", "zone_tile.passage", why)
 
 
 def test_second_initial_zone(pack_copy) -> None:
@@ -205,7 +202,7 @@ def test_second_initial_zone(pack_copy) -> None:
     edit(pack / TILES, "- id: i-4\n  floor: 1\n", "- id: i-4\n  floor: 1\n  initial: true\n")
     _fails(
         pack,
-        _where(pack, TILES, "i-4", "initial: true"),
+        located_in(pack, TILES, "i-4", "initial: true"),
         "i-4",
         "zone_tile.initial",
         "second initial zone",
@@ -230,7 +227,7 @@ def test_initial_zone_not_on_floor_one(pack_copy) -> None:
     edit(pack / TILES, "- id: campamento\n  floor: 1\n", "- id: campamento\n  floor: 2\n")
     _fails(
         pack,
-        _where(pack, TILES, "campamento", "floor: 2"),
+        located_in(pack, TILES, "campamento", "floor: 2"),
         "campamento",
         "zone_tile.initial",
         "floor I",
@@ -251,7 +248,7 @@ def test_initial_zone_is_safe(pack_copy, extra: str, field: str, why: str) -> No
         "  passages: [N-left, N-right, E-left, S-right, W-left, W-right]\n",
         "  passages: [N-left, N-right, E-left, S-right, W-left, W-right]\n" + extra,
     )
-    _fails(pack, _where(pack, TILES, "campamento", field), "campamento", "zone_tile.initial-safe", why)
+    _fails(pack, located_in(pack, TILES, "campamento", field), "campamento", "zone_tile.initial-safe", why)
 
 
 def test_floor_size_as_declared(pack_copy) -> None:
@@ -280,7 +277,7 @@ def test_tile_on_an_undeclared_floor(pack_copy) -> None:
     edit(pack / TILES, "- id: iii-6\n  floor: 3\n", "- id: iii-6\n  floor: 4\n")
     _fails(
         pack,
-        _where(pack, TILES, "iii-6", "floor: 4"),
+        located_in(pack, TILES, "iii-6", "floor: 4"),
         "iii-6",
         "zone_tile.floor",
         "floor 4 is not declared",
@@ -297,7 +294,7 @@ def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
     )
     _fails(
         pack,
-        _where(pack, TILES, "i-1", "- {type: stairs}"),
+        located_in(pack, TILES, "i-1", "- {type: stairs}"),
         "i-1",
         "zone_tile.stairs",
         "neither floor 0 nor 2",
@@ -311,7 +308,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     del lines[line - 1]
     path.write_text("".join(lines), encoding="utf-8")
-    _fails(pack, _where(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
+    _fails(pack, located_in(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
 
 
 @pytest.mark.parametrize(
@@ -326,7 +323,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
 def test_effect_kind_and_n(pack_copy, effect: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "    - {type: bad_luck, n: 1}\n", f"    - {effect}\n")
-    _fails(pack, _where(pack, TILES, "i-3", effect[:12]), "i-3", "zone_tile.effect", why)
+    _fails(pack, located_in(pack, TILES, "i-3", effect[:12]), "i-3", "zone_tile.effect", why)
 
 
 def test_every_becario_is_granted(pack_copy) -> None:
@@ -334,7 +331,7 @@ def test_every_becario_is_granted(pack_copy) -> None:
     edit(pack / ART, "  grants: genealogista\n", "")
     _fails(
         pack,
-        _where(pack, "decks/becarios.yaml", "genealogista", "id: genealogista"),
+        located_in(pack, "decks/becarios.yaml", "genealogista", "id: genealogista"),
         "genealogista",
         "becario.not-granted",
     )
@@ -345,7 +342,7 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
     edit(pack / ART, "  grants: genealogista\n", "  grants: astronomo\n")
     _fails(
         pack,
-        _where(pack, ART, "sello-roto", "grants: astronomo"),
+        located_in(pack, ART, "sello-roto", "grants: astronomo"),
         "sello-roto",
         "artimana.unknown-becario",
         "'astronomo'",
@@ -488,7 +485,7 @@ def test_missing_game_settings(pack_copy) -> None:
 def test_other_rules(pack_copy, rel: str, old: str, new: str, component: str, needle: str, rule: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / rel, old, new)
-    _fails(pack, _where(pack, rel, component, needle), component, rule)
+    _fails(pack, located_in(pack, rel, component, needle), component, rule)
 
 
 # ---------------------------------------------------------------- what the tile shows, by pixel colour
