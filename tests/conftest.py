@@ -128,6 +128,24 @@ def pdf_text(path: Path) -> str:
     return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
 
 
+def pdf_fonts(pdf: Path) -> list[list[str]]:
+    """The fonts `pdffonts` lists for a PDF, one row of columns each: name first; emb, sub, uni and
+    the object id last."""
+    out = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return [row.split() for row in out.splitlines()[2:]]
+
+
+def assert_fonts_embedded(pdf: Path) -> int:
+    """Every font of the PDF embedded and subset (a subset tag on its name), never a base-14 Helvetica
+    or Times left to the printer; returns how many fonts it has."""
+    fonts = pdf_fonts(pdf)
+    for cols in fonts:
+        name, emb, sub = cols[0], cols[-5], cols[-4]
+        assert emb == "yes" and sub == "yes" and "+" in name, f"{pdf}: {' '.join(cols)}"
+        assert "Helvetica" not in name and "Times" not in name, f"{pdf}: {name}"
+    return len(fonts)
+
+
 def tree_snapshot(folder: Path) -> dict[str, bytes]:
     if not folder.exists():
         return {}
