@@ -207,13 +207,19 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
+def build_packs(tmp_path_factory: pytest.TempPathFactory, *packs: str) -> Path:
+    """`mazmorra build PACKS` (every pack when none is named; both languages, A4) into a fresh
+    temporary output folder, which it returns: for the module fixtures that build once."""
+    out = tmp_path_factory.mktemp("out")
+    res = run_cli("build", *packs, "--out", str(out))
+    assert res.returncode == 0, res.stdout + res.stderr
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_expedicion(tmp_path_factory) -> Path:
     """content/expedicion built once into a temporary output folder (both languages, A4)."""
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", "expedicion", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out / "expedicion"
+    return build_packs(tmp_path_factory, "expedicion") / "expedicion"
 
 
 def assert_build_fails(pack: Path, *needles: str, command: str = "build", existing: str = "previous.pdf") -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, edit, located, need_tool, pdf_text, render_png, run_cli
+from conftest import assert_build_fails, build_packs, edit, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp
 
@@ -25,10 +25,7 @@ DECKS = ("losetas", "heroes", "equipo", "habilidades", "objetos", "enemigos", "m
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:

@@ -42,26 +42,18 @@ def _fails(pack: Path, *needles: str) -> str:
 # ---------------------------------------------------------------- the sample builds
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("exp")
-    res = run_cli("build", "expedicion", "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / "expedicion"
-
-
-def test_pack_builds_every_new_deck_in_both_languages(built: Path) -> None:
+def test_pack_builds_every_new_deck_in_both_languages(built_expedicion: Path) -> None:
     for lang in ("es", "en"):
         for deck in NEW_DECKS:
-            assert (built / lang / f"{deck}.pdf").is_file(), (lang, deck)
-    es, en = pdf_text(built / "es" / "losetas.pdf"), pdf_text(built / "en" / "losetas.pdf")
+            assert (built_expedicion / lang / f"{deck}.pdf").is_file(), (lang, deck)
+    es, en = pdf_text(built_expedicion / "es" / "losetas.pdf"), pdf_text(built_expedicion / "en" / "losetas.pdf")
     assert "Terraza de los Farolillos" in es and "Lantern Terrace" in en
     assert "Lantern Terrace" not in es
-    boss_es, boss_en = pdf_text(built / "es" / "jefe.pdf"), pdf_text(built / "en" / "jefe.pdf")
+    boss_es, boss_en = pdf_text(built_expedicion / "es" / "jefe.pdf"), pdf_text(built_expedicion / "en" / "jefe.pdf")
     assert "Avistamiento" in boss_es and "Sighting" in boss_en
     # Two-sided: each profile prints on its own side.
     assert "Ismara insomne" in boss_es and "Ismara embelesada" in boss_es
-    inv_en = pdf_text(built / "en" / "investigadores.pdf")
+    inv_en = pdf_text(built_expedicion / "en" / "investigadores.pdf")
     assert "EXALTED" in inv_en and "Illuminated Palaeographer" in inv_en
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from conftest import CONTENT, REPO, run_cli
+from conftest import CONTENT, REPO, build_packs
 
 from mazmorra import kinds
 from mazmorra.layout import Templates
@@ -29,10 +29,7 @@ def packs_by_kind() -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def built_all(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("all")
-    res = run_cli("build", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out
+    return build_packs(tmp_path_factory)
 
 
 def test_there_are_kinds() -> None:

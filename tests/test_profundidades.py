@@ -7,7 +7,17 @@ import xml.sax.saxutils
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, assert_fonts_embedded, edit, located, need_tool, pdf_text, render_png, run_cli
+from conftest import (
+    assert_build_fails,
+    assert_fonts_embedded,
+    build_packs,
+    edit,
+    located,
+    need_tool,
+    pdf_text,
+    render_png,
+    run_cli,
+)
 
 from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.errors import Loc
@@ -27,10 +37,7 @@ BAG = "decks/bolsa.yaml"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_builds_every_deck_in_both_languages(built: Path) -> None:

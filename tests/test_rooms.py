@@ -9,7 +9,18 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, assert_build_fails, edit, line_of, located, need_tool, pdf_text, render_png, run_cli
+from conftest import (
+    CONTENT,
+    assert_build_fails,
+    build_packs,
+    edit,
+    line_of,
+    located,
+    need_tool,
+    pdf_text,
+    render_png,
+    run_cli,
+)
 
 from mazmorra.contracts import CircleOp, Face, IconOp, RectOp, TextOp
 
@@ -20,10 +31,7 @@ DECKS = ("salas", "lineas", "personajes", "objetos", "cartas")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
