@@ -9,9 +9,14 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Face
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -144,6 +149,25 @@ def assert_fonts_embedded(pdf: Path) -> int:
         assert emb == "yes" and sub == "yes" and "+" in name, f"{pdf}: {' '.join(cols)}"
         assert "Helvetica" not in name and "Times" not in name, f"{pdf}: {name}"
     return len(fonts)
+
+
+@cache
+def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face]]:
+    """Each component of a deck, laid out as a build would (nothing rendered): its faces, the front
+    and its own back if any. Fails if laying out reported any problem."""
+    from golden import context
+
+    from mazmorra.layout import lay_out
+    from mazmorra.load import load_pack
+
+    pack = load_pack(pack_dir)
+    problems: list = []
+    out: dict[str, list[Face]] = {}
+    for item in lay_out(pack.deck(deck), context(pack, lang, problems)).items():
+        own_back = [item.back] if item.back is not None and not item.shared_back else []
+        out.setdefault(item.front.component, [item.front, *own_back])
+    assert not problems, problems
+    return out
 
 
 def tree_snapshot(folder: Path) -> dict[str, bytes]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, build_packs, edit, located, need_tool, pdf_text, render_png, run_cli
+from conftest import assert_build_fails, build_packs, edit, laid_out, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp
 
@@ -339,17 +339,9 @@ def test_the_enemy_die_net_has_six_faces_seven_tabs_and_its_cut_and_fold_lines()
     """A cross of six faces, seven glue tabs; the five folds between faces and the seven where a tab
     meets its face are dashed, the outline cut solid (the seven free face edges, three edges per tab)."""
     from conftest import CONTENT
-    from golden import context
 
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(CONTENT / PACK)
-    problems: list = []
-    ctx = context(pack, "en", problems)
-    item = next(iter(lay_out(pack.deck("dados"), ctx).items()))
-    assert not problems
-    ops = item.front.ops
+    front = next(iter(laid_out(CONTENT / PACK, "dados").values()))[0]
+    ops = front.ops
     faces = [o for o in ops if isinstance(o, RectOp) and o.w == 16 and o.h == 16]
     tabs = [o for o in ops if isinstance(o, PolyOp) and o.fill == "#a8a39b"]
     lines = [o for o in ops if isinstance(o, LineOp)]

@@ -9,7 +9,6 @@ import ast
 import json
 import re
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,13 @@ from conftest import (
     assert_build_fails,
     component_line,
     edit,
+    laid_out,
     line_of,
     located,
     located_in,
     pdf_text,
     run_cli,
 )
-from golden import context
 
 from mazmorra import kinds
 from mazmorra.contracts import Face, IconOp, RectOp
@@ -552,17 +551,6 @@ def test_every_rule_id_the_family_reports_is_documented() -> None:
 # ---------------------------------------------------------------- helpers
 
 
-@cache
 def _faces(deck_id: str, lang: str) -> dict[str, list[Face]]:
     """Each component of a sample deck, laid out: its faces (the front, and its own back if any)."""
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(PACK)
-    problems: list = []
-    out: dict[str, list[Face]] = {}
-    for item in lay_out(pack.deck(deck_id), context(pack, lang, problems)).items():
-        own_back = [item.back] if item.back is not None and not item.shared_back else []
-        out.setdefault(item.front.component, [item.front, *own_back])
-    assert not problems, problems
-    return out
+    return laid_out(PACK, deck_id, lang)

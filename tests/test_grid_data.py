@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import laid_out, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp, TextOp
 
@@ -291,17 +291,8 @@ def test_the_word_of_a_choice_is_a_translated_label(tmp_path: Path) -> None:
 
 
 def test_the_grid_data_macro_draws_cells_marks_and_edges_through_the_template_legend(tmp_path: Path) -> None:
-    from golden import context
-
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(make(tmp_path))
-    problems_: list = []
-    ctx = context(pack, "es", problems_)
-    item = next(iter(lay_out(pack.decks[0], ctx).items()))
-    assert not problems_, problems_
-    ops = item.front.ops
+    front = next(iter(laid_out(make(tmp_path), "salas", "es").values()))[0]
+    ops = front.ops
     fills = {(round(o.x, 1), round(o.y, 1)): o.fill for o in ops if isinstance(o, RectOp) and o.w == 10}
     assert fills[(5.0, 7.0)] == "#eeeeee" and fills[(25.0, 7.0)] == "#222222"  # floor, rock
     assert fills[(5.0, 17.0)] == "#3366cc" and fills[(15.0, 17.0)] == "#cc6600"  # water, the gear

@@ -14,6 +14,7 @@ from conftest import (
     assert_build_fails,
     build_packs,
     edit,
+    laid_out,
     line_of,
     located,
     need_tool,
@@ -240,20 +241,7 @@ def test_walls_portcullises_pits_and_the_gear_are_told_apart_in_greyscale(built:
 
 
 def _faces(deck: str, lang: str = "en") -> dict[str, list[Face]]:
-    from golden import context
-
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(CONTENT / PACK)
-    problems: list = []
-    ctx = context(pack, lang, problems)
-    out = {
-        item.front.component: [item.front, *([item.back] if item.back else [])]
-        for item in lay_out(pack.deck(deck), ctx).items()
-    }
-    assert not problems, problems
-    return out
+    return laid_out(CONTENT / PACK, deck, lang)
 
 
 def test_the_starting_line_lines_up_with_two_rooms_side_by_side() -> None:
