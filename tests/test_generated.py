@@ -269,6 +269,7 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
         "quest": {(10, 5), (5, 10), (5, 5)},
     }
     times, sizes = [], []
+    with_quest = became_lair = 0  # how often the quest rules below were put to the test
     for seed in range(200):
         t0 = time.perf_counter()
         dungeon = Generator(tables, rules, seed).run()
@@ -293,6 +294,7 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
         rooms = [a for a in m.areas if a.type in ("room", "special-room", "lair", "quest")]
         quests = [i for i, a in enumerate(rooms) if a.type == "quest"]
         assert len(quests) <= 1, seed
+        with_quest += bool(quests)
         for i in quests:
             before = rooms[:i]
             assert sum(a.type == "lair" for a in before) >= 2 or len(before) >= 8, seed
@@ -304,7 +306,9 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
                 assert table.row_for(roll.total) == (roll.row or 0) - 1
         for r in m.rolls:  # the rulebook's quest rule, as rolled
             if r.note == "quest-became-lair":
+                became_lair += 1
                 assert r.outcome == "quest"
+    assert with_quest and became_lair, (with_quest, became_lair)
     per_map = statistics.mean(times) * 1000
     with capsys.disabled():
         print(
@@ -360,12 +364,15 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
 
 def test_rooms_caps_the_dungeon_and_the_quest_room_ends_it(sample) -> None:
     _, tables = sample
+    capped = 0  # seeds where room 9 had to be the quest room
     for seed in range(40):
         dungeon = Generator(tables, DungeonRules(), seed, rooms=9).run()
         rooms = dungeon.rooms
         assert 1 <= len(rooms) <= 9 and rooms[-1].type == "quest", (seed, [a.type for a in rooms])
         forced = [r for r in dungeon.rolls if r.get("note") == "room-9-is-the-quest-room"]
         assert not forced or len(rooms) == 9
+        capped += bool(forced)
+    assert capped, "no seed reached the cap: the rule above was never tested"
 
 
 def test_generate_checks_its_options(pack_copy) -> None:
