@@ -83,6 +83,15 @@ def pack_copy(tmp_path: Path) -> Callable[[str], Path]:
     return make
 
 
+def write_pack(project: Path, files: dict[str, str], name: str = "p") -> Path:
+    """A pack written from scratch: each text file at project/content/<name>/<path>; returns the pack folder."""
+    pack = project / "content" / name
+    for path, text in files.items():
+        (pack / path).parent.mkdir(parents=True, exist_ok=True)
+        (pack / path).write_text(text, encoding="utf-8")
+    return pack
+
+
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace text in a file, failing loudly if the text is not there."""
     text = path.read_text(encoding="utf-8")

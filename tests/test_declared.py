@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import line_of, located, run_cli
+from conftest import line_of, located, run_cli, write_pack
 
 BASE_PACK = """id: p
 name: P
@@ -49,11 +49,7 @@ def make(tmp_path: Path, files: dict[str, str]) -> Path:
         "decks/hechizos.yaml": HECHIZOS,
         **files,
     }
-    pack = tmp_path / "content" / "p"
-    for name, text in base.items():
-        (pack / name).parent.mkdir(parents=True, exist_ok=True)
-        (pack / name).write_text(text, encoding="utf-8")
-    return pack
+    return write_pack(tmp_path, base)
 
 
 def validate(pack: Path) -> tuple[int, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import laid_out, run_cli
+from conftest import laid_out, run_cli, write_pack
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp, TextOp
 
@@ -118,11 +118,7 @@ def make(tmp_path: Path, **files: str) -> Path:
         "locale/es.po": ES_LABELS,
         **{k.replace("__", "/").replace("_yaml", ".yaml"): v for k, v in files.items()},
     }
-    pack = tmp_path / "content" / "p"
-    for name, text in base.items():
-        (pack / name).parent.mkdir(parents=True, exist_ok=True)
-        (pack / name).write_text(text, encoding="utf-8")
-    return pack
+    return write_pack(tmp_path, base)
 
 
 def problems(pack: Path) -> str:
