@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import line_of, located, run_cli, write_pack
+from conftest import located, run_cli, write_pack
 
 BASE_PACK = """id: p
 name: P
@@ -165,7 +165,7 @@ def test_a_kind_file_mistake_is_located(
     code, out = validate(pack)
     assert code == 1
     assert f"({rule})" in out and needle in out, out
-    assert f"content/p/{file}:{line_of(pack / file, line_with)}:" in out, out
+    assert located(pack, file, line_with) in out, out
 
 
 def test_kinds_that_extend_each_other_in_a_circle(tmp_path: Path) -> None:

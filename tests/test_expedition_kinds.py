@@ -13,6 +13,7 @@ from conftest import (
     assert_build_fails,
     component_line,
     edit,
+    located,
     located_in,
     need_tool,
     pdf_text,
@@ -250,14 +251,9 @@ def test_floor_size_as_declared(pack_copy) -> None:
         "2: {name: El Archivo de Ámbar, size: 6}",
         "2: {name: El Archivo de Ámbar, size: 7}",
     )
-    line = next(
-        i
-        for i, s in enumerate((pack / "pack.yaml").read_text(encoding="utf-8").splitlines(), 1)
-        if "El Archivo de Ámbar" in s
-    )
     _fails(
         pack,
-        f"content/expedicion/pack.yaml:{line}:",
+        located(pack, "pack.yaml", "El Archivo de Ámbar"),
         "deck:losetas",
         "zone_tile.floor-size",
         "floor 2 has 6 tile(s)",
@@ -356,12 +352,7 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
 def test_invalid_game_settings(pack_copy, old: str, new: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", old, new)
-    line = next(
-        i
-        for i, s in enumerate((pack / "pack.yaml").read_text(encoding="utf-8").splitlines(), 1)
-        if new.strip().splitlines()[0] in s
-    )
-    _fails(pack, f"content/expedicion/pack.yaml:{line}:", "[pack", "game.settings", why)
+    _fails(pack, located(pack, "pack.yaml", new.strip().splitlines()[0]), "[pack", "game.settings", why)
 
 
 def test_missing_game_settings(pack_copy) -> None:

@@ -164,7 +164,7 @@ def test_reference_edition_of_a_game_without_one(pack_copy) -> None:
     edit(pack / "pack.yaml", "bleed:", "edition: reference\nbleed:")
     res = run_cli("validate", "muestras", cwd=pack.parents[1])
     assert res.returncode == 1
-    assert f"content/muestras/pack.yaml:{line_of(pack / 'pack.yaml', 'edition:')}:" in res.stderr
+    assert located(pack, "pack.yaml", "edition:") in res.stderr
     assert "edition.none" in res.stderr and "generic" in res.stderr
 
 

@@ -15,7 +15,6 @@ from conftest import (
     build_packs,
     edit,
     laid_out,
-    line_of,
     located,
     need_tool,
     pdf_text,
@@ -102,7 +101,7 @@ def test_a_player_colour_missing_a_jump_card(pack_copy) -> None:
     edit(pack / CARDS, "salto-jade,jump,jade,,3", "salto-jade,jump,jade,,2")
     _fails(
         pack,
-        f"content/{PACK}/{CARDS}:{line_of(pack / CARDS, 'salto-jade')}:3: error [salto-jade.colour]: player colour "
+        located(pack, CARDS, "salto-jade") + "3: error [salto-jade.colour]: player colour "
         "'jade' has 2 jump cards; game.card_set gives every colour 3 jump cards",
         "(player_card.set)",
     )
