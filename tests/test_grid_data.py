@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import laid_out, run_cli, write_pack
+from conftest import laid_out, located, run_cli, write_pack
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp, TextOp
 
@@ -225,8 +225,10 @@ def test_a_broken_edge_is_reported_at_its_entry(tmp_path: Path, edges: str, rule
     ],
 )
 def test_a_broken_span_is_reported(tmp_path: Path, spans: str, message: str) -> None:
-    text = problems(make(tmp_path, decks__salas_yaml=with_map(". .1 x/~ G .2*/. . .", spans=spans)))
-    assert any("(grid.span)" in ln and message in ln and "salas.yaml:" in ln for ln in text.splitlines()), text
+    pack = make(tmp_path, decks__salas_yaml=with_map(". .1 x/~ G .2*/. . .", spans=spans))
+    text = problems(pack)
+    at = located(pack, "decks/salas.yaml", "spans:")  # the spans entry's own line
+    assert any("(grid.span)" in ln and message in ln and at in ln for ln in text.splitlines()), text
 
 
 @pytest.mark.parametrize(
