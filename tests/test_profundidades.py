@@ -230,7 +230,13 @@ def test_feature_that_is_no_chip_face(pack_copy) -> None:
 def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . campfire? ."')
-    _fails(pack, "cripta-del-eco", "map_card.unknown-face", "'campfire' is not a chip face")
+    _fails(
+        pack,
+        located(pack, MAPS, "campfire?"),
+        "cripta-del-eco",
+        "map_card.unknown-face",
+        "'campfire' is not a chip face",
+    )
 
 
 def test_unknown_decoration(pack_copy) -> None:
