@@ -9,9 +9,14 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Face
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -78,6 +83,15 @@ def pack_copy(tmp_path: Path) -> Callable[[str], Path]:
     return make
 
 
+def write_pack(project: Path, files: dict[str, str], name: str = "p") -> Path:
+    """A pack written from scratch: each text file at project/content/<name>/<path>; returns the pack folder."""
+    pack = project / "content" / name
+    for path, text in files.items():
+        (pack / path).parent.mkdir(parents=True, exist_ok=True)
+        (pack / path).write_text(text, encoding="utf-8")
+    return pack
+
+
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace text in a file, failing loudly if the text is not there."""
     text = path.read_text(encoding="utf-8")
@@ -102,6 +116,12 @@ def located(pack: Path, file: str, needle: str, after: str | None = None) -> str
     return f"content/{pack.name}/{file}:{line}:"
 
 
+def located_in(pack: Path, file: str, component: str, needle: str) -> str:
+    """`content/<pack>/<file>:LINE:` of the first line holding needle inside a component's block of a
+    deck file: where a located problem about that line starts."""
+    return f"content/{pack.name}/{file}:{component_line(pack / file, component, needle)}:"
+
+
 def component_line(path: Path, component: str, needle: str) -> int:
     """1-based line of the first line containing needle inside a component's block of a deck file."""
     import re
@@ -120,6 +140,43 @@ def pdf_text(path: Path) -> str:
     from pypdf import PdfReader
 
     return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+
+
+def pdf_fonts(pdf: Path) -> list[list[str]]:
+    """The fonts `pdffonts` lists for a PDF, one row of columns each: name first; emb, sub, uni and
+    the object id last."""
+    out = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return [row.split() for row in out.splitlines()[2:]]
+
+
+def assert_fonts_embedded(pdf: Path) -> int:
+    """Every font of the PDF embedded and subset (a subset tag on its name), never a base-14 Helvetica
+    or Times left to the printer; returns how many fonts it has."""
+    fonts = pdf_fonts(pdf)
+    for cols in fonts:
+        name, emb, sub = cols[0], cols[-5], cols[-4]
+        assert emb == "yes" and sub == "yes" and "+" in name, f"{pdf}: {' '.join(cols)}"
+        assert "Helvetica" not in name and "Times" not in name, f"{pdf}: {name}"
+    return len(fonts)
+
+
+@cache
+def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face]]:
+    """Each component of a deck, laid out as a build would (nothing rendered): its faces, the front
+    and its own back if any. Fails if laying out reported any problem."""
+    from golden import context
+
+    from mazmorra.layout import lay_out
+    from mazmorra.load import load_pack
+
+    pack = load_pack(pack_dir)
+    problems: list = []
+    out: dict[str, list[Face]] = {}
+    for item in lay_out(pack.deck(deck), context(pack, lang, problems)).items():
+        own_back = [item.back] if item.back is not None and not item.shared_back else []
+        out.setdefault(item.front.component, [item.front, *own_back])
+    assert not problems, problems
+    return out
 
 
 def tree_snapshot(folder: Path) -> dict[str, bytes]:
@@ -183,13 +240,19 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
+def build_packs(tmp_path_factory: pytest.TempPathFactory, *packs: str) -> Path:
+    """`mazmorra build PACKS` (every pack when none is named; both languages, A4) into a fresh
+    temporary output folder, which it returns: for the module fixtures that build once."""
+    out = tmp_path_factory.mktemp("out")
+    res = run_cli("build", *packs, "--out", str(out))
+    assert res.returncode == 0, res.stdout + res.stderr
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_expedicion(tmp_path_factory) -> Path:
     """content/expedicion built once into a temporary output folder (both languages, A4)."""
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", "expedicion", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out / "expedicion"
+    return build_packs(tmp_path_factory, "expedicion") / "expedicion"
 
 
 def assert_build_fails(pack: Path, *needles: str, command: str = "build", existing: str = "previous.pdf") -> str:

@@ -38,12 +38,9 @@ def doc_workbooks() -> dict[str, tuple[str, list[list[object]]]]:
 def write_doc_pack(project: Path) -> Path:
     """content/grimorio-mini as the docs describe it; returns the pack folder."""
     import openpyxl
+    from conftest import write_pack
 
-    pack = project / "content" / PACK
-    for path, text in doc_files().items():
-        target = pack / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    pack = write_pack(project, doc_files(), PACK)
     for path, (sheet, rows) in doc_workbooks().items():
         wb = openpyxl.Workbook()
         ws = wb.active

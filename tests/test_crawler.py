@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, edit, located, need_tool, pdf_text, render_png, run_cli
+from conftest import assert_build_fails, build_packs, edit, laid_out, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp
 
@@ -25,10 +25,7 @@ DECKS = ("losetas", "heroes", "equipo", "habilidades", "objetos", "enemigos", "m
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
@@ -105,7 +102,7 @@ RULE_CASES = [
         TILES,
         "      - x    .    .    .\n",
         "      - x    .    .    .7\n",
-        "x    .    .    .7",
+        (TILES, "x    .    .    .7"),
         "spawn point 7 at cell 4,3 is not on or next to the point of interest (cell 2,1)",
         "map_tile.spawn-far",
     ),
@@ -113,7 +110,7 @@ RULE_CASES = [
         TILES,
         "      - .    .4   .1*  .5\n",
         "      - .    .4   .1*  .\n",
-        "cells:",
+        (TILES, "cells:", "id: tumba-farolero"),
         "spawn numbers 1, 2, 3, 4, 6, 7, 8 skip 5",
         "map_tile.spawn-gap",
     ),
@@ -121,7 +118,7 @@ RULE_CASES = [
         TILES,
         "      - .    .3   .1*  .2\n",
         "      - .    .3   .1   .2\n",
-        "cells:",
+        (TILES, "cells:", "id: galeria-nichos"),
         "the tile has 4 spawn points but no point of interest",
         "map_tile.no-poi",
     ),
@@ -129,7 +126,7 @@ RULE_CASES = [
         TILES,
         'connection: ["2,3 e", "4,2 s"]',
         'connection: ["2,3 e", "2,1 s"]',
-        'connection: ["2,3 e", "2,1 s"]',
+        (TILES, 'connection: ["2,3 e", "2,1 s"]'),
         "connection 2,1 s lies between two cells; a connection is on the rim",
         "grid.edge-border",
     ),
@@ -137,7 +134,7 @@ RULE_CASES = [
         ENEMIES,
         "  threat: hueso\n",
         "  threat: calcio\n",
-        "threat: calcio",
+        (ENEMIES, "threat: calcio"),
         "threat 'calcio' is not one of game.threats",
         "field.setting",
     ),
@@ -145,7 +142,7 @@ RULE_CASES = [
         ENEMIES,
         "  melee_dice: 1\n  defence: -1",
         "  melee_dice: -1\n  defence: -1",
-        "melee_dice: -1",
+        (ENEMIES, "melee_dice: -1"),
         "Input should be greater than or equal to 0",
         "schema.greater_than_equal",
     ),
@@ -153,7 +150,7 @@ RULE_CASES = [
         DICE,
         "faces: [rata-osario, rata-osario,",
         "faces: [rata-osario, rata-osaria,",
-        "rata-osaria",
+        (DICE, "rata-osaria"),
         "face 2 names 'rata-osaria', which is no enemy card of the pack; did you mean 'rata-osario'",
         "enemy_die.face",
     ),
@@ -161,7 +158,7 @@ RULE_CASES = [
         MARKERS,
         "track: health\n  top: 12",
         "track: health\n  top: 9",
-        "health: 10",
+        (HEROES, "health: 10"),  # a shorter track: the hero whose health no longer fits it
         "health 10 is beyond the health track, which runs 0–9",
         "marker.too-short",
     ),
@@ -172,13 +169,13 @@ RULE_CASES = [
     ("deck", "old", "new", "where", "message", "rule"), RULE_CASES, ids=[c[-1] for c in RULE_CASES]
 )
 def test_each_rule_of_the_family_is_located(
-    pack_copy, deck: str, old: str, new: str, where: str, message: str, rule: str
+    pack_copy, deck: str, old: str, new: str, where: tuple[str, ...], message: str, rule: str
 ) -> None:
+    """Each case: the deck edited, the edit, where the problem is reported (file, line holding…, after
+    the line holding…), its message and rule id."""
     pack = pack_copy(PACK)
     edit(pack / deck, old, new)
-    shown = HEROES if rule == "marker.too-short" else deck
-    after = {"map_tile.spawn-gap": "id: tumba-farolero", "map_tile.no-poi": "id: galeria-nichos"}.get(rule)
-    _fails(pack, located(pack, shown, where, after), message, f"({rule})")
+    _fails(pack, located(pack, *where), message, f"({rule})")
 
 
 def test_a_sealed_space_is_a_warning_that_strict_refuses(pack_copy) -> None:
@@ -342,17 +339,9 @@ def test_the_enemy_die_net_has_six_faces_seven_tabs_and_its_cut_and_fold_lines()
     """A cross of six faces, seven glue tabs; the five folds between faces and the seven where a tab
     meets its face are dashed, the outline cut solid (the seven free face edges, three edges per tab)."""
     from conftest import CONTENT
-    from golden import context
 
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(CONTENT / PACK)
-    problems: list = []
-    ctx = context(pack, "en", problems)
-    item = next(iter(lay_out(pack.deck("dados"), ctx).items()))
-    assert not problems
-    ops = item.front.ops
+    front = next(iter(laid_out(CONTENT / PACK, "dados").values()))[0]
+    ops = front.ops
     faces = [o for o in ops if isinstance(o, RectOp) and o.w == 16 and o.h == 16]
     tabs = [o for o in ops if isinstance(o, PolyOp) and o.fill == "#a8a39b"]
     lines = [o for o in ops if isinstance(o, LineOp)]

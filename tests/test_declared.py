@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import line_of, run_cli
+from conftest import located, run_cli, write_pack
 
 BASE_PACK = """id: p
 name: P
@@ -49,11 +49,7 @@ def make(tmp_path: Path, files: dict[str, str]) -> Path:
         "decks/hechizos.yaml": HECHIZOS,
         **files,
     }
-    pack = tmp_path / "content" / "p"
-    for name, text in base.items():
-        (pack / name).parent.mkdir(parents=True, exist_ok=True)
-        (pack / name).write_text(text, encoding="utf-8")
-    return pack
+    return write_pack(tmp_path, base)
 
 
 def validate(pack: Path) -> tuple[int, str]:
@@ -169,7 +165,7 @@ def test_a_kind_file_mistake_is_located(
     code, out = validate(pack)
     assert code == 1
     assert f"({rule})" in out and needle in out, out
-    assert f"content/p/{file}:{line_of(pack / file, line_with)}:" in out, out
+    assert located(pack, file, line_with) in out, out
 
 
 def test_kinds_that_extend_each_other_in_a_circle(tmp_path: Path) -> None:
@@ -206,8 +202,8 @@ def _rules(tmp_path: Path, rules: str, hechizos: str = HECHIZOS) -> tuple[Path, 
 def test_rule_unique_points_at_the_second_use(tmp_path: Path) -> None:
     pack = make(tmp_path, {"decks/hechizos.yaml": HECHIZOS.replace("name: Nido", "name: Bola")})
     code, out = validate(pack)
-    line = line_of(pack / "decks" / "hechizos.yaml", "id: nido")
-    assert code == 1 and f"hechizos.yaml:{line}:" in out and "name 'Bola' is already used by 'bola'" in out
+    at = located(pack, "decks/hechizos.yaml", "id: nido")
+    assert code == 1 and at in out and "name 'Bola' is already used by 'bola'" in out
     assert "(rule.unique)" in out
 
 
@@ -215,7 +211,7 @@ def test_rule_ref_from_a_ref_field(tmp_path: Path) -> None:
     pack = make(tmp_path, {"decks/hechizos.yaml": HECHIZOS.replace("summons: rata", "summons: ratta")})
     code, out = validate(pack)
     assert code == 1 and "summons 'ratta' is not a component of deck 'criaturas'; did you mean 'rata'?" in out
-    assert f"hechizos.yaml:{line_of(pack / 'decks' / 'hechizos.yaml', 'ratta')}:" in out
+    assert located(pack, "decks/hechizos.yaml", "ratta") in out, out
 
 
 def test_rule_referenced(tmp_path: Path) -> None:
@@ -225,14 +221,14 @@ def test_rule_referenced(tmp_path: Path) -> None:
         HECHIZOS.replace("summons: rata, ", ""),
     )
     assert "'rata' (deck 'criaturas') is named by no component's summons" in out and "(rule.referenced)" in out
-    assert f"criaturas.yaml:{line_of(pack / 'decks' / 'criaturas.yaml', 'rata')}:" in out
-    assert f"(rule at content/p/pack.yaml:{line_of(pack / 'pack.yaml', 'referenced')}:" in out
+    assert located(pack, "decks/criaturas.yaml", "rata") in out
+    assert f"(rule at {located(pack, 'pack.yaml', 'referenced')}" in out
 
 
 def test_rule_counts(tmp_path: Path) -> None:
     pack, out = _rules(tmp_path, "  - {counts: school, values: {fuego: 2, sombra: 2}, deck: hechizos}\n")
     assert "deck 'hechizos': school 'fuego' has 1 copy; the rule wants 2" in out and "(rule.counts)" in out
-    assert f"content/p/pack.yaml:{line_of(pack / 'pack.yaml', 'id: hechizos')}:" in out
+    assert located(pack, "pack.yaml", "id: hechizos") in out
 
 
 def test_rule_sum_against_a_game_setting_per_value(tmp_path: Path) -> None:
@@ -247,6 +243,9 @@ def test_rule_sum_against_a_game_setting_per_value(tmp_path: Path) -> None:
     assert code == 1
     assert "deck 'hechizos': slots of school 'fuego' adds up to 2; the rule allows at most 1" in out, out
     assert "sombra" not in out.split("(rule.sum)")[0].split("\n")[-1] and "(rule.sum)" in out
+    # at the deck's entry, naming the rule's own line
+    assert located(pack, "pack.yaml", "id: hechizos") in out
+    assert f"(rule at {located(pack, 'pack.yaml', '{sum: slots')}" in out
 
 
 def test_rule_require_when(tmp_path: Path) -> None:
@@ -256,12 +255,13 @@ def test_rule_require_when(tmp_path: Path) -> None:
         HECHIZOS.replace("school: fuego, summons: lobo", "school: fuego"),
     )
     assert "summons is required when school is 'fuego'" in out and "(rule.required)" in out
-    assert f"hechizos.yaml:{line_of(pack / 'decks' / 'hechizos.yaml', 'id: bola')}:" in out
+    assert located(pack, "decks/hechizos.yaml", "id: bola") in out
 
 
 def test_a_rule_naming_a_missing_deck_suggests_one(tmp_path: Path) -> None:
-    _, out = _rules(tmp_path, "  - {ref: summons, in: criatura}\n")
+    pack, out = _rules(tmp_path, "  - {ref: summons, in: criatura}\n")
     assert "the pack has no deck 'criatura'; did you mean 'criaturas'?" in out and "(rule.deck)" in out
+    assert located(pack, "pack.yaml", "{ref: summons") in out  # the rule's own line
 
 
 def test_declared_icon_and_image_fields_are_checked(tmp_path: Path) -> None:
@@ -275,6 +275,8 @@ def test_declared_icon_and_image_fields_are_checked(tmp_path: Path) -> None:
     code, out = validate(pack)
     assert code == 1 and "unknown icon 'coins'; did you mean 'coin'" in out and "(field.unknown-icon)" in out
     assert "image 'x.png' does not exist (field.image)" in out
+    at = located(pack, "decks/criaturas.yaml", "id: rata")  # the field's own line and column
+    assert f"{at}49: error [rata.sigil]" in out and f"{at}61: error [rata.art]" in out, out
 
 
 def test_a_translation_longer_than_the_declared_limit(tmp_path: Path) -> None:
@@ -295,4 +297,5 @@ def test_a_translation_longer_than_the_declared_limit(tmp_path: Path) -> None:
     code, out = validate(pack)
     assert code == 1
     assert "the 'en' text has 20 characters; kind 'bicho' allows 10 (text.too-long)" in out, out
-    assert "content/p/locale/en.po:" in out
+    at = located(pack, "locale/en.po", 'msgstr "It howls')  # the translation's own line
+    assert f"{at}1: error [lobo.motto]" in out, out

@@ -13,6 +13,8 @@ from conftest import (
     assert_build_fails,
     component_line,
     edit,
+    located,
+    located_in,
     need_tool,
     pdf_text,
     render_png,
@@ -38,33 +40,21 @@ def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="losetas.pdf")
 
 
-def _where(pack: Path, rel: str, component: str, needle: str) -> str:
-    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
-
-
 # ---------------------------------------------------------------- the sample builds
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("exp")
-    res = run_cli("build", "expedicion", "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / "expedicion"
-
-
-def test_pack_builds_every_new_deck_in_both_languages(built: Path) -> None:
+def test_pack_builds_every_new_deck_in_both_languages(built_expedicion: Path) -> None:
     for lang in ("es", "en"):
         for deck in NEW_DECKS:
-            assert (built / lang / f"{deck}.pdf").is_file(), (lang, deck)
-    es, en = pdf_text(built / "es" / "losetas.pdf"), pdf_text(built / "en" / "losetas.pdf")
+            assert (built_expedicion / lang / f"{deck}.pdf").is_file(), (lang, deck)
+    es, en = pdf_text(built_expedicion / "es" / "losetas.pdf"), pdf_text(built_expedicion / "en" / "losetas.pdf")
     assert "Terraza de los Farolillos" in es and "Lantern Terrace" in en
     assert "Lantern Terrace" not in es
-    boss_es, boss_en = pdf_text(built / "es" / "jefe.pdf"), pdf_text(built / "en" / "jefe.pdf")
+    boss_es, boss_en = pdf_text(built_expedicion / "es" / "jefe.pdf"), pdf_text(built_expedicion / "en" / "jefe.pdf")
     assert "Avistamiento" in boss_es and "Sighting" in boss_en
     # Two-sided: each profile prints on its own side.
     assert "Ismara insomne" in boss_es and "Ismara embelesada" in boss_es
-    inv_en = pdf_text(built / "en" / "investigadores.pdf")
+    inv_en = pdf_text(built_expedicion / "en" / "investigadores.pdf")
     assert "EXALTED" in inv_en and "Illuminated Palaeographer" in inv_en
 
 
@@ -128,13 +118,13 @@ def test_every_new_kind_has_its_designer_doc() -> None:
 def test_cube_supply(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "slots: [linaje, adoracion, milicia]", "slots: [linaje, linaje, linaje]")
-    _fails(pack, _where(pack, TILES, "iii-6", "slots:"), "iii-6", "zone_tile.supply", "'linaje'")
+    _fails(pack, located_in(pack, TILES, "iii-6", "slots:"), "iii-6", "zone_tile.supply", "'linaje'")
 
 
 def test_cube_supply_declared_lower(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "riquezas: {supply: 10", "riquezas: {supply: 9")
-    _fails(pack, _where(pack, TILES, "iii-5", "slots:"), "iii-5", "zone_tile.supply", "only 9")
+    _fails(pack, located_in(pack, TILES, "iii-5", "slots:"), "iii-5", "zone_tile.supply", "only 9")
 
 
 def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
@@ -147,8 +137,8 @@ def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
     )
     edit(pack / TILES, "{type: secret_passage, letter: E}", "{type: secret_passage, letter: A}")  # i-2 keeps A
     text = _fails(pack, "zone_tile.secret-letter", "ii-4", "'E'")
-    assert _where(pack, TILES, "ii-4", "- {type: secret_passage") in text
-    assert _where(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
+    assert located_in(pack, TILES, "ii-4", "- {type: secret_passage") in text
+    assert located_in(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
 
 
 def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
@@ -162,7 +152,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
         pack,
         "zone_tile.secret-letter",
         "is on 3 tile(s)",
-        _where(pack, TILES, "iii-4", "- {type: secret_passage, letter: A}"),  # the third tile's letter
+        located_in(pack, TILES, "iii-4", "- {type: secret_passage, letter: A}"),  # the third tile's letter
         "iii-4",
     )
 
@@ -182,7 +172,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
 def test_door(pack_copy, door: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "{passage: E-left, colours: [civilizacion, riquezas]}", door)
-    _fails(pack, _where(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
+    _fails(pack, located_in(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
 
 
 @pytest.mark.parametrize(
@@ -197,7 +187,7 @@ def test_door(pack_copy, door: str, why: str) -> None:
 def test_passages(pack_copy, passages: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "passages: [N-left, E-left, S-left, S-right, W-left]", f"passages: {passages}")
-    _fails(pack, _where(pack, TILES, "i-3", "passages:"), "i-3", "zone_tile.passage", why)
+    _fails(pack, located_in(pack, TILES, "i-3", "passages:"), "i-3", "zone_tile.passage", why)
 
 
 def test_second_initial_zone(pack_copy) -> None:
@@ -205,7 +195,7 @@ def test_second_initial_zone(pack_copy) -> None:
     edit(pack / TILES, "- id: i-4\n  floor: 1\n", "- id: i-4\n  floor: 1\n  initial: true\n")
     _fails(
         pack,
-        _where(pack, TILES, "i-4", "initial: true"),
+        located_in(pack, TILES, "i-4", "initial: true"),
         "i-4",
         "zone_tile.initial",
         "second initial zone",
@@ -230,7 +220,7 @@ def test_initial_zone_not_on_floor_one(pack_copy) -> None:
     edit(pack / TILES, "- id: campamento\n  floor: 1\n", "- id: campamento\n  floor: 2\n")
     _fails(
         pack,
-        _where(pack, TILES, "campamento", "floor: 2"),
+        located_in(pack, TILES, "campamento", "floor: 2"),
         "campamento",
         "zone_tile.initial",
         "floor I",
@@ -251,7 +241,7 @@ def test_initial_zone_is_safe(pack_copy, extra: str, field: str, why: str) -> No
         "  passages: [N-left, N-right, E-left, S-right, W-left, W-right]\n",
         "  passages: [N-left, N-right, E-left, S-right, W-left, W-right]\n" + extra,
     )
-    _fails(pack, _where(pack, TILES, "campamento", field), "campamento", "zone_tile.initial-safe", why)
+    _fails(pack, located_in(pack, TILES, "campamento", field), "campamento", "zone_tile.initial-safe", why)
 
 
 def test_floor_size_as_declared(pack_copy) -> None:
@@ -261,14 +251,9 @@ def test_floor_size_as_declared(pack_copy) -> None:
         "2: {name: El Archivo de Ámbar, size: 6}",
         "2: {name: El Archivo de Ámbar, size: 7}",
     )
-    line = next(
-        i
-        for i, s in enumerate((pack / "pack.yaml").read_text(encoding="utf-8").splitlines(), 1)
-        if "El Archivo de Ámbar" in s
-    )
     _fails(
         pack,
-        f"content/expedicion/pack.yaml:{line}:",
+        located(pack, "pack.yaml", "El Archivo de Ámbar"),
         "deck:losetas",
         "zone_tile.floor-size",
         "floor 2 has 6 tile(s)",
@@ -280,7 +265,7 @@ def test_tile_on_an_undeclared_floor(pack_copy) -> None:
     edit(pack / TILES, "- id: iii-6\n  floor: 3\n", "- id: iii-6\n  floor: 4\n")
     _fails(
         pack,
-        _where(pack, TILES, "iii-6", "floor: 4"),
+        located_in(pack, TILES, "iii-6", "floor: 4"),
         "iii-6",
         "zone_tile.floor",
         "floor 4 is not declared",
@@ -297,7 +282,7 @@ def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
     )
     _fails(
         pack,
-        _where(pack, TILES, "i-1", "- {type: stairs}"),
+        located_in(pack, TILES, "i-1", "- {type: stairs}"),
         "i-1",
         "zone_tile.stairs",
         "neither floor 0 nor 2",
@@ -311,7 +296,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     del lines[line - 1]
     path.write_text("".join(lines), encoding="utf-8")
-    _fails(pack, _where(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
+    _fails(pack, located_in(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
 
 
 @pytest.mark.parametrize(
@@ -326,7 +311,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
 def test_effect_kind_and_n(pack_copy, effect: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "    - {type: bad_luck, n: 1}\n", f"    - {effect}\n")
-    _fails(pack, _where(pack, TILES, "i-3", effect[:12]), "i-3", "zone_tile.effect", why)
+    _fails(pack, located_in(pack, TILES, "i-3", effect[:12]), "i-3", "zone_tile.effect", why)
 
 
 def test_every_becario_is_granted(pack_copy) -> None:
@@ -334,7 +319,7 @@ def test_every_becario_is_granted(pack_copy) -> None:
     edit(pack / ART, "  grants: genealogista\n", "")
     _fails(
         pack,
-        _where(pack, "decks/becarios.yaml", "genealogista", "id: genealogista"),
+        located_in(pack, "decks/becarios.yaml", "genealogista", "id: genealogista"),
         "genealogista",
         "becario.not-granted",
     )
@@ -345,7 +330,7 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
     edit(pack / ART, "  grants: genealogista\n", "  grants: astronomo\n")
     _fails(
         pack,
-        _where(pack, ART, "sello-roto", "grants: astronomo"),
+        located_in(pack, ART, "sello-roto", "grants: astronomo"),
         "sello-roto",
         "artimana.unknown-becario",
         "'astronomo'",
@@ -367,12 +352,7 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
 def test_invalid_game_settings(pack_copy, old: str, new: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", old, new)
-    line = next(
-        i
-        for i, s in enumerate((pack / "pack.yaml").read_text(encoding="utf-8").splitlines(), 1)
-        if new.strip().splitlines()[0] in s
-    )
-    _fails(pack, f"content/expedicion/pack.yaml:{line}:", "[pack", "game.settings", why)
+    _fails(pack, located(pack, "pack.yaml", new.strip().splitlines()[0]), "[pack", "game.settings", why)
 
 
 def test_missing_game_settings(pack_copy) -> None:
@@ -488,7 +468,7 @@ def test_missing_game_settings(pack_copy) -> None:
 def test_other_rules(pack_copy, rel: str, old: str, new: str, component: str, needle: str, rule: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / rel, old, new)
-    _fails(pack, _where(pack, rel, component, needle), component, rule)
+    _fails(pack, located_in(pack, rel, component, needle), component, rule)
 
 
 # ---------------------------------------------------------------- what the tile shows, by pixel colour

@@ -9,13 +9,23 @@ import ast
 import json
 import re
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CONTENT, REPO, assert_build_fails, component_line, edit, line_of, pdf_text, run_cli
-from golden import context
+from conftest import (
+    CONTENT,
+    REPO,
+    assert_build_fails,
+    component_line,
+    edit,
+    laid_out,
+    line_of,
+    located,
+    located_in,
+    pdf_text,
+    run_cli,
+)
 
 from mazmorra import kinds
 from mazmorra.contracts import Face, IconOp, RectOp
@@ -36,15 +46,6 @@ def _deck(name: str) -> list[dict]:
 
 def _copies(entries: list[dict]) -> int:
     return sum(e.get("copies", 1) for e in entries)
-
-
-def _at(pack: Path, rel: str, component: str, needle: str) -> str:
-    """`file:line:` of a needle inside a component's block, as problems print it."""
-    return f"content/expedicion/{rel}:{component_line(pack / rel, component, needle)}:"
-
-
-def _at_pack(pack: Path, needle: str) -> str:
-    return f"content/expedicion/pack.yaml:{line_of(pack / 'pack.yaml', needle)}:"
 
 
 def _fails(pack: Path, *needles: str) -> str:
@@ -129,7 +130,9 @@ def _trim_one_destino(pack: Path) -> None:
 def test_reference_edition_with_104_trick_cards_fails_at_the_deck_size(pack_copy) -> None:
     pack = pack_copy("expedicion")
     _trim_one_destino(pack)
-    text = _fails(pack, _at_pack(pack, "size: 104"), "edition.count", "the pack has 104, the reference edition 105")
+    text = _fails(
+        pack, located(pack, "pack.yaml", "size: 104"), "edition.count", "the pack has 104, the reference edition 105"
+    )
     assert "error [pack.size]" in text
 
 
@@ -161,14 +164,19 @@ def test_reference_edition_of_a_game_without_one(pack_copy) -> None:
     edit(pack / "pack.yaml", "bleed:", "edition: reference\nbleed:")
     res = run_cli("validate", "muestras", cwd=pack.parents[1])
     assert res.returncode == 1
-    assert f"content/muestras/pack.yaml:{line_of(pack / 'pack.yaml', 'edition:')}:" in res.stderr
+    assert located(pack, "pack.yaml", "edition:") in res.stderr
     assert "edition.none" in res.stderr and "generic" in res.stderr
 
 
 def test_reference_edition_enforces_the_game_settings(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "  students: {common: 40, omega: 5}", "  students: {common: 44, omega: 5}")
-    _fails(pack, _at_pack(pack, "students:"), "edition.game", "game.students.common is 44, the reference edition 40")
+    _fails(
+        pack,
+        located(pack, "pack.yaml", "students:"),
+        "edition.game",
+        "game.students.common is 44, the reference edition 40",
+    )
 
 
 # ---------------------------------------------------------------- item 3: each rule, broken on purpose
@@ -185,7 +193,12 @@ def test_every_floor_reachable(pack_copy, tile: str, floor_line: str, floor: int
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     del lines[component_line(path, tile, "- {type: stairs}") - 1]
     path.write_text("".join(lines), encoding="utf-8")
-    _fails(pack, _at_pack(pack, floor_line), "zone_tile.floor-unreachable", f"floor {floor} can never be reached")
+    _fails(
+        pack,
+        located(pack, "pack.yaml", floor_line),
+        "zone_tile.floor-unreachable",
+        f"floor {floor} can never be reached",
+    )
 
 
 def test_secret_passage_letter_twice_on_one_tile_is_no_pair(pack_copy) -> None:
@@ -200,7 +213,9 @@ def test_secret_passage_letter_twice_on_one_tile_is_no_pair(pack_copy) -> None:
         "    - {type: secret_passage, letter: A}\n",
         "    - {type: secret_passage, letter: A}\n    - {type: secret_passage, letter: A}  # same tile\n",
     )
-    text = _fails(pack, _at(pack, TILES, "i-2", "# same tile"), "i-2", "zone_tile.secret-letter", "twice on this tile")
+    text = _fails(
+        pack, located_in(pack, TILES, "i-2", "# same tile"), "i-2", "zone_tile.secret-letter", "twice on this tile"
+    )
     assert "is on 1 tile(s) (i-2)" in text  # and A joins nothing
 
 
@@ -224,13 +239,21 @@ def test_secret_passage_letter_twice_on_one_tile_is_no_pair(pack_copy) -> None:
 def test_destino_main_effect_is_the_centre_value(pack_copy, old: str, new: str, needle: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, old, new)
-    _fails(pack, _at(pack, ART, "mala-racha", needle.removeprefix("- ")), "mala-racha", "artimana.destino-main", why)
+    _fails(
+        pack, located_in(pack, ART, "mala-racha", needle.removeprefix("- ")), "mala-racha", "artimana.destino-main", why
+    )
 
 
 def test_other_types_need_their_main_effect_text(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, '  effect: "{gain:1}. Un rival de tu zona {discard:1}."\n', "  centre_value: 4\n")
-    _fails(pack, _at(pack, ART, "autografo", "centre_value: 4"), "autografo", "artimana.destino-main", "only destino")
+    _fails(
+        pack,
+        located_in(pack, ART, "autografo", "centre_value: 4"),
+        "autografo",
+        "artimana.destino-main",
+        "only destino",
+    )
 
 
 @pytest.mark.parametrize(
@@ -255,7 +278,7 @@ def test_student_supply(pack_copy, old: str, new: str, needle: str, why: str) ->
     4 players plus the investigators' 3 + 4 + 3 + 5 starting students (31)."""
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", old, new)
-    _fails(pack, _at(pack, "decks/alertas.yaml", "murmullo", needle), "murmullo", "alert.students", why)
+    _fails(pack, located_in(pack, "decks/alertas.yaml", "murmullo", needle), "murmullo", "alert.students", why)
 
 
 def test_student_supply_must_be_declared(pack_copy) -> None:
@@ -268,7 +291,7 @@ def test_student_supply_must_be_declared(pack_copy) -> None:
 def test_each_becario_is_one_copy(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks/becarios.yaml", "  points: 4\n", "  points: 4\n  copies: 2\n")
-    _fails(pack, _at(pack, "decks/becarios.yaml", "genealogista", "copies: 2"), "genealogista", "becario.copies")
+    _fails(pack, located_in(pack, "decks/becarios.yaml", "genealogista", "copies: 2"), "genealogista", "becario.copies")
 
 
 def test_a_tile_whose_passages_meet_no_other_is_reported(pack_copy) -> None:
@@ -286,7 +309,7 @@ def test_a_tile_whose_passages_meet_no_other_is_reported(pack_copy) -> None:
         ),
     ):
         edit(pack / TILES, old, new)
-    text = _fails(pack, _at(pack, TILES, "iii-3", "passages: [N-left]"), "iii-3", "zone_tile.isolated")
+    text = _fails(pack, located_in(pack, TILES, "iii-3", "passages: [N-left]"), "iii-3", "zone_tile.isolated")
     assert text.count("zone_tile.isolated") == 1
 
 
@@ -345,7 +368,7 @@ def test_luck_deck_covers_every_answer(pack_copy, edits, where: str, why: str) -
     pack = pack_copy("expedicion")
     for old, new in edits:
         edit(pack / "decks/suerte.yaml", old, new)
-    _fails(pack, _at_pack(pack, where), "luck.coverage", why)
+    _fails(pack, located(pack, "pack.yaml", where), "luck.coverage", why)
 
 
 def test_luck_deck_covers_every_player_and_warns_when_uneven(pack_copy) -> None:
@@ -357,7 +380,7 @@ def test_luck_deck_covers_every_player_and_warns_when_uneven(pack_copy) -> None:
     assert "rojo 5" in problems[0]["message"] and "amarillo 3" in problems[0]["message"]
     for n in (13, 14, 15):
         edit(pack / "decks/suerte.yaml", f"suerte-{n}, player: amarillo", f"suerte-{n}, player: verde")
-    _fails(pack, _at_pack(pack, "amarillo: {colour"), "luck.coverage", "player colour 'amarillo'")
+    _fails(pack, located(pack, "pack.yaml", "amarillo: {colour"), "luck.coverage", "player colour 'amarillo'")
 
 
 @pytest.mark.parametrize(
@@ -367,13 +390,15 @@ def test_luck_deck_covers_every_player_and_warns_when_uneven(pack_copy) -> None:
 def test_effect_icons_carry_their_number(pack_copy, token: str, why: str) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, "Si acabas solo en una zona, {draw:1}.", f"Si acabas solo en una zona, {token}.")
-    _fails(pack, _at(pack, ART, "atajo-del-cartografo", "effect:"), "atajo-del-cartografo", "text.icon-number", why)
+    _fails(
+        pack, located_in(pack, ART, "atajo-del-cartografo", "effect:"), "atajo-del-cartografo", "text.icon-number", why
+    )
 
 
 def test_effect_icon_number_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks/panico.yaml", '"Al final de tu turno, {university:1}."', '"Al final de tu turno, {university}."')
-    _fails(pack, _at(pack, "decks/panico.yaml", "desbandada", "{university}"), "desbandada", "text.icon-number")
+    _fails(pack, located_in(pack, "decks/panico.yaml", "desbandada", "{university}"), "desbandada", "text.icon-number")
 
 
 def test_a_letter_stands_for_a_number_counted_elsewhere() -> None:
@@ -404,7 +429,9 @@ def test_aux_timing_icon_where_the_rulebook_allows_it(pack_copy) -> None:
         "  copies: 2\n\n- id: apuesta-amistosa",
         "  aux_timing: instantanea\n  copies: 2\n\n- id: apuesta-amistosa",
     )
-    _fails(pack, _at(pack, ART, "te-con-el-claustro", "aux_timing:"), "te-con-el-claustro", "artimana.aux-timing")
+    _fails(
+        pack, located_in(pack, ART, "te-con-el-claustro", "aux_timing:"), "te-con-el-claustro", "artimana.aux-timing"
+    )
 
 
 @pytest.mark.parametrize(
@@ -421,7 +448,7 @@ def test_teleport_token_prints_its_requirement(pack_copy, new: str, needle: str,
         "- {id: ficha-teletransporte, type: teleport, requires: [adoracion], copies: 2}",
         new,
     )
-    _fails(pack, _at(pack, "decks/fichas.yaml", needle, needle), needle, "token.teleport", why)
+    _fails(pack, located_in(pack, "decks/fichas.yaml", needle, needle), needle, "token.teleport", why)
 
 
 def test_teleport_token_draws_the_required_colour() -> None:
@@ -434,7 +461,11 @@ def test_every_clan_gives_a_modifier_for_every_colour(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks/clanes.yaml", "riquezas: -1, linaje: 0}", "riquezas: -1}")
     _fails(
-        pack, _at(pack, "decks/clanes.yaml", "farol-ciego", "modifiers:"), "farol-ciego", "clan.every-colour", "linaje"
+        pack,
+        located_in(pack, "decks/clanes.yaml", "farol-ciego", "modifiers:"),
+        "farol-ciego",
+        "clan.every-colour",
+        "linaje",
     )
 
 
@@ -453,13 +484,13 @@ def test_deck_size_is_reported_at_its_sizecomponent_line(pack_copy) -> None:
         "    file: decks/maldiciones.yaml\n    size: 15",
         "    file: decks/maldiciones.yaml\n    size: 14",
     )
-    _fails(pack, _at_pack(pack, "size: 14"), "deck.size", "holds 15 cards")
+    _fails(pack, located(pack, "pack.yaml", "size: 14"), "deck.size", "holds 15 cards")
 
 
 def test_deck_count_is_reported_at_its_own_key(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "counts: {destino: 18, subterfugio: 18,", "counts: {destino: 18,\n      subterfugio: 19,")
-    _fails(pack, _at_pack(pack, "subterfugio: 19"), "deck.counts", "'subterfugio': 18 card(s), declared 19")
+    _fails(pack, located(pack, "pack.yaml", "subterfugio: 19"), "deck.counts", "'subterfugio': 18 card(s), declared 19")
 
 
 def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
@@ -469,7 +500,9 @@ def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
         '"Al entrar en una zona con escaleras, {stun:1}."',
         '"Al entrar en una zona con escaleras, {mareo:1}."',
     )
-    _fails(pack, _at(pack, "decks/panico.yaml", "hilos-tensos", "{mareo:1}"), "hilos-tensos", "text.unknown-icon")
+    _fails(
+        pack, located_in(pack, "decks/panico.yaml", "hilos-tensos", "{mareo:1}"), "hilos-tensos", "text.unknown-icon"
+    )
 
 
 def test_boss_effect_without_a_boss_card_is_located_at_the_effect(pack_copy) -> None:
@@ -480,7 +513,7 @@ def test_boss_effect_without_a_boss_card_is_located_at_the_effect(pack_copy) -> 
     (pack / "pack.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
     edit(pack / "decks/panico.yaml", "  boss: ismara\n", "")
     edit(pack / "pack.yaml", "edition: reference", "edition: custom")
-    _fails(pack, _at(pack, TILES, "i-1", "- {type: boss}"), "i-1", "zone_tile.boss")
+    _fails(pack, located_in(pack, TILES, "i-1", "- {type: boss}"), "i-1", "zone_tile.boss")
 
 
 # ---------------------------------------------------------------- item 5: the generated rules table
@@ -518,17 +551,6 @@ def test_every_rule_id_the_family_reports_is_documented() -> None:
 # ---------------------------------------------------------------- helpers
 
 
-@cache
 def _faces(deck_id: str, lang: str) -> dict[str, list[Face]]:
     """Each component of a sample deck, laid out: its faces (the front, and its own back if any)."""
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(PACK)
-    problems: list = []
-    out: dict[str, list[Face]] = {}
-    for item in lay_out(pack.deck(deck_id), context(pack, lang, problems)).items():
-        own_back = [item.back] if item.back is not None and not item.shared_back else []
-        out.setdefault(item.front.component, [item.front, *own_back])
-    assert not problems, problems
-    return out
+    return laid_out(PACK, deck_id, lang)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, assert_build_fails, edit, line_of, need_tool, run_cli
+from conftest import CONTENT, assert_build_fails, edit, located, need_tool, run_cli
 
 from mazmorra.errors import Loc, Severity
 from mazmorra.kinds import rules_of
@@ -98,7 +98,7 @@ def test_a_2d12_table_missing_13(pack_copy) -> None:
         "(dice_table.gap)",
         "no row holds roll 13",
         "row 3 (10–12), row 4 (14–18)",
-        f"decks/tablas.yaml:{line_of(deck, 'roll: 10-12')}:",
+        located(pack, TABLES, "roll: 10-12"),
         "[contenido-pasadizo.rows]",
     )
     assert "8.3%" in text  # 12 of the 144 ways 2d12 can fall
@@ -120,7 +120,7 @@ def test_a_1d12_table_with_4_6_and_6_8(pack_copy) -> None:
         pack,
         "(dice_table.overlap)",
         "roll 6 is in 2 rows: row 2 (4–6), row 3 (6–8)",
-        f"decks/tablas.yaml:{line_of(deck, 'roll: 6-8, result: Dos puertas')}:",
+        located(pack, TABLES, "roll: 6-8, result: Dos puertas"),
         "[puertas-sala.rows.3.roll]",
     )
 
@@ -136,7 +136,7 @@ def test_a_result_pointing_at_a_table_that_does_not_exist(pack_copy) -> None:
         pack,
         "(dice_table.unknown-table)",
         "row 2 (6–8) says to roll on table 'salas-singulares', which the pack does not have",
-        f"decks/tablas.yaml:{line_of(deck, 'then: salas-singulares')}:",
+        located(pack, TABLES, "then: salas-singulares"),
         "[tipo-sala.rows.2.then]",
     )
 
@@ -149,7 +149,7 @@ def test_a_die_1d0(pack_copy) -> None:
         pack,
         "(dice_table.die)",
         "a die has at least 2 faces (got d0)",
-        f"decks/tablas.yaml:{line_of(deck, 'die: 1d0')}:",
+        located(pack, TABLES, "die: 1d0"),
         "[largo-pasadizo.die]",
     )
     res = run_cli("generate", "generada", "--seed", "3", cwd=pack.parents[1])  # nobody rolls on a broken table
@@ -233,7 +233,7 @@ def test_a_map_edited_into_an_overlap_is_a_located_problem(pack_copy) -> None:
         pack,
         "(dungeon_map.overlap)",
         "area 2 overlaps area 1",
-        f"decks/mapas.yaml:{line_of(maps, 'n: 2, type: corridor')}:",
+        located(pack, "decks/mapas.yaml", "n: 2, type: corridor"),
     )
 
 
@@ -269,6 +269,7 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
         "quest": {(10, 5), (5, 10), (5, 5)},
     }
     times, sizes = [], []
+    with_quest = became_lair = 0  # how often the quest rules below were put to the test
     for seed in range(200):
         t0 = time.perf_counter()
         dungeon = Generator(tables, rules, seed).run()
@@ -293,6 +294,7 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
         rooms = [a for a in m.areas if a.type in ("room", "special-room", "lair", "quest")]
         quests = [i for i, a in enumerate(rooms) if a.type == "quest"]
         assert len(quests) <= 1, seed
+        with_quest += bool(quests)
         for i in quests:
             before = rooms[:i]
             assert sum(a.type == "lair" for a in before) >= 2 or len(before) >= 8, seed
@@ -304,7 +306,9 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
                 assert table.row_for(roll.total) == (roll.row or 0) - 1
         for r in m.rolls:  # the rulebook's quest rule, as rolled
             if r.note == "quest-became-lair":
+                became_lair += 1
                 assert r.outcome == "quest"
+    assert with_quest and became_lair, (with_quest, became_lair)
     per_map = statistics.mean(times) * 1000
     with capsys.disabled():
         print(
@@ -360,12 +364,15 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
 
 def test_rooms_caps_the_dungeon_and_the_quest_room_ends_it(sample) -> None:
     _, tables = sample
+    capped = 0  # seeds where room 9 had to be the quest room
     for seed in range(40):
         dungeon = Generator(tables, DungeonRules(), seed, rooms=9).run()
         rooms = dungeon.rooms
         assert 1 <= len(rooms) <= 9 and rooms[-1].type == "quest", (seed, [a.type for a in rooms])
         forced = [r for r in dungeon.rolls if r.get("note") == "room-9-is-the-quest-room"]
         assert not forced or len(rooms) == 9
+        capped += bool(forced)
+    assert capped, "no seed reached the cap: the rule above was never tested"
 
 
 def test_generate_checks_its_options(pack_copy) -> None:

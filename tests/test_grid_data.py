@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import laid_out, located, run_cli, write_pack
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp, TextOp
 
@@ -118,11 +118,7 @@ def make(tmp_path: Path, **files: str) -> Path:
         "locale/es.po": ES_LABELS,
         **{k.replace("__", "/").replace("_yaml", ".yaml"): v for k, v in files.items()},
     }
-    pack = tmp_path / "content" / "p"
-    for name, text in base.items():
-        (pack / name).parent.mkdir(parents=True, exist_ok=True)
-        (pack / name).write_text(text, encoding="utf-8")
-    return pack
+    return write_pack(tmp_path, base)
 
 
 def problems(pack: Path) -> str:
@@ -229,8 +225,10 @@ def test_a_broken_edge_is_reported_at_its_entry(tmp_path: Path, edges: str, rule
     ],
 )
 def test_a_broken_span_is_reported(tmp_path: Path, spans: str, message: str) -> None:
-    text = problems(make(tmp_path, decks__salas_yaml=with_map(". .1 x/~ G .2*/. . .", spans=spans)))
-    assert any("(grid.span)" in ln and message in ln and "salas.yaml:" in ln for ln in text.splitlines()), text
+    pack = make(tmp_path, decks__salas_yaml=with_map(". .1 x/~ G .2*/. . .", spans=spans))
+    text = problems(pack)
+    at = located(pack, "decks/salas.yaml", "spans:")  # the spans entry's own line
+    assert any("(grid.span)" in ln and message in ln and at in ln for ln in text.splitlines()), text
 
 
 @pytest.mark.parametrize(
@@ -291,17 +289,8 @@ def test_the_word_of_a_choice_is_a_translated_label(tmp_path: Path) -> None:
 
 
 def test_the_grid_data_macro_draws_cells_marks_and_edges_through_the_template_legend(tmp_path: Path) -> None:
-    from golden import context
-
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(make(tmp_path))
-    problems_: list = []
-    ctx = context(pack, "es", problems_)
-    item = next(iter(lay_out(pack.decks[0], ctx).items()))
-    assert not problems_, problems_
-    ops = item.front.ops
+    front = next(iter(laid_out(make(tmp_path), "salas", "es").values()))[0]
+    ops = front.ops
     fills = {(round(o.x, 1), round(o.y, 1)): o.fill for o in ops if isinstance(o, RectOp) and o.w == 10}
     assert fills[(5.0, 7.0)] == "#eeeeee" and fills[(25.0, 7.0)] == "#222222"  # floor, rock
     assert fills[(5.0, 17.0)] == "#3366cc" and fills[(15.0, 17.0)] == "#cc6600"  # water, the gear

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import polib
-from conftest import edit, line_of, need_tool, pdf_text, run_cli
+from conftest import edit, line_of, located, need_tool, pdf_text, run_cli
 
 ART = "decks/artimanas.yaml"
 
@@ -36,7 +36,8 @@ def test_changed_source_turns_fuzzy_and_update_keeps_the_old_translation(pack_co
     assert _status(project)["en"]["fuzzy"] == 1
     # A fuzzy text fails a normal build, names the .po line, and passes only as a draft.
     res = run_cli("build", "expedicion", cwd=project)
-    assert res.returncode == 1 and "i18n.fuzzy" in res.stderr and "locale/en.po:" in res.stderr
+    assert res.returncode == 1 and "i18n.fuzzy" in res.stderr
+    assert located(pack, "locale/en.po", "msgstr", after='msgid "Racha funesta"') in res.stderr, res.stderr
     assert run_cli("build", "expedicion", "--draft", cwd=project).returncode == 0
     assert run_cli("build", "expedicion", "--draft", "--strict", cwd=project).returncode == 1
 
@@ -100,7 +101,7 @@ def test_character_missing_from_the_font_is_reported(pack_copy) -> None:
     res = run_cli("validate", "expedicion", cwd=project)
     assert res.returncode == 1
     assert "text.missing-glyph" in res.stderr and "mala-racha.name" in res.stderr
-    assert "content/expedicion/locale/en.po:" in res.stderr and "(en)" in res.stderr
+    assert located(pack, "locale/en.po", 'msgstr "Bad Luck') in res.stderr and "(en)" in res.stderr, res.stderr
 
 
 def test_a_third_language_is_one_command_away(pack_copy) -> None:

@@ -32,7 +32,7 @@ def test_markup_and_emoji_codes_in_names_reach_the_screen_as_written(pack_copy, 
     (odd / "muestras" / "decks" / "cartas.yaml").write_text("- id: x\n  name: 3\n", encoding="utf-8")
     res = run_cli("validate", "muestras", cwd=odd.parent, env={"COLUMNS": "300"})
     assert res.returncode == 1
-    assert "decks/cartas.yaml:" in res.stderr
+    assert "content/muestras/decks/cartas.yaml:2:" in res.stderr, res.stderr  # `name: 3`, a number
     res = run_cli("build", str(odd / "muestras"), cwd=tmp_path, env={"COLUMNS": "300"})
     assert "[red]x[/red] :smile: :100:" in res.stderr, res.stderr
     assert "\U0001f604" not in res.stderr and "\U0001f4af" not in res.stderr

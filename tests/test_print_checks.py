@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import edit, need_tool, render_png, run_cli
+from conftest import build_packs, edit, need_tool, render_png, run_cli
 
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
@@ -175,10 +175,7 @@ def test_every_sample_validates_strictly_with_no_print_problem() -> None:
 
 @pytest.fixture(scope="module")
 def built_samples(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("samples")
-    res = run_cli("build", "expedicion", "profundidades", "muestras", "grimorio", "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out
+    return build_packs(tmp_path_factory, "expedicion", "profundidades", "muestras", "grimorio")
 
 
 def _runs(pdf: Path) -> list[tuple[str, float]]:

@@ -7,7 +7,17 @@ import xml.sax.saxutils
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, edit, line_of, need_tool, pdf_text, render_png, run_cli
+from conftest import (
+    assert_build_fails,
+    assert_fonts_embedded,
+    build_packs,
+    edit,
+    located,
+    need_tool,
+    pdf_text,
+    render_png,
+    run_cli,
+)
 
 from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.errors import Loc
@@ -27,10 +37,7 @@ BAG = "decks/bolsa.yaml"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_builds_every_deck_in_both_languages(built: Path) -> None:
@@ -51,13 +58,7 @@ def test_text_is_in_the_right_language(built: Path) -> None:
 def test_fonts_are_embedded_and_subset(built: Path) -> None:
     need_tool("pdffonts")
     for pdf in sorted(built.rglob("*.pdf")):
-        out = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
-        rows = out.splitlines()[2:]
-        assert rows, f"no fonts in {pdf}"
-        for row in rows:
-            cols = row.split()
-            assert cols[-5] == "yes" and cols[-4] == "yes", f"{pdf.name}: {row}"
-        assert "Helvetica" not in out and "Times" not in out
+        assert assert_fonts_embedded(pdf), f"no fonts in {pdf}"
 
 
 def test_qpdf_check_is_clean(built: Path) -> None:
@@ -167,20 +168,12 @@ def _fails(pack: Path, *needles: str) -> str:
     return assert_build_fails(pack, *needles, existing="entradas.pdf")
 
 
-def _where(pack: Path, deck: str, needle: str, after: str | None = None) -> str:
-    """file:line: of the first line holding needle (after the line holding `after`, when given)."""
-    start = line_of(pack / deck, after) if after else 0
-    lines = (pack / deck).read_text(encoding="utf-8").splitlines()
-    line = next(i for i, text in enumerate(lines, 1) if i > start and needle in text)
-    return f"content/{PACK}/{deck}:{line}:"
-
-
 def test_entrance_map_with_two_floors(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '      - "x . . coin? . ."\n', "")
     _fails(
         pack,
-        _where(pack, MAPS, '".torch . x . monster! ."'),
+        located(pack, MAPS, '".torch . x . monster! ."'),
         "cripta-del-eco",
         "map_card.floors",
         "front:",
@@ -198,7 +191,7 @@ def test_depths_map_with_three_floors(pack_copy) -> None:
     # the first card's back side: its problem points at that side's list of floors
     _fails(
         pack,
-        _where(pack, DEPTHS, '- "', after="  back:"),
+        located(pack, DEPTHS, '- "', after="  back:"),
         "galeria-de-susurros",
         "map_card.floors",
         "back: a depths map has 2 floors",
@@ -211,7 +204,7 @@ def test_floor_of_five_spaces(pack_copy) -> None:
     edit(pack / MAPS, '"x potion? . . wand? x"', '"x potion? . wand? x"')
     _fails(
         pack,
-        _where(pack, MAPS, '"x potion? . wand? x"'),
+        located(pack, MAPS, '"x potion? . wand? x"'),
         "pozo-de-farolillos",
         "map_card.spaces",
         "floor 2 has 5 spaces",
@@ -225,25 +218,31 @@ def test_entrance_on_a_depths_map(pack_copy) -> None:
         '  front:\n    floors:\n      - "potion? . . x . ."',
         '  front:\n    entrance: 2\n    floors:\n      - "potion? . . x . ."',
     )
-    _fails(pack, _where(pack, DEPTHS, "entrance: 2"), "cisterna-negra", "map_card.entrance")
+    _fails(pack, located(pack, DEPTHS, "entrance: 2"), "cisterna-negra", "map_card.entrance")
 
 
 def test_feature_that_is_no_chip_face(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . dragon! ."')
-    _fails(pack, _where(pack, MAPS, "dragon!"), "cripta-del-eco", "map_card.unknown-face", "'dragon'")
+    _fails(pack, located(pack, MAPS, "dragon!"), "cripta-del-eco", "map_card.unknown-face", "'dragon'")
 
 
 def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . campfire? ."')
-    _fails(pack, "cripta-del-eco", "map_card.unknown-face", "'campfire' is not a chip face")
+    _fails(
+        pack,
+        located(pack, MAPS, "campfire?"),
+        "cripta-del-eco",
+        "map_card.unknown-face",
+        "'campfire' is not a chip face",
+    )
 
 
 def test_unknown_decoration(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '".torch . x . monster! ."', '".chandelier . x . monster! ."')
-    _fails(pack, _where(pack, MAPS, ".chandelier"), "cripta-del-eco", "map_card.unknown-decoration")
+    _fails(pack, located(pack, MAPS, ".chandelier"), "cripta-del-eco", "map_card.unknown-decoration")
 
 
 def test_unreadable_space(pack_copy) -> None:
@@ -251,7 +250,7 @@ def test_unreadable_space(pack_copy) -> None:
     edit(pack / MAPS, '"x . . coin? . ."', '"x . . coin# . ."')
     _fails(
         pack,
-        _where(pack, MAPS, '"x . . coin# . ."'),
+        located(pack, MAPS, '"x . . coin# . ."'),
         "cripta-del-eco",
         "unknown space 'coin#'",
         "schema.value_error",
@@ -267,7 +266,7 @@ def test_chip_face_with_unknown_icon(pack_copy) -> None:
     )
     _fails(
         pack,
-        _where(pack, CHIPS, "- {icon: staff}", after="- id: armadura-varita"),  # the face's own line
+        located(pack, CHIPS, "- {icon: staff}", after="- id: armadura-varita"),  # the face's own line
         "armadura-varita",
         "chip.unknown-icon",
         "'staff'",
@@ -283,7 +282,7 @@ def test_two_chips_with_the_same_faces(pack_copy) -> None:
     )
     _fails(
         pack,
-        _where(pack, CHIPS, "- {icon: wand}", after="- id: varita-arco"),
+        located(pack, CHIPS, "- {icon: wand}", after="- id: varita-arco"),
         "varita-arco",
         "chip.duplicate",
         "armadura-varita",
@@ -293,7 +292,7 @@ def test_two_chips_with_the_same_faces(pack_copy) -> None:
 def test_bag_total_differs_from_its_chips(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / BAG, "total: 10", "total: 11")
-    _fails(pack, _where(pack, BAG, "total: 11"), "bolsa-inicial", "bag.total", "add up to 10")
+    _fails(pack, located(pack, BAG, "total: 11"), "bolsa-inicial", "bag.total", "add up to 10")
 
 
 def test_bag_names_a_chip_that_does_not_exist(pack_copy) -> None:
@@ -301,7 +300,7 @@ def test_bag_names_a_chip_that_does_not_exist(pack_copy) -> None:
     edit(pack / BAG, "{chip: wand/bow, count: 1}", "{chip: wand/sword, count: 1}")
     text = _fails(
         pack,
-        _where(pack, BAG, "{chip: wand/sword"),
+        located(pack, BAG, "{chip: wand/sword"),
         "bolsa-inicial",
         "bag.unknown-chip",
         "wand/sword",
@@ -312,14 +311,14 @@ def test_bag_names_a_chip_that_does_not_exist(pack_copy) -> None:
 def test_bag_lists_a_chip_twice(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / BAG, "{chip: wand/bow, count: 1}", "{chip: chest/sword, count: 1}")
-    _fails(pack, _where(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.duplicate")
+    _fails(pack, located(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.duplicate")
 
 
 def test_chip_deck_cannot_fill_every_bag(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / BAG, "{chip: sword/chest, count: 2}", "{chip: sword/chest, count: 3}")
     edit(pack / BAG, "{chip: coin/potion, count: 2}", "{chip: coin/potion, count: 1}")
-    _fails(pack, _where(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.supply", "need 12")
+    _fails(pack, located(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.supply", "need 12")
 
 
 def test_playable_floor_rule_is_a_warning(pack_copy) -> None:

@@ -9,7 +9,18 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, assert_build_fails, edit, line_of, located, need_tool, pdf_text, render_png, run_cli
+from conftest import (
+    CONTENT,
+    assert_build_fails,
+    build_packs,
+    edit,
+    laid_out,
+    located,
+    need_tool,
+    pdf_text,
+    render_png,
+    run_cli,
+)
 
 from mazmorra.contracts import CircleOp, Face, IconOp, RectOp, TextOp
 
@@ -20,10 +31,7 @@ DECKS = ("salas", "lineas", "personajes", "objetos", "cartas")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", PACK, "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / PACK
+    return build_packs(tmp_path_factory, PACK) / PACK
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
@@ -93,7 +101,7 @@ def test_a_player_colour_missing_a_jump_card(pack_copy) -> None:
     edit(pack / CARDS, "salto-jade,jump,jade,,3", "salto-jade,jump,jade,,2")
     _fails(
         pack,
-        f"content/{PACK}/{CARDS}:{line_of(pack / CARDS, 'salto-jade')}:3: error [salto-jade.colour]: player colour "
+        located(pack, CARDS, "salto-jade") + "3: error [salto-jade.colour]: player colour "
         "'jade' has 2 jump cards; game.card_set gives every colour 3 jump cards",
         "(player_card.set)",
     )
@@ -232,20 +240,7 @@ def test_walls_portcullises_pits_and_the_gear_are_told_apart_in_greyscale(built:
 
 
 def _faces(deck: str, lang: str = "en") -> dict[str, list[Face]]:
-    from golden import context
-
-    from mazmorra.layout import lay_out
-    from mazmorra.load import load_pack
-
-    pack = load_pack(CONTENT / PACK)
-    problems: list = []
-    ctx = context(pack, lang, problems)
-    out = {
-        item.front.component: [item.front, *([item.back] if item.back else [])]
-        for item in lay_out(pack.deck(deck), ctx).items()
-    }
-    assert not problems, problems
-    return out
+    return laid_out(CONTENT / PACK, deck, lang)
 
 
 def test_the_starting_line_lines_up_with_two_rooms_side_by_side() -> None:

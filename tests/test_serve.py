@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CLI_ENV, REPO, edit, line_of, need_tool, run_cli
+from conftest import CLI_ENV, REPO, edit, line_of, located, need_tool, run_cli
 
 
 def _free_port() -> int:
@@ -183,7 +183,7 @@ def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_c
             b.open(f"http://127.0.0.1:{port}/")
             assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
             overlay = b.js("document.getElementById('mz-problems').textContent")
-            assert f"content/muestras/decks/cartas.yaml:{line_of(deck, 'copies: dos')}:" in overlay, overlay
+            assert located(pack, "decks/cartas.yaml", "copies: dos") in overlay, overlay
             edit(deck, "  copies: dos\n", "  copies: 2\n")
             assert b.wait_for("!!document.querySelector('#c-cofre-olvidado h3')", timeout=10)
             assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)

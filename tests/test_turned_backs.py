@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import need_tool, render_png, run_cli
+from conftest import need_tool, render_png, run_cli, write_pack
 
 from mazmorra.impose import SheetSpec, impose
 
@@ -64,10 +64,7 @@ def project(tmp_path_factory) -> Path:
         "templates/pieza.xml.j2": TEMPLATE,
         "decks/piezas.yaml": "- {id: a, name: A, copies: 3}\n",
     }
-    for name, text in files.items():
-        path = root / "content" / "p" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_pack(root, files)
     return root
 
 
