@@ -243,9 +243,8 @@ def test_a_broken_span_is_reported(tmp_path: Path, spans: str, message: str) -> 
 def test_a_broken_legend_is_a_kind_file_problem(tmp_path: Path, old: str, new: str, message: str) -> None:
     pack = make(tmp_path, kinds__sala_yaml=SALA.replace(old, new))
     text = problems(pack)
-    assert any("(kind.grid-legend)" in ln and message in ln and "kinds/sala.yaml:" in ln for ln in text.splitlines()), (
-        text
-    )
+    at = located(pack, "kinds/sala.yaml", new)  # the faulty entry's own line
+    assert any("(kind.grid-legend)" in ln and message in ln and at in ln for ln in text.splitlines()), text
 
 
 def test_on_is_a_word_not_a_yes(tmp_path: Path) -> None:

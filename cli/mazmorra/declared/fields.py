@@ -34,11 +34,13 @@ TYPE_WORDS = {
 
 
 class DeclError(ValueError):
-    """A field declaration that cannot become a field; `key` names the part that is wrong."""
+    """A field declaration that cannot become a field; `key` names the part that is wrong, and
+    `entry` the entry of it at fault (a legend's cell, mark or edge), when there is one."""
 
-    def __init__(self, message: str, key: str = "type"):
+    def __init__(self, message: str, key: str = "type", entry: str | None = None):
         super().__init__(message)
         self.key = key
+        self.entry = entry
 
 
 def _size(value: Any) -> Any:
@@ -154,17 +156,20 @@ def _check_legend(decl: FieldDecl) -> None:
     symbols = [d.symbol for d in cells.values()]
     dup = sorted({s for s in symbols if symbols.count(s) > 1})
     if dup:
-        raise DeclError(f"two cells share the symbol '{dup[0]}'", "cells")
+        second = [n for n, d in cells.items() if d.symbol == dup[0]][1]
+        raise DeclError(f"two cells share the symbol '{dup[0]}'", "cells", second)
     bare = [n for n, m in (decl.marks or {}).items() if m.numbers and not m.symbol]
     for name, mark in (decl.marks or {}).items():
         if mark.symbol is None and mark.numbers is None:
-            raise DeclError(f"mark '{name}' needs a symbol, numbers, or both", "marks")
+            raise DeclError(f"mark '{name}' needs a symbol, numbers, or both", "marks", name)
         if mark.numbers and not 0 <= mark.numbers[0] <= mark.numbers[1] <= 999:
-            raise DeclError(f"mark '{name}': numbers are [lowest, highest], 0 to 999", "marks")
+            raise DeclError(f"mark '{name}': numbers are [lowest, highest], 0 to 999", "marks", name)
         if mark.unique and not mark.numbers:
-            raise DeclError(f"mark '{name}': unique applies to numbered marks", "marks")
+            raise DeclError(f"mark '{name}': unique applies to numbered marks", "marks", name)
     if len(bare) > 1:
-        raise DeclError(f"marks {bare[0]} and {bare[1]} are both written as bare numbers: give one a symbol", "marks")
+        raise DeclError(
+            f"marks {bare[0]} and {bare[1]} are both written as bare numbers: give one a symbol", "marks", bare[1]
+        )
     for group, items in (("marks", decl.marks or {}), ("edges", decl.edges or {})):
         for name, item in items.items():
             for cell in item.on or []:
@@ -173,11 +178,12 @@ def _check_legend(decl: FieldDecl) -> None:
                         f"{group[:-1]} '{name}': on: names '{cell}', which is no cell of the legend "
                         f"({', '.join(cells)})",
                         group,
+                        name,
                     )
     for group, counted in (("cells", cells), ("marks", decl.marks or {}), ("edges", decl.edges or {})):
         for name, c in counted.items():
             if c.count is not None and (c.min is not None or c.max is not None):
-                raise DeclError(f"{name}: give count, or min and max, not both", group)
+                raise DeclError(f"{name}: give count, or min and max, not both", group, name)
             if c.min is not None and c.max is not None and c.min > c.max:
                 raise DeclError(f"{name}: min {c.min} is larger than max {c.max}", group)
 

@@ -169,7 +169,9 @@ def _build(
                 Problem(
                     _DECL_RULES.get(exc.key, "kind.field-type"),
                     f"field '{fname}': {exc}",
-                    locate(data, ("fields", fname, exc.key)) or where,
+                    locate(data, ("fields", fname, exc.key, *((exc.entry,) if exc.entry else ())))
+                    or locate(data, ("fields", fname, exc.key))
+                    or where,
                     owner,
                     f"fields.{fname}.{exc.key}",
                 )
