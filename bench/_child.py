@@ -46,25 +46,14 @@ def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
 
 def dump_ops(pack: Path, lang: str, dump: Path) -> None:
     """Lay the pack out with mazmorra (untimed) and save what the baseline has to draw."""
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from _common import layout_context
+
+    from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     p = load_pack(pack)
-    icons = IconSet.for_pack(p.root)
-    ctx = LayoutContext(
-        p,
-        localise(p, lang),
-        Templates(p.root, templates_dir()),
-        icons,
-        Labels(p.root, templates_dir(), lang),
-        Path("output"),
-        False,
-        [],
-    )
+    ctx = layout_context(p, lang)
+    icons = ctx.icons
     job = lay_out(p.decks[0], ctx)
     items = list(job.items())
     faces = [(i.front.w, i.front.h, i.front.bleed, i.front.background, i.front.ops) for i in items]

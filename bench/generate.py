@@ -24,16 +24,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "cli"))
 
-from mazmorra.i18n.labels import Labels  # noqa: E402
-from mazmorra.i18n.localise import localise  # noqa: E402
-from mazmorra.icons import IconSet  # noqa: E402
+from _common import layout_context  # noqa: E402
+
 from mazmorra.impose import SheetSpec, impose  # noqa: E402
 from mazmorra.kinds.generated import DungeonRules  # noqa: E402
 from mazmorra.kinds.generated.dice_table import DiceTable  # noqa: E402
 from mazmorra.kinds.generated.generator import Generator  # noqa: E402
-from mazmorra.layout import LayoutContext, Templates, lay_out  # noqa: E402
+from mazmorra.layout import lay_out  # noqa: E402
 from mazmorra.load import load_pack  # noqa: E402
-from mazmorra.paths import templates_dir  # noqa: E402
 from mazmorra.render import DocMeta, FacePages, Sheets  # noqa: E402
 
 PACK = REPO / "content" / "generada"
@@ -83,17 +81,8 @@ def generation(seeds: int, repeat: int) -> None:
 
 def poster(repeat: int) -> None:
     pack = load_pack(PACK)
-    icons = IconSet.for_pack(pack.root)
-    ctx = LayoutContext(
-        pack,
-        localise(pack, "es"),
-        Templates(pack.root, templates_dir()),
-        icons,
-        Labels(pack.root, templates_dir(), "es"),
-        Path("output"),
-        False,
-        [],
-    )
+    ctx = layout_context(pack, "es")
+    icons = ctx.icons
     (item,) = list(lay_out(pack.deck("mapas"), ctx).items())
     face = item.front
     sheet = SheetSpec(page="a4")

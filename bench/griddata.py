@@ -11,10 +11,10 @@ located problems), per component and as a ratio to the plain deck.
 
 from __future__ import annotations
 
-import argparse
 import tempfile
-import time
 from pathlib import Path
+
+from _common import best_load, sizes_and_repeat
 
 KIND = """name: sala
 size: 63x88mm
@@ -66,31 +66,13 @@ def make(root: Path, n: int, grid: bool) -> Path:
     return pack
 
 
-def measure(pack: Path, repeat: int) -> float:
-    from mazmorra.icons import IconSet
-    from mazmorra.load import load_pack
-    from mazmorra.validate import validate
-
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        loaded = load_pack(pack)
-        problems = validate(loaded, IconSet.for_pack(pack))
-        best = min(best, time.perf_counter() - t0)
-        assert not problems, problems[:3]
-    return best
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", default="1000,10000")
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    sizes, repeat = sizes_and_repeat()
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'maps':>7} {'plain s':>8} {'grid s':>8} {'x plain':>8} {'ms/map':>7}")
-        for n in (int(s) for s in args.sizes.split(",")):
-            plain = measure(make(Path(tmp), n, False), args.repeat)
-            grid = measure(make(Path(tmp), n, True), args.repeat)
+        for n in sizes:
+            plain = best_load(make(Path(tmp), n, False), repeat, valid=True)
+            grid = best_load(make(Path(tmp), n, True), repeat, valid=True)
             print(f"{n:>7} {plain:>8.3f} {grid:>8.3f} {grid / plain:>8.2f} {1000 * grid / n:>7.3f}")
 
 

@@ -9,13 +9,12 @@ deck loads within 1.5x the time of the same deck in YAML.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
+from _common import best_load, sizes_and_repeat
 
 
 def make(root: Path, n: int, fmt: str) -> Path:
@@ -49,31 +48,14 @@ def make(root: Path, n: int, fmt: str) -> Path:
     return pack
 
 
-def measure(pack: Path, repeat: int) -> float:
-    from mazmorra.icons import IconSet
-    from mazmorra.load import load_pack
-    from mazmorra.validate import validate
-
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        loaded = load_pack(pack)
-        validate(loaded, IconSet.for_pack(pack))
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", default="1000,10000")
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    sizes, repeat = sizes_and_repeat()
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'cards':>7} {'format':>6} {'seconds':>8} {'x yaml':>7}")
-        for n in (int(s) for s in args.sizes.split(",")):
+        for n in sizes:
             base = None
             for fmt in ("yaml", "csv", "xlsx"):
-                t = measure(make(Path(tmp), n, fmt), args.repeat)
+                t = best_load(make(Path(tmp), n, fmt), repeat)
                 base = base or t
                 print(f"{n:>7} {fmt:>6} {t:>8.3f} {t / base:>7.2f}")
 

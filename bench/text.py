@@ -25,31 +25,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _common import layout_context  # noqa: E402
 from synth import make_pack  # noqa: E402
 
 
 def lay_out_all(pack_dir: Path, lang: str) -> int:
     """Lay out every card of the pack in `lang` (no drawing); the number of faces laid out."""
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
+    from mazmorra.layout import lay_out
     from mazmorra.layout.textbox import _text_block
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
 
     _text_block.cache_clear()
     p = load_pack(pack_dir)
-    ctx = LayoutContext(
-        p,
-        localise(p, lang),
-        Templates(p.root, templates_dir()),
-        IconSet.for_pack(p.root),
-        Labels(p.root, templates_dir(), lang),
-        Path("output"),
-        False,
-        [],
-    )
+    ctx = layout_context(p, lang)
     faces = 0
     for deck in p.decks:
         for item in lay_out(deck, ctx).items():

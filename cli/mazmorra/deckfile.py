@@ -4,6 +4,7 @@ stage 1 reads before it knows which kind each entry is."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,17 +152,29 @@ def coerced(entry: Entry, kind: Kind) -> YMap:
     out.loc, out.locs = entry.fields.loc, entry.fields.locs
     if not entry.from_sheet:
         return out
+    shapes = _cell_shapes(kind)
     for name, value in list(out.items()):
-        info = kind.model.model_fields.get(name)
-        if info is None:
+        if name not in shapes:
             continue
-        what = sheets.shape(info.annotation)
-        out[name] = (
-            sheets.split_list(value, sheets.item_shape(info.annotation))
-            if what == "list"
-            else sheets.cell_value(value, what)
-        )
+        what, item = shapes[name]
+        out[name] = sheets.split_list(value, item) if what == "list" else sheets.cell_value(value, what)
     return out
+
+
+_SHAPES: weakref.WeakKeyDictionary[type, dict[str, tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def _cell_shapes(kind: Kind) -> dict[str, tuple[str, str]]:
+    """field -> (what a cell of it holds, what a list's items hold): worked out once per kind's
+    model, not once per row (a declared kind's model goes when the kind does)."""
+    found = _SHAPES.get(kind.model)
+    if found is None:
+        found = {}
+        for name, info in kind.model.model_fields.items():
+            what = sheets.shape(info.annotation)
+            found[name] = (what, sheets.item_shape(info.annotation) if what == "list" else "")
+        _SHAPES[kind.model] = found
+    return found
 
 
 def translations(entry: Entry, kind: Kind) -> dict[str, dict[str, tuple[str, Loc]]]:
@@ -171,8 +184,7 @@ def translations(entry: Entry, kind: Kind) -> dict[str, dict[str, tuple[str, Loc
         for name, (value, loc) in cells.items():
             if name not in kind.translatable:
                 continue
-            info = kind.model.model_fields.get(name)
-            if info is not None and sheets.shape(info.annotation) == "list":
+            if _cell_shapes(kind).get(name, ("", ""))[0] == "list":
                 for i, item in enumerate(sheets.split_list(value, "str")):
                     out.setdefault(lang, {})[f"{name}.{i + 1}"] = (str(item), loc)
             else:

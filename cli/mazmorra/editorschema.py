@@ -57,29 +57,43 @@ def pack_schema(kind_names: list[str], settings: list[type[BaseModel]]) -> dict[
     return _document(schema, "pack.yaml")
 
 
-def deck_schema(default: Kind, every: dict[str, Kind]) -> dict[str, Any]:
-    """A deck file: a list of components of its kind (or of the kind an entry names with `kind:`)."""
-    names = sorted(every)
-    refs, top = models_json_schema([(every[n].model, "validation") for n in names], ref_template="#/$defs/{model}")
-    defs = top.get("$defs", {})
-    branches: list[dict[str, Any]] = []
-    sharing: dict[str, list[str]] = {}  # kinds may share one model (token, square_token)
-    for name in names:
-        sharing.setdefault(refs[(every[name].model, "validation")]["$ref"].rsplit("/", 1)[-1], []).append(name)
-    for ref, same in sharing.items():
-        defs[ref].setdefault("properties", {})["kind"] = {"enum": same, "description": "this entry's own kind"}
-    for name in names:
-        ref = refs[(every[name].model, "validation")]["$ref"].rsplit("/", 1)[-1]
-        branches.append(
-            {"if": {"properties": {"kind": {"const": name}}, "required": ["kind"]}, "then": {"$ref": f"#/$defs/{ref}"}}
+class _KindSchemas:
+    """Every kind's JSON Schema, generated once for all the decks of a pack: each kind's $ref, the
+    shared $defs and one if/then branch per kind."""
+
+    def __init__(self, every: dict[str, Kind]):
+        self.names = sorted(every)
+        refs, top = models_json_schema(
+            [(every[n].model, "validation") for n in self.names], ref_template="#/$defs/{model}"
         )
-    default_ref = refs[(default.model, "validation")]["$ref"]
+        ref = {n: refs[(every[n].model, "validation")]["$ref"] for n in self.names}
+        self.by_model = {every[n].model: ref[n] for n in self.names}
+        self.defs = top.get("$defs", {})
+        sharing: dict[str, list[str]] = {}  # kinds may share one model (token, square_token)
+        for name in self.names:
+            sharing.setdefault(ref[name].rsplit("/", 1)[-1], []).append(name)
+        for model, same in sharing.items():
+            self.defs[model].setdefault("properties", {})["kind"] = {
+                "enum": same,
+                "description": "this entry's own kind",
+            }
+        self.branches = [
+            {"if": {"properties": {"kind": {"const": n}}, "required": ["kind"]}, "then": {"$ref": ref[n]}}
+            for n in self.names
+        ]
+
+
+def deck_schema(default: Kind, kinds: _KindSchemas) -> dict[str, Any]:
+    """A deck file: a list of components of its kind (or of the kind an entry names with `kind:`)."""
     item = {
         "type": "object",
-        "properties": {"kind": {"enum": names}},
-        "allOf": [{"if": {"not": {"required": ["kind"]}}, "then": {"$ref": default_ref}}, *branches],
+        "properties": {"kind": {"enum": kinds.names}},
+        "allOf": [
+            {"if": {"not": {"required": ["kind"]}}, "then": {"$ref": kinds.by_model[default.model]}},
+            *kinds.branches,
+        ],
     }
-    return _document({"type": "array", "items": item, "$defs": defs}, f"deck of kind {default.name}")
+    return _document({"type": "array", "items": item, "$defs": kinds.defs}, f"deck of kind {default.name}")
 
 
 def kind_schema() -> dict[str, Any]:
@@ -112,9 +126,10 @@ def pack_schemas(pack_dir: Path) -> dict[str, dict[str, Any]]:
     used = [every[d.kind] for d in spec.decks if d.kind in every]
     settings = list({k.family.name: k.family.settings for k in used if k.family.settings is not None}.values())
     out = {PACK_SCHEMA: pack_schema(sorted(every), settings), KIND_SCHEMA: kind_schema()}
+    schemas = _KindSchemas(every)
     for deck in spec.decks:
         if deck.kind in every:
-            out[f"{deck.id}.schema.json"] = deck_schema(every[deck.kind], every)
+            out[f"{deck.id}.schema.json"] = deck_schema(every[deck.kind], schemas)
     return out
 
 

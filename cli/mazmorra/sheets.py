@@ -230,9 +230,11 @@ def _rows(
         seen[key] = c + 1
         columns.append(key)
     located = {key: loc(header_row, c + 1) for c, key in enumerate(columns) if key is not None}
+    csv_file = loc(1, 1).sheet is None
     out: list[Row] = []
     for row_no, values in cells[1:]:
-        if all(_empty(v) for v in values):
+        filled = [c for c, v in enumerate(values) if not _empty(v)]  # one look at each cell
+        if not filled:
             continue
         if len(out) >= MAX_ROWS:
             raise SheetError(
@@ -242,8 +244,8 @@ def _rows(
                     loc(row_no, 1),
                 )
             )
-        last = max((c + 1 for c, v in enumerate(values) if not _empty(v)), default=0)
-        if last > width or (len(values) < width and loc(1, 1).sheet is None):
+        last = filled[-1] + 1
+        if last > width or (len(values) < width and csv_file):
             col = width + 1 if last > width else len(values) + 1
             problems.append(
                 Problem(
@@ -256,8 +258,9 @@ def _rows(
             continue
         row = Row(YMap())
         row.values.loc, row.values.locs = loc(row_no, 1), {}
-        for c, column in enumerate(columns):
-            if column is None or c >= len(values) or _empty(values[c]):
+        for c in filled:  # every one a column of the header: the row is not longer than it
+            column = columns[c]
+            if column is None:
                 continue
             value = values[c].strip() if isinstance(values[c], str) else values[c]
             fld, lang = column

@@ -19,6 +19,7 @@ from mazmorra.cli.options import (
     Fold,
     LangOpt,
     Layout,
+    OutDirOpt,
     PacksArg,
     Page,
     PngProfile,
@@ -154,7 +155,7 @@ def build_cmd(
             rich_help_panel="Sheets",
         ),
     ] = 10.0,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = Path("output"),
+    out_dir: OutDirOpt = Path("output"),
     deck: Annotated[
         list[str] | None, typer.Option("--deck", "-d", metavar="DECK", help="Only this deck (repeatable).")
     ] = None,
@@ -271,49 +272,44 @@ def build_cmd(
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
         failed = []
         for pack_dir in pack_dirs(packs):
+            name = pack_dir.name
             try:
                 pack = load_pack(pack_dir)
+                name = pack.id
+                sheet = SheetSpec(
+                    page=(page.value if page else pack.spec.page),
+                    landscape=landscape,
+                    margin=margin,
+                    crop_marks=crop_marks,
+                    cut_lines=cut_lines,
+                    duplex=duplex.value,
+                    layout=layout.value,
+                    fold=fold.value,
+                    back_offset=offset,
+                    gutter=gutter,
+                    bleed=bleed,
+                    overlap=overlap,
+                )
+                langs = parse_langs(lang)
+                copies = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components)
+                opts = BuildOptions(
+                    langs=langs,
+                    sheet=sheet,
+                    out_dir=out_dir,
+                    strict=strict,
+                    draft=draft,
+                    decks=tuple(deck) if deck else None,
+                    changed_only=changed_only,
+                    pdf=pdf,
+                    exports=exports,
+                    jobs=jobs or default_jobs(),
+                )
+                with ProgressPrinter(copies * len(langs or pack.spec.languages), f"building {pack.id}") as progress:
+                    res = build(pack_dir, opts, progress, loaded=pack)
             except ContentError as exc:  # each pack stands alone: report it, build the others
                 show_problems(exc.problems)
-                show_summary(exc.problems, pack_dir.name)
-                failed.append(pack_dir.name)
-                continue
-            sheet = SheetSpec(
-                page=(page.value if page else pack.spec.page),
-                landscape=landscape,
-                margin=margin,
-                crop_marks=crop_marks,
-                cut_lines=cut_lines,
-                duplex=duplex.value,
-                layout=layout.value,
-                fold=fold.value,
-                back_offset=offset,
-                gutter=gutter,
-                bleed=bleed,
-                overlap=overlap,
-            )
-            total = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components) * len(
-                parse_langs(lang) or pack.spec.languages
-            )
-            opts = BuildOptions(
-                langs=parse_langs(lang),
-                sheet=sheet,
-                out_dir=out_dir,
-                strict=strict,
-                draft=draft,
-                decks=tuple(deck) if deck else None,
-                changed_only=changed_only,
-                pdf=pdf,
-                exports=exports,
-                jobs=jobs or default_jobs(),
-            )
-            try:
-                with ProgressPrinter(total, f"building {pack.id}") as progress:
-                    res = build(pack_dir, opts, progress, loaded=pack)
-            except ContentError as exc:
-                show_problems(exc.problems)
-                show_summary(exc.problems, pack.id)
-                failed.append(pack.id)
+                show_summary(exc.problems, name)
+                failed.append(name)
                 continue
             show_problems(res.warnings)
             err.print(
@@ -370,7 +366,7 @@ def calibrate(
 @app.command()
 def outputs(
     packs: PacksArg = None,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = Path("output"),
+    out_dir: OutDirOpt = Path("output"),
     stamps: Annotated[
         bool,
         typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),

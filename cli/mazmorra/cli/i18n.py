@@ -15,18 +15,19 @@ from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
     from mazmorra.i18n.labels import Label
+    from mazmorra.layout import Templates
     from mazmorra.model import Pack
 
 
-def _pack_labels(pack: Pack) -> list[Label]:
+def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
     """The labels the templates of the pack's kinds print (and what those templates include), and the
-    words of their enum values."""
+    words of their enum values; `templates`: the environment to read them with (a new one if None)."""
     from mazmorra.i18n.labels import choice_labels
     from mazmorra.layout import Templates
     from mazmorra.paths import templates_dir
 
     names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
-    labels = Templates(pack.root, templates_dir()).labels(names)
+    labels = (templates or Templates(pack.root, templates_dir())).labels(names)
     known = {label.msgid for label in labels}
     return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
 
@@ -88,16 +89,21 @@ def i18n_status(
 ) -> None:
     """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
     from mazmorra.i18n import catalogue
+    from mazmorra.layout import Templates
     from mazmorra.load import load_pack
+    from mazmorra.paths import templates_dir
     from mazmorra.pipeline import BuildOptions, build
 
     with guard():
         report = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
-            labels = _pack_labels(pack)
+            templates = Templates(pack.root, templates_dir())  # templates parsed once: for labels and the build
+            labels = _pack_labels(pack, templates)
             try:
-                problems: list[Problem] = build(pack_dir, BuildOptions(draft=True), render=False, loaded=pack).warnings
+                problems: list[Problem] = build(
+                    pack_dir, BuildOptions(draft=True), render=False, templates=templates, loaded=pack
+                ).warnings
             except ContentError as exc:
                 problems = exc.problems
             for lang in pack.spec.languages:

@@ -81,6 +81,7 @@ PacksArg = Annotated[
     ),
 ]
 LangOpt = Annotated[str, typer.Option("--lang", "-l", metavar="LANG", help="Language code, comma list, or 'all'.")]
+OutDirOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
 StrictOpt = Annotated[
     bool,
     typer.Option("--strict", help="Treat warnings as errors (missing or fuzzy translations in a draft, too)."),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -122,7 +121,6 @@ class Rasteriser:
     def __init__(self, icons: IconSet, lang: str):
         self.icons = icons
         self.lang = lang
-        self.inputs: set[Path] = set()
 
     def images(self, requests: list[tuple[Face, Frame]]) -> list[Image.Image]:
         """One RGB image per (face, frame)."""
@@ -139,7 +137,6 @@ class Rasteriser:
                 fr.trim_x / fr.scale,
                 fr.trim_y / fr.scale,
             )
-        self.inputs |= doc.inputs
         pdf = pdfium.PdfDocument(doc.pdf())
         try:
             out = []

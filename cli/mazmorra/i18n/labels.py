@@ -62,10 +62,11 @@ def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
 @cache
 def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
     out = []
+    name = rel(path)
     with path.open("rb") as fh:
         try:
             for line, func, message, _ in babel_extract(fh, KEYWORDS, [], _EXTRACT_OPTIONS):
-                where = Loc(rel(path), line, 1)
+                where = Loc(name, line, 1)
                 if func == "ngettext" and isinstance(message, tuple) and len(message) >= 2:
                     if isinstance(message[0], str) and isinstance(message[1], str):
                         out.append(Label(message[0], message[1], where))
@@ -112,6 +113,7 @@ class Labels:
                             )
                         ]
                     ) from None
+            name = rel(po.fpath)  # once per catalogue: it resolves the path
             for e in po:
                 if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
                     continue
@@ -121,7 +123,7 @@ class Labels:
                     self.table[e.msgid] = e.msgstr
                 else:
                     continue
-                self.where[e.msgid] = Loc(rel(po.fpath), msgstr_line(e), 1)
+                self.where[e.msgid] = Loc(name, msgstr_line(e), 1)
 
     def __call__(self, msgid: str) -> str:
         if msgid in self.table:

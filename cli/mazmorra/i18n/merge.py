@@ -85,8 +85,10 @@ def _upper_bound(a: bytes, b: bytes) -> float:
 
 @dataclass
 class _Old:
-    """The catalogue being merged: its entries, each entry's block as it was read, and which were used."""
+    """The catalogue being merged: the whole file parsed, its entries, each entry's block as it was
+    read, and which were used."""
 
+    po: polib.POFile
     entries: list[polib.POEntry]
     raw: dict[int, tuple[str, polib.POEntry]]  # id(entry) -> (its block of lines, that block parsed alone)
     header: str | None = None  # the header's block
@@ -97,7 +99,7 @@ def parse_blocks(text: str) -> _Old:
     """The catalogue's entries and, for every entry read from a block of its own (entries are
     separated by blank lines), that block, to write it back untouched when nothing in it changed."""
     po = polib.pofile(text, wrapwidth=0)
-    old = _Old(list(po), {})
+    old = _Old(po, list(po), {})
     by_key = {(e.msgctxt, e.msgid, bool(e.obsolete)): e for e in po}
     for block in _blocks(text):
         try:
@@ -149,14 +151,15 @@ def merge(
     `header`; an existing one keeps its own, plus the `ensure` fields it lacks."""
     stats = MergeStats()
     if old_text is not None:
-        po = polib.pofile(old_text, wrapwidth=0)
         old = parse_blocks(old_text)
+        po = old.po
         metadata = {**po.metadata, **{k: v for k, v in (ensure or {}).items() if k not in po.metadata}}
         header_block = old.header if metadata == po.metadata else None
         width = 0 if any(len(line) > WRAP + 1 for line in old_text.splitlines()) else WRAP
         comment = po.header
     else:
-        old, metadata, header_block, width, comment = _Old([], {}), dict(header), None, WRAP, header_comment
+        old = _Old(polib.POFile(), [], {})
+        metadata, header_block, width, comment = dict(header), None, WRAP, header_comment
     exact = {(e.msgctxt, e.msgid): e for e in old.entries}
     by_ctx = {e.msgctxt: e for e in old.entries if not e.obsolete and e.msgctxt is not None}
     candidates = [e for e in old.entries if translated(e)]
