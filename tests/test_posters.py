@@ -158,27 +158,14 @@ def _render(pdf: Path, out: Path, first: int = 1, last: int | None = None) -> li
 
 
 def _map_face(pack_dir: Path, lang: str):
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
-    from mazmorra.layout import LayoutContext, Templates, lay_out
-    from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
+    from golden import context
 
-    pack = load_pack(pack_dir)
-    icons = IconSet.for_pack(pack.root)
-    ctx = LayoutContext(
-        pack,
-        localise(pack, lang),
-        Templates(pack.root, templates_dir()),
-        icons,
-        Labels(pack.root, templates_dir(), lang),
-        Path("output"),
-        False,
-        [],
-    )
-    (item,) = list(lay_out(pack.deck("mapas"), ctx).items())
-    return item.front, icons
+    from mazmorra.layout import lay_out
+    from mazmorra.load import load_pack
+
+    ctx = context(load_pack(pack_dir), lang, [])
+    (item,) = list(lay_out(ctx.pack.deck("mapas"), ctx).items())
+    return item.front, ctx.icons
 
 
 @pytest.mark.slow
