@@ -7,9 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-import statistics
 import subprocess
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -257,7 +255,7 @@ def _checked(pack, data: dict) -> list:
     return [p for p in problems if p.severity is Severity.ERROR or p.rule == "dungeon_map.rolls"], model
 
 
-def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
+def test_200_seeds_give_valid_overlap_free_maps(sample) -> None:
     pack, tables = sample
     rules = DungeonRules()
     pieces = {
@@ -268,13 +266,11 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
         "lair": {(10, 5), (5, 10), (5, 5)},
         "quest": {(10, 5), (5, 10), (5, 5)},
     }
-    times, sizes = [], []
+    sizes = []
     with_quest = became_lair = 0  # how often the quest rules below were put to the test
     for seed in range(200):
-        t0 = time.perf_counter()
         dungeon = Generator(tables, rules, seed).run()
         data = dungeon.data(f"dungeon-{seed}")
-        times.append(time.perf_counter() - t0)
         problems, m = _checked(pack, data)
         assert not problems, (seed, [p.format() for p in problems])
         sizes.append((m.cols, m.rows))
@@ -309,12 +305,7 @@ def test_200_seeds_give_valid_overlap_free_maps(sample, capsys) -> None:
                 became_lair += 1
                 assert r.outcome == "quest"
     assert with_quest and became_lair, (with_quest, became_lair)
-    per_map = statistics.mean(times) * 1000
-    with capsys.disabled():
-        print(
-            f"\n  generate: 200 maps, {per_map:.1f} ms per map (median {statistics.median(times) * 1000:.1f}, "
-            f"max {max(times) * 1000:.1f}); sizes {min(sizes)}..{max(sizes)} squares"
-        )
+    assert min(sizes) != max(sizes)  # the seeds roll dungeons of different sizes (time per map: bench/generate.py)
 
 
 def test_room_placement_never_overlaps_what_is_there() -> None:

@@ -285,3 +285,16 @@ def test_a_shipped_template_copied_into_a_pack_overrides_it(pack_copy) -> None:
     assert "HECHO EN CASA" in pdf_text(project / "output/muestras/es/cartas.pdf")
     again = run_cli("templates", "card.xml.j2", "--into", str(pack), cwd=project)
     assert again.returncode == 2 and "already overrides it" in again.stderr
+
+
+def test_the_shipped_templates_folder_holds_only_templates() -> None:
+    """No stray files (an editor's or a shell's leftovers named after a template and a line number)
+    ship in the wheel beside the templates."""
+    import re
+
+    strays = [
+        p.name
+        for p in templates_dir().iterdir()
+        if not (p.is_dir() and p.name == "locale") and not re.fullmatch(r"[a-z0-9_-]+(\.xml)?\.j2", p.name)
+    ]
+    assert strays == []

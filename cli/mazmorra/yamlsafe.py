@@ -161,6 +161,10 @@ def parse_yaml(text: str, name: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = _loc(name, mark) if mark else Loc(name)
+        if "nesting depth" in str(exc.problem):
+            # libyaml's own limit (1,000 levels in PyYAML >= 6.0.3's bundled copy) met while its scanner
+            # reads ahead, before our check saw the 41st level: the same problem, in our words.
+            raise YamlError(Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", where)) from None
         raise YamlError(Problem("yaml.syntax", f"malformed YAML: {exc.problem or exc.context}", where)) from None
     except yaml.YAMLError as exc:
         raise YamlError(Problem("yaml.syntax", f"malformed YAML: {exc}", Loc(name))) from None
