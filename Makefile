@@ -14,15 +14,21 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup test golden rules-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup lock check-ranges test golden rules-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
 
-$(VENV)/.installed: pyproject.toml
+# Installs are locked: requirements/test.txt pins every package the tool and its tests use, with
+# hashes, so every machine gets exactly the versions CI tested (pyproject.toml keeps the compatible
+# ranges a wheel install resolves). The checkout itself goes in editable, without resolving anything.
+LOCK       := requirements/test.txt
+UV_VERSION := 0.13.9
+
+$(VENV)/.installed: $(LOCK) pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $@
 
 setup: $(VENV)/.installed
@@ -81,6 +87,24 @@ i18n: setup
 # those tests are skipped, with one line saying what to install. Nothing is installed from here.
 test: setup
 	$(BIN)/python -m pytest -q
+
+# Refresh the lock from pyproject.toml's ranges (README: "Upgrading a dependency"): the newest
+# releases the ranges allow, for every platform and Python >= 3.10, with hashes. The tool's own
+# lock is resolved first and constrains the test lock, so both pin the same versions.
+# UPGRADE="--upgrade-package NAME" moves one package; UPGRADE=--upgrade moves all.
+LOCK_VENV := .venv-lock
+UPGRADE   ?=
+lock:
+	test -x $(LOCK_VENV)/bin/uv || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/pip install -q uv==$(UV_VERSION); }
+	$(LOCK_VENV)/bin/uv pip compile -q pyproject.toml --universal --generate-hashes --python-version 3.10 \
+	  $(UPGRADE) -o requirements/runtime.txt
+	$(LOCK_VENV)/bin/uv pip compile -q pyproject.toml --extra test --universal --generate-hashes --python-version 3.10 \
+	  $(UPGRADE) -c requirements/runtime.txt -o requirements/test.txt
+
+# The wheel installed by pip from pyproject.toml's ranges (today's newest releases, not the lock)
+# into a new venv, then every command run from it: do the ranges still hold?
+check-ranges: setup
+	MAZMORRA_WHEEL_FROM_RANGES=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_wheel.py
 
 # After an intended change to a template or the layout code: rewrite tests/golden/ (then review
 # the diff with git).
