@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mazmorra.errors import Problem
     from mazmorra.layout import LayoutContext
     from mazmorra.model import Pack
 
 
-def layout_context(pack: Pack, lang: str, problems: list[Problem] | None = None) -> LayoutContext:
+def layout_context(pack: Pack, lang: str) -> LayoutContext:
     """The layout context a build makes for one pack and language (no draft, icons of the pack)."""
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
@@ -33,7 +32,6 @@ def layout_context(pack: Pack, lang: str, problems: list[Problem] | None = None)
         Labels(pack.root, templates_dir(), lang),
         Path("output"),
         False,
-        [] if problems is None else problems,
     )
 
 

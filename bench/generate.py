@@ -26,13 +26,14 @@ sys.path.insert(0, str(REPO / "cli"))
 
 from _common import layout_context  # noqa: E402
 
-from mazmorra.impose import SheetSpec, impose  # noqa: E402
 from mazmorra.kinds.generated import DungeonRules  # noqa: E402
 from mazmorra.kinds.generated.dice_table import DiceTable  # noqa: E402
 from mazmorra.kinds.generated.generator import Generator  # noqa: E402
 from mazmorra.layout import lay_out  # noqa: E402
 from mazmorra.load import load_pack  # noqa: E402
-from mazmorra.render import DocMeta, FacePages, Sheets  # noqa: E402
+from mazmorra.render.draw import DocMeta, PdfPages  # noqa: E402
+from mazmorra.render.impose import ImposeOptions, impose  # noqa: E402
+from mazmorra.render.raster import FacePages  # noqa: E402
 
 PACK = REPO / "content" / "generada"
 
@@ -85,14 +86,15 @@ def poster(repeat: int) -> None:
     icons = ctx.icons
     (item,) = list(lay_out(pack.deck("mapas"), ctx).items())
     face = item.front
-    sheet = SheetSpec(page="a4")
+    sheet = ImposeOptions(page="a4")
 
     def tiled() -> tuple[float, int, int]:
         t0 = time.perf_counter()
         pages = impose(sheet, [(face.w, face.h)], [False], face.bleed)
         buf = io.BytesIO()
-        pdf = Sheets(buf, sheet.size, DocMeta("bench", "", "", "es"), icons)
-        pdf.add(pages, iter([item]))
+        pdf = PdfPages(buf, sheet.size, DocMeta("bench", "", "", "es"), icons)
+        pdf.begin(pages)
+        pdf.push(item)
         pdf.save()
         return time.perf_counter() - t0, pdf.pages, len(buf.getvalue())  # pages printed: blank tiles left out
 

@@ -172,7 +172,8 @@ def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face
     pack = load_pack(pack_dir)
     problems: list = []
     out: dict[str, list[Face]] = {}
-    for item in lay_out(pack.deck(deck), context(pack, lang, problems)).items():
+    for item in lay_out(pack.deck(deck), context(pack, lang)).items():
+        problems += item.problems
         own_back = [item.back] if item.back is not None and not item.shared_back else []
         out.setdefault(item.front.component, [item.front, *own_back])
     assert not problems, problems

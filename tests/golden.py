@@ -82,9 +82,8 @@ def render(component: str, lang: str, faces: list[Face]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def context(pack: Pack, lang: str, problems: list[Problem]) -> LayoutContext:
-    """The layout context a build makes for one pack and language (no draft); problems collect in
-    `problems`."""
+def context(pack: Pack, lang: str) -> LayoutContext:
+    """The layout context a build makes for one pack and language (no draft)."""
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
     from mazmorra.icons import IconSet
@@ -99,7 +98,6 @@ def context(pack: Pack, lang: str, problems: list[Problem]) -> LayoutContext:
         Labels(pack.root, templates_dir(), lang),
         Path("output"),
         False,
-        problems,
     )
 
 
@@ -112,11 +110,12 @@ def layouts() -> Iterator[tuple[Path, str]]:
         pack = load_pack(pack_dir)
         for lang in pack.spec.languages:
             problems: list[Problem] = []
-            ctx = context(pack, lang, problems)
+            ctx = context(pack, lang)
             for deck in pack.decks:
                 folder = GOLDEN / pack.id / lang / deck.id
                 backs: dict[str, Face] = {}
                 for item in lay_out(deck, ctx).items():
+                    problems += item.problems
                     faces = [item.front]
                     if item.back is not None and not item.shared_back:
                         faces.append(item.back)

@@ -198,9 +198,9 @@ INK_MAX = 45  # a track boundary (ink #1e1a17) is darker than anything else on t
 
 
 def _first_card(dpi: int) -> tuple[float, float, float]:
-    from mazmorra.impose import SheetSpec, plan
+    from mazmorra.render.impose import ImposeOptions, plan
 
-    x, y = plan(SheetSpec(), CARD_W, CARD_H, BLEED).cell(0)
+    x, y = plan(ImposeOptions(), CARD_W, CARD_H, BLEED).cell(0)
     return x, y, dpi / 25.4
 
 

@@ -12,9 +12,9 @@ from conftest import edit, mix_muestras, need_tool, run_cli, tree_snapshot
 from PIL import Image, ImageCms
 
 from mazmorra.contracts import Face, RectOp
-from mazmorra.exports.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
-from mazmorra.exports.tts import MAX_CARDS, grid
 from mazmorra.icons import IconSet
+from mazmorra.render.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
+from mazmorra.render.tts import MAX_CARDS, grid
 
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
 
@@ -388,7 +388,7 @@ def test_a_deck_mixing_kinds_and_sizes_exports_each_back_once(pack_copy) -> None
 
 
 def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
-    from mazmorra.exports.icc import srgb_v2
+    from mazmorra.render.icc import srgb_v2
 
     data = srgb_v2()
     assert data[8] == 2 and data[12:16] == b"mntr" and data[36:40] == b"acsp" and len(data) % 4 == 0
@@ -404,7 +404,7 @@ def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
 
 
 def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_language(tmp_path: Path) -> None:
-    from mazmorra.exports import ttsobjects
+    from mazmorra.render import ttsobjects
 
     out = tmp_path / "out"
     urls = ("--tts-url", "https://example.org/{lang}/tts", "--tts-url", "es=https://cdn.example.org/juego")

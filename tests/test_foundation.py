@@ -84,9 +84,9 @@ def test_build_is_deterministic(tmp_path: Path, built_expedicion: Path) -> None:
 
 
 def _geometry(page: str = "a4"):
-    from mazmorra.impose import SheetSpec, plan
+    from mazmorra.render.impose import ImposeOptions, plan
 
-    return plan(SheetSpec(page=page), 63.0, 88.0, 3.0)
+    return plan(ImposeOptions(page=page), 63.0, 88.0, 3.0)
 
 
 def test_cards_per_sheet_use_the_printable_area() -> None:
@@ -99,7 +99,7 @@ def test_cards_per_sheet_use_the_printable_area() -> None:
 
 def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built_expedicion: Path, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    from mazmorra.impose import crop_marks
+    from mazmorra.render.impose import crop_marks
 
     grid = _geometry()
     boxes = []

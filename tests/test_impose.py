@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from mazmorra.impose import DoesNotFit, SheetSpec, back_page, crop_marks, plan, plan_fronts
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, back_page, crop_marks, plan, plan_fronts
 
 
 def _bleed_box(slot, bleed):
@@ -28,7 +28,7 @@ def _overlap(a, b) -> bool:
     ],
 )
 def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
-    sheet = SheetSpec(page=page)
+    sheet = ImposeOptions(page=page)
     bleed = 3.0
     pages = plan_fronts(sheet, sizes, bleed)
     indices = [s.index for p in pages for s in p.slots]
@@ -49,19 +49,19 @@ def test_pages_hold_every_face_once_inside_the_margins(page, sizes) -> None:
 
 
 def test_backs_are_mirrored_for_the_flip_edge() -> None:
-    pages = plan_fronts(SheetSpec(), [(63, 88)] * 6, 3.0)
+    pages = plan_fronts(ImposeOptions(), [(63, 88)] * 6, 3.0)
     first = pages[0].slots[0]
-    long_back = back_page(pages[0], SheetSpec(duplex="long")).slots[0]
+    long_back = back_page(pages[0], ImposeOptions(duplex="long")).slots[0]
     assert long_back.y == first.y and long_back.x == pytest.approx(210 - first.x - 63)
-    short_back = back_page(pages[0], SheetSpec(duplex="short")).slots[0]
+    short_back = back_page(pages[0], ImposeOptions(duplex="short")).slots[0]
     assert short_back.x == first.x and short_back.y == pytest.approx(297 - first.y - 88)
     # mirrored cells of a centred grid coincide with grid cells: column 0 <-> column 1
     assert long_back.x == pytest.approx(pages[0].slots[1].x)
 
 
 def test_landscape_sheets() -> None:
-    portrait = plan_fronts(SheetSpec(), [(88, 63)] * 12, 3.0)
-    landscape = plan_fronts(SheetSpec(landscape=True), [(88, 63)] * 12, 3.0)
+    portrait = plan_fronts(ImposeOptions(), [(88, 63)] * 12, 3.0)
+    landscape = plan_fronts(ImposeOptions(landscape=True), [(88, 63)] * 12, 3.0)
     assert len(portrait[0].slots) == 8  # 2 × 4 cells of 94 × 69 mm in 200 × 287 mm
     assert len(landscape[0].slots) == 6  # 3 × 2 in 287 × 200 mm
     assert all(s.x + s.w < 297 for s in landscape[0].slots)
@@ -92,12 +92,12 @@ def _check_marks_outside(plan_, bleed) -> None:
 @pytest.mark.parametrize(
     "sheet",
     [
-        SheetSpec(layout="fold"),
-        SheetSpec(layout="fold", landscape=True),
-        SheetSpec(layout="fold", page="letter", landscape=True),
-        SheetSpec(layout="fold", fold="horizontal", landscape=True),
-        SheetSpec(layout="fold", page="a3", gutter=4),
-        SheetSpec(layout="fold", crop_marks=False),
+        ImposeOptions(layout="fold"),
+        ImposeOptions(layout="fold", landscape=True),
+        ImposeOptions(layout="fold", page="letter", landscape=True),
+        ImposeOptions(layout="fold", fold="horizontal", landscape=True),
+        ImposeOptions(layout="fold", page="a3", gutter=4),
+        ImposeOptions(layout="fold", crop_marks=False),
     ],
 )
 @pytest.mark.parametrize("sizes", [[POKER] * 11, [(60, 60)] * 3 + [(25, 25)] * 9 + [POKER] * 2])
@@ -137,18 +137,18 @@ def test_fold_puts_each_back_opposite_its_front_across_the_fold_line(sheet, size
     ],
 )
 def test_fold_orientation_fits_the_most_cards(page, landscape, per_page, fold) -> None:
-    pages = plan_fronts(SheetSpec(page=page, landscape=landscape, layout="fold"), [POKER] * 24, 3.0)
+    pages = plan_fronts(ImposeOptions(page=page, landscape=landscape, layout="fold"), [POKER] * 24, 3.0)
     x1, _, x2, _ = pages[0].folds[0]
     assert len(pages[0].slots) == per_page
     assert ("vertical" if x1 == x2 else "horizontal") == fold
 
 
 def test_fold_hugs_the_fold_line_and_reports_what_does_not_fit() -> None:
-    page = plan_fronts(SheetSpec(layout="fold"), [POKER] * 3, 3.0)[0]
+    page = plan_fronts(ImposeOptions(layout="fold"), [POKER] * 3, 3.0)[0]
     gap = page.backs[0].x - 3 - (page.slots[0].x + 63 + 3)
     assert gap <= 2 * (0.5 + 5 + 0.5) + 1e-9  # cards next to the fold: a skewed fold shifts backs least
     with pytest.raises(DoesNotFit, match="side by side"):
-        plan_fronts(SheetSpec(layout="fold"), [(100, 200)], 3.0)
+        plan_fronts(ImposeOptions(layout="fold"), [(100, 200)], 3.0)
 
 
 @pytest.mark.parametrize(
@@ -162,7 +162,7 @@ def test_fold_hugs_the_fold_line_and_reports_what_does_not_fit() -> None:
 )
 def test_flip_edge_mirrors_columns_or_rows(landscape, duplex, columns) -> None:
     """The long edge of a portrait sheet is vertical (columns mirror); of a landscape sheet, horizontal."""
-    sheet = SheetSpec(landscape=landscape, duplex=duplex)
+    sheet = ImposeOptions(landscape=landscape, duplex=duplex)
     pw, ph = sheet.size
     page = plan_fronts(sheet, [POKER] * 3, 3.0)[0]
     back = back_page(page, sheet)
@@ -174,8 +174,8 @@ def test_flip_edge_mirrors_columns_or_rows(landscape, duplex, columns) -> None:
 
 
 def test_back_offset_moves_every_back_and_its_marks() -> None:
-    plain = SheetSpec(duplex="short")
-    moved = SheetSpec(duplex="short", back_offset=(1.5, -0.75))
+    plain = ImposeOptions(duplex="short")
+    moved = ImposeOptions(duplex="short", back_offset=(1.5, -0.75))
     page = plan_fronts(plain, [POKER] * 5, 3.0)[0]
     a, b = back_page(page, plain), back_page(page, moved)
     for s, t in zip(a.slots, b.slots):
@@ -188,7 +188,7 @@ def test_back_offset_moves_every_back_and_its_marks() -> None:
 @pytest.mark.parametrize("page", ["a4", "letter", "a3"])
 @pytest.mark.parametrize("gutter", [2.0, 6.0])
 def test_gutters_keep_marks_outside_every_bleed_box(page, gutter) -> None:
-    sheet = SheetSpec(page=page, gutter=gutter)
+    sheet = ImposeOptions(page=page, gutter=gutter)
     pages = plan_fronts(sheet, [POKER] * 20, 3.0)
     grid = plan(sheet, *POKER, 3.0)
     slots = pages[0].slots
@@ -203,7 +203,7 @@ def test_gutters_keep_marks_outside_every_bleed_box(page, gutter) -> None:
 
 @pytest.mark.parametrize("page", ["a4", "letter"])
 def test_abutted_cards_share_cut_lines(page) -> None:
-    sheet = SheetSpec(page=page, bleed=0)
+    sheet = ImposeOptions(page=page, bleed=0)
     grid = plan(sheet, *POKER, 0.0)
     assert (grid.cols, grid.rows) == (3, 3)  # 9 poker cards a sheet without bleed
     xs, ys = grid.trim_lines()
@@ -215,13 +215,13 @@ def test_abutted_cards_share_cut_lines(page) -> None:
 
 def test_sheet_spec_rejects_unknown_names() -> None:
     with pytest.raises(ValueError, match="layout"):
-        SheetSpec(layout="zigzag")
+        ImposeOptions(layout="zigzag")
     with pytest.raises(ValueError, match="fold"):
-        SheetSpec(fold="diagonal")
+        ImposeOptions(fold="diagonal")
 
 
 def test_a_part_filled_sheet_marks_only_its_cards() -> None:
-    pages = plan_fronts(SheetSpec(), [(63, 88)] * 8, 3.0)  # 6 on the first sheet, 2 (one row) on the second
+    pages = plan_fronts(ImposeOptions(), [(63, 88)] * 8, 3.0)  # 6 on the first sheet, 2 (one row) on the second
     assert len(pages) == 2 and len(pages[1].slots) == 2
     full_rows = {round(y, 3) for x1, y1, x2, y2 in pages[0].marks if y1 == y2 for y in (y1,)}
     part_rows = {round(y, 3) for x1, y1, x2, y2 in pages[1].marks if y1 == y2 for y in (y1,)}

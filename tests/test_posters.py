@@ -14,8 +14,8 @@ import pytest
 from conftest import CONTENT, need_tool, run_cli
 
 from mazmorra.contracts import Face, LineOp, PolyOp, RectOp, TextOp
-from mazmorra.impose import DoesNotFit, SheetSpec, impose
-from mazmorra.posters import Paper, Printed, coordinate, poster_pages, tiling, window
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.render.posters import Paper, Printed, coordinate, poster_pages, tiling, window
 
 MAP = (1020.0, 804.0)  # a 40 × 30 squares map at 25 mm: 40·25 + 20 by 30·25 + 54 mm
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
@@ -95,7 +95,7 @@ def test_each_page_has_its_marks_coordinate_and_diagram() -> None:
 
 
 def test_posters_come_after_the_faces_that_fit_which_do_not_move() -> None:
-    sheet = SheetSpec()
+    sheet = ImposeOptions()
     cards = [(63.0, 88.0)] * 7
     sizes = cards[:3] + [MAP] + cards[3:]
     backs = [True] * 3 + [False] + [True] * 4
@@ -112,7 +112,7 @@ def test_posters_come_after_the_faces_that_fit_which_do_not_move() -> None:
 
 
 def test_a_posters_back_follows_its_front() -> None:
-    pages = impose(SheetSpec(), [(300.0, 400.0)], [True], 3.0)
+    pages = impose(ImposeOptions(), [(300.0, 400.0)], [True], 3.0)
     sides = [p.placements[0].side for p in pages]
     assert sides == ["front"] * 4 + ["back"] * 4
     label = Printed(dict(enumerate(pages))).labels(4, _face(300.0, 400.0))
@@ -141,8 +141,8 @@ def test_pages_that_would_print_blank_are_left_out() -> None:
 
 def test_fold_still_refuses_a_card_that_fits_only_without_its_back() -> None:
     with pytest.raises(DoesNotFit, match="side by side"):
-        impose(SheetSpec(layout="fold"), [(150.0, 200.0)], [True], 3.0)
-    assert len(impose(SheetSpec(layout="fold"), [MAP], [False], 3.0)) == 20  # larger than the sheet: a poster
+        impose(ImposeOptions(layout="fold"), [(150.0, 200.0)], [True], 3.0)
+    assert len(impose(ImposeOptions(layout="fold"), [MAP], [False], 3.0)) == 20  # larger than the sheet: a poster
 
 
 # ---------------------------------------------------------------- pages put together give the map back
@@ -163,7 +163,7 @@ def _map_face(pack_dir: Path, lang: str):
     from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
 
-    ctx = context(load_pack(pack_dir), lang, [])
+    ctx = context(load_pack(pack_dir), lang)
     (item,) = list(lay_out(ctx.pack.deck("mapas"), ctx).items())
     return item.front, ctx.icons
 
@@ -173,7 +173,7 @@ def test_a4_pages_assembled_by_their_coordinates_give_back_the_map(tmp_path: Pat
     from PIL import Image, ImageChops
     from pypdf import PdfReader
 
-    from mazmorra.render import FacePages
+    from mazmorra.render.raster import FacePages
 
     need_tool("pdftoppm")
     res = run_cli("build", "generada", "--deck", "mapas", "--lang", "es", "--page", "a4", "--out", str(tmp_path))

@@ -223,11 +223,11 @@ def test_no_sample_pdf_draws_text_under_5_5_pt_or_hyphenates_a_title(built_sampl
 @pytest.mark.slow
 def test_the_generic_back_logo_stands_out_on_the_rendered_page(built_samples: Path, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    from mazmorra.impose import SheetSpec, back_page, plan_fronts
+    from mazmorra.render.impose import ImposeOptions, back_page, plan_fronts
 
     dpi = 150
     pdf = built_samples / "muestras" / "en" / "cartas.pdf"
-    back = back_page(plan_fronts(SheetSpec(), [(63.0, 88.0)] * 4, 3.0)[0], SheetSpec()).slots[0]
+    back = back_page(plan_fronts(ImposeOptions(), [(63.0, 88.0)] * 4, 3.0)[0], ImposeOptions()).slots[0]
     img = render_png(pdf, 2, dpi, tmp_path)
     k = dpi / 25.4
 

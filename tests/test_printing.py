@@ -9,7 +9,7 @@ import pytest
 from conftest import need_tool, render_png, run_cli
 from pypdf import PdfReader
 
-from mazmorra.impose import SheetSpec, crop_marks, plan, plan_fronts
+from mazmorra.render.impose import ImposeOptions, crop_marks, plan, plan_fronts
 
 DPI = 150
 CURSES = [(63.0, 88.0)] * 15  # expedicion/maldiciones: 15 poker curses, 3 mm bleed
@@ -93,7 +93,7 @@ def bleed_run(x0: float, x1: float):
 def test_fold_page_has_each_back_opposite_its_front(build, tmp_path: Path, options, vertical) -> None:
     need_tool("pdftoppm")
     pdf = build("maldiciones", "--layout", "fold", *options)
-    sheet = SheetSpec(
+    sheet = ImposeOptions(
         landscape="--landscape" in options,
         layout="fold",
         fold="vertical" if vertical else "horizontal",
@@ -138,7 +138,7 @@ def _last_sheet(pdf: Path, tmp_path: Path):
 def test_short_edge_backs_mirror_rows(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     front, back = _last_sheet(build("maldiciones", "--duplex", "short"), tmp_path)
-    grid = plan(SheetSpec(), 63, 88, BLEED)
+    grid = plan(ImposeOptions(), 63, 88, BLEED)
     for c in range(grid.cols):
         x = px(grid.cell(c)[0] + 31.5)
         f, b = runs(front, col=x), runs(back, col=x)
@@ -152,7 +152,7 @@ def test_short_edge_backs_mirror_rows(build, tmp_path: Path) -> None:
 def test_long_edge_backs_mirror_columns(built_expedicion: Path, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     front, back = _last_sheet(built_expedicion / "es" / "maldiciones.pdf", tmp_path)
-    grid = plan(SheetSpec(), 63, 88, BLEED)
+    grid = plan(ImposeOptions(), 63, 88, BLEED)
     for r in range(grid.rows):
         y = px(grid.cell(r * grid.cols)[1] + 44)
         f, b = runs(front, row=y), runs(back, row=y)
@@ -171,7 +171,7 @@ def test_back_offset_moves_backs_by_the_given_millimetres(build, built_expedicio
         render_png(reference, 1, DPI, tmp_path),
         render_png(pdf, 1, DPI, tmp_path),
     )
-    grid = plan(SheetSpec(), 63, 88, BLEED)
+    grid = plan(ImposeOptions(), 63, 88, BLEED)
     x, y = grid.cell(0)
     row, col = px(y + 44), px(x + 31.5)
     shift_x = [b[0] - a[0] for a, b in zip(runs(plain, row=row), runs(moved, row=row))]
@@ -198,11 +198,11 @@ def test_gutter_marks_are_drawn_in_the_gutters_outside_every_bleed(build, tmp_pa
     need_tool("pdftoppm")
     gutter = 6.0
     img = render_png(build("artimanas", "--gutter", f"{gutter:g}"), 1, DPI, tmp_path)
-    sheet = SheetSpec(gutter=gutter)
+    sheet = ImposeOptions(gutter=gutter)
     grid = plan(sheet, 63, 88, BLEED)
     page = plan_fronts(sheet, [(63.0, 88.0)] * 40, BLEED)[0]
     boxes = [(s.x - BLEED, s.y - BLEED, s.x + s.w + BLEED, s.y + s.h + BLEED) for s in page.slots]
-    assert len(page.marks) > len(crop_marks(plan(SheetSpec(), 63, 88, BLEED)))
+    assert len(page.marks) > len(crop_marks(plan(ImposeOptions(), 63, 88, BLEED)))
     for x1, y1, x2, y2 in page.marks:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         near = [img.getpixel((round(px(mx)) + i, round(px(my)) + j)) for i in (-1, 0, 1) for j in (-1, 0, 1)]
@@ -223,7 +223,7 @@ def test_gutter_marks_are_drawn_in_the_gutters_outside_every_bleed(build, tmp_pa
 def test_abutted_cards_share_one_cut_line(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     img = render_png(build("artimanas", "--bleed", "0", "--cut-lines"), 1, DPI, tmp_path)
-    sheet = SheetSpec(bleed=0)
+    sheet = ImposeOptions(bleed=0)
     grid = plan(sheet, 63, 88, 0.0)
     slots = plan_fronts(sheet, [(63.0, 88.0)] * 40, 0.0)[0].slots
     assert len(slots) == 9
@@ -308,8 +308,8 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
     """A deck mixing sizes and kinds: every back is drawn at its card's size, in its kind's design."""
     from conftest import mix_muestras
 
-    from mazmorra.impose import SheetSpec, back_page, plan_fronts
     from mazmorra.load import load_pack
+    from mazmorra.render.impose import ImposeOptions, back_page, plan_fronts
 
     need_tool("pdftoppm")
     pack = pack_copy("muestras")
@@ -318,7 +318,7 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
     assert res.returncode == 0, res.stderr
     loaded = load_pack(pack)
     comps = [c for c in loaded.components() for _ in range(c.data.copies)]
-    sheet = SheetSpec()
+    sheet = ImposeOptions()
     plan = plan_fronts(sheet, [c.size_mm for c in comps], loaded.bleed_mm)[0]
     backs = back_page(plan, sheet)
     dpi = 100

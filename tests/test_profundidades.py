@@ -135,7 +135,7 @@ def _check_map(img, card_x: float, card_y: float, where: dict[str, tuple[int, in
 @pytest.mark.slow
 def test_map_card_draws_its_yaml_on_both_sides_mirrored_for_long_edge(pack_copy, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    from mazmorra.impose import SheetSpec, plan
+    from mazmorra.render.impose import ImposeOptions, plan
 
     pack = pack_copy(PACK)
     text = (pack / MAPS).read_text(encoding="utf-8")
@@ -151,7 +151,7 @@ def test_map_card_draws_its_yaml_on_both_sides_mirrored_for_long_edge(pack_copy,
     assert res.returncode == 0, res.stderr
     pdf = project / "output" / PACK / "es" / "entradas.pdf"
 
-    sheet = SheetSpec()  # A4 portrait, long-edge duplex: what the build used
+    sheet = ImposeOptions()  # A4 portrait, long-edge duplex: what the build used
     grid = plan(sheet, CARD_W, CARD_H, BLEED)
     x, y = grid.cell(0)  # the first card of the deck
     page_w = sheet.size[0]

@@ -25,7 +25,7 @@ def _face(xml: str, root: Path | None = None, text_lang=None):
 
 
 def _pixels(face):
-    from mazmorra.exports.raster import Rasteriser, dpi_frame
+    from mazmorra.render.raster import Rasteriser, dpi_frame
 
     return Rasteriser(IconSet.for_pack(None), "en").images([(face, dpi_frame(face, 254, False))])[0]  # 10 px/mm
 

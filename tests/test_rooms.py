@@ -196,11 +196,11 @@ def test_walls_portcullises_pits_and_the_gear_are_told_apart_in_greyscale(built:
     edge, a closed portcullis a mid-grey bar, an open one a dashed outline over floor, a plain edge
     floor; a pit is near black, the gear a light disc with a dark arrow and number."""
     need_tool("pdftoppm")
-    from mazmorra.impose import SheetSpec, plan
+    from mazmorra.render.impose import ImposeOptions, plan
 
     dpi = 200
     k = dpi / 25.4
-    x0, y0 = plan(SheetSpec(), ROOM, ROOM, BLEED).cell(0)
+    x0, y0 = plan(ImposeOptions(), ROOM, ROOM, BLEED).cell(0)
     img = render_png(built / "es" / "salas.pdf", 1, dpi, tmp_path).convert("L")
 
     def px(x: float, y: float) -> int:

@@ -199,7 +199,7 @@ def test_a_draft_prints_the_source_text_of_a_fuzzy_entry_under_a_band_that_hides
     entry.msgstr = "OUTDATED translation"
     cat.save()
     loaded = load_pack(pack)
-    ctx = replace(context(loaded, "en", []), draft=True)
+    ctx = replace(context(loaded, "en"), draft=True)
     item = next(i for i in lay_out(loaded.deck("cartas"), ctx).items() if i.front.component == "cofre-olvidado")
     texts = [op for op in item.front.ops if isinstance(op, TextOp)]
     words = " ".join(op.text for op in texts)

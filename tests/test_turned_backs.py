@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import need_tool, render_png, run_cli, write_pack
 
-from mazmorra.impose import SheetSpec, impose
+from mazmorra.render.impose import ImposeOptions, impose
 
 PIECE = 40.0  # mm, square: the same box whether turned or not
 MARK = 8.0  # mm, the mark's side, 2 mm inside the trim's top-left corner
@@ -45,13 +45,13 @@ TEMPLATE = """<card background="#ffffff">
 </card>
 """
 
-CASES = [  # build options, the SheetSpec they mean, whether backs turn
-    ((), SheetSpec(), False),
-    (("--duplex", "short"), SheetSpec(duplex="short"), True),
-    (("--landscape",), SheetSpec(landscape=True), True),
-    (("--landscape", "--duplex", "short"), SheetSpec(landscape=True, duplex="short"), False),
-    (("--layout", "fold", "--fold", "vertical"), SheetSpec(layout="fold", fold="vertical"), False),
-    (("--layout", "fold", "--fold", "horizontal"), SheetSpec(layout="fold", fold="horizontal"), True),
+CASES = [  # build options, the ImposeOptions they mean, whether backs turn
+    ((), ImposeOptions(), False),
+    (("--duplex", "short"), ImposeOptions(duplex="short"), True),
+    (("--landscape",), ImposeOptions(landscape=True), True),
+    (("--landscape", "--duplex", "short"), ImposeOptions(landscape=True, duplex="short"), False),
+    (("--layout", "fold", "--fold", "vertical"), ImposeOptions(layout="fold", fold="vertical"), False),
+    (("--layout", "fold", "--fold", "horizontal"), ImposeOptions(layout="fold", fold="horizontal"), True),
 ]
 
 
@@ -70,7 +70,7 @@ def project(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize(("options", "sheet", "turned"), CASES, ids=[" ".join(c[0]) or "long" for c in CASES])
 def test_backs_turn_exactly_where_the_sheet_turns_over_top_to_bottom(
-    options: tuple[str, ...], sheet: SheetSpec, turned: bool
+    options: tuple[str, ...], sheet: ImposeOptions, turned: bool
 ) -> None:
     pages = impose(sheet, [(PIECE, PIECE)] * 3, [True] * 3, BLEED)
     backs = [p for page in pages for p in page.placements if p.side == "back"]
@@ -82,7 +82,7 @@ def test_backs_turn_exactly_where_the_sheet_turns_over_top_to_bottom(
 @pytest.mark.slow
 @pytest.mark.parametrize(("options", "sheet", "turned"), CASES, ids=[" ".join(c[0]) or "long" for c in CASES])
 def test_the_printed_back_reads_upright_after_a_sideways_turn(
-    project: Path, tmp_path: Path, options: tuple[str, ...], sheet: SheetSpec, turned: bool
+    project: Path, tmp_path: Path, options: tuple[str, ...], sheet: ImposeOptions, turned: bool
 ) -> None:
     need_tool("pdftoppm")
     out = tmp_path / "out"

@@ -15,7 +15,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts
-from mazmorra.impose import SheetSpec
+from mazmorra.render.impose import ImposeOptions
 from mazmorra.units import PT_PER_MM as K
 from mazmorra.write import atomic_write_bytes
 
@@ -25,7 +25,7 @@ GRID = 30  # mm each way: the light 5 mm grid around the target
 SCALE_AT = 20.0  # mm from the centre to the X scale (below) and the Y scale (right)
 
 
-def calibration_pdf(sheet: SheetSpec) -> bytes:
+def calibration_pdf(sheet: ImposeOptions) -> bytes:
     """The two pages: front, then back (moved by sheet.back_offset, to check a measured offset)."""
     fonts.register_all()
     pw, ph = sheet.size
@@ -47,11 +47,11 @@ def calibration_pdf(sheet: SheetSpec) -> bytes:
     return buf.getvalue()
 
 
-def write_calibration(path: Path, sheet: SheetSpec) -> None:
+def write_calibration(path: Path, sheet: ImposeOptions) -> None:
     atomic_write_bytes(path, calibration_pdf(sheet))
 
 
-def _side(c: Canvas, sheet: SheetSpec, back: bool) -> None:
+def _side(c: Canvas, sheet: ImposeOptions, back: bool) -> None:
     pw, ph = sheet.size
     dx, dy = sheet.back_offset if back else (0.0, 0.0)
 

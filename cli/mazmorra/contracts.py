@@ -1,7 +1,7 @@
 """What the stages hand each other: drawing ops, faces, laid-out items, documents and pages.
 
-A leaf module: it imports nothing of the package, so every stage can depend on it and none on
-another stage for its types. All lengths are millimetres from a face's (or page's) top-left
+A leaf module: it imports nothing of the package but the problems (`errors`, itself a leaf), so
+every stage can depend on it and none on another stage for its types. All lengths are millimetres from a face's (or page's) top-left
 corner; font sizes are points. A field marked `OPTIONAL` is left out of golden layouts while it
 holds its default, so adding one changes no existing layout.
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from mazmorra.errors import Problem
 
 # ---------------------------------------------------------------- drawing ops (stage 4 -> 5)
 
@@ -128,6 +130,8 @@ class Item:
     name: str = ""  # the component's name in the item's language (exports label files with it)
     state: str = "source"  # source | translated | fuzzy | untranslated: the worst of its texts
     untranslated: tuple[str, ...] = ()  # "field (state)" for each text that is not translated
+    problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
+    labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
 
 
 @dataclass
@@ -143,9 +147,10 @@ class Document:
     path: Path  # the PDF it becomes
     sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     backs: list[bool]  # whether every copy has a back, in order
-    items: Callable[[], Iterator[Item]]  # lays the deck out, reporting problems as it goes
+    items: Callable[[], Iterator[Item]]  # lays the deck out, one item (and its problems) at a time
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
     pack_name: str = ""  # in the document's language
+    problems: list[Problem] = field(default_factory=list)  # found before any item: templates that do not compile
 
 
 # ---------------------------------------------------------------- imposed pages (stage 5)

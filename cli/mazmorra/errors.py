@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 from collections.abc import Iterable
@@ -54,6 +55,9 @@ class Problem:
     field: str | None = None
     severity: Severity = Severity.ERROR
     lang: str | None = None
+    # A mistake of a template or font, not of one component: reported once per build, at its line,
+    # whichever components and languages meet it (stage 5 keeps the first report).
+    once: bool = dataclasses.field(default=False, compare=False)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -79,6 +83,21 @@ class Problem:
         subject = f" [{'.'.join(what)}]" if what else ""
         lang = f" ({self.lang})" if self.lang else ""
         return f"{where}{self.severity.value}{subject}{lang}: {self.message} ({self.rule})"
+
+
+def once(problems: list[Problem], seen: set[tuple[str, object, str]] | None = None) -> list[Problem]:
+    """The problems in order, a template mistake (`Problem.once`) only at its first report (and not
+    at all if already in `seen`, which grows)."""
+    seen = set() if seen is None else seen
+    out = []
+    for p in problems:
+        if p.once:
+            key = (p.rule, p.loc, p.message)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(p)
+    return out
 
 
 class MazmorraError(Exception):

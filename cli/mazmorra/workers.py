@@ -9,13 +9,14 @@ staged. Where processes cannot be forked (Windows, macOS' default), a build runs
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import signal
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from mazmorra import gcpolicy
 
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
@@ -54,8 +55,22 @@ def run(
     order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
     recv, send = ctx.Pipe(duplex=False)
     lock, taken = ctx.Lock(), ctx.Value("i", 0)
-    gc.collect()
-    gc.freeze()  # workers then leave the inherited objects' pages shared instead of copying them
+    with gcpolicy.shared_with_forks():
+        return _run(ctx, order, task, count, jobs, progress, recv, send, lock, taken)
+
+
+def _run(
+    ctx: Any,
+    order: list[int],
+    task: Callable[[int, Progress], T],
+    count: int,
+    jobs: int,
+    progress: Progress,
+    recv: Any,
+    send: Any,
+    lock: Any,
+    taken: Any,
+) -> list[T]:
     procs = [
         ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
         for _ in range(min(jobs, count))
@@ -78,7 +93,6 @@ def run(
                 raise RuntimeError(f"a worker process failed:\n{message[1]}")
         return [results[i] for i in range(count)]
     finally:
-        gc.unfreeze()
         recv.close()
         for proc in procs:
             if proc.is_alive():

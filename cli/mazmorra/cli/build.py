@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
 from pathlib import Path
@@ -79,16 +78,16 @@ def build_cmd(
     lang: LangOpt = "all",
     page: Annotated[
         Page | None,
-        typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Sheets"),
+        typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
     ] = None,
-    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Sheets")] = False,
+    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Print sheets")] = False,
     duplex: Annotated[
         Duplex,
         typer.Option(
             help="The edge the sheet flips on for duplex backs pages (on "
             "landscape sheets the long edge is the top), or none: "
             "no backs.",
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = Duplex.long,
     crop_marks: Annotated[
@@ -96,16 +95,16 @@ def build_cmd(
         typer.Option(
             "--crop-marks/--no-crop-marks",
             help="Crop marks outside the bleed.",
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = True,
     cut_lines: Annotated[
         bool,
-        typer.Option("--cut-lines", help="Dashed cut lines across the sheet.", rich_help_panel="Sheets"),
+        typer.Option("--cut-lines", help="Dashed cut lines across the sheet.", rich_help_panel="Print sheets"),
     ] = False,
     margin: Annotated[
         float,
-        typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Sheets"),
+        typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Print sheets"),
     ] = 5.0,
     layout: Annotated[
         Layout,
@@ -113,7 +112,7 @@ def build_cmd(
             help="duplex: backs on their own pages after each fronts page; "
             "fold: fold-and-glue, each back beside its front across a "
             "fold line through the page's centre.",
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = Layout.duplex,
     fold: Annotated[
@@ -122,7 +121,7 @@ def build_cmd(
             help="The fold line of --layout fold: vertical (fronts left, backs "
             "right), horizontal (fronts top), or auto: whichever fits "
             "more.",
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = Fold.auto,
     back_offset: BackOffsetOpt = None,
@@ -132,7 +131,7 @@ def build_cmd(
             help="mm between neighbouring bleed boxes (crop marks then also sit in the gutters).",
             min=0.0,
             max=50.0,
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = 0.0,
     bleed: Annotated[
@@ -142,7 +141,7 @@ def build_cmd(
             min=0.0,
             max=10.0,
             show_default=False,
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = None,
     overlap: Annotated[
@@ -152,7 +151,7 @@ def build_cmd(
             "its true size over several pages, to trim and tape).",
             min=0.0,
             max=50.0,
-            rich_help_panel="Sheets",
+            rich_help_panel="Print sheets",
         ),
     ] = 10.0,
     out_dir: OutDirOpt = Path("output"),
@@ -238,74 +237,28 @@ def build_cmd(
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
-    from mazmorra.exports import ExportOptions
-    from mazmorra.impose import SheetSpec
+    from mazmorra import gcpolicy
+    from mazmorra.cli.buildargs import BuildArgs
     from mazmorra.load import load_pack
-    from mazmorra.pipeline import BuildOptions, build
+    from mazmorra.pipeline import build
     from mazmorra.workers import default_jobs
 
-    # What the imports built lives until the process ends: the collector need not walk it again, and
-    # a build allocates in long runs (faces, ops), so collections come rarer (speed only, no output).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gcpolicy.settle_imports()
     with guard():
-        offset = back_offset_mm(back_offset)
-        if offset != (0.0, 0.0) and (layout is Layout.fold or duplex is Duplex.none):
-            raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
-        if layout is Layout.fold and duplex is Duplex.none:
-            raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
-        if png_profile is not None and dpi is not None:
-            raise UsageError(f"--png-profile {png_profile.value} fixes the resolution: drop --dpi")
-        exports = ExportOptions(
-            png=png,
-            png_profile=png_profile.value if png_profile else None,
-            dpi=dpi or 300,
-            png_bleed=png_bleed,
-            tts=tts,
-            tts_url=tuple(tts_url or ()),
-            gallery=gallery,
-        )
-        exports.check()
-        if not (pdf or png or png_profile or tts or gallery):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
-        if changed_only and (png or png_profile or tts or gallery):
-            raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
+        args = BuildArgs(
+            lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
+            overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
+            png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery,
+        )  # fmt: skip
+        args.check()
         failed = []
         for pack_dir in pack_dirs(packs):
             name = pack_dir.name
             try:
                 pack = load_pack(pack_dir)
                 name = pack.id
-                sheet = SheetSpec(
-                    page=(page.value if page else pack.spec.page),
-                    landscape=landscape,
-                    margin=margin,
-                    crop_marks=crop_marks,
-                    cut_lines=cut_lines,
-                    duplex=duplex.value,
-                    layout=layout.value,
-                    fold=fold.value,
-                    back_offset=offset,
-                    gutter=gutter,
-                    bleed=bleed,
-                    overlap=overlap,
-                )
-                langs = parse_langs(lang)
-                copies = sum(c.data.copies for d in pack.decks if not deck or d.id in deck for c in d.components)
-                opts = BuildOptions(
-                    langs=langs,
-                    sheet=sheet,
-                    out_dir=out_dir,
-                    strict=strict,
-                    draft=draft,
-                    decks=tuple(deck) if deck else None,
-                    changed_only=changed_only,
-                    pdf=pdf,
-                    exports=exports,
-                    jobs=jobs or default_jobs(),
-                )
-                with ProgressPrinter(copies * len(langs or pack.spec.languages), f"building {pack.id}") as progress:
-                    res = build(pack_dir, opts, progress, loaded=pack)
+                with ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress:
+                    res = build(pack_dir, args.build_options(pack), progress, loaded=pack)
             except ContentError as exc:  # each pack stands alone: report it, build the others
                 show_problems(exc.problems)
                 show_summary(exc.problems, name)
@@ -344,12 +297,12 @@ def calibrate(
     """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
     the --back-offset X,Y for `mazmorra build` off the back's scales."""
     from mazmorra.calibrate import write_calibration
-    from mazmorra.impose import SheetSpec
+    from mazmorra.render.impose import ImposeOptions
 
     with guard():
         if duplex is Duplex.none:
             raise UsageError("--duplex none has no backs to calibrate: use long or short")
-        sheet = SheetSpec(
+        sheet = ImposeOptions(
             page=page.value,
             landscape=landscape,
             duplex=duplex.value,

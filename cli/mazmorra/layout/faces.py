@@ -4,6 +4,7 @@ drawing ops."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,27 +37,24 @@ class LayoutContext:
     labels: Labels
     out_dir: Path
     draft: bool  # untranslated texts fall back visibly, marked on the face
-    problems: list[Problem]  # the build's: grows while decks are laid out
-    reported: set[tuple[str, Loc | None, str]] = field(default_factory=set)  # template mistakes already reported
+    problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
 
     def __post_init__(self) -> None:
         self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
         self.fonts, problems = fonts.pack_fonts(self.pack.root)
-        for problem in problems:
-            self.template_problem(problem)
+        self.problems = [template_problem(p) for p in problems]
 
     @property
     def lang(self) -> str:
         return self.localisation.lang
 
-    def template_problem(self, problem: Problem) -> None:
-        """A mistake of a template is reported once, at its line, whichever components it hits."""
-        key = (problem.rule, problem.loc, problem.message)
-        if key not in self.reported:
-            self.reported.add(key)
-            self.problems.append(problem)
+
+def template_problem(problem: Problem) -> Problem:
+    """A mistake of a template: reported once, at its line, whichever components and languages it
+    hits (stage 5 keeps the first report)."""
+    return replace(problem, once=True)
 
 
 def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
@@ -88,23 +86,25 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
     choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
     backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
+    compiled = [p for _, found in (*fronts.values(), *backs.values()) for p in found]  # reported with the document
 
     def items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
         for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind
-            front_t = fronts[kind.name]
+            front_t = fronts[kind.name][0]
             if front_t is None:
                 return
+            found: list[Problem] = []  # what laying this component out met: carried by its item
+            missing_before = len(ctx.labels.missing)
             size = comp.size_mm
             sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
             key = (kind.name, size)
             if key not in shared:
-                back_t = backs.get(kind.name)
-                shared[key] = (
-                    None
-                    if back_t is None
-                    else _face(
+                back_t = backs.get(kind.name, (None, []))[0]
+                shared[key] = None
+                if back_t is not None:
+                    shared[key], met = _face(
                         ctx,
                         back_t,
                         {**sized, "side": "back", "card": {}},
@@ -115,7 +115,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                         kind.shape,
                         None,
                     )
-                )
+                    found += met
             tctx = {
                 **sized,
                 "side": "front",
@@ -123,10 +123,13 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
-            front = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named)
+            front, met = _face(
+                ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named
+            )
+            found += met
             back = shared[key]
             if kind.two_sided:
-                back = _face(
+                back, met = _face(
                     ctx,
                     front_t,
                     {**tctx, "side": "back"},
@@ -137,6 +140,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     kind.shape,
                     loc.text_lang,
                 )
+                found += met
             untranslated = loc.untranslated()
             if ctx.draft and untranslated and front is not None:
                 front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
@@ -150,6 +154,8 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 _export_name(loc, named.get(comp.id), deck_name, position),
                 _state(untranslated, lang == pack.spec.source_language),
                 tuple(f"{k} ({s})" for k, s in untranslated),
+                tuple(found),
+                tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
             )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -176,6 +182,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         items,
         inputs,
         pack_name,
+        compiled,
     )
 
 
@@ -226,14 +233,14 @@ def _state(untranslated: list[tuple[str, str]], source: bool) -> str:
     return "source" if source else "translated"
 
 
-def _compile(ctx: LayoutContext, name: str | None) -> jinja2.Template | None:
+def _compile(ctx: LayoutContext, name: str | None) -> tuple[jinja2.Template | None, list[Problem]]:
+    """The template compiled, or None and why it does not compile."""
     if name is None:
-        return None
+        return None, []
     try:
-        return ctx.templates.get(name)
+        return ctx.templates.get(name), []
     except TemplateError as exc:
-        ctx.template_problem(exc.problem)
-        return None
+        return None, [template_problem(exc.problem)]
 
 
 def _face(
@@ -247,8 +254,8 @@ def _face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
-) -> Face | None:
-    """One face: the template rendered and parsed; None (with a located problem) when it cannot be.
+) -> tuple[Face | None, list[Problem]]:
+    """One face: the template rendered and parsed (None when it cannot be), and the problems it met.
     The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
     fctx = FaceContext(
         component,
@@ -278,31 +285,32 @@ def _face(
         message = f"template {template.name}: {exc}"
         if isinstance(exc, RecursionError):
             message = f"template {template.name} includes itself (endless recursion)"
-        ctx.template_problem(Problem(rule, message, loc, component, lang=ctx.lang))
-        return None
-    ctx.problems.extend(fctx.problems)
-    _print_checks(ctx, face, fctx, template)
-    return face
+        return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
+    return face, fctx.problems + _print_checks(ctx, face, fctx, template)
 
 
-def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> None:
+def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> list[Problem]:
     """Contrast, overlaps and the safe area of a face, each reported once at its template line.
     Contrast below the pack's ratio is an error; overlaps and the safe area are warnings (the
     template may mean them: overlap="ok" says so)."""
     from mazmorra.layout.printcheck import check_face
 
+    problems = []
     for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
-        ctx.template_problem(
-            Problem(
-                found.rule,
-                f"{face.side}: " + found.message.replace("{other}", other),
-                ctx.templates.element_loc(found.at, template),
-                face.component,
-                severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
-                lang=ctx.lang,
+        problems.append(
+            template_problem(
+                Problem(
+                    found.rule,
+                    f"{face.side}: " + found.message.replace("{other}", other),
+                    ctx.templates.element_loc(found.at, template),
+                    face.component,
+                    severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                    lang=ctx.lang,
+                )
             )
         )
+    return problems
 
 
 def _draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:

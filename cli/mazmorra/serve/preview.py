@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.errors import ContentError, MazmorraError, Problem
-from mazmorra.exports.gallery import GalleryExport, _Deck, _Shown, render_page
+from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
 from mazmorra.paths import templates_dir
 from mazmorra.pipeline import BuildOptions, build
+from mazmorra.render import Outputs
+from mazmorra.render.gallery import GallerySink, _Deck, _Shown, render_page
+from mazmorra.render.sink import Part, Sink, SinkContext
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face
-    from mazmorra.exports import Exporter
-    from mazmorra.icons import IconSet
     from mazmorra.model import Pack
 
 Key = tuple[str, str]  # (deck id, language)
@@ -67,15 +67,15 @@ class Status:
         }
 
 
-class _Export(GalleryExport):
-    """The gallery exporter writing into memory, through the preview's face cache."""
+class _Export(GallerySink):
+    """The gallery sink writing into memory, through the preview's face cache."""
 
-    def __init__(self, preview: Preview, pack: Pack, icons: IconSet, problems: list[Problem]):
-        super().__init__(pack, Path("."), icons, lambda target: target, problems)
+    def __init__(self, preview: Preview, ctx: SinkContext):
+        super().__init__(ctx)
         self.preview = preview
         self.images: dict[str, bytes] = {}
         self.fresh: dict[Key, _DocView] = {}
-        self._mark = len(problems)  # the build reports each document's layout problems after the previous ones
+        self.earlier: list[Problem] = []  # the problems of the stages before rendering: the pack's own
 
     def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
         cache = self.preview.faces
@@ -84,24 +84,25 @@ class _Export(GalleryExport):
             cache[face] = data
         return [cache[face] for _, face in wanted]
 
-    def _write(self, target: Path, data: bytes) -> str:
+    def picture(self, target: Path, data: bytes) -> str:
         rel = target.relative_to(self.folder).as_posix()
         self.images[rel] = data
         return f"{rel}?v={hashlib.sha1(data).hexdigest()[:12]}"  # a new picture is a new address
 
-    def end(self, doc: Document) -> None:
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
         deck = self.decks.get(doc.deck_id, _Deck())
         self.fresh[(doc.deck_id, doc.lang)] = _DocView(
             deck.names.get(doc.lang, doc.deck_id),
             {cid: langs[doc.lang] for cid, langs in deck.components.items() if doc.lang in langs},
             {p.resolve() for p in doc.inputs},
-            self.problems[self._mark :],
+            problems,
             doc.pack_name,
         )
-        self._mark = len(self.problems)
 
-    def finish(self) -> None:
-        pass  # the preview composes its page from every document, rebuilt now or before
+    def finish(self, earlier: list[Problem]) -> list[Problem]:
+        self.earlier = earlier  # the preview composes its page from every document, rebuilt now or before
+        return []
 
     def committed(self) -> None:
         self.preview.adopt(self)
@@ -146,7 +147,9 @@ class Preview:
                 return self.status  # nothing the preview shows read these files
             if self.templates is None:
                 self.templates = Templates(self.pack_dir, templates_dir())
-            opts = BuildOptions(langs=langs, decks=decks, draft=True, pdf=False, out_dir=self.tmp / "output")
+            opts = BuildOptions(
+                langs=langs, decks=decks, draft=True, outputs=Outputs(pdf=False), out_dir=self.tmp / "output"
+            )
             try:
                 res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
                 status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
@@ -161,8 +164,8 @@ class Preview:
             self._publish(status)
             return status
 
-    def _exporters(self, pack: Pack, icons: IconSet, problems: list[Problem]) -> list[Exporter]:
-        return [_Export(self, pack, icons, problems)]
+    def _exporters(self, ctx: SinkContext) -> list[Sink]:
+        return [_Export(self, ctx)]
 
     def _affected(self, changed: set[Path]) -> set[Key] | None:
         """The documents that read a changed file; None (everything) when one no document read is
@@ -190,8 +193,7 @@ class Preview:
             for s in (shown.front, shown.back)
         }
         self.images = {k: v for k, v in {**self.images, **export.images}.items() if k in used}
-        layout = {id(p) for view in export.fresh.values() for p in view.problems}
-        self.pack_problems = [p for p in export.problems if id(p) not in layout]
+        self.pack_problems = export.earlier
         self.pack = pack
         decks: dict[str, _Deck] = {}
         for deck in pack.decks:
@@ -204,7 +206,7 @@ class Preview:
                 entry.pack_names[lang] = view.pack_name
                 for cid, shown in view.components.items():
                     entry.components.setdefault(cid, {})[lang] = shown
-        problems = self.pack_problems + [p for view in self.docs.values() for p in view.problems]
+        problems = once(self.pack_problems + [p for view in self.docs.values() for p in view.problems])
         sheets = [
             (d.id, lang, self.docs[d.id, lang].name) for d in pack.decks for lang in langs if (d.id, lang) in self.docs
         ]

@@ -49,7 +49,7 @@ def transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0), flipped: 
 def card(
     name: str, card_id: int, custom: dict[str, dict[str, Any]], sideways: bool, scale: tuple[float, float]
 ) -> dict[str, Any]:
-    """One card of a custom deck sheet."""
+    """One card of a custom deck image."""
     key = str(card_id // 100)
     return {
         "Name": "Card",

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from mazmorra import posters
 from mazmorra.contracts import Page, Placement, Segment
+from mazmorra.render import posters
 from mazmorra.units import PAGE_SIZES_MM
 
 MARK_OFFSET = posters.MARK_OFFSET  # mm between a bleed edge and its crop mark
@@ -30,7 +30,7 @@ Area = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the page's
 
 
 @dataclass(frozen=True)
-class SheetSpec:
+class ImposeOptions:
     page: str = "a4"
     landscape: bool = False
     margin: float = 5.0  # printable margin, mm
@@ -127,13 +127,13 @@ class DoesNotFit(ValueError):
     pass
 
 
-def printable(sheet: SheetSpec) -> Area:
+def printable(sheet: ImposeOptions) -> Area:
     """The page inside its printable margin."""
     pw, ph = sheet.size
     return (sheet.margin, sheet.margin, pw - sheet.margin, ph - sheet.margin)
 
 
-def plan(sheet: SheetSpec, trim_w: float, trim_h: float, bleed: float, area: Area | None = None) -> Grid:
+def plan(sheet: ImposeOptions, trim_w: float, trim_h: float, bleed: float, area: Area | None = None) -> Grid:
     """As many cells as fit in `area` (default: the printable area), leaving room for crop marks."""
     pw, ph = sheet.size
     x0, y0, x1, y1 = area or printable(sheet)
@@ -217,7 +217,7 @@ def reflect(
     )
 
 
-def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
+def back_page(plan: PagePlan, sheet: ImposeOptions) -> PagePlan:
     """The backs page of a fronts page: slots and marks mirrored for the flip edge, then moved by
     the back offset that makes up for the printer's duplex misregistration."""
     dx, dy = sheet.back_offset
@@ -228,7 +228,7 @@ def back_page(plan: PagePlan, sheet: SheetSpec) -> PagePlan:
     )
 
 
-def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
+def impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
     """Every page of a document whose copies have the given trim sizes and (when `backs[i]`) a
     back, in printing order: each fronts page, then its backs page (duplex); fronts and backs on
     one page for fold-and-glue; then a poster for each face larger than the sheet (its front's
@@ -244,7 +244,7 @@ def impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool]
         raise DoesNotFit(str(exc)) from None
 
 
-def fits(sheet: SheetSpec, w: float, h: float, bleed: float) -> bool:
+def fits(sheet: ImposeOptions, w: float, h: float, bleed: float) -> bool:
     """Whether a w × h mm face (with its bleed and crop marks) fits the sheet; if not, it is a poster."""
     try:
         plan(sheet, w, h, bleed)
@@ -253,7 +253,7 @@ def fits(sheet: SheetSpec, w: float, h: float, bleed: float) -> bool:
     return True
 
 
-def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
+def _impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
     out: list[Page] = []
     for fronts in plan_fronts(sheet, sizes, bleed):
         placed = [_placement(s, "front") for s in fronts.slots]
@@ -267,7 +267,7 @@ def _impose(sheet: SheetSpec, sizes: list[tuple[float, float]], backs: list[bool
     return out
 
 
-def plan_fronts(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+def plan_fronts(sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
     """The fronts pages for faces of the given trim sizes, in order: a grid when all sizes match,
     shelves otherwise; for the fold layout, in one half of each page with the backs opposite."""
     if not sizes:
@@ -282,7 +282,7 @@ def _placement(slot: Slot, side: str, turned: bool = False) -> Placement:
 
 
 def _page(
-    sheet: SheetSpec,
+    sheet: ImposeOptions,
     slots: tuple[Slot, ...],
     placed: list[Placement],
     marks: tuple[Segment, ...],
@@ -297,7 +297,7 @@ def _page(
 
 
 def _place(
-    sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area, snug: str = ""
+    sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float, area: Area, snug: str = ""
 ) -> list[PagePlan]:
     """Faces in `area`: a grid centred in it, else shelves from its top-left. When snug is "right"
     or "bottom", both keep to that edge: next to the fold line, where a slightly skewed fold
@@ -330,7 +330,7 @@ def _place(
     return [_towards(page, area, snug, bleed, sheet) for page in pages] if snug else pages
 
 
-def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: SheetSpec) -> PagePlan:
+def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: ImposeOptions) -> PagePlan:
     """A shelved page moved up to the area's right (or bottom) edge, its marks still inside."""
     inset = MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0
     if edge == "right":
@@ -343,7 +343,7 @@ def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: SheetSp
     )
 
 
-def _fold(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
+def _fold(sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
     """Fronts in the left (or top) half, backs reflected across the page's centre line.
 
     With `fold="auto"` the orientation giving fewer pages wins, then more faces on a page, then
@@ -379,7 +379,7 @@ def _with_backs(page: PagePlan, line: Segment, vertical: bool, pw: float, ph: fl
     return PagePlan(page.slots, page.marks + marks, backs, (line,), turn_backs=not vertical)
 
 
-def _shelves(sheet: SheetSpec, sizes: list[tuple[float, float]], bleed: float, area: Area) -> list[PagePlan]:
+def _shelves(sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float, area: Area) -> list[PagePlan]:
     gut = max(sheet.gutter, MIXED_GUTTER if sheet.crop_marks else 0.0)
     inset = MARK_OFFSET + CORNER_MARK if sheet.crop_marks else 0.0
     left, top = area[0] + inset, area[1] + inset
@@ -430,5 +430,5 @@ def _distinct(values: list[float]) -> list[float]:
     return out
 
 
-def _sheet_name(sheet: SheetSpec) -> str:
+def _sheet_name(sheet: ImposeOptions) -> str:
     return f"{sheet.page.upper()}{' landscape' if sheet.landscape else ''}"

@@ -1,6 +1,6 @@
 """Faces to pixels: the only place mazmorra has pixels.
 
-A face is drawn by our own renderer (render.FacePages) onto a one-face PDF page the size of the
+A face is drawn by our own renderer (FacePages, below) onto a one-face PDF page the size of the
 wanted image, and pypdfium2 rasterises that page in-process. Everything upstream stays in mm; a
 `Frame` says, once, how mm map onto an image's pixels.
 """
@@ -16,9 +16,31 @@ from PIL import Image
 
 from mazmorra.contracts import Face
 from mazmorra.icons import IconSet
-from mazmorra.render import FacePages
+from mazmorra.render.draw import DocMeta, K, PdfPages
 
 MM_PER_IN = 25.4
+
+
+class FacePages(PdfPages):
+    """An in-memory PDF of lone faces, one per page: what raster exports rasterise, so their pixels
+    come from the very drawing code of the print sheets."""
+
+    def __init__(self, icons: IconSet, lang: str):
+        self.buffer = io.BytesIO()
+        super().__init__(self.buffer, (210.0, 297.0), DocMeta("", "mazmorra", "", lang), icons)
+
+    def face_page(self, face: Face, page_w: float, page_h: float, x0: float, y0: float) -> None:
+        """A page_w × page_h mm page holding only `face`, its trim's top-left at (x0, y0) mm; no
+        cut guide."""
+        self.c.setPageSize((page_w * K, page_h * K))
+        self.page_h = page_h
+        self._draw_face(face, x0, y0)
+        self.c.showPage()
+        self.pages += 1
+
+    def pdf(self) -> bytes:
+        self.save()
+        return self.buffer.getvalue()
 
 
 @dataclass(frozen=True)
@@ -188,7 +210,7 @@ def _extend_edges(img: Image.Image, box: tuple[int, int, int, int]) -> None:
 
 def srgb_icc() -> bytes:
     """The sRGB ICC profile (version 2, what print shops read everywhere) embedded in every image."""
-    from mazmorra.exports.icc import srgb_v2
+    from mazmorra.render.icc import srgb_v2
 
     return srgb_v2()
 

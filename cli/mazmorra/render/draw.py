@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +22,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from mazmorra import fonts, images, posters
+from mazmorra import fonts, images
 from mazmorra.contracts import (
     CircleOp,
     Face,
@@ -38,6 +38,7 @@ from mazmorra.contracts import (
     TextOp,
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
+from mazmorra.render import posters
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -78,7 +79,7 @@ def warm_up() -> None:
     from svglib import svglib  # noqa: F401
 
 
-class Sheets:
+class PdfPages:
     """One PDF being written, page by page."""
 
     def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
@@ -111,41 +112,51 @@ class Sheets:
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
 
-    def add(self, pages: list[Page], items: Iterator[Item]) -> None:
-        """Draw the pages of a document from its stream of laid-out items (copies expanded in
-        order). A copy is kept only until the last page that shows it has been drawn, and each
-        page's plan is taken out of `pages` once drawn (a long deck's marks and placements do not
-        all wait for the end).
+    def begin(self, pages: list[Page]) -> None:
+        """The pages of a document, planned: they are drawn as its items arrive (`push`), each as
+        soon as every copy it shows has arrived. A copy is kept only until the last page that shows
+        it has been drawn, and each page's plan is let go once drawn (a long deck's marks and
+        placements do not all wait for the end).
 
         A face placed more than once (a shared back, copies of a card) is drawn once as a form
         XObject and referenced: smaller files, faster builds.
         """
-        last_use: dict[int, int] = {}
+        self._plan: list[Page | None] = list(pages)
+        self._last_use: dict[int, int] = {}
+        self._needs: list[int] = []  # per page: the highest copy index it shows
         for n, page in enumerate(pages):
             for p in page.placements:
-                last_use[p.index] = n
-        copies = _copies(items)
-        held: dict[int, _Copy] = {}
-        pulled = 0
-        printed = posters.Printed({n: page for n, page in enumerate(pages) if page.tile is not None})
-        pages.reverse()
-        for n in range(len(pages)):
-            page = pages.pop()
-            for p in page.placements:
-                while p.index >= pulled:
-                    held[pulled] = next(copies)
-                    pulled += 1
+                self._last_use[p.index] = n
+            self._needs.append(max((p.index for p in page.placements), default=-1))
+        self._held: dict[int, _Copy] = {}
+        self._arrived = 0
+        self._next = 0
+        self._printed = posters.Printed({n: page for n, page in enumerate(pages) if page.tile is not None})
+        self._draw_ready()
+
+    def push(self, item: Item) -> None:
+        """One laid-out item (all its copies, in order): draw every page now complete."""
+        for _ in range(item.copies):
+            self._held[self._arrived] = _Copy(item.front, item.back, item.copies > 1, item.shared_back)
+            self._arrived += 1
+        self._draw_ready()
+
+    def _draw_ready(self) -> None:
+        while self._next < len(self._plan) and self._needs[self._next] < self._arrived:
+            n = self._next
+            page = self._plan[n]
+            assert page is not None
+            self._plan[n] = None
             label: list[Op] | None = []
             if page.tile is not None:  # a poster's page: labelled, or left out when it would print blank
                 p = page.placements[0]
-                face = held[p.index].front if p.side == "front" else held[p.index].back
-                label = printed.labels(n, face) if face is not None else None
+                face = self._held[p.index].front if p.side == "front" else self._held[p.index].back
+                label = self._printed.labels(n, face) if face is not None else None
             if label is not None:
-                self.page(page, held, label)
-            for index in [i for i in held if last_use.get(i, -1) <= n]:
-                del held[index]
-        for _ in copies:  # the layout still reports on components no page shows
-            pass
+                self.page(page, self._held, label)
+            for index in [i for i in self._held if self._last_use.get(i, -1) <= n]:
+                del self._held[index]
+            self._next += 1
 
     def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
         """Draw one page: its faces, then its marks and notes (and a poster page's label)."""
@@ -406,42 +417,13 @@ class Sheets:
 
 
 # One draw method per kind of op: a new element of the template language adds its op type here.
-_DRAW: dict[type, Callable[[Sheets, Any, float, float], None]] = {
-    TextOp: Sheets._text,
-    IconOp: Sheets._icon_op,
-    RectOp: Sheets._rect,
-    CircleOp: Sheets._circle,
-    LineOp: Sheets._line,
-    PolyOp: Sheets._poly,
-    ImageOp: Sheets._image,
-    RotateOp: Sheets._rotate,
+_DRAW: dict[type, Callable[[PdfPages, Any, float, float], None]] = {
+    TextOp: PdfPages._text,
+    IconOp: PdfPages._icon_op,
+    RectOp: PdfPages._rect,
+    CircleOp: PdfPages._circle,
+    LineOp: PdfPages._line,
+    PolyOp: PdfPages._poly,
+    ImageOp: PdfPages._image,
+    RotateOp: PdfPages._rotate,
 }
-
-
-def _copies(items: Iterator[Item]) -> Iterator[_Copy]:
-    """Every copy of every item, in order."""
-    for item in items:
-        for _ in range(item.copies):
-            yield _Copy(item.front, item.back, item.copies > 1, item.shared_back)
-
-
-class FacePages(Sheets):
-    """An in-memory PDF of lone faces, one per page: what raster exports rasterise, so their pixels
-    come from the very drawing code of the print sheets."""
-
-    def __init__(self, icons: IconSet, lang: str):
-        self.buffer = io.BytesIO()
-        super().__init__(self.buffer, (210.0, 297.0), DocMeta("", "mazmorra", "", lang), icons)
-
-    def face_page(self, face: Face, page_w: float, page_h: float, x0: float, y0: float) -> None:
-        """A page_w × page_h mm page holding only `face`, its trim's top-left at (x0, y0) mm; no
-        cut guide."""
-        self.c.setPageSize((page_w * K, page_h * K))
-        self.page_h = page_h
-        self._draw_face(face, x0, y0)
-        self.c.showPage()
-        self.pages += 1
-
-    def pdf(self) -> bytes:
-        self.save()
-        return self.buffer.getvalue()

@@ -14,13 +14,12 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.errors import Problem, Severity
-from mazmorra.exports import Exporter, Stage, back_stem, prune
-from mazmorra.exports.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+from mazmorra.errors import Problem, Severity, once
+from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
-    from mazmorra.icons import IconSet
     from mazmorra.model import Pack
 
 DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
@@ -46,22 +45,31 @@ class _Deck:
     pack_names: dict[str, str] = field(default_factory=dict)  # lang -> the pack's name in it
 
 
-class GalleryExport(Exporter):
-    def __init__(self, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage, problems: list[Problem]):
-        self.pack = pack
-        self.folder = out_dir / pack.id / "gallery"
-        self.icons = icons
-        self.stage = stage
-        self.problems = problems  # the build's, still growing: read in finish()
+class GallerySink(Sink):
+    name = "gallery"
+    option = "--gallery"
+    docs = "docs/exports.md#gallery"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        self.pack = ctx.pack
+        self.folder = ctx.out_dir / ctx.pack.id / "gallery"
+        self.icons = ctx.icons
         self.langs: list[str] = []
         self.decks: dict[str, _Deck] = {}
-        self.written: set[Path] = set()
+        self._doc = _Deck()  # the document being added
         self._backs: dict[str, str] = {}  # a deck back's image -> its address in the page
+        self.problems: list[Problem] = []  # every document's, as absorbed
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.gallery
+
+    def start(self, doc: Document) -> None:
+        self._doc, self._backs = _Deck(), {}
 
     def add(self, doc: Document, item: Item) -> None:
-        if doc.lang not in self.langs:
-            self.langs.append(doc.lang)
-        deck = self.decks.setdefault(doc.deck_id, _Deck())
+        deck = self._doc
         deck.names[doc.lang] = doc.deck_name
         deck.pack_names[doc.lang] = doc.pack_name
         comp = item.front.component
@@ -72,7 +80,7 @@ class GalleryExport(Exporter):
             back = base + back_stem(doc, item) + ".jpg"
             if back not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((back, item.back))
-        srcs = {rel: self._write(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc, wanted))}
+        srcs = {rel: self.picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc, wanted))}
         if item.back is not None:
             if item.shared_back:
                 self._backs.setdefault(back, srcs.get(back, ""))
@@ -87,23 +95,44 @@ class GalleryExport(Exporter):
         images = Rasteriser(self.icons, doc.lang).images(frames)
         return [jpeg_bytes(img, 85) for img in images]
 
-    def finish(self) -> None:
-        if not self.langs:
-            return
-        page = render_page(self.pack, self.langs, self.decks, self.problems)
-        self._write(self.folder / "index.html", page.encode("utf-8"))
-
-    def _write(self, target: Path, data: bytes) -> str:
-        """Stage one file of the gallery; returns its address from the page."""
-        self.stage(target).write_bytes(data)
-        self.written.add(target)
+    def picture(self, target: Path, data: bytes) -> str:
+        """Stage one picture of the gallery; returns its address from the page."""
+        self.write(target, data)
         return target.relative_to(self.folder).as_posix()
 
+    def end(self, doc: Document) -> Part:
+        part = super().end(doc)
+        part.data = self._doc
+        return part
+
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        self.problems += problems
+        shown: _Deck = part.data
+        if not shown.components:
+            return
+        if doc.lang not in self.langs:
+            self.langs.append(doc.lang)
+        deck = self.decks.setdefault(doc.deck_id, _Deck())
+        deck.names.update(shown.names)
+        deck.pack_names.update(shown.pack_names)
+        for comp, langs in shown.components.items():
+            deck.components.setdefault(comp, {}).update(langs)
+
+    def finish(self, earlier: list[Problem]) -> list[Problem]:
+        if self.langs:
+            page = render_page(self.pack, self.langs, self.decks, once(earlier + self.problems))
+            target = self.folder / "index.html"
+            self.ctx.stage(target).write_bytes(page.encode("utf-8"))
+            self.written.setdefault(self.folder, set()).add(target)
+        return []
+
     def committed(self) -> None:
-        prune(self.folder / "img", self.written, (".jpg",))
+        prune(self.folder / "img", {f for files in self.written.values() for f in files}, (".jpg",))
 
     def summary(self) -> list[str]:
-        return [f"{self.folder / 'index.html'} ({len(self.written) - 1} images)"] if self.written else []
+        n = sum(len(files) for files in self.written.values())
+        return [f"{self.folder / 'index.html'} ({n - 1} images)"] if n else []
 
 
 def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "") -> str:

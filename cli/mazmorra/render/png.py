@@ -10,12 +10,10 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity
-from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
-from mazmorra.exports.raster import (
+from mazmorra.render.raster import (
     MM_PER_IN,
     PROFILES,
     Frame,
@@ -26,44 +24,42 @@ from mazmorra.exports.raster import (
     png_bytes,
     profile_frame,
 )
-
-if TYPE_CHECKING:
-    from mazmorra.icons import IconSet
-    from mazmorra.model import Pack
-
+from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
 
-class PngExport(Exporter):
-    def __init__(
-        self,
-        opts: ExportOptions,
-        pack: Pack,
-        out_dir: Path,
-        icons: IconSet,
-        stage: Stage,
-        problems: list[Problem],
-    ):
-        self.opts = opts
-        self.pack = pack
-        self.out_dir = out_dir
-        self.icons = icons
-        self.stage = stage
-        self.problems = problems
+class PngSink(Sink):
+    name = "png"
+    option = "--png"
+    docs = "docs/exports.md#png-per-face"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        self.opts = opts = ctx.outputs
+        self.pack = ctx.pack
+        self.out_dir = ctx.out_dir
+        self.icons = ctx.icons
         self.profile = PROFILES[opts.png_profile] if opts.png_profile else None
         self.dpi = self.profile.dpi if self.profile else opts.dpi
-        self.written: dict[Path, set[Path]] = {}  # deck folder -> files written there
         self._rows: list[list[str]] = []
         self._backs_done: set[str] = set()
         self._misfit = False
-        self.sizing: dict[Path, set[str]] = {}  # deck folder -> how its images were sized (profile, dpi)
+        self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
+        self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.png or outputs.png_profile is not None
+
+    def start(self, doc: Document) -> None:
+        self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()
 
     def folder(self, doc: Document) -> Path:
         return self.out_dir / self.pack.id / doc.lang / "png" / doc.deck_id
 
     def _frame(self, doc: Document, face: Face) -> Frame:
-        how = self.sizing.setdefault(self.folder(doc), set())
+        how = self._sizing
         if self.profile is not None:
             fitted = fits_profile(face, self.profile)
             if fitted is not None:
@@ -72,7 +68,7 @@ class PngExport(Exporter):
             if not self._misfit:
                 self._misfit = True
                 pw, ph = self.profile.trim_mm
-                self.problems.append(
+                self.problem(
                     Problem(
                         "export.profile",
                         f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
@@ -86,7 +82,7 @@ class PngExport(Exporter):
         dpi = fitting_dpi(face, self.dpi, self.opts.png_bleed, MAX_PIXELS)
         how.add(f"{dpi:.0f} dpi" + (f", not fitting the {self.profile.name} profile" if self.profile else ""))
         if dpi < self.dpi:
-            self.problems.append(
+            self.problem(
                 Problem(
                     "export.png-size",
                     f"{face.component}: {face.w:g}×{face.h:g} mm at {self.dpi} dpi would be over "
@@ -114,20 +110,22 @@ class PngExport(Exporter):
         frames = [self._frame(doc, face) for _, face in wanted]
         images = raster.images(list(zip((face for _, face in wanted), frames)))
         for (name, _), img, fr in zip(wanted, images, frames):
-            self._write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
+            self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
         self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
 
-    def end(self, doc: Document) -> None:
+    def end(self, doc: Document) -> Part:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["component", "name", "copies", "front", "back"])
         w.writerows(self._rows)
-        self._write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
-        self._rows, self._backs_done, self._misfit = [], set(), False
+        self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
+        part = super().end(doc)
+        part.data = self._sizing
+        return part
 
-    def _write(self, target: Path, data: bytes) -> None:
-        self.stage(target).write_bytes(data)
-        self.written.setdefault(target.parent, set()).add(target)
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        self.sizing.setdefault(self.folder(doc), set()).update(part.data)
 
     def committed(self) -> None:
         for folder, files in self.written.items():

@@ -1,17 +1,17 @@
-"""Tabletop Simulator: deck sheets and a saved object that imports the deck.
+"""Tabletop Simulator: deck images (atlases: a grid of cards in one picture) and a saved object that imports the deck.
 
 Per deck and language, in output/<pack>/<lang>/tts/:
 
   <deck>.json              a saved object (ObjectStates -> DeckCustom, or one Card for a 1-card deck)
   <deck>.png               its thumbnail in TTS's Saved Objects browser
   <deck>/sheet-N.jpg       fronts, at most 10 × 7 cells and 4096 px on the long side, 69 cards at
-                           most (TTS keeps the last cell of a full 10 × 7 sheet for the hidden card)
+                           most (TTS keeps the last cell of a full 10 × 7 atlas for the hidden card)
   <deck>/sheet-N-back.jpg  per-card backs of two-sided components (CustomDeck UniqueBack)
   <deck>/back.jpg          the deck's common back
   <deck>/<id>-front.jpg …  each face of a round token (and its back)
 
-A sheet holds each component once; copies are repeated card ids. Components of different sizes go
-on different sheets (a cell has one size) and in different decks (a deck has one size in TTS).
+An atlas holds each component once; copies are repeated card ids. Components of different sizes go
+on different atlases (a cell has one size) and in different decks (a deck has one size in TTS).
 Round components are round custom tiles, every copy in a bag. Each object is scaled from its real
 size (ttsobjects). Cells are trims without bleed, at the resolution that fits 4096 px, never more
 than --dpi.
@@ -27,14 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from mazmorra.exports import Exporter, ExportOptions, Stage, back_stem, prune
-from mazmorra.exports import ttsobjects as tts
-from mazmorra.exports.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
+from mazmorra.render import ttsobjects as tts
+from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
+from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
-    from mazmorra.icons import IconSet
-    from mazmorra.model import Deck, Pack
+    from mazmorra.model import Deck
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_CARDS = 69  # 10 × 7 minus the hidden-card slot
@@ -43,8 +42,8 @@ THUMB = 256
 
 
 @dataclass
-class Sheet:
-    """One deck sheet being filled: its grid, its cell size and the images pasted so far."""
+class Atlas:
+    """One deck atlas being filled: its grid, its cell size and the images pasted so far."""
 
     key: int  # the CustomDeck number; card ids are key * 100 + cell
     size_mm: tuple[float, float]
@@ -74,8 +73,8 @@ class _Tile:
 
 @dataclass
 class _DeckState:
-    sheets: list[Sheet]
-    open_by_size: dict[tuple[float, float], list[Sheet]]
+    atlases: list[Atlas]
+    open_by_size: dict[tuple[float, float], list[Atlas]]
     cards: list[tuple[str, int, int, tuple[float, float]]] = field(default_factory=list)  # (name, id, copies, size)
     tiles: list[_Tile] = field(default_factory=list)
     shared_back: Face | None = None
@@ -85,7 +84,7 @@ class _DeckState:
 
 def grid(n: int, w: float, h: float, max_px_per_mm: float) -> tuple[int, int, tuple[int, int]]:
     """The grid (cols, rows) holding n ≤ 69 cards of w × h mm with the largest cells, and the cell
-    size in px: whole pixels, the sheet at most 4096 px on each side, at most max_px_per_mm."""
+    size in px: whole pixels, the atlas at most 4096 px on each side, at most max_px_per_mm."""
     options = []
     for cols in range(1, MAX_COLS + 1):
         rows = math.ceil(n / cols)
@@ -97,34 +96,40 @@ def grid(n: int, w: float, h: float, max_px_per_mm: float) -> tuple[int, int, tu
     return cols, rows, (max(1, math.floor(w * s)), max(1, math.floor(h * s)))
 
 
-def plan(deck: Deck, max_px_per_mm: float) -> list[Sheet]:
-    """The sheets of a deck, in order: components grouped by size, at most 69 per sheet."""
+def plan(deck: Deck, max_px_per_mm: float) -> list[Atlas]:
+    """The atlases of a deck, in order: components grouped by size, at most 69 per atlas."""
     by_size: dict[tuple[float, float], int] = {}
     for comp in deck.components:
         if comp.kind.shape == "round":
-            continue  # a round tile of its own, not a card of a sheet
+            continue  # a round tile of its own, not a card of an atlas
         size = comp.size_mm
         by_size[size] = by_size.get(size, 0) + 1
-    sheets: list[Sheet] = []
+    atlases: list[Atlas] = []
     for size, total in by_size.items():
-        n_sheets = math.ceil(total / MAX_CARDS)
-        for i in range(n_sheets):
+        n_atlases = math.ceil(total / MAX_CARDS)
+        for i in range(n_atlases):
             count = min(MAX_CARDS, total - i * MAX_CARDS)
             cols, rows, cell = grid(count, size[0], size[1], max_px_per_mm)
-            sheets.append(Sheet(len(sheets) + 1, size, count, cols, rows, cell))
-    return sheets
+            atlases.append(Atlas(len(atlases) + 1, size, count, cols, rows, cell))
+    return atlases
 
 
-class TtsExport(Exporter):
-    def __init__(self, opts: ExportOptions, pack: Pack, out_dir: Path, icons: IconSet, stage: Stage):
-        self.opts = opts
-        self.pack = pack
-        self.out_dir = out_dir
-        self.icons = icons
-        self.stage = stage
-        self.written: dict[Path, set[Path]] = {}
-        self.made: list[str] = []
+class TtsSink(Sink):
+    name = "tts"
+    option = "--tts"
+    docs = "docs/exports.md#tabletop-simulator"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        self.opts = ctx.outputs
+        self.pack = ctx.pack
+        self.out_dir = ctx.out_dir
+        self.icons = ctx.icons
         self._state: _DeckState | None = None
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.tts
 
     def folder(self, doc: Document) -> Path:
         return self.out_dir / self.pack.id / doc.lang / "tts"
@@ -137,40 +142,40 @@ class TtsExport(Exporter):
 
     def add(self, doc: Document, item: Item) -> None:
         if self._state is None:
-            sheets = plan(self.pack.deck(doc.deck_id), self.opts.dpi / 25.4)
-            by_size: dict[tuple[float, float], list[Sheet]] = {}
-            for sh in sheets:
-                by_size.setdefault(sh.size_mm, []).append(sh)
-            self._state = _DeckState(sheets, by_size, own_backs=_backs_differ(self.pack.deck(doc.deck_id)))
+            atlases = plan(self.pack.deck(doc.deck_id), self.opts.dpi / 25.4)
+            by_size: dict[tuple[float, float], list[Atlas]] = {}
+            for atl in atlases:
+                by_size.setdefault(atl.size_mm, []).append(atl)
+            self._state = _DeckState(atlases, by_size, own_backs=_backs_differ(self.pack.deck(doc.deck_id)))
         st = self._state
         front = item.front
         if front.shape == "round":
             self._add_tile(doc, item, st)
             return
-        sheet = st.open_by_size[(front.w, front.h)][0]
-        if sheet.fronts is None:
-            sheet.fronts = Image.new("RGB", sheet.px, "white")
-        requests = [(front, fit_frame(front, *sheet.cell))]
-        if item.back is not None and st.own_backs:  # every card's back on the sheet's back image
-            if sheet.backs is None:
-                sheet.backs = Image.new("RGB", sheet.px, "white")
-            requests.append((item.back, fit_frame(item.back, *sheet.cell)))
+        atlas = st.open_by_size[(front.w, front.h)][0]
+        if atlas.fronts is None:
+            atlas.fronts = Image.new("RGB", atlas.px, "white")
+        requests = [(front, fit_frame(front, *atlas.cell))]
+        if item.back is not None and st.own_backs:  # every card's back on the atlas's back image
+            if atlas.backs is None:
+                atlas.backs = Image.new("RGB", atlas.px, "white")
+            requests.append((item.back, fit_frame(item.back, *atlas.cell)))
         elif item.back is not None and st.shared_back is None:
             st.shared_back = item.back
         images = Rasteriser(self.icons, doc.lang).images(requests)
-        cell = sheet.filled
-        at = ((cell % sheet.cols) * sheet.cell[0], (cell // sheet.cols) * sheet.cell[1])
-        sheet.fronts.paste(images[0], at)
-        if len(images) > 1 and sheet.backs is not None:
-            sheet.backs.paste(images[1], at)
+        cell = atlas.filled
+        at = ((cell % atlas.cols) * atlas.cell[0], (cell // atlas.cols) * atlas.cell[1])
+        atlas.fronts.paste(images[0], at)
+        if len(images) > 1 and atlas.backs is not None:
+            atlas.backs.paste(images[1], at)
         if st.thumb is None:
             st.thumb = images[0].copy()
             st.thumb.thumbnail((THUMB, THUMB))
-        st.cards.append((item.name, sheet.key * 100 + cell, item.copies, sheet.size_mm))
-        sheet.filled += 1
-        if sheet.filled == sheet.count:  # full: write it and let its pixels go
-            self._write_sheet(doc, sheet)
-            st.open_by_size[sheet.size_mm].pop(0)
+        st.cards.append((item.name, atlas.key * 100 + cell, item.copies, atlas.size_mm))
+        atlas.filled += 1
+        if atlas.filled == atlas.count:  # full: write it and let its pixels go
+            self._write_atlas(doc, atlas)
+            st.open_by_size[atlas.size_mm].pop(0)
 
     def _add_tile(self, doc: Document, item: Item, st: _DeckState) -> None:
         """A round component's faces, each an image of its own (a tile shows a whole image)."""
@@ -180,33 +185,40 @@ class TtsExport(Exporter):
         back = front
         if item.back is not None:
             back = folder / f"{back_stem(doc, item)}.jpg"
-            if back not in self.written.get(folder, set()):
+            if not self.staged(back):
                 wanted.append((back, item.back))
         px = self.opts.dpi / MM_PER_IN
         frames = [(face, fit_frame(face, round(face.w * px), round(face.h * px))) for _, face in wanted]
         for (path, _), img in zip(wanted, Rasteriser(self.icons, doc.lang).images(frames)):
-            self._write(path, jpeg_bytes(img))
+            self.write(path, jpeg_bytes(img))
             if st.thumb is None:
                 st.thumb = img.copy()
                 st.thumb.thumbnail((THUMB, THUMB))
         st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h)))
 
-    def _write_sheet(self, doc: Document, sheet: Sheet) -> None:
+    def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
         folder = self.folder(doc) / doc.deck_id
-        if sheet.fronts is not None:
-            self._write(folder / f"sheet-{sheet.key}.jpg", jpeg_bytes(sheet.fronts))
-        if sheet.backs is not None:
-            self._write(folder / f"sheet-{sheet.key}-back.jpg", jpeg_bytes(sheet.backs))
-        sheet.fronts = sheet.backs = None
+        if atlas.fronts is not None:
+            self.write(folder / f"sheet-{atlas.key}.jpg", jpeg_bytes(atlas.fronts))
+        if atlas.backs is not None:
+            self.write(folder / f"sheet-{atlas.key}-back.jpg", jpeg_bytes(atlas.backs))
+        atlas.fronts = atlas.backs = None
 
-    def end(self, doc: Document) -> None:
+    def end(self, doc: Document) -> Part:
+        made = self._end(doc)
+        part = super().end(doc)
+        part.made += made
+        return part
+
+    def _end(self, doc: Document) -> list[str]:
+        """The document's last deck images and its saved object: one line to tell the user."""
         st = self._state
         self._state = None
         if st is None or not (st.cards or st.tiles):
-            return
-        for sh in st.sheets:  # a component the layout skipped leaves a sheet short: write what there is
-            if sh.fronts is not None:
-                self._write_sheet(doc, sh)
+            return []
+        for atl in st.atlases:  # a component the layout skipped leaves an atlas short: write what there is
+            if atl.fronts is not None:
+                self._write_atlas(doc, atl)
         objects: list[dict[str, Any]] = []
         x = 0.0  # objects side by side, in in-game units
         for size, custom, cards in self._decks(doc, st):
@@ -222,13 +234,13 @@ class TtsExport(Exporter):
             objects.append(tiles[0] if len(tiles) == 1 else tts.bag(doc.deck_name, doc.pack_name, tiles, x))
         target = self.folder(doc) / f"{doc.deck_id}.json"
         data = json.dumps(tts.saved_object(objects), ensure_ascii=False, indent=2) + "\n"
-        self._write(target, data.encode("utf-8"))
+        self.write(target, data.encode("utf-8"))
         if st.thumb is not None:
-            from mazmorra.exports.raster import png_bytes
+            from mazmorra.render.raster import png_bytes
 
-            self._write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
+            self.write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
         n = sum(c for *_, c, _ in st.cards) + sum(t.copies for t in st.tiles)
-        self.made.append(f"{target} ({len(st.sheets)} sheet(s), {n} components)")
+        return [f"{target} ({len(st.atlases)} deck image(s), {n} components)"]
 
     def _decks(
         self, doc: Document, st: _DeckState
@@ -239,24 +251,24 @@ class TtsExport(Exporter):
             return []
         folder = self.folder(doc) / doc.deck_id
         back_path = folder / "back.jpg"
-        cell = max((sh.cell for sh in st.sheets), key=lambda c: c[0] * c[1])  # one back for every sheet
+        cell = max((atl.cell for atl in st.atlases), key=lambda c: c[0] * c[1])  # one back for every atlas
         if st.shared_back is not None:
             img = Rasteriser(self.icons, doc.lang).images([(st.shared_back, fit_frame(st.shared_back, *cell))])[0]
-            self._write(back_path, jpeg_bytes(img))
+            self.write(back_path, jpeg_bytes(img))
         elif not st.own_backs:  # a deck with no backs at all: a plain grey one
-            self._write(back_path, jpeg_bytes(Image.new("RGB", cell, "#808080")))
+            self.write(back_path, jpeg_bytes(Image.new("RGB", cell, "#808080")))
         out = []
-        for size in dict.fromkeys(sh.size_mm for sh in st.sheets):
+        for size in dict.fromkeys(atl.size_mm for atl in st.atlases):
             custom: dict[str, dict[str, Any]] = {}
-            for sh in st.sheets:
-                if sh.size_mm != size:
+            for atl in st.atlases:
+                if atl.size_mm != size:
                     continue
-                back = folder / f"sheet-{sh.key}-back.jpg" if st.own_backs else back_path
-                custom[str(sh.key)] = {
-                    "FaceURL": self._url(doc, folder / f"sheet-{sh.key}.jpg"),
+                back = folder / f"sheet-{atl.key}-back.jpg" if st.own_backs else back_path
+                custom[str(atl.key)] = {
+                    "FaceURL": self._url(doc, folder / f"sheet-{atl.key}.jpg"),
                     "BackURL": self._url(doc, back),
-                    "NumWidth": sh.cols,
-                    "NumHeight": sh.rows,
+                    "NumWidth": atl.cols,
+                    "NumHeight": atl.rows,
                     "BackIsHidden": True,
                     "UniqueBack": st.own_backs,
                     "Type": 0,
@@ -271,22 +283,15 @@ class TtsExport(Exporter):
             out.append((size, custom, cards))
         return out
 
-    def _write(self, target: Path, data: bytes) -> None:
-        self.stage(target).write_bytes(data)
-        self.written.setdefault(target.parent, set()).add(target)
-
     def committed(self) -> None:
         for folder, files in self.written.items():
-            if folder.name != "tts":  # a deck's own image folder: only this build's sheets stay
+            if folder.name != "tts":  # a deck's own image folder: only this build's atlases stay
                 prune(folder, files, (".jpg",))
-
-    def summary(self) -> list[str]:
-        return self.made
 
 
 def _backs_differ(deck: Deck) -> bool:
     """True when the deck's cards do not all share one back: two-sided kinds, or a deck mixing kinds
-    or sizes (each with its own deck back). Such decks get back sheets (UniqueBack)."""
+    or sizes (each with its own deck back). Such decks get back atlases (UniqueBack)."""
     cards = [c for c in deck.components if c.kind.shape != "round"]  # round ones are tiles: their own images
     variants = {(c.kind.name, c.size_mm) for c in cards}
     return any(c.kind.two_sided for c in cards) or len(variants) > 1

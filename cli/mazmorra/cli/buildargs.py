@@ -1,0 +1,115 @@
+"""`mazmorra build`'s options, parsed into one typed object that checks its own combinations and
+says what the build is to make (the command itself only declares the options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.cli.options import Duplex, Fold, Layout, Page, PngProfile, back_offset_mm, parse_langs
+from mazmorra.errors import UsageError
+
+if TYPE_CHECKING:
+    from mazmorra.model import Pack
+    from mazmorra.pipeline import BuildOptions
+    from mazmorra.render import Outputs
+
+
+@dataclass(frozen=True)
+class BuildArgs:
+    lang: str = "all"
+    page: Page | None = None  # None: the pack's paper
+    landscape: bool = False
+    duplex: Duplex = Duplex.long
+    crop_marks: bool = True
+    cut_lines: bool = False
+    margin: float = 5.0
+    layout: Layout = Layout.duplex
+    fold: Fold = Fold.auto
+    back_offset: str | None = None
+    gutter: float = 0.0
+    bleed: float | None = None
+    overlap: float = 10.0
+    out_dir: Path = Path("output")
+    deck: tuple[str, ...] = ()
+    changed_only: bool = False
+    strict: bool = False
+    draft: bool = False
+    jobs: int = 1
+    pdf: bool = True
+    png: bool = False
+    png_profile: PngProfile | None = None
+    dpi: int | None = None  # None: 300, or the profile's
+    png_bleed: bool = True
+    tts: bool = False
+    tts_url: tuple[str, ...] = ()
+    gallery: bool = False
+
+    def check(self) -> None:
+        """Options that cannot go together: a UsageError (exit 2) naming them."""
+        offset = back_offset_mm(self.back_offset)
+        if offset != (0.0, 0.0) and (self.layout is Layout.fold or self.duplex is Duplex.none):
+            raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
+        if self.layout is Layout.fold and self.duplex is Duplex.none:
+            raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
+        if self.png_profile is not None and self.dpi is not None:
+            raise UsageError(f"--png-profile {self.png_profile.value} fixes the resolution: drop --dpi")
+        outputs = self.outputs(None)
+        outputs.check()
+        if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
+            raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
+
+    def outputs(self, pack: Pack | None) -> Outputs:
+        """What stage 5 makes, for one pack (its paper when no --page is given)."""
+        from mazmorra.render import Outputs
+        from mazmorra.render.impose import ImposeOptions
+
+        sheet = None
+        if pack is not None:
+            sheet = ImposeOptions(
+                page=(self.page.value if self.page else pack.spec.page),
+                landscape=self.landscape,
+                margin=self.margin,
+                crop_marks=self.crop_marks,
+                cut_lines=self.cut_lines,
+                duplex=self.duplex.value,
+                layout=self.layout.value,
+                fold=self.fold.value,
+                back_offset=back_offset_mm(self.back_offset),
+                gutter=self.gutter,
+                bleed=self.bleed,
+                overlap=self.overlap,
+            )
+        return Outputs(
+            pdf=self.pdf,
+            sheet=sheet,
+            png=self.png,
+            png_profile=self.png_profile.value if self.png_profile else None,
+            dpi=self.dpi or 300,
+            png_bleed=self.png_bleed,
+            tts=self.tts,
+            tts_url=self.tts_url,
+            gallery=self.gallery,
+        )
+
+    def build_options(self, pack: Pack) -> BuildOptions:
+        from mazmorra.pipeline import BuildOptions
+
+        return BuildOptions(
+            langs=parse_langs(self.lang),
+            out_dir=self.out_dir,
+            strict=self.strict,
+            draft=self.draft,
+            decks=self.deck or None,
+            changed_only=self.changed_only,
+            outputs=self.outputs(pack),
+            jobs=self.jobs,
+        )
+
+    def copies(self, pack: Pack) -> int:
+        """How many components the build lays out (for the progress bar)."""
+        langs = parse_langs(self.lang) or pack.spec.languages
+        return len(langs) * sum(
+            c.data.copies for d in pack.decks if not self.deck or d.id in self.deck for c in d.components
+        )

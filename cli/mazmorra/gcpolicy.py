@@ -1,0 +1,45 @@
+"""The garbage collector's settings for builds, in one place (speed only: no output changes).
+
+A build makes millions of short-lived, acyclic objects (faces, ops) and keeps large structures
+alive (the pack, the layouts): with the default thresholds the collector rescans every live face
+over and over (20% of a 10,000-card build).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+BATCH_THRESHOLD = (50_000, 20, 100)
+
+
+def settle_imports() -> None:
+    """Once a command has imported what it needs: what the imports built lives until the process
+    ends, so the collector need not walk it again; collections come rarer from now on."""
+    gc.freeze()
+    gc.set_threshold(*BATCH_THRESHOLD)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Collect cycles less often for the length of one build, then restore the caller's settings
+    (a long-running caller, the live preview, builds many times)."""
+    old = gc.get_threshold()
+    gc.set_threshold(*BATCH_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+@contextmanager
+def shared_with_forks() -> Iterator[None]:
+    """While worker processes are forked and run: every object alive now is frozen, so workers leave
+    the inherited objects' memory pages shared instead of copying them as the collector touches them."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,137 @@
+"""Stage 5, render: laid-out documents into every output the build asks for.
+
+One entry, `render(docs, sinks, staging, jobs, progress)`: each document is laid out once, its items
+streamed through every sink (`sink.py`: the protocol; one module per sink: `pdf.py` the
+print-and-play sheets, `png.py`, `tts.py`, `gallery.py`), documents side by side in forked worker
+processes when `jobs` > 1. `make_sinks` builds the list from the build's `Outputs`; `SINKS` names
+every sink in the order they run. Imposition (`impose.py`, `posters.py`) and drawing (`draw.py`,
+`raster.py`) are the sinks' tools.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra import workers
+from mazmorra.errors import Problem, once
+from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Document
+    from mazmorra.write import Staging
+
+__all__ = ["SINKS", "Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", "once", "render", "sink_classes"]
+
+Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
+
+# Every sink, in the order they run: module of this package -> its class. A new output is one
+# module here and one line in this table.
+SINKS: dict[str, str] = {
+    "pdf": "PdfSink",
+    "png": "PngSink",
+    "tts": "TtsSink",
+    "gallery": "GallerySink",
+}
+
+
+def sink_classes() -> list[type[Sink]]:
+    """Every registered sink class, in order (each module imported only now: `validate` never pays
+    for ReportLab or the rasteriser)."""
+    return [getattr(importlib.import_module(f"mazmorra.render.{mod}"), cls) for mod, cls in SINKS.items()]
+
+
+def make_sinks(ctx: SinkContext) -> list[Sink]:
+    """The sinks the build's outputs ask for, in a fixed order."""
+    return [cls(ctx) for cls in sink_classes() if cls.wanted(ctx.outputs)]
+
+
+@dataclass
+class _Done:
+    """One document rendered, as a worker process hands it to the parent."""
+
+    faces: int
+    problems: list[Problem]
+    parts: list[Part]
+    staged: list[tuple[Path, Path]]  # (temporary file, target) the document's sinks staged
+    labels: list[str] = field(default_factory=list)  # template labels its layout met untranslated
+
+
+@dataclass
+class Rendered:
+    """What stage 5 made of a build's documents."""
+
+    faces: int = 0
+    problems: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
+    labels: dict[str, list[str]] = field(default_factory=dict)  # lang -> template labels met untranslated
+    finished: list[Problem] = field(default_factory=list)  # what the sinks' pack-wide steps found
+
+    def all_problems(self) -> list[Problem]:
+        """Every problem, a template mistake once whichever documents met it."""
+        return once([p for found in self.problems.values() for p in found] + self.finished)
+
+    def by_document(self) -> dict[tuple[str, str], list[Problem]]:
+        """Each document's problems, a template mistake only with the first document that met it."""
+        seen: set[tuple[str, object, str]] = set()
+        out = {}
+        for key, found in self.problems.items():
+            out[key] = once(found, seen)
+        return out
+
+
+def render(
+    docs: list[Document],
+    sinks: list[Sink],
+    staging: Staging,
+    jobs: int,
+    progress: Progress,
+    earlier: list[Problem],
+) -> Rendered:
+    """Stage 5: every document laid out once and streamed through every sink; with `jobs` > 1 (and
+    where processes fork) documents side by side in worker processes, whose parts, problems and
+    staged files come back to this process as values. Then each sink's pack-wide step, shown the
+    problems of the earlier stages (`earlier`: each document's own came with its part)."""
+
+    def one(i: int, prog: Progress) -> _Done:
+        doc = docs[i]
+        before = len(staging.files)
+        faces, problems, labels = 0, list(doc.problems), list[str]()
+        for sink in sinks:
+            sink.start(doc)
+        for item in doc.items():
+            prog("", item.copies)  # advances a progress bar; says nothing in plain logs
+            faces += item.copies * (1 + (item.back is not None))
+            problems += item.problems
+            labels += item.labels
+            for sink in sinks:
+                sink.add(doc, item)
+        parts = [sink.end(doc) for sink in sinks]
+        for part in parts:
+            problems += part.problems
+        what = "rendered" if sinks else "checked"
+        prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
+        return _Done(faces, problems, parts, list(staging.files[before:]), labels)
+
+    if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
+        if any(s.name == "pdf" for s in sinks):
+            from mazmorra.render.draw import warm_up
+
+            warm_up()
+        done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
+        for d in done:  # a worker's temporary files, renamed or removed by this process's staging
+            staging.files += d.staged
+    else:
+        done = [one(i, progress) for i in range(len(docs))]
+    result = Rendered()
+    for doc, d in zip(docs, done):
+        result.faces += d.faces
+        result.problems[(doc.deck_id, doc.lang)] = d.problems
+        result.labels.setdefault(doc.lang, []).extend(d.labels)
+        for sink, part in zip(sinks, d.parts):
+            sink.absorb(doc, part, d.problems)
+    for sink in sinks:
+        result.finished += sink.finish(earlier)
+    return result

@@ -1,0 +1,84 @@
+"""The print-and-play PDF: output/<pack>/<lang>/<deck>.pdf, every page imposed (`impose.py`) and
+drawn (`draw.py`) while the document's items arrive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.errors import Problem
+from mazmorra.render.impose import DoesNotFit, impose
+from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Item
+    from mazmorra.render.draw import PdfPages
+
+
+@dataclass
+class _Made:
+    """One PDF written: its pages and the icon and image files it drew (for make)."""
+
+    pages: int
+    inputs: set[Path] = field(default_factory=set)
+
+
+class PdfSink(Sink):
+    name = "pdf"
+    option = "--pdf"
+    docs = "docs/printing.md#print-and-play-pdfs"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        self._pdf: PdfPages | None = None
+        self.outputs: list[Path] = []  # every PDF the build wrote
+        self.pages = 0
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.pdf
+
+    def start(self, doc: Document) -> None:
+        from mazmorra.render.draw import DocMeta, PdfPages  # here: only a build that prints pays for ReportLab
+
+        ctx = self.ctx
+        try:
+            pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
+        except DoesNotFit as exc:
+            self.problem(
+                Problem(
+                    "sheet.too-small",
+                    f"{exc}; print on a larger --page, --landscape, or make the component smaller",
+                    ctx.pack.deck(doc.deck_id).loc,
+                    f"deck:{doc.deck_id}",
+                    lang=doc.lang,
+                )
+            )
+            self._pdf = None
+            return
+        meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
+        self._pdf = PdfPages(ctx.stage(doc.path), ctx.sheet.size, meta, ctx.icons)
+        self._pdf.begin(pages)
+
+    def add(self, doc: Document, item: Item) -> None:
+        if self._pdf is not None:
+            self._pdf.push(item)
+
+    def end(self, doc: Document) -> Part:
+        part = super().end(doc)
+        if self._pdf is not None:
+            self._pdf.save()
+            part.data = _Made(self._pdf.pages, self._pdf.inputs)
+            self._pdf = None
+        return part
+
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        if isinstance(part.data, _Made):
+            doc.inputs |= part.data.inputs
+            self.pages += part.data.pages
+            self.outputs.append(doc.path)
+
+    def summary(self) -> list[str]:
+        return []  # the build lists its PDFs itself, one path a line
