@@ -22,6 +22,7 @@ def project(tmp_path: Path) -> Path:
         pytest.skip("make is not installed")
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(REPO / "requirements", tmp_path / "requirements")  # the lock .venv/.installed follows
     shutil.copytree(templates_dir(), tmp_path / "templates")
     for pack in ("muestras", "profundidades"):
         shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
