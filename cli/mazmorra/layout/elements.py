@@ -1,7 +1,7 @@
 """The template language: rendered template XML -> absolute drawing ops, element by element.
 
 `ELEMENTS` maps each tag to the attributes it takes and its handler; a new element is one entry
-here (plus, for a new kind of op, one draw method in render.py). Every element's attributes are
+here (plus, for a new kind of op, one draw method in render/draw.py). Every element's attributes are
 checked, so a misspelt one is a located problem with a suggestion, never silently ignored.
 """
 

@@ -28,20 +28,25 @@ __all__ = ["SINKS", "Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", 
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 
-# Every sink, in the order they run: module of this package -> its class. A new output is one
-# module here and one line in this table.
+# Every sink, in the order they run: its name -> "module:class". A new output is one module of
+# this package and one line in this table (tests/test_sinks.py then asks for its build option, its
+# docs section and a test).
 SINKS: dict[str, str] = {
-    "pdf": "PdfSink",
-    "png": "PngSink",
-    "tts": "TtsSink",
-    "gallery": "GallerySink",
+    "pdf": "mazmorra.render.pdf:PdfSink",
+    "png": "mazmorra.render.png:PngSink",
+    "tts": "mazmorra.render.tts:TtsSink",
+    "gallery": "mazmorra.render.gallery:GallerySink",
 }
 
 
 def sink_classes() -> list[type[Sink]]:
     """Every registered sink class, in order (each module imported only now: `validate` never pays
     for ReportLab or the rasteriser)."""
-    return [getattr(importlib.import_module(f"mazmorra.render.{mod}"), cls) for mod, cls in SINKS.items()]
+    found = []
+    for where in SINKS.values():
+        module, _, cls = where.partition(":")
+        found.append(getattr(importlib.import_module(module), cls))
+    return found
 
 
 def make_sinks(ctx: SinkContext) -> list[Sink]:
