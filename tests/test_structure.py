@@ -297,3 +297,32 @@ def test_the_shipped_templates_folder_holds_only_templates() -> None:
         if not (p.is_dir() and p.name == "locale") and not re.fullmatch(r"[a-z0-9_-]+(\.xml)?\.j2", p.name)
     ]
     assert strays == []
+
+
+def test_problems_are_values_no_function_appends_to_a_problems_argument() -> None:
+    """A stage returns its result and its problems: no function of the package takes a list of
+    problems to append to (append, extend, insert, +=, slicing it back)."""
+    offenders = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            params = {
+                a.arg
+                for a in (*node.args.args, *node.args.kwonlyargs)
+                if a.annotation is not None
+                and "Problem" in ast.unparse(a.annotation)
+                and "list" in ast.unparse(a.annotation)
+            }
+            for inner in ast.walk(node):
+                target = None
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                    if inner.func.attr in ("append", "extend", "insert"):
+                        target = inner.func.value
+                elif isinstance(inner, ast.AugAssign):
+                    target = inner.target
+                elif isinstance(inner, ast.Delete):
+                    target = next((t.value for t in inner.targets if isinstance(t, ast.Subscript)), None)
+                if isinstance(target, ast.Name) and target.id in params:
+                    offenders.append(f"{name}.{node.name}({target.id})")
+    assert sorted(set(offenders)) == []
