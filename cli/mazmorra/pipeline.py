@@ -9,9 +9,10 @@ valid. Each stage returns its result and its problems; nothing else lives here.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from mazmorra import gcpolicy
@@ -129,7 +130,7 @@ def _build(
         docs += [lay_out(deck, ctx) for deck in decks]  # 4. lay out: lazily, while stage 5 consumes it
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
-    made_with = f"{sheet!r} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
+    made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
@@ -184,6 +185,12 @@ def _record_for_make(
         if opts.decks is None:  # a deck renamed or removed: its old PDF goes too
             forget_removed(opts.out_dir, pack.id, lang, {d.id for d in pack.decks})
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
+
+
+def _options(sheet: ImposeOptions) -> str:
+    """The print sheet's options as make's dependency files record them: every field by name, not
+    tied to how the class is called."""
+    return json.dumps(asdict(sheet), sort_keys=True)
 
 
 def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
