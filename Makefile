@@ -120,6 +120,7 @@ rules-doc: setup
 bench: setup
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/generate.py
+	$(BIN)/python bench/badinput.py --repeat 1
 
 clean:
 	rm -rf $(OUT) .mazmorra-tmp
