@@ -58,6 +58,29 @@ def test_yaml_refuses(text, rule) -> None:
     assert exc.value.problem.loc.file == "f.yaml"
 
 
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("a: 1\nb: " + "[" * 1200 + "]" * 1200 + "\n", 2),  # flow: libyaml's own limit (1,000) stops its scanner first
+        (
+            "a: 1\nb:\n" + "".join(" " * (2 * i) + "- \n" for i in range(1200)),
+            42,
+        ),  # block: our limit, at the 41st level's line
+        ("a: 1\nb: " + "{k: " * 1200 + "}" * 1200 + "\n", 2),
+    ],
+)
+def test_a_document_nested_1200_levels_is_yaml_depth_at_its_line(text: str, line: int) -> None:
+    """Whichever parser stops first (PyYAML 6.0.4's libyaml stops at 1,000 levels on its own), a
+    too-deep document is yaml.depth with the project's limit, at its line."""
+    from mazmorra.yamlsafe import MAX_DEPTH
+
+    with pytest.raises(YamlError) as exc:
+        parse_yaml(text, "f.yaml")
+    problem = exc.value.problem
+    assert (problem.rule, problem.message) == ("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels")
+    assert (problem.loc.file, problem.loc.line) == ("f.yaml", line)
+
+
 def test_billion_laughs_is_refused_fast() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
