@@ -181,3 +181,24 @@ def test_an_opentype_font_with_postscript_outlines_is_embedded(pack_copy, tmp_pa
     assert_fonts_embedded(pdf)
     names = {cols[0].split("+")[1] for cols in pdf_fonts(pdf)}
     assert {"C059-Roman", "C059-Italic"} <= names
+
+
+def test_a_broken_font_file_is_located_and_said_in_our_words(pack_copy) -> None:
+    """A font library's bare error ("'name'") never reaches the designer: the file, the rule and
+    what is wrong with it, in a sentence."""
+    from fontTools.ttLib import TTFont
+
+    pack = pack_copy("grimorio")
+    first = sorted((pack / "fonts").glob("*.ttf"))[0]
+    font = TTFont(first)
+    del font["name"]
+    font.save(pack / "fonts" / "Sinnombre.ttf")
+    (pack / "fonts" / "Cortada.ttf").write_bytes(first.read_bytes()[:2000])
+    res = run_cli("validate", "grimorio", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert (
+        "content/grimorio/fonts/Sinnombre.ttf: error [fonts]: cannot use font file 'Sinnombre.ttf': it has no "
+        "'name' table: not a complete TrueType or OpenType font (font.unreadable)" in text
+    ), text
+    assert "content/grimorio/fonts/Cortada.ttf: error [fonts]: cannot use font file 'Cortada.ttf': not a usable" in text

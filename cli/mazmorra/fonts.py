@@ -128,6 +128,13 @@ def _truetype(path: Path) -> str | io.BytesIO:
     return buf
 
 
+def _why(exc: Exception) -> str:
+    """A font library's error in our words: a missing table is a KeyError carrying only its tag."""
+    if isinstance(exc, KeyError):
+        return f"it has no '{exc.args[0]}' table: not a complete TrueType or OpenType font"
+    return f"not a usable TrueType or OpenType font ({exc})"
+
+
 def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]:
     """A pack's own fonts by family name (`fonts/*.ttf|otf`), registered for layout and drawing;
     a file that cannot be used is a located problem."""
@@ -150,7 +157,7 @@ def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]
             raise
         except Exception as exc:  # fontTools and ReportLab raise many types for a broken font
             problems.append(
-                Problem("font.unreadable", f"cannot use font file '{path.name}': {exc}", Loc(rel(path)), "fonts")
+                Problem("font.unreadable", f"cannot use font file '{path.name}': {_why(exc)}", Loc(rel(path)), "fonts")
             )
             continue
         families.setdefault(family, {})[(bold, italic)] = name
