@@ -52,9 +52,7 @@ class GallerySink(Sink):
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
-        self.pack = ctx.pack
         self.folder = ctx.out_dir / ctx.pack.id / "gallery"
-        self.icons = ctx.icons
         self.langs: list[str] = []
         self.decks: dict[str, _Deck] = {}
         self._doc = _Deck()  # the document being added

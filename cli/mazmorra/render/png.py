@@ -36,10 +36,7 @@ class PngSink(Sink):
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
-        self.opts = opts = ctx.outputs
-        self.pack = ctx.pack
-        self.out_dir = ctx.out_dir
-        self.icons = ctx.icons
+        opts = ctx.outputs
         self.profile = PROFILES[opts.png_profile] if opts.png_profile else None
         self.dpi = self.profile.dpi if self.profile else opts.dpi
         self._rows: list[list[str]] = []

@@ -115,6 +115,7 @@ class Sink:
 
     def __init__(self, ctx: SinkContext):
         self.ctx = ctx
+        self.pack, self.out_dir, self.icons, self.opts = ctx.pack, ctx.out_dir, ctx.icons, ctx.outputs
         self.written: dict[Path, set[Path]] = {}  # every file the build wrote, by folder
         self.made: list[str] = []
         self._part = Part()

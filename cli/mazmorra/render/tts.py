@@ -121,10 +121,6 @@ class TtsSink(Sink):
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
-        self.opts = ctx.outputs
-        self.pack = ctx.pack
-        self.out_dir = ctx.out_dir
-        self.icons = ctx.icons
         self._state: _DeckState | None = None
 
     @classmethod
