@@ -98,6 +98,23 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     assert users <= front_ends, "the orchestrator exports nothing to its workers"
 
 
+def test_stages_one_to_three_hand_problems_back_as_values() -> None:
+    """Load, validate and localise return (result, problems): no function of theirs takes a list of
+    problems to append to."""
+    stages = ("load", "deckfile", "sheets", "schemas", "validate", "declared", "checks", "i18n", "kinds")
+    takers = []
+    for name, path in _modules().items():
+        if name.partition(".")[2].partition(".")[0] not in stages:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for arg in node.args.args + node.args.kwonlyargs:
+                    note = ast.unparse(arg.annotation) if arg.annotation else ""
+                    if "list[Problem]" in note:
+                        takers.append(f"{name}.{node.name}({arg.arg})")
+    assert takers == []
+
+
 # ---------------------------------------------------------------- template elements
 
 

@@ -33,20 +33,15 @@ def read_entries(
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
-    problems: list[Problem],
-) -> list[Entry] | None:
-    """Every entry of a deck file; None (with the problem) when the file cannot be read at all."""
+) -> tuple[list[Entry] | None, list[Problem]]:
+    """Every entry of a deck file and their problems; None when the file cannot be read at all."""
     if path.suffix.lower() in sheets.SUFFIXES:
-        try:
-            table = sheets.read_sheet(path, sheet, spec.source_language, list(spec.languages), problems)
-        except sheets.SheetError as exc:
-            problems.append(exc.problem)
-            return None
-        except OSError as exc:
-            problems.append(Problem("sheet.unreadable", f"cannot read file: {exc.strerror}", Loc(rel(path))))
-            return None
-        _check_columns(table, deck, kind_of, default, problems)
-        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows]
+        table, problems = sheets.read_sheet(path, sheet, spec.source_language, list(spec.languages))
+        if table is None:
+            return None, problems
+        problems += _check_columns(table, deck, kind_of, default)
+        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows], problems
+    problems = []
     if sheet is not None:
         problems.append(
             Problem(
@@ -56,25 +51,18 @@ def read_entries(
     try:
         data = load_yaml(path)
     except YamlError as exc:
-        problems.append(exc.problem)
-        return None
+        return None, [*problems, exc.problem]
     if not isinstance(data, YList):
-        problems.append(
-            Problem(
-                "deck.shape",
-                "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods sheet)",
-                getattr(data, "loc", Loc(rel(path), 1, 1)),
-                f"deck:{deck}",
-            )
-        )
-        return None
+        not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods sheet)"
+        where = getattr(data, "loc", Loc(rel(path), 1, 1))
+        return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):
             problems.append(Problem("deck.shape", "each component must be a mapping", data.locs[j], f"deck:{deck}"))
             continue
         out.append(Entry(item, data.locs[j]))
-    return out
+    return out, problems
 
 
 def _check_columns(
@@ -82,10 +70,10 @@ def _check_columns(
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
-    problems: list[Problem],
-) -> None:
+) -> list[Problem]:
     """Each column names a field of a kind the sheet holds (one located problem per column, not
     per row); a column that does not is dropped from every row."""
+    problems: list[Problem] = []
     used = [default] + [
         k
         for r in table.rows
@@ -142,6 +130,7 @@ def _check_columns(
                 row.values.locs.pop(name, None)
             else:
                 row.translations.get(lang, {}).pop(name, None)
+    return problems
 
 
 def coerced(entry: Entry, kind: Kind) -> YMap:

@@ -144,10 +144,8 @@ def _declared(pack_dir: Path) -> dict[str, Kind]:
     """A pack's own kinds; their problems are printed, the sound ones listed."""
     from mazmorra.cli.console import show_problems
     from mazmorra.declared.kinds import load_kinds
-    from mazmorra.errors import Problem
 
-    problems: list[Problem] = []
-    found = load_kinds(pack_dir, problems)
+    found, problems = load_kinds(pack_dir)
     show_problems(problems)
     return found
 

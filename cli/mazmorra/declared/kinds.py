@@ -40,8 +40,9 @@ def kind_files(pack_dir: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
-    """The pack's declared kinds by name, in file order; problems of their files added to `problems`."""
+def load_kinds(pack_dir: Path) -> tuple[dict[str, Kind], list[Problem]]:
+    """The pack's declared kinds by name, in file order, and the problems of their files."""
+    problems: list[Problem] = []
     found: dict[str, tuple[KindFile, YMap, Loc]] = {}
     for path in kind_files(pack_dir):
         try:
@@ -53,7 +54,8 @@ def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
         if not isinstance(data, YMap):
             problems.append(Problem("kind.shape", "a kind file is a mapping (name:, fields: ...)", base))
             continue
-        spec = checked(KindFile, data, base, f"kind:{path.stem}", problems)
+        spec, invalid = checked(KindFile, data, base, f"kind:{path.stem}")
+        problems += invalid
         if spec is None:
             continue
         where = locate(data, ("name",)) or base
@@ -82,8 +84,8 @@ def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
             found[spec.name] = (spec, data, base)
     out: dict[str, Kind] = {}
     for name in found:
-        _resolve(name, found, out, [], problems, pack_dir)
-    return out
+        problems += _resolve(name, found, out, [], pack_dir)[1]
+    return out, problems
 
 
 def _resolve(
@@ -91,57 +93,48 @@ def _resolve(
     found: dict[str, tuple[KindFile, YMap, Loc]],
     out: dict[str, Kind],
     chain: list[str],
-    problems: list[Problem],
     pack_dir: Path,
-) -> Kind | None:
+) -> tuple[Kind | None, list[Problem]]:
+    """The kind `name` (its bases first, added to `out`) and the problems of its file and theirs."""
     if name in out:
-        return out[name]
+        return out[name], []
     spec, data, base_loc = found[name]
     base: Kind | None = None
+    problems: list[Problem] = []
     if spec.extends is not None:
         where = locate(data, ("extends",)) or base_loc
         if spec.extends in chain or spec.extends == name:
-            problems.append(
-                Problem(
-                    "kind.unknown-base",
-                    f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}",
-                    where,
-                    f"kind:{name}",
-                    "extends",
-                )
-            )
-            return None
+            circle = f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}"
+            return None, [Problem("kind.unknown-base", circle, where, f"kind:{name}", "extends")]
         if spec.extends in found:
-            base = _resolve(spec.extends, found, out, [*chain, name], problems, pack_dir)
+            base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir)
             if base is None:
-                return None  # its own problem is reported
+                return None, problems  # its own problem is reported
         else:
             base = kinds.get(spec.extends)
         if base is None:
             known = [*kinds.all_kinds(), *found]
-            problems.append(
-                Problem(
-                    "kind.unknown-base",
-                    f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, known)} "
-                    f"(known: {', '.join(sorted(known))})",
-                    where,
-                    f"kind:{name}",
-                    "extends",
-                )
+            unknown = Problem(
+                "kind.unknown-base",
+                f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, known)} "
+                f"(known: {', '.join(sorted(known))})",
+                where,
+                f"kind:{name}",
+                "extends",
             )
-            return None
-    kind = _build(spec, data, base_loc, base, problems, pack_dir)
+            return None, [unknown]
+    kind, own = _build(spec, data, base_loc, base, pack_dir)
     if kind is not None:
         out[name] = kind
-    return kind
+    return kind, problems + own
 
 
 def _build(
-    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, problems: list[Problem], pack_dir: Path
-) -> Kind | None:
-    """The Kind a kind file declares, on top of its base kind (if any)."""
+    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path
+) -> tuple[Kind | None, list[Problem]]:
+    """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""
     owner = f"kind:{spec.name}"
-    before = len(problems)
+    problems: list[Problem] = []
     definitions: dict[str, Any] = {}
     declared_at = dict(base.declared_at) if base else {}
     for fname, decl in spec.fields.items():
@@ -242,15 +235,16 @@ def _build(
     rule_locs = data.get("rules")
     for i, raw in enumerate(spec.rules):
         loc = rule_locs.locs[i] if rule_locs is not None else base_loc
-        rule = parse_rule(raw, loc, spec.name, problems)
+        rule, invalid = parse_rule(raw, loc, spec.name)
+        problems += invalid
         if rule is not None:
             rules.append(rule)
     for fname, decl in spec.fields.items():  # a ref field states its own rule
         for target, path in _refs(decl):
             rules.append(Rule(_ref_spec(fname, target), locate(data, ("fields", fname, *path)) or base_loc, spec.name))
-    if len(problems) > before or template is None:
-        return None
-    return Kind(
+    if problems or template is None:
+        return None, problems
+    kind = Kind(
         name=spec.name,
         model=model,
         template=template,
@@ -270,6 +264,7 @@ def _build(
         source=base_loc,
         declared_at=declared_at,
     )
+    return kind, []
 
 
 def register_shipped_kinds(folder: Path) -> None:
@@ -277,8 +272,7 @@ def register_shipped_kinds(folder: Path) -> None:
     package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
     if not kind_files(folder):
         raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
-    problems: list[Problem] = []
-    found = load_kinds(folder, problems)
+    found, problems = load_kinds(folder)
     if problems:
         raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
     for kind in found.values():
