@@ -115,6 +115,16 @@ def test_stages_one_to_three_hand_problems_back_as_values() -> None:
     assert takers == []
 
 
+def test_the_card_text_parser_sits_below_the_fitting_engine() -> None:
+    """Validation and localisation read card text (text.py) without the layout stage's fitting
+    engine (layout/fit.py, layout/linebreak.py), which only the layout stage uses."""
+    mods = _modules()
+    assert _imports("mazmorra.text", mods["mazmorra.text"], mods) == set()
+    engine = {"mazmorra.layout.fit", "mazmorra.layout.linebreak"}
+    users = {n for n, p in mods.items() if engine & _imports(n, p, mods)}
+    assert users and all(n.startswith("mazmorra.layout.") for n in users), users
+
+
 # ---------------------------------------------------------------- template elements
 
 
