@@ -130,8 +130,8 @@ def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(tmp_pa
     section and field, templates found, a sample that builds in every language."""
     from conftest import CONTENT
 
-    from mazmorra.declared.docs import markdown
-    from mazmorra.declared.kinds import template_exists
+    from mazmorra.kinddoc import markdown
+    from mazmorra.kindfiles import template_exists
     from mazmorra.load import all_packs, load_pack
 
     seen = 0

@@ -125,6 +125,25 @@ def test_the_card_text_parser_sits_below_the_fitting_engine() -> None:
     assert users and all(n.startswith("mazmorra.layout.") for n in users), users
 
 
+def test_every_package_sits_on_one_floor() -> None:
+    """No package reaches back to itself through another package: each subpackage (declared/,
+    checks/, kinds/, layout/, ...) stands on one floor of the import graph."""
+    mods = _modules()
+
+    def package(name: str) -> str:
+        return ".".join(name.split(".")[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        for dep in _imports(name, path, mods):
+            if package(dep) != package(name):
+                graph.setdefault(package(name), set()).add(package(dep))
+    for node in graph.copy().values():
+        for dep in node:
+            graph.setdefault(dep, set())
+    assert list(_cycles(graph)) == []
+
+
 # ---------------------------------------------------------------- template elements
 
 

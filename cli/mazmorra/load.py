@@ -10,9 +10,9 @@ from pydantic import BaseModel, ValidationError
 
 from mazmorra import kinds
 from mazmorra.deckfile import coerced, read_entries, translations
-from mazmorra.declared.kinds import kind_files, load_kinds
 from mazmorra.declared.spec import parse_rule
 from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean, rel
+from mazmorra.kindfiles import kind_files, load_kinds
 from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.schemas import checked, schema_problems
 from mazmorra.units import parse_size
@@ -52,7 +52,9 @@ def load_pack(pack_dir: Path) -> Pack:
     spec, problems = checked(PackSpec, raw, base, "pack")
     if spec is None:
         raise ContentError(problems)
-    declared, kind_problems = load_kinds(pack_dir)  # the pack's own kinds, beside the built-in ones
+    declared, kind_problems = load_kinds(
+        pack_dir, kinds.all_kinds(), kinds.families()
+    )  # the pack's own kinds, beside the built-in ones
     problems += kind_problems
     broken = {p.stem for p in kind_files(pack_dir)} - set(declared)  # reported with their files
 

@@ -8,6 +8,7 @@ import typing
 from typing import Any
 
 from mazmorra import kinds
+from mazmorra.checks.grid import RULES
 from mazmorra.declared.spec import (
     CellDecl,
     Counts,
@@ -132,8 +133,6 @@ def _counted(spec: CellDecl | MarkDecl | EdgeDecl) -> str:
 
 def _field_rules(kind: Kind) -> list[str]:
     """The stage 2 checks a kind's declared fields bring: grid legends, game settings, icons."""
-    from mazmorra.declared.gridcheck import RULES
-
     out = []
     decls = list(kind.fields.values())
     if any(d.type == "grid" and d.cells is not None for d in decls):

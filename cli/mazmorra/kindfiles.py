@@ -1,19 +1,21 @@
-"""A pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind` whose
-model is built from the declared fields (subclassing the base kind's model with `extends:`), so
-stages 2–4 and the game families' rules see it exactly like a built-in kind."""
+"""Stage 1 for a pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind`
+whose model is built from the declared fields (declared/: subclassing the base kind's model with
+`extends:`), so stages 2–4 and the game families' rules see it exactly like a built-in kind. The
+built-in kinds and families are handed in: the registry (kinds/) uses this module to register the
+kinds a family ships as kind files."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import create_model
 
-from mazmorra import kinds
 from mazmorra.declared.fields import DeclError, model_field
 from mazmorra.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
-from mazmorra.model import GENERIC, ComponentModel, Kind
+from mazmorra.model import GENERIC, ComponentModel, Family, Kind
 from mazmorra.paths import templates_dir
 from mazmorra.schemas import checked
 from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
@@ -33,6 +35,13 @@ _DECL_RULES = {
 }
 
 
+class _Known(NamedTuple):
+    """What a kind file may name besides the pack's own kinds: the built-in kinds and the families."""
+
+    kinds: Mapping[str, Kind]
+    families: Mapping[str, Family]
+
+
 def kind_files(pack_dir: Path) -> list[Path]:
     folder = pack_dir / KINDS_DIR
     if not folder.is_dir():
@@ -40,8 +49,12 @@ def kind_files(pack_dir: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def load_kinds(pack_dir: Path) -> tuple[dict[str, Kind], list[Problem]]:
-    """The pack's declared kinds by name, in file order, and the problems of their files."""
+def load_kinds(
+    pack_dir: Path, builtin: Mapping[str, Kind], families: Mapping[str, Family]
+) -> tuple[dict[str, Kind], list[Problem]]:
+    """The pack's declared kinds by name, in file order, and the problems of their files; a kind
+    extends a built-in one or another of the pack's, and joins one of `families`."""
+    known = _Known(builtin, families)
     problems: list[Problem] = []
     found: dict[str, tuple[KindFile, YMap, Loc]] = {}
     for path in kind_files(pack_dir):
@@ -69,7 +82,7 @@ def load_kinds(pack_dir: Path) -> tuple[dict[str, Kind], list[Problem]]:
                     "name",
                 )
             )
-        elif kinds.get(spec.name) is not None:
+        elif spec.name in builtin:
             problems.append(
                 Problem(
                     "kind.name-taken",
@@ -84,7 +97,7 @@ def load_kinds(pack_dir: Path) -> tuple[dict[str, Kind], list[Problem]]:
             found[spec.name] = (spec, data, base)
     out: dict[str, Kind] = {}
     for name in found:
-        problems += _resolve(name, found, out, [], pack_dir)[1]
+        problems += _resolve(name, found, out, [], pack_dir, known)[1]
     return out, problems
 
 
@@ -94,6 +107,7 @@ def _resolve(
     out: dict[str, Kind],
     chain: list[str],
     pack_dir: Path,
+    known: _Known,
 ) -> tuple[Kind | None, list[Problem]]:
     """The kind `name` (its bases first, added to `out`) and the problems of its file and theirs."""
     if name in out:
@@ -107,30 +121,30 @@ def _resolve(
             circle = f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}"
             return None, [Problem("kind.unknown-base", circle, where, f"kind:{name}", "extends")]
         if spec.extends in found:
-            base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir)
+            base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir, known)
             if base is None:
                 return None, problems  # its own problem is reported
         else:
-            base = kinds.get(spec.extends)
+            base = known.kinds.get(spec.extends)
         if base is None:
-            known = [*kinds.all_kinds(), *found]
+            names = [*known.kinds, *found]
             unknown = Problem(
                 "kind.unknown-base",
-                f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, known)} "
-                f"(known: {', '.join(sorted(known))})",
+                f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, names)} "
+                f"(known: {', '.join(sorted(names))})",
                 where,
                 f"kind:{name}",
                 "extends",
             )
             return None, [unknown]
-    kind, own = _build(spec, data, base_loc, base, pack_dir)
+    kind, own = _build(spec, data, base_loc, base, pack_dir, known.families)
     if kind is not None:
         out[name] = kind
     return kind, problems + own
 
 
 def _build(
-    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path
+    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
 ) -> tuple[Kind | None, list[Problem]]:
     """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""
     owner = f"kind:{spec.name}"
@@ -219,13 +233,13 @@ def _build(
         )
     family = base.family if base else GENERIC
     if spec.family is not None:
-        family = kinds.families().get(spec.family) or family
-        if spec.family not in kinds.families():
+        family = families.get(spec.family) or family
+        if spec.family not in families:
             problems.append(
                 Problem(
                     "kind.family",
-                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, kinds.families())} "
-                    f"(families: {', '.join(kinds.families())})",
+                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, families)} "
+                    f"(families: {', '.join(families)})",
                     locate(data, ("family",)) or base_loc,
                     owner,
                     "family",
@@ -265,18 +279,6 @@ def _build(
         declared_at=declared_at,
     )
     return kind, []
-
-
-def register_shipped_kinds(folder: Path) -> None:
-    """Register, as built-in kinds, the kinds a game family ships as kind files (`<family
-    package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
-    if not kind_files(folder):
-        raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
-    found, problems = load_kinds(folder)
-    if problems:
-        raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
-    for kind in found.values():
-        kinds.register(kind)
 
 
 def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:
