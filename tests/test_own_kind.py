@@ -61,7 +61,7 @@ def test_a_misspelt_csv_column_is_located_at_its_cell_with_a_suggestion(doc_pack
         doc_pack,
         "content/grimorio-mini/decks/criaturas.csv:1:4",
         "column 'atack' is not a field of kind 'criatura'; did you mean 'attack'?",
-        "(sheet.unknown-field)",
+        "(spreadsheet.unknown-field)",
     )
 
 

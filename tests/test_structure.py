@@ -101,7 +101,18 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
 def test_stages_one_to_three_hand_problems_back_as_values() -> None:
     """Load, validate and localise return (result, problems): no function of theirs takes a list of
     problems to append to."""
-    stages = ("load", "deckfile", "sheets", "schemas", "validate", "declared", "checks", "i18n", "kinds")
+    stages = (
+        "load",
+        "deckfile",
+        "spreadsheet",
+        "schemas",
+        "kindfiles",
+        "declared",
+        "validate",
+        "checks",
+        "i18n",
+        "kinds",
+    )
     takers = []
     for name, path in _modules().items():
         if name.partition(".")[2].partition(".")[0] not in stages:

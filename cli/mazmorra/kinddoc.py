@@ -153,7 +153,7 @@ def _decl_type(decl: FieldDecl) -> str:
     if decl.type == "ref":
         return f"id of a component of deck `{decl.deck}`" if decl.deck else "id of a component"
     if decl.type == "list":
-        return f"list of {_decl_type(decl.item())} (in a sheet: separated by `;`)"
+        return f"list of {_decl_type(decl.item())} (in a spreadsheet cell: separated by `;`)"
     if decl.type == "grid":
         size = f" {decl.rows or '?'}×{decl.cols or '?'}" if decl.rows or decl.cols else ""
         if decl.cells is not None:

@@ -134,7 +134,7 @@ class DeckSpec(Strict):
     size: int | None = Field(None, ge=1, le=10000, description="declared total of copies")
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
-    sheet: str | None = Field(None, description="the sheet of an .xlsx or .ods deck file (default: the first)")
+    sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")
 
     @field_validator("card_size")
     @classmethod

@@ -106,7 +106,7 @@ def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
                 yield f"{fld}.{i + 1}", v
 
 
-def sheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str, Loc]]:
+def spreadsheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str, Loc]]:
     """(component, text key) -> (text, cell) of every translation a spreadsheet carries in `lang`."""
     return {(comp.id, key): cell for comp in pack.components() for key, cell in comp.translations.get(lang, {}).items()}
 
@@ -115,7 +115,7 @@ def localise(pack: Pack, lang: str) -> Localisation:
     """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
-    sheets = sheet_texts(pack, lang)
+    in_spreadsheets = spreadsheet_texts(pack, lang)
     by_kind = {k.name: k.text_limits for k in pack.kinds()}
     limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
     po = None if source else load_po(catalogue_path(pack.root, lang))
@@ -134,11 +134,11 @@ def localise(pack: Pack, lang: str) -> Localisation:
     names: dict[str, LocalText] = {}
     texts_by_comp: dict[str, dict[str, LocalText]] = {}
     for msg in pack_messages(pack):
-        cell = sheets.get((msg.component, msg.field))
+        cell = in_spreadsheets.get((msg.component, msg.field))
         if source:
             lt = LocalText(msg.source, msg.loc, "source", lang)
         elif cell is not None:
-            lt, found = _from_sheet(msg, cell, index.get(msg.ctx), po_name, lang)
+            lt, found = _from_spreadsheet(msg, cell, index.get(msg.ctx), po_name, lang)
             problems += found
         else:
             lt, found = _translated(msg, index.get(msg.ctx), po_name, lang, po is not None)
@@ -182,7 +182,7 @@ def _kind_name(pack: Pack, component: str) -> str:
     return next((c.kind.name for c in pack.components() if c.id == component), "?")
 
 
-def _from_sheet(
+def _from_spreadsheet(
     msg: Message,
     cell: tuple[str, Loc],
     entry: polib.POEntry | None,
@@ -197,8 +197,8 @@ def _from_sheet(
         problems.append(
             Problem(
                 "i18n.conflict",
-                f"the sheet translates it as {text!r} but {po_name}:{msgstr_line(entry)} as {entry.msgstr!r}; "
-                "keep one (the sheet or the catalogue entry)",
+                f"the spreadsheet translates it as {text!r} but {po_name}:{msgstr_line(entry)} as {entry.msgstr!r}; "
+                "keep one (the spreadsheet or the catalogue entry)",
                 loc,
                 msg.component,
                 msg.field,
