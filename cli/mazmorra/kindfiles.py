@@ -233,8 +233,9 @@ def _build(
         )
     family = base.family if base else GENERIC
     if spec.family is not None:
-        family = families.get(spec.family) or family
-        if spec.family not in families:
+        named = _family_named(spec.family, families)
+        family = named or family
+        if named is None:
             problems.append(
                 Problem(
                     "kind.family",
@@ -279,6 +280,12 @@ def _build(
         declared_at=declared_at,
     )
     return kind, []
+
+
+def _family_named(name: str, families: Mapping[str, Family]) -> Family | None:
+    """The family a kind file's `family:` names, by its name or a former one (kind files keep working
+    after a family is renamed)."""
+    return families.get(name) or next((f for f in families.values() if name in f.former_names), None)
 
 
 def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:

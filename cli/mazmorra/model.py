@@ -57,6 +57,7 @@ class Family:
     summary: str
     settings: type[BaseModel] | None = None  # its keys of `game:`; None: the family reads no settings
     reference: Path | None = None  # its reference edition (the rulebook's box) as YAML; see edition.py
+    former_names: tuple[str, ...] = ()  # what kind files written before a rename call it (`family:`)
 
 
 GENERIC = Family("generic", "Components of any game: no game-wide settings or rules.")
