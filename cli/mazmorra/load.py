@@ -52,9 +52,8 @@ def load_pack(pack_dir: Path) -> Pack:
     spec, problems = checked(PackSpec, raw, base, "pack")
     if spec is None:
         raise ContentError(problems)
-    declared, kind_problems = load_kinds(
-        pack_dir, kinds.all_kinds(), kinds.families()
-    )  # the pack's own kinds, beside the built-in ones
+    # the pack's own kinds, beside the built-in ones
+    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
     problems += kind_problems
     broken = {p.stem for p in kind_files(pack_dir)} - set(declared)  # reported with their files
 

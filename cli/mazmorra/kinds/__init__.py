@@ -63,7 +63,7 @@ def register_shipped_kinds(folder: Path) -> None:
     package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
     if not kind_files(folder):
         raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
-    found, problems = load_kinds(folder, REGISTRY, FAMILIES)
+    found, problems = load_kinds(folder, all_kinds(), families())
     if problems:
         raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
     for kind in found.values():
