@@ -26,9 +26,9 @@ sys.path.insert(0, str(REPO / "cli"))
 
 from _common import layout_context  # noqa: E402
 
-from mazmorra.kinds.generated import DungeonRules  # noqa: E402
-from mazmorra.kinds.generated.dice_table import DiceTable  # noqa: E402
-from mazmorra.kinds.generated.generator import Generator  # noqa: E402
+from mazmorra.kinds.dicedungeon import DungeonRules  # noqa: E402
+from mazmorra.kinds.dicedungeon.dice_table import DiceTable  # noqa: E402
+from mazmorra.kinds.dicedungeon.generator import Generator  # noqa: E402
 from mazmorra.layout import lay_out  # noqa: E402
 from mazmorra.load import load_pack  # noqa: E402
 from mazmorra.render.draw import DocMeta, PdfPages  # noqa: E402

@@ -57,7 +57,7 @@ def texts_of(pack_dir: Path) -> list[tuple[str, str]]:
 
 def fit_all(texts: list[tuple[str, str]]) -> None:
     from mazmorra import fonts
-    from mazmorra.text import Style, fit
+    from mazmorra.layout.fit import Style, fit
     from mazmorra.units import PT_PER_MM
 
     style = Style(font=fonts.DEFAULT)
@@ -67,7 +67,8 @@ def fit_all(texts: list[tuple[str, str]]) -> None:
 
 def measure_all(texts: list[tuple[str, str]]) -> None:
     from mazmorra import fonts
-    from mazmorra.text import Style, split_blocks, unit_widths
+    from mazmorra.layout.fit import Style, unit_widths
+    from mazmorra.text import split_blocks
 
     style = Style(font=fonts.DEFAULT)
     for text, _ in texts:

@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACK = "grimorio-mini"
 _BLOCK = re.compile(r"\*\*`([^`]+)`\*\*[^\n]*\n\n```[a-z]*\n(.*?)```", re.S)
-_TABLE = re.compile(r"\*\*`([^`]+\.xlsx)`\*\* \(sheet `([^`]+)`\)\n\n((?:\|.*\|\n)+)")
+_TABLE = re.compile(r"\*\*`([^`]+\.xlsx)`\*\* \(worksheet `([^`]+)`\)\n\n((?:\|.*\|\n)+)")
 
 
 def doc_files() -> dict[str, str]:
@@ -22,16 +22,16 @@ def doc_files() -> dict[str, str]:
 
 
 def doc_workbooks() -> dict[str, tuple[str, list[list[object]]]]:
-    """path -> (sheet, rows) of every workbook the pages show as a table."""
+    """path -> (worksheet, rows) of every workbook the pages show as a table."""
     out = {}
-    for path, sheet, table in _TABLE.findall((REPO / "docs" / "spreadsheets.md").read_text(encoding="utf-8")):
+    for path, worksheet, table in _TABLE.findall((REPO / "docs" / "spreadsheets.md").read_text(encoding="utf-8")):
         rows = []
         for line in table.strip().splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if all(set(c) <= {"-", " "} for c in cells):
                 continue
             rows.append([int(c) if c.isdigit() else (c or None) for c in cells])
-        out[path] = (sheet, rows)
+        out[path] = (worksheet, rows)
     return out
 
 
@@ -41,10 +41,10 @@ def write_doc_pack(project: Path) -> Path:
     from conftest import write_pack
 
     pack = write_pack(project, doc_files(), PACK)
-    for path, (sheet, rows) in doc_workbooks().items():
+    for path, (worksheet, rows) in doc_workbooks().items():
         wb = openpyxl.Workbook()
         ws = wb.active
-        ws.title = sheet
+        ws.title = worksheet
         for row in rows:
             ws.append(row)
         (pack / path).parent.mkdir(parents=True, exist_ok=True)

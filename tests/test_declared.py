@@ -192,6 +192,15 @@ def test_an_unknown_deck_kind_suggests_declared_ones(tmp_path: Path) -> None:
     assert code == 1 and "unknown kind 'conjuros'; did you mean 'conjuro'?" in out
 
 
+def test_a_kind_file_names_a_renamed_family_by_its_former_name(tmp_path: Path) -> None:
+    from mazmorra import kinds
+    from mazmorra.kindfiles import load_kinds
+
+    pack = make(tmp_path, {"kinds/bicho.yaml": BICHO + "family: generated\n"})  # dicedungeon's name until 2026-11
+    found, problems = load_kinds(pack, kinds.all_kinds(), kinds.families())
+    assert problems == [] and found["bicho"].family is kinds.families()["dicedungeon"]
+
+
 def _rules(tmp_path: Path, rules: str, hechizos: str = HECHIZOS) -> tuple[Path, str]:
     pack = make(tmp_path, {"pack.yaml": BASE_PACK + "rules:\n" + rules, "decks/hechizos.yaml": hechizos})
     code, out = validate(pack)

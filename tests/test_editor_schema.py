@@ -38,8 +38,8 @@ def _rows(pack: Path, deck: dict) -> list:
 
     loaded = load_pack(pack)
     d = loaded.deck(deck["id"])
-    entries = read_entries(path, loaded.spec, d.spec.sheet, d.id, lambda n: None, d.kind, [])
-    assert entries
+    entries, problems = read_entries(path, loaded.spec, d.spec.sheet, d.id, lambda n: None, d.kind)
+    assert entries and not problems
     return [dict(coerced(e, d.kind)) for e in entries]
 
 

@@ -16,13 +16,13 @@ from conftest import CONTENT, assert_build_fails, edit, located, need_tool, run_
 
 from mazmorra.errors import Loc, Severity
 from mazmorra.kinds import rules_of
-from mazmorra.kinds.generated import FAMILY, DungeonRules
-from mazmorra.kinds.generated.dice import DiceError, parse_dice
-from mazmorra.kinds.generated.dice_table import DiceTable
-from mazmorra.kinds.generated.dungeon_map import KIND as MAP_KIND
-from mazmorra.kinds.generated.dungeon_map import DungeonMap
-from mazmorra.kinds.generated.generator import GenerationError, Generator
-from mazmorra.kinds.generated.plan import Opening, Rect
+from mazmorra.kinds.dicedungeon import FAMILY, DungeonRules
+from mazmorra.kinds.dicedungeon.dice import DiceError, parse_dice
+from mazmorra.kinds.dicedungeon.dice_table import DiceTable
+from mazmorra.kinds.dicedungeon.dungeon_map import KIND as MAP_KIND
+from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
+from mazmorra.kinds.dicedungeon.generator import GenerationError, Generator
+from mazmorra.kinds.dicedungeon.plan import Opening, Rect
 from mazmorra.load import load_pack
 from mazmorra.model import Component
 

@@ -15,9 +15,10 @@ from mazmorra.contracts import TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
-from mazmorra.linebreak import word_splits
+from mazmorra.layout.fit import Fitted, Style, fit
+from mazmorra.layout.linebreak import word_splits
 from mazmorra.model import PrintSpec
-from mazmorra.text import Fitted, Style, TextPart, fit
+from mazmorra.text import TextPart
 from mazmorra.units import PT_PER_MM
 
 

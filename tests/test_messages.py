@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import run_cli
 
-from mazmorra.text import Style, TextPart, fit
+from mazmorra.layout.fit import Style, fit
+from mazmorra.text import TextPart
 
 
 def test_a_location_with_a_number_between_colons_prints_as_written(pack_copy) -> None:

@@ -61,7 +61,7 @@ def test_a_misspelt_csv_column_is_located_at_its_cell_with_a_suggestion(doc_pack
         doc_pack,
         "content/grimorio-mini/decks/criaturas.csv:1:4",
         "column 'atack' is not a field of kind 'criatura'; did you mean 'attack'?",
-        "(sheet.unknown-field)",
+        "(spreadsheet.unknown-field)",
     )
 
 
@@ -130,8 +130,8 @@ def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(tmp_pa
     section and field, templates found, a sample that builds in every language."""
     from conftest import CONTENT
 
-    from mazmorra.declared.docs import markdown
-    from mazmorra.declared.kinds import template_exists
+    from mazmorra.kinddoc import markdown
+    from mazmorra.kindfiles import template_exists
     from mazmorra.load import all_packs, load_pack
 
     seen = 0

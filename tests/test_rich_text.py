@@ -13,7 +13,8 @@ from mazmorra.contracts import IconOp, RectOp, RotateOp, TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
-from mazmorra.text import IconPart, Style, TextPart, fit, icon_tokens, split_blocks, token_signature
+from mazmorra.layout.fit import Style, fit
+from mazmorra.text import IconPart, TextPart, icon_tokens, split_blocks, token_signature
 from mazmorra.units import PT_PER_MM
 
 

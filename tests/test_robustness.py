@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mazmorra.errors import ContentError, MazmorraError
+from mazmorra.layout.fit import Style, fit
 from mazmorra.pipeline import BuildOptions, build
-from mazmorra.text import Style, fit, split_paragraphs
+from mazmorra.text import split_paragraphs
 from mazmorra.yamlsafe import YamlError, parse_yaml
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -1,4 +1,4 @@
-"""Decks from spreadsheets: bad workbooks and CSV files are one clear, located problem (how fast: bench/sheets.py)
+"""Decks from spreadsheets: bad workbooks and CSV files are one clear, located problem (how fast: bench/spreadsheet.py)
 with nothing written; translations in `@lang` columns reach the build, i18n status and update; an
 ODS file reads like an XLSX one."""
 
@@ -37,7 +37,10 @@ def test_a_corrupt_workbook_is_a_clear_error(doc_pack: Path) -> None:
     book = doc_pack / "decks" / "hechizos.xlsx"
     book.write_bytes(book.read_bytes()[:900])  # cut short, as an interrupted download
     _fails_clearly(
-        doc_pack, "content/grimorio-mini/decks/hechizos.xlsx", "not a readable XLSX workbook", "(sheet.unreadable)"
+        doc_pack,
+        "content/grimorio-mini/decks/hechizos.xlsx",
+        "not a readable XLSX workbook",
+        "(spreadsheet.unreadable)",
     )
 
 
@@ -45,7 +48,7 @@ def test_a_password_protected_workbook_says_so(doc_pack: Path) -> None:
     # An encrypted OOXML file is an OLE compound file holding an EncryptionInfo stream.
     ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + "EncryptionInfo".encode("utf-16-le") + b"\0" * 1024
     (doc_pack / "decks" / "hechizos.xlsx").write_bytes(ole)
-    _fails_clearly(doc_pack, "hechizos.xlsx", "password-protected", "(sheet.unreadable)")
+    _fails_clearly(doc_pack, "hechizos.xlsx", "password-protected", "(spreadsheet.unreadable)")
 
 
 def test_a_workbook_of_100000_rows_fails_clearly_with_a_clear_message(doc_pack: Path) -> None:
@@ -61,7 +64,7 @@ def test_a_workbook_of_100000_rows_fails_clearly_with_a_clear_message(doc_pack: 
         doc_pack,
         "content/grimorio-mini/decks/hechizos.xlsx[Hechizos]!A10002",
         "more than 10000 components",
-        "(sheet.size)",
+        "(spreadsheet.size)",
     )
 
 
@@ -74,7 +77,7 @@ def test_a_latin1_csv_names_the_encoding(doc_pack: Path) -> None:
         "not UTF-8",
         "Latin-1",
         "CSV UTF-8",
-        "(sheet.encoding)",
+        "(spreadsheet.encoding)",
     )
 
 
@@ -88,13 +91,13 @@ def test_a_ragged_csv_row_is_located(doc_pack: Path) -> None:
         doc_pack,
         "content/grimorio-mini/decks/criaturas.csv:3:",
         "row 3 has 8 cell(s) but the header names 7",
-        "(sheet.ragged)",
+        "(spreadsheet.ragged)",
     )
 
 
-def test_an_unknown_sheet_is_suggested(doc_pack: Path) -> None:
+def test_an_unknown_worksheet_is_suggested(doc_pack: Path) -> None:
     edit(doc_pack / "pack.yaml", "sheet: Hechizos", "sheet: Hechizo")
-    _fails_clearly(doc_pack, "no sheet 'Hechizo'; did you mean 'Hechizos'?", "(sheet.name)")
+    _fails_clearly(doc_pack, "no worksheet 'Hechizo'; did you mean 'Hechizos'?", "(spreadsheet.name)")
 
 
 def test_semicolons_decimal_commas_booleans_lists_and_grids_read_as_typed(tmp_path: Path) -> None:
@@ -125,8 +128,8 @@ def test_semicolons_decimal_commas_booleans_lists_and_grids_read_as_typed(tmp_pa
 def test_an_ods_deck_reads_like_a_workbook(doc_pack: Path) -> None:
     from docpack import doc_workbooks
 
-    sheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
-    _write_ods(doc_pack / "decks" / "hechizos.ods", sheet, rows)
+    worksheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
+    _write_ods(doc_pack / "decks" / "hechizos.ods", worksheet, rows)
     (doc_pack / "decks" / "hechizos.xlsx").unlink()
     edit(doc_pack / "pack.yaml", "file: decks/hechizos.xlsx", "file: decks/hechizos.ods")
     project = doc_pack.parents[1]
@@ -134,10 +137,10 @@ def test_an_ods_deck_reads_like_a_workbook(doc_pack: Path) -> None:
     assert res.returncode == 0, res.stdout + res.stderr
     assert "Fireball" in pdf_text(project / "output" / PACK / "en" / "hechizos.pdf")
     (doc_pack / "decks" / "hechizos.ods").write_bytes(b"PK\x03\x04 not really a zip")
-    _fails_clearly(doc_pack, "hechizos.ods", "not a readable ODS spreadsheet", "(sheet.unreadable)")
+    _fails_clearly(doc_pack, "hechizos.ods", "not a readable ODS spreadsheet", "(spreadsheet.unreadable)")
 
 
-def _write_ods(path: Path, sheet: str, rows: list[list[object]]) -> None:
+def _write_ods(path: Path, worksheet: str, rows: list[list[object]]) -> None:
     """A minimal OpenDocument spreadsheet, as LibreOffice would save it (numbers as floats)."""
     from xml.sax.saxutils import escape
 
@@ -154,7 +157,7 @@ def _write_ods(path: Path, sheet: str, rows: list[list[object]]) -> None:
         'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
         'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
         'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        f'<office:body><office:spreadsheet><table:table table:name="{sheet}">{body}</table:table>'
+        f'<office:body><office:spreadsheet><table:table table:name="{worksheet}">{body}</table:table>'
         "</office:spreadsheet></office:body></office:document-content>"
     )
     manifest = (
@@ -170,21 +173,21 @@ def _write_ods(path: Path, sheet: str, rows: list[list[object]]) -> None:
         zf.writestr("content.xml", content)
 
 
-def test_sheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:
+def test_spreadsheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:
     import polib
 
     project = doc_pack.parents[1]
     assert run_cli("i18n", "update", PACK, cwd=project).returncode == 0
     po = polib.pofile(str(doc_pack / "locale" / "en.po"))
     ctxs = {e.msgctxt for e in po if not e.obsolete}
-    assert "bola-de-fuego.name" not in ctxs and "salamandra.text" not in ctxs  # the sheets translate them
+    assert "bola-de-fuego.name" not in ctxs and "salamandra.text" not in ctxs  # the spreadsheets translate them
     assert "pack.name" in ctxs
     res = run_cli("i18n", "status", PACK, "--json", cwd=project)
     en = next(r for r in json.loads(res.stdout) if r["lang"] == "en")
-    assert en["from_sheets"] == 10 and en["translated"] == en["total"] == 13 + 1, en  # 13 texts, 1 template label
+    assert en["from_spreadsheets"] == 10 and en["translated"] == en["total"] == 13 + 1, en  # 13 texts, 1 template label
 
 
-def test_a_sheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Path) -> None:
+def test_a_spreadsheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Path) -> None:
     po = doc_pack / "locale" / "en.po"
     po.write_text(
         po.read_text(encoding="utf-8") + '\nmsgctxt "bola-de-fuego.name"\nmsgid "Bola de fuego"\nmsgstr "Fire Ball"\n',
@@ -193,7 +196,7 @@ def test_a_sheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Pa
     _fails_clearly(
         doc_pack,
         "content/grimorio-mini/decks/hechizos.xlsx[Hechizos]!C2",
-        "the sheet translates it as 'Fireball' but content/grimorio-mini/locale/en.po:",
+        "the spreadsheet translates it as 'Fireball' but content/grimorio-mini/locale/en.po:",
         "as 'Fire Ball'",
         "(i18n.conflict)",
     )
@@ -201,10 +204,10 @@ def test_a_sheet_and_catalogue_that_disagree_are_a_located_conflict(doc_pack: Pa
 
 def test_a_translation_column_of_a_number_field_is_refused(doc_pack: Path) -> None:
     set_cell(doc_pack / "decks" / "hechizos.xlsx", "I1", "cost@en")
-    _fails_clearly(doc_pack, "[Hechizos]!I1", "'cost' is not a text field", "(sheet.translation)")
+    _fails_clearly(doc_pack, "[Hechizos]!I1", "'cost' is not a text field", "(spreadsheet.translation)")
 
 
-def test_a_kind_column_mixes_kinds_in_one_sheet(doc_pack: Path) -> None:
+def test_a_kind_column_mixes_kinds_in_one_spreadsheet(doc_pack: Path) -> None:
     from mazmorra.load import load_pack
 
     csv = doc_pack / "decks" / "criaturas.csv"

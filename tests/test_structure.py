@@ -97,6 +97,63 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     assert users <= front_ends, "the orchestrator exports nothing to its workers"
 
 
+def test_stages_one_to_three_hand_problems_back_as_values() -> None:
+    """Load, validate and localise return (result, problems): no function of theirs takes a list of
+    problems to append to."""
+    stages = (
+        "load",
+        "deckfile",
+        "spreadsheet",
+        "schemas",
+        "kindfiles",
+        "declared",
+        "validate",
+        "checks",
+        "i18n",
+        "kinds",
+    )
+    takers = []
+    for name, path in _modules().items():
+        if name.partition(".")[2].partition(".")[0] not in stages:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for arg in node.args.args + node.args.kwonlyargs:
+                    note = ast.unparse(arg.annotation) if arg.annotation else ""
+                    if "list[Problem]" in note:
+                        takers.append(f"{name}.{node.name}({arg.arg})")
+    assert takers == []
+
+
+def test_the_card_text_parser_sits_below_the_fitting_engine() -> None:
+    """Validation and localisation read card text (text.py) without the layout stage's fitting
+    engine (layout/fit.py, layout/linebreak.py), which only the layout stage uses."""
+    mods = _modules()
+    assert _imports("mazmorra.text", mods["mazmorra.text"], mods) == set()
+    engine = {"mazmorra.layout.fit", "mazmorra.layout.linebreak"}
+    users = {n for n, p in mods.items() if engine & _imports(n, p, mods)}
+    assert users and all(n.startswith("mazmorra.layout.") for n in users), users
+
+
+def test_every_package_sits_on_one_floor() -> None:
+    """No package reaches back to itself through another package: each subpackage (declared/,
+    checks/, kinds/, layout/, ...) stands on one floor of the import graph."""
+    mods = _modules()
+
+    def package(name: str) -> str:
+        return ".".join(name.split(".")[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        for dep in _imports(name, path, mods):
+            if package(dep) != package(name):
+                graph.setdefault(package(name), set()).add(package(dep))
+    for node in graph.copy().values():
+        for dep in node:
+            graph.setdefault(dep, set())
+    assert list(_cycles(graph)) == []
+
+
 # ---------------------------------------------------------------- template elements
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mazmorra.text import IconPart, Style, TextPart, fit, split_paragraphs, token_signature
+from mazmorra.layout.fit import Style, fit
+from mazmorra.text import IconPart, TextPart, split_paragraphs, token_signature
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import YamlError, parse_yaml
 
@@ -123,7 +124,7 @@ def test_hyphenation_follows_the_language() -> None:
     [("(exploración)", "es"), ("«Recuperar»", "es"), ("sub-jefe", "es"), ("(extraordinary),", "en")],
 )
 def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> None:
-    from mazmorra.linebreak import word_splits
+    from mazmorra.layout.linebreak import word_splits
 
     splits = word_splits(word, lang)
     assert splits

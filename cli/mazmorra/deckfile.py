@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mazmorra import sheets
+from mazmorra import spreadsheet
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
 from mazmorra.model import Kind, PackSpec
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
@@ -23,69 +23,60 @@ class Entry:
     fields: YMap
     loc: Loc
     translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)
-    from_sheet: bool = False
+    from_spreadsheet: bool = False
 
 
 def read_entries(
     path: Path,
     spec: PackSpec,
-    sheet: str | None,
+    worksheet: str | None,
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
-    problems: list[Problem],
-) -> list[Entry] | None:
-    """Every entry of a deck file; None (with the problem) when the file cannot be read at all."""
-    if path.suffix.lower() in sheets.SUFFIXES:
-        try:
-            table = sheets.read_sheet(path, sheet, spec.source_language, list(spec.languages), problems)
-        except sheets.SheetError as exc:
-            problems.append(exc.problem)
-            return None
-        except OSError as exc:
-            problems.append(Problem("sheet.unreadable", f"cannot read file: {exc.strerror}", Loc(rel(path))))
-            return None
-        _check_columns(table, deck, kind_of, default, problems)
-        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows]
-    if sheet is not None:
+) -> tuple[list[Entry] | None, list[Problem]]:
+    """Every entry of a deck file and their problems; None when the file cannot be read at all."""
+    if path.suffix.lower() in spreadsheet.SUFFIXES:
+        table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
+        if table is None:
+            return None, problems
+        problems += _check_columns(table, deck, kind_of, default)
+        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows], problems
+    problems = []
+    if worksheet is not None:
         problems.append(
             Problem(
-                "sheet.name", "`sheet:` names a sheet of an .xlsx or .ods deck file", Loc(rel(path)), f"deck:{deck}"
+                "spreadsheet.name",
+                "`sheet:` names a worksheet of an .xlsx or .ods deck file",
+                Loc(rel(path)),
+                f"deck:{deck}",
             )
         )
     try:
         data = load_yaml(path)
     except YamlError as exc:
-        problems.append(exc.problem)
-        return None
+        return None, [*problems, exc.problem]
     if not isinstance(data, YList):
-        problems.append(
-            Problem(
-                "deck.shape",
-                "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods sheet)",
-                getattr(data, "loc", Loc(rel(path), 1, 1)),
-                f"deck:{deck}",
-            )
-        )
-        return None
+        not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods spreadsheet)"
+        where = getattr(data, "loc", Loc(rel(path), 1, 1))
+        return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):
             problems.append(Problem("deck.shape", "each component must be a mapping", data.locs[j], f"deck:{deck}"))
             continue
         out.append(Entry(item, data.locs[j]))
-    return out
+    return out, problems
 
 
 def _check_columns(
-    table: sheets.Sheet,
+    table: spreadsheet.Spreadsheet,
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
-    problems: list[Problem],
-) -> None:
-    """Each column names a field of a kind the sheet holds (one located problem per column, not
+) -> list[Problem]:
+    """Each column names a field of a kind the spreadsheet holds (one located problem per column, not
     per row); a column that does not is dropped from every row."""
+    problems: list[Problem] = []
     used = [default] + [
         k
         for r in table.rows
@@ -103,7 +94,7 @@ def _check_columns(
         if lang is None and name != "kind" and name not in fields:
             problems.append(
                 Problem(
-                    "sheet.unknown-field",
+                    "spreadsheet.unknown-field",
                     f"column '{name}' is not a field of kind '{default.name}'{did_you_mean(name, fields)} "
                     f"(fields: {', '.join(fields)})",
                     where,
@@ -112,10 +103,10 @@ def _check_columns(
                 )
             )
             bad.add((name, lang))
-        elif lang is None and name in fields and sheets.shape(fields[name].annotation) == "nested":
+        elif lang is None and name in fields and spreadsheet.shape(fields[name].annotation) == "nested":
             problems.append(
                 Problem(
-                    "sheet.nested",
+                    "spreadsheet.nested",
                     f"field '{name}' holds nested data, which a cell cannot: write this deck in YAML",
                     where,
                     f"deck:{deck}",
@@ -127,7 +118,7 @@ def _check_columns(
             what = "is not a field" if name not in fields else "is not a text field (only texts are translated)"
             problems.append(
                 Problem(
-                    "sheet.translation",
+                    "spreadsheet.translation",
                     f"column '{name}@{lang}': '{name}' {what}{did_you_mean(name, texts)}",
                     where,
                     f"deck:{deck}",
@@ -142,6 +133,7 @@ def _check_columns(
                 row.values.locs.pop(name, None)
             else:
                 row.translations.get(lang, {}).pop(name, None)
+    return problems
 
 
 def coerced(entry: Entry, kind: Kind) -> YMap:
@@ -150,14 +142,14 @@ def coerced(entry: Entry, kind: Kind) -> YMap:
     never a field."""
     out = YMap({k: v for k, v in entry.fields.items() if k != "kind"})
     out.loc, out.locs = entry.fields.loc, entry.fields.locs
-    if not entry.from_sheet:
+    if not entry.from_spreadsheet:
         return out
     shapes = _cell_shapes(kind)
     for name, value in list(out.items()):
         if name not in shapes:
             continue
         what, item = shapes[name]
-        out[name] = sheets.split_list(value, item) if what == "list" else sheets.cell_value(value, what)
+        out[name] = spreadsheet.split_list(value, item) if what == "list" else spreadsheet.cell_value(value, what)
     return out
 
 
@@ -171,8 +163,8 @@ def _cell_shapes(kind: Kind) -> dict[str, tuple[str, str]]:
     if found is None:
         found = {}
         for name, info in kind.model.model_fields.items():
-            what = sheets.shape(info.annotation)
-            found[name] = (what, sheets.item_shape(info.annotation) if what == "list" else "")
+            what = spreadsheet.shape(info.annotation)
+            found[name] = (what, spreadsheet.item_shape(info.annotation) if what == "list" else "")
         _SHAPES[kind.model] = found
     return found
 
@@ -185,8 +177,8 @@ def translations(entry: Entry, kind: Kind) -> dict[str, dict[str, tuple[str, Loc
             if name not in kind.translatable:
                 continue
             if _cell_shapes(kind).get(name, ("", ""))[0] == "list":
-                for i, item in enumerate(sheets.split_list(value, "str")):
+                for i, item in enumerate(spreadsheet.split_list(value, "str")):
                     out.setdefault(lang, {})[f"{name}.{i + 1}"] = (str(item), loc)
             else:
-                out.setdefault(lang, {})[name] = (sheets.cell_value(value, "str"), loc)
+                out.setdefault(lang, {})[name] = (spreadsheet.cell_value(value, "str"), loc)
     return out

@@ -13,9 +13,9 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from mazmorra import kinds
-from mazmorra.declared.kinds import load_kinds
 from mazmorra.declared.spec import RULE_TYPES, KindFile
 from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.kindfiles import load_kinds
 from mazmorra.model import Kind, PackSpec
 from mazmorra.schemas import checked
 from mazmorra.write import atomic_write_text
@@ -112,14 +112,14 @@ def kind_schema() -> dict[str, Any]:
 def pack_schemas(pack_dir: Path) -> dict[str, dict[str, Any]]:
     """Every schema of a pack by file name. Needs only pack.yaml and the kind files to be sound (not
     the decks): the schema is what helps mend a broken deck."""
-    problems: list[Problem] = []
     try:
         raw = load_yaml(pack_dir / "pack.yaml")
     except YamlError as exc:
         raise ContentError([exc.problem]) from None
     base = Loc(rel(pack_dir / "pack.yaml"), 1, 1)
-    spec = checked(PackSpec, raw, base, "pack", problems) if isinstance(raw, YMap) else None
-    declared = load_kinds(pack_dir, problems)
+    spec, problems = checked(PackSpec, raw, base, "pack") if isinstance(raw, YMap) else (None, [])
+    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
+    problems += kind_problems
     if spec is None or problems:
         raise ContentError(problems or [Problem("pack.shape", "pack.yaml must be a mapping", base)])
     every = {**kinds.all_kinds(), **declared}

@@ -1,7 +1,7 @@
 """`mazmorra generate`: roll a dungeon from a pack's dice tables and keep it in the pack as content.
 
 Load and validate the pack (the tables must be sound before anyone rolls on them) → roll the map
-(`kinds.generated.generator`, one seeded random source) → write it into the pack's dungeon_map
+(`kinds.dicedungeon.generator`, one seeded random source) → write it into the pack's dungeon_map
 deck, replacing a map of the same id → load and validate again (a map that does not validate is
 taken back out) → write an SVG preview of its plan. Nothing else lives here.
 """
@@ -15,11 +15,11 @@ from pathlib import Path
 
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.icons import IconSet
-from mazmorra.kinds.generated import dungeon_rules
-from mazmorra.kinds.generated.dice_table import DiceTable
-from mazmorra.kinds.generated.dungeon_map import DungeonMap
-from mazmorra.kinds.generated.generator import Dungeon, Generator
-from mazmorra.kinds.generated.mapfile import map_entry, preview_svg, with_entry
+from mazmorra.kinds.dicedungeon import dungeon_rules
+from mazmorra.kinds.dicedungeon.dice_table import DiceTable
+from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
+from mazmorra.kinds.dicedungeon.generator import Dungeon, Generator
+from mazmorra.kinds.dicedungeon.mapfile import map_entry, preview_svg, with_entry
 from mazmorra.load import load_pack
 from mazmorra.model import ID_PATTERN, Deck, Pack
 from mazmorra.validate import validate

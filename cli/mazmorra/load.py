@@ -10,9 +10,9 @@ from pydantic import BaseModel, ValidationError
 
 from mazmorra import kinds
 from mazmorra.deckfile import coerced, read_entries, translations
-from mazmorra.declared.kinds import kind_files, load_kinds
 from mazmorra.declared.spec import parse_rule
 from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean, rel
+from mazmorra.kindfiles import kind_files, load_kinds
 from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.schemas import checked, schema_problems
 from mazmorra.units import parse_size
@@ -41,7 +41,6 @@ def all_packs(content_dir: Path = Path("content")) -> list[Path]:
 
 def load_pack(pack_dir: Path) -> Pack:
     """Read pack.yaml and every deck it names; raise ContentError listing every problem."""
-    problems: list[Problem] = []
     pack_file = pack_dir / PACK_FILE
     try:
         raw = load_yaml(pack_file)
@@ -50,10 +49,12 @@ def load_pack(pack_dir: Path) -> Pack:
     base = Loc(rel(pack_file), 1, 1)
     if not isinstance(raw, YMap):
         raise ContentError([Problem("pack.shape", "pack.yaml must be a mapping", base)])
-    spec = checked(PackSpec, raw, base, "pack", problems)
+    spec, problems = checked(PackSpec, raw, base, "pack")
     if spec is None:
         raise ContentError(problems)
-    declared = load_kinds(pack_dir, problems)  # the pack's own kinds, beside the built-in ones
+    # the pack's own kinds, beside the built-in ones
+    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
+    problems += kind_problems
     broken = {p.stem for p in kind_files(pack_dir)} - set(declared)  # reported with their files
 
     def kind_of(name: str) -> Kind | None:
@@ -77,7 +78,8 @@ def load_pack(pack_dir: Path) -> Pack:
                     )
                 )
             continue
-        deck = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, problems, kind_of, known)
+        deck, deck_problems = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, kind_of, known)
+        problems += deck_problems
         if deck is None:
             continue
         for comp in deck.components:
@@ -99,7 +101,8 @@ def load_pack(pack_dir: Path) -> Pack:
         problems.append(Problem("pack.duplicate-deck", f"deck id '{d}' is used twice", base, f"deck:{d}", "id"))
     rules = []
     for j, item in enumerate(spec.rules):
-        rule = parse_rule(item, raw["rules"].locs[j], None, problems)
+        rule, rule_problems = parse_rule(item, raw["rules"].locs[j], None)
+        problems += rule_problems
         if rule is not None:
             rules.append(rule)
     pack = Pack(
@@ -112,19 +115,21 @@ def load_pack(pack_dir: Path) -> Pack:
         declared_kinds=declared,
         rules=tuple(rules),
     )
-    settings = game_settings(pack, problems)
+    settings, setting_problems = game_settings(pack)
+    problems += setting_problems
     if problems:
         raise ContentError(problems)
     return replace(pack, settings=settings)
 
 
-def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
+def game_settings(pack: Pack) -> tuple[dict[str, BaseModel], list[Problem]]:
     """The `game:` section parsed once, each key by the family whose schema names it: what the
-    family rules and kind rules read (`pack.settings_of`). A family that reads settings finds them
-    present and valid, or the pack does not load."""
+    family rules and kind rules read (`pack.settings_of`), and its problems. A family that reads
+    settings finds them present and valid, or the pack does not load."""
+    problems: list[Problem] = []
     readers = [f for f in pack.families() if f.settings is not None]
     if not readers:
-        return {}  # no family reads `game:`: it is free data for the pack's own templates
+        return {}, problems  # no family reads `game:`: it is free data for the pack's own templates
     game = pack.raw.get("game") if isinstance(pack.raw, YMap) else None
     base = pack.field_locs.get("game", pack.loc)
     if not isinstance(game, YMap) or not game:
@@ -139,7 +144,7 @@ def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
                     "game",
                 )
             )
-        return {}
+        return {}, problems
     owner = {key: f for f in readers for key in _fields(f)}
     for key in game:
         if key not in owner:
@@ -164,7 +169,7 @@ def game_settings(pack: Pack, problems: list[Problem]) -> dict[str, BaseModel]:
             for p in schema_problems(exc, pack.raw, base, "pack", prefix=("game",)):
                 where = "game." + ".".join(k for k in (p.field or "").split(".") if k != "[key]")
                 problems.append(replace(p, rule="game.settings", field=where, message=f"{where}: {p.message}"))
-    return out
+    return out, problems
 
 
 def _settings_model(family: Family) -> type[BaseModel]:
@@ -198,45 +203,32 @@ def _load_deck(
     deck_loc: Loc,
     raw: YMap,
     index: int,
-    problems: list[Problem],
     kind_of: Callable[[str], Kind | None],
     known: list[str],
-) -> Deck | None:
+) -> tuple[Deck | None, list[Problem]]:
+    """A deck and its components' problems; None when its file cannot be read."""
     path = (pack_dir / dspec.file).resolve()
+    where = locate(raw, ("decks", index, "file"))
     if not path.is_relative_to(pack_dir.resolve()):
-        problems.append(
-            Problem(
-                "pack.path",
-                f"deck file '{dspec.file}' is outside the pack",
-                locate(raw, ("decks", index, "file")),
-                f"deck:{dspec.id}",
-                "file",
-            )
-        )
-        return None
+        outside = f"deck file '{dspec.file}' is outside the pack"
+        return None, [Problem("pack.path", outside, where, f"deck:{dspec.id}", "file")]
     if not path.is_file():
-        problems.append(
-            Problem(
-                "pack.missing-file",
-                f"deck file '{dspec.file}' does not exist",
-                locate(raw, ("decks", index, "file")),
-                f"deck:{dspec.id}",
-                "file",
-            )
-        )
-        return None
-    entries = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind, problems)
+        missing = f"deck file '{dspec.file}' does not exist"
+        return None, [Problem("pack.missing-file", missing, where, f"deck:{dspec.id}", "file")]
+    entries, problems = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind)
     if entries is None:
-        return None
+        return None, problems
     comps = []
     for j, entry in enumerate(entries):
         item, loc = entry.fields, entry.loc
         given = item.get("id")
         cid = given if isinstance(given, str) else f"{dspec.id}#{j + 1}"
-        own = _entry_kind(item, kind, cid, problems, kind_of, known)  # a deck may mix kinds: `kind:` on the entry
+        own, unknown = _entry_kind(item, kind, cid, kind_of, known)  # a deck may mix kinds: `kind:` on the entry
+        problems += unknown
         if own is None:
             continue
-        model = checked(own.model, coerced(entry, own), loc, cid, problems, declared=own.declared_at)
+        model, invalid = checked(own.model, coerced(entry, own), loc, cid, declared=own.declared_at)
+        problems += invalid
         if model is None:
             continue
         size = parse_size(model.size) if model.size else _default_size(spec, dspec, own)
@@ -252,7 +244,7 @@ def _load_deck(
                 translations=translations(entry, own),
             )
         )
-    return Deck(
+    deck = Deck(
         spec=dspec,
         kind=kind,
         components=tuple(comps),
@@ -260,6 +252,7 @@ def _load_deck(
         file_loc=Loc(rel(path), 1, 1),
         size_mm=_default_size(spec, dspec, kind),
     )
+    return deck, problems
 
 
 def _default_size(spec: PackSpec, dspec: DeckSpec, kind: Kind) -> tuple[float, float]:
@@ -270,22 +263,15 @@ def _entry_kind(
     item: YMap,
     default: Kind,
     cid: str,
-    problems: list[Problem],
     kind_of: Callable[[str], Kind | None],
     known: list[str],
-) -> Kind | None:
+) -> tuple[Kind | None, list[Problem]]:
+    """The kind an entry names with `kind:` (else the deck's), or None with the problem of an unknown one."""
     name = item.get("kind")
     if name is None:
-        return default
+        return default, []
     found = kind_of(name) if isinstance(name, str) else None
-    if found is None:
-        problems.append(
-            Problem(
-                "deck.unknown-kind",
-                f"unknown kind {name!r}{did_you_mean(str(name), known)} (known: {', '.join(known)})",
-                item.locs.get("kind", item.loc),
-                cid,
-                "kind",
-            )
-        )
-    return found
+    if found is not None:
+        return found, []
+    unknown = f"unknown kind {name!r}{did_you_mean(str(name), known)} (known: {', '.join(known)})"
+    return None, [Problem("deck.unknown-kind", unknown, item.locs.get("kind", item.loc), cid, "kind")]

@@ -57,6 +57,7 @@ class Family:
     summary: str
     settings: type[BaseModel] | None = None  # its keys of `game:`; None: the family reads no settings
     reference: Path | None = None  # its reference edition (the rulebook's box) as YAML; see edition.py
+    former_names: tuple[str, ...] = ()  # what kind files written before a rename call it (`family:`)
 
 
 GENERIC = Family("generic", "Components of any game: no game-wide settings or rules.")
@@ -134,7 +135,7 @@ class DeckSpec(Strict):
     size: int | None = Field(None, ge=1, le=10000, description="declared total of copies")
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
-    sheet: str | None = Field(None, description="the sheet of an .xlsx or .ods deck file (default: the first)")
+    sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")
 
     @field_validator("card_size")
     @classmethod

@@ -6,12 +6,14 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.yamlsafe import locate
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def schema_problems(
@@ -82,17 +84,15 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
 
 
 def checked(
-    model: type[BaseModel],
+    model: type[M],
     data: Any,
     base: Loc,
     component: str | None,
-    problems: list[Problem],
     prefix: tuple[Any, ...] = (),
     declared: Mapping[str, Loc] | None = None,
-) -> Any:
-    """`model` validated from `data`, or None with its problems added to `problems`."""
+) -> tuple[M | None, list[Problem]]:
+    """`model` validated from `data` and no problems, or None and its located problems."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data), []
     except ValidationError as exc:
-        problems.extend(schema_problems(exc, data, base, component, prefix, model, declared))
-        return None
+        return None, schema_problems(exc, data, base, component, prefix, model, declared)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mazmorra import kinds
-from mazmorra.declared import rules as declared_rules
+from mazmorra.checks import rules as declared_rules
 from mazmorra.edition import edition_problems
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.icons import IconSet

@@ -133,7 +133,7 @@ def i18n_status(
             "fuzzy",
             "untranslated",
             "obsolete",
-            "in sheets",
+            "in spreadsheets",
             "overflowing",
             "glossary",
         ):
@@ -146,7 +146,7 @@ def i18n_status(
                 str(st.fuzzy),
                 str(st.untranslated),
                 str(st.obsolete),
-                str(st.from_sheets),
+                str(st.from_spreadsheets),
                 str(len(st.overflow or [])),
                 str(len(st.glossary)),
             )

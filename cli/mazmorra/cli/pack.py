@@ -106,7 +106,7 @@ def kinds_cmd(
 ) -> None:
     """List the component kinds: built-in ones and each pack's own (kinds/*.yaml)."""
     from mazmorra import kinds
-    from mazmorra.declared.docs import markdown as kind_markdown
+    from mazmorra.kinddoc import markdown as kind_markdown
     from mazmorra.load import find_pack
 
     with guard():
@@ -142,12 +142,11 @@ def kinds_cmd(
 
 def _declared(pack_dir: Path) -> dict[str, Kind]:
     """A pack's own kinds; their problems are printed, the sound ones listed."""
+    from mazmorra import kinds
     from mazmorra.cli.console import show_problems
-    from mazmorra.declared.kinds import load_kinds
-    from mazmorra.errors import Problem
+    from mazmorra.kindfiles import load_kinds
 
-    problems: list[Problem] = []
-    found = load_kinds(pack_dir, problems)
+    found, problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
     show_problems(problems)
     return found
 

@@ -1,4 +1,5 @@
-"""What a designer declares without Python: kinds (`kinds/<name>.yaml` in a pack) and rules (in a
-kind file or pack.yaml). `spec` is the schema of those files, `fields` turns a declared field into
-a typed model field, `kinds` loads a pack's kind files, `rules` checks the declared rules (stage 2)
-and `docs` writes a kind's documentation."""
+"""What a designer declares without Python, as types: `spec` is the schema of kind files
+(`kinds/<name>.yaml` in a pack) and of the rules a kind file or pack.yaml states, `fields` turns a
+declared field into a typed model field, `grid` parses grid data. A floor below model.py, which
+refers to these declarations: loading the files is kindfiles.py (stage 1), checking the rules is
+checks/ (stage 2) and a kind's documentation is kinddoc.py."""

@@ -4,7 +4,7 @@ file or pack.yaml states. A leaf: the typed models (model.py) refer to these dec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -248,21 +248,21 @@ class Rule:
         return next(k for k in RULE_TYPES if RULE_TYPES[k] is type(self.spec))
 
 
-def parse_rule(raw: Any, loc: Loc, kind: str | None, problems: list[Problem]) -> Rule | None:
+def parse_rule(raw: Any, loc: Loc, kind: str | None) -> tuple[Rule | None, list[Problem]]:
     """One rule as written (`{unique: name}`), typed; None with a located problem when it is not a rule."""
     owner = f"kind:{kind}" if kind else "pack"
     if not isinstance(raw, dict):
-        problems.append(Problem("rule.shape", "a rule is a mapping such as {unique: name}", loc, owner, "rules"))
-        return None
+        return None, [Problem("rule.shape", "a rule is a mapping such as {unique: name}", loc, owner, "rules")]
     names = [k for k in raw if k in RULE_TYPES]
     if len(names) != 1:
         unknown = [str(k) for k in raw if k not in RULE_TYPES and k not in _COMMON]
         hint = did_you_mean(unknown[0], RULE_TYPES) if unknown else ""
         what = f"unknown rule '{unknown[0]}'{hint}" if unknown and not names else "a rule names exactly one check"
-        problems.append(Problem("rule.unknown", f"{what} (rules: {', '.join(RULE_TYPES)})", loc, owner, "rules"))
-        return None
-    spec = checked(RULE_TYPES[names[0]], raw, loc, owner, problems)
-    return Rule(spec, loc, kind) if spec is not None else None
+        return None, [Problem("rule.unknown", f"{what} (rules: {', '.join(RULE_TYPES)})", loc, owner, "rules")]
+    spec, problems = checked(RULE_TYPES[names[0]], raw, loc, owner)
+    if spec is None:
+        return None, problems
+    return Rule(cast(RuleSpec, spec), loc, kind), problems  # RULE_TYPES holds RuleSpec's members
 
 
 _COMMON = frozenset({"deck"})

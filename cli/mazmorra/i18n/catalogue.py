@@ -12,7 +12,7 @@ import polib
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
-from mazmorra.i18n.localise import pack_messages, sheet_texts
+from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
 from mazmorra.i18n.merge import merge
 from mazmorra.i18n.po import catalogue_path, load_po
 from mazmorra.load import load_pack
@@ -63,10 +63,10 @@ def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POE
     """Every entry the catalogue should hold now, untranslated: the pack's texts (except those a
     spreadsheet translates) and, for a language the tool ships no label catalogue for, the labels."""
     wanted: list[polib.POEntry] = []
-    in_sheets = sheet_texts(pack, lang)
+    in_spreadsheets = spreadsheet_texts(pack, lang)
     for msg in pack_messages(pack):
-        if (msg.component, msg.field) in in_sheets:
-            continue  # a spreadsheet column translates it: the sheet is where translators edit it
+        if (msg.component, msg.field) in in_spreadsheets:
+            continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
         wanted.append(
             polib.POEntry(
                 msgctxt=msg.ctx,
@@ -124,7 +124,7 @@ class LangStatus:
     fuzzy: int = 0
     untranslated: int = 0
     obsolete: int = 0
-    from_sheets: int = 0  # of the translated texts, how many a spreadsheet column carries
+    from_spreadsheets: int = 0  # of the translated texts, how many a spreadsheet column carries
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
     glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
@@ -141,7 +141,7 @@ class LangStatus:
             "fuzzy": self.fuzzy,
             "untranslated": self.untranslated,
             "obsolete": self.obsolete,
-            "from_sheets": self.from_sheets,
+            "from_spreadsheets": self.from_spreadsheets,
             "translated_percent": self.percent(self.translated),
             "items": [
                 {
@@ -176,15 +176,15 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
     st = LangStatus(lang, lang == pack.spec.source_language, total=len(msgs))
     po = None if st.source else load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
-    in_sheets = sheet_texts(pack, lang)
+    in_spreadsheets = spreadsheet_texts(pack, lang)
     for msg in msgs:
         e = index.get(msg.ctx)
-        cell = in_sheets.get((msg.component, msg.field))
+        cell = in_spreadsheets.get((msg.component, msg.field))
         if st.source:
             st.translated += 1
         elif cell is not None and cell[0]:
             st.translated += 1
-            st.from_sheets += 1
+            st.from_spreadsheets += 1
         elif e is None or not e.msgstr:
             st.untranslated += 1
             st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))

@@ -106,7 +106,7 @@ def _texts(fld: str, value: Any) -> Iterable[tuple[str, str]]:
                 yield f"{fld}.{i + 1}", v
 
 
-def sheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str, Loc]]:
+def spreadsheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str, Loc]]:
     """(component, text key) -> (text, cell) of every translation a spreadsheet carries in `lang`."""
     return {(comp.id, key): cell for comp in pack.components() for key, cell in comp.translations.get(lang, {}).items()}
 
@@ -115,7 +115,7 @@ def localise(pack: Pack, lang: str) -> Localisation:
     """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
-    sheets = sheet_texts(pack, lang)
+    in_spreadsheets = spreadsheet_texts(pack, lang)
     by_kind = {k.name: k.text_limits for k in pack.kinds()}
     limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
     po = None if source else load_po(catalogue_path(pack.root, lang))
@@ -134,13 +134,15 @@ def localise(pack: Pack, lang: str) -> Localisation:
     names: dict[str, LocalText] = {}
     texts_by_comp: dict[str, dict[str, LocalText]] = {}
     for msg in pack_messages(pack):
-        cell = sheets.get((msg.component, msg.field))
+        cell = in_spreadsheets.get((msg.component, msg.field))
         if source:
             lt = LocalText(msg.source, msg.loc, "source", lang)
         elif cell is not None:
-            lt = _from_sheet(msg, cell, index.get(msg.ctx), po_name, lang, problems)
+            lt, found = _from_spreadsheet(msg, cell, index.get(msg.ctx), po_name, lang)
+            problems += found
         else:
-            lt = _translated(msg, index.get(msg.ctx), po_name, lang, problems, po is not None)
+            lt, found = _translated(msg, index.get(msg.ctx), po_name, lang, po is not None)
+            problems += found
             lt = replace(lt, lang=pack.spec.source_language if lt.status in UNTRANSLATED else lang)
         limit = limits.get(msg.component, {}).get(msg.field)
         if limit is not None and lt.status != "missing" and len(lt.text) > limit:
@@ -180,23 +182,23 @@ def _kind_name(pack: Pack, component: str) -> str:
     return next((c.kind.name for c in pack.components() if c.id == component), "?")
 
 
-def _from_sheet(
+def _from_spreadsheet(
     msg: Message,
     cell: tuple[str, Loc],
     entry: polib.POEntry | None,
     po_name: str,
     lang: str,
-    problems: list[Problem],
-) -> LocalText:
+) -> tuple[LocalText, list[Problem]]:
     """A translation from a spreadsheet's `field@lang` column; a catalogue entry that says otherwise
     is a conflict to settle."""
     text, loc = cell
+    problems: list[Problem] = []
     if entry is not None and entry.msgstr and entry.msgstr != text and "fuzzy" not in entry.flags:
         problems.append(
             Problem(
                 "i18n.conflict",
-                f"the sheet translates it as {text!r} but {po_name}:{msgstr_line(entry)} as {entry.msgstr!r}; "
-                "keep one (the sheet or the catalogue entry)",
+                f"the spreadsheet translates it as {text!r} but {po_name}:{msgstr_line(entry)} as {entry.msgstr!r}; "
+                "keep one (the spreadsheet or the catalogue entry)",
                 loc,
                 msg.component,
                 msg.field,
@@ -215,7 +217,7 @@ def _from_sheet(
                 lang=lang,
             )
         )
-    return LocalText(text, loc, "translated", lang)
+    return LocalText(text, loc, "translated", lang), problems
 
 
 def _translated(
@@ -223,46 +225,30 @@ def _translated(
     entry: polib.POEntry | None,
     po_name: str,
     lang: str,
-    problems: list[Problem],
     have_po: bool,
-) -> LocalText:
+) -> tuple[LocalText, list[Problem]]:
+    """A text as the catalogue translates it, or the source text when it does not (yet)."""
     if entry is None or not entry.msgstr:
-        if have_po:
-            where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
-            problems.append(
-                Problem(
-                    "i18n.missing",
-                    f"no '{lang}' translation: {where} in {po_name}",
-                    msg.loc,
-                    msg.component,
-                    msg.field,
-                    lang=lang,
-                )
-            )
-        return LocalText(msg.source, msg.loc, "missing")
+        if not have_po:
+            return LocalText(msg.source, msg.loc, "missing"), []
+        where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
+        missing = f"no '{lang}' translation: {where} in {po_name}"
+        return LocalText(msg.source, msg.loc, "missing"), [
+            Problem("i18n.missing", missing, msg.loc, msg.component, msg.field, lang=lang)
+        ]
     loc = Loc(po_name, msgstr_line(entry), 1)
     if "fuzzy" in entry.flags or entry.msgid != msg.source:
-        problems.append(
-            Problem(
-                "i18n.fuzzy",
-                f"the '{lang}' translation is out of date with the source text (fuzzy); review it in {po_name}",
-                loc,
-                msg.component,
-                msg.field,
-                lang=lang,
-            )
-        )
-        return LocalText(msg.source, loc, "fuzzy")  # as gettext: an outdated translation is never printed
+        fuzzy = f"the '{lang}' translation is out of date with the source text (fuzzy); review it in {po_name}"
+        # as gettext: an outdated translation is never printed
+        return LocalText(msg.source, loc, "fuzzy"), [
+            Problem("i18n.fuzzy", fuzzy, loc, msg.component, msg.field, lang=lang)
+        ]
     if token_signature(entry.msgstr) != token_signature(msg.source):
-        problems.append(
-            Problem(
-                "i18n.tokens",
-                f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
-                f"but the source has {token_signature(msg.source)}",
-                loc,
-                msg.component,
-                msg.field,
-                lang=lang,
-            )
+        tokens = (
+            f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+            f"but the source has {token_signature(msg.source)}"
         )
-    return LocalText(entry.msgstr, loc, "translated")
+        return LocalText(entry.msgstr, loc, "translated"), [
+            Problem("i18n.tokens", tokens, loc, msg.component, msg.field, lang=lang)
+        ]
+    return LocalText(entry.msgstr, loc, "translated"), []

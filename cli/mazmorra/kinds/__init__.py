@@ -2,7 +2,8 @@
 
 One subpackage per game family (its `__init__` registers the `Family`: settings schema and rules
 across its kinds), one module per kind inside it (a `Kind` registered with `register`, plus its
-template). Modules are discovered, so adding a kind touches no other module.
+template), or kind files it ships (`register_shipped_kinds`). Modules are discovered, so adding a
+kind touches no other module. `values` gives a family's Python rules typed reads of declared kinds.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
+from mazmorra.kindfiles import KINDS_DIR, kind_files, load_kinds
 from mazmorra.model import Family, Kind, PackRule
 
 REGISTRY: dict[str, Kind] = {}
@@ -53,6 +56,18 @@ def register_family(family: Family) -> Family:
         raise RuntimeError(f"game family {family.name!r} registered twice")
     FAMILIES[family.name] = family
     return family
+
+
+def register_shipped_kinds(folder: Path) -> None:
+    """Register, as built-in kinds, the kinds a game family ships as kind files (`<family
+    package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
+    if not kind_files(folder):
+        raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
+    found, problems = load_kinds(folder, all_kinds(), families())
+    if problems:
+        raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
+    for kind in found.values():
+        register(kind)
 
 
 def family_rule(family: Family, *docs: RuleDoc) -> Callable[[PackRule], PackRule]:

@@ -12,7 +12,8 @@ from mazmorra import fonts
 from mazmorra.contracts import IconOp, Op, RectOp, TextOp
 from mazmorra.errors import Problem
 from mazmorra.layout.attrs import FaceContext, choice, colour, length, number, opt_colour
-from mazmorra.text import INSIDE_NUMBER, IconPart, Style, TextPart, fit, number_label
+from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Style, fit, number_label
+from mazmorra.text import IconPart, TextPart
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
@@ -236,8 +237,6 @@ def _inside(
     out: list[TextOp | IconOp],
 ) -> None:
     """An icon with its number drawn inside, centred (a coin with 3 in it)."""
-    from mazmorra.text import INSIDE_SCALE
-
     isz = s * INSIDE_SCALE / PT_PER_MM
     top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
     if part.name not in icon_names:

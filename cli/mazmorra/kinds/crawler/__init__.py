@@ -15,8 +15,7 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from mazmorra.declared.kinds import register_shipped_kinds
-from mazmorra.kinds import register_family
+from mazmorra.kinds import register_family, register_shipped_kinds
 from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
 
 

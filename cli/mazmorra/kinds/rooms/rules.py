@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from mazmorra.declared.values import of_kind, value
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.rooms import FAMILY, Settings
+from mazmorra.kinds.values import of_kind, value
 from mazmorra.model import Component, Pack
 
 TURN_WORDS = {"cw": "clockwise", "ccw": "counter-clockwise"}

@@ -22,8 +22,8 @@ from pydantic import (
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
-from mazmorra.kinds.generated import FAMILY
-from mazmorra.kinds.generated.dice import Dice, DiceError, parse_dice
+from mazmorra.kinds.dicedungeon import FAMILY
+from mazmorra.kinds.dicedungeon.dice import Dice, DiceError, parse_dice
 from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, Strict, of
 
 # What the generator rolls each table for, and the outcomes it understands from its rows.

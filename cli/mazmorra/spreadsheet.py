@@ -3,7 +3,7 @@ into the same located rows a YAML deck gives, so everything downstream is unchan
 
 The first row names the fields; every later non-empty row is one component. `field@lang` columns
 carry translations; list fields split on `;`. Every value remembers its cell: `file.csv:ROW:COL`
-or `file.xlsx[Sheet]!C7`. A file that cannot be read (corrupt, password-protected, not UTF-8, too
+or `file.xlsx[Worksheet]!C7`. A file that cannot be read (corrupt, password-protected, not UTF-8, too
 big) is one clear, located problem.
 """
 
@@ -30,15 +30,18 @@ LIST_SEP = ";"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted OOXML and old .xls files are OLE containers
 
 
-class SheetError(Exception):
+class _Unreadable(Exception):
+    """The one problem that stops a file from being read at all."""
+
     def __init__(self, problem: Problem):
         super().__init__(problem.message)
         self.problem = problem
 
 
 @dataclass
-class Sheet:
-    """A spreadsheet deck: its rows and where each column's header stands."""
+class Spreadsheet:
+    """A spreadsheet deck (one worksheet of a workbook, or a CSV file): its rows and where each
+    column's header stands."""
 
     rows: list[Row]
     columns: dict[tuple[str, str | None], Loc]  # (field, language or None for the source) -> header cell
@@ -52,22 +55,33 @@ class Row:
     translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)  # lang -> field -> cell
 
 
-def read_sheet(
-    path: Path, sheet: str | None, source_language: str, languages: list[str], problems: list[Problem]
-) -> Sheet:
-    """The components of a spreadsheet deck; header problems go to `problems`, an unreadable file
-    raises SheetError."""
+def read_spreadsheet(
+    path: Path, worksheet: str | None, source_language: str, languages: list[str]
+) -> tuple[Spreadsheet | None, list[Problem]]:
+    """The components of a spreadsheet deck and the problems of its header and rows; None when the
+    file cannot be read, with the problem that says why."""
     shown = rel(path)
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise SheetError(Problem("sheet.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown)))
-    if path.suffix.lower() == ".csv":
-        if sheet is not None:
-            problems.append(Problem("sheet.name", "a CSV file has no sheets: remove `sheet:`", Loc(shown)))
-        cells, loc = _csv_cells(path, shown)
-    else:
-        cells, loc = _book_cells(path, shown, sheet)
-    return _rows(cells, loc, source_language, languages, problems)
+    problems: list[Problem] = []
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise _Unreadable(
+                Problem("spreadsheet.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown))
+            )
+        if path.suffix.lower() == ".csv":
+            if worksheet is not None:
+                problems.append(
+                    Problem("spreadsheet.name", "a CSV file has no worksheets: remove `sheet:`", Loc(shown))
+                )
+            cells, loc = _csv_cells(path, shown)
+        else:
+            cells, loc = _book_cells(path, shown, worksheet)
+    except _Unreadable as exc:
+        return None, [*problems, exc.problem]
+    except OSError as exc:
+        return None, [*problems, Problem("spreadsheet.unreadable", f"cannot read file: {exc.strerror}", Loc(shown))]
+    table, found = _rows(cells, loc, source_language, languages)
+    return table, problems + found
 
 
 def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
@@ -82,9 +96,9 @@ def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Cal
         cell = raw[start : exc.start].count(sep) + 1  # the cell holding the byte (quotes aside)
         byte = raw[exc.start]
         guess = "Latin-1 (ISO-8859-1) or Windows-1252" if 0x80 <= byte else "an unknown encoding"
-        raise SheetError(
+        raise _Unreadable(
             Problem(
-                "sheet.encoding",
+                "spreadsheet.encoding",
                 f"not UTF-8: byte 0x{byte:02x} on line {line} looks like {guess}; save the file as "
                 "'CSV UTF-8' (Excel) or with character set Unicode (UTF-8) (LibreOffice)",
                 Loc(shown, line, cell),
@@ -102,12 +116,14 @@ def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Cal
             if len(rows) > MAX_ROWS + 1:
                 break
     except csv.Error as exc:
-        raise SheetError(Problem("sheet.syntax", f"malformed CSV: {exc}", Loc(shown, reader.line_num, 1))) from None
+        raise _Unreadable(
+            Problem("spreadsheet.syntax", f"malformed CSV: {exc}", Loc(shown, reader.line_num, 1))
+        ) from None
     return rows, lambda row, col: Loc(shown, row, col)
 
 
 def _book_cells(
-    path: Path, shown: str, sheet: str | None
+    path: Path, shown: str, worksheet: str | None
 ) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
     from python_calamine import CalamineWorkbook
 
@@ -120,51 +136,53 @@ def _book_cells(
             why = "it is password-protected: save a copy without a password"
         else:
             why = "it is an old Excel 97–2003 (.xls) file: save it as .xlsx"
-        raise SheetError(Problem("sheet.unreadable", f"cannot read this {kind}: {why}", Loc(shown)))
+        raise _Unreadable(Problem("spreadsheet.unreadable", f"cannot read this {kind}: {why}", Loc(shown)))
     try:
         with zipfile.ZipFile(path) as zf:
             inflated = sum(i.file_size for i in zf.infolist())
             if inflated > MAX_UNZIPPED:
-                raise SheetError(
+                raise _Unreadable(
                     Problem(
-                        "sheet.size",
+                        "spreadsheet.size",
                         f"the {kind} inflates to {inflated} bytes; the limit is {MAX_UNZIPPED}",
                         Loc(shown),
                     )
                 )
             if path.suffix.lower() == ".ods" and "META-INF/manifest.xml" in zf.namelist():
                 if b"encryption-data" in zf.read("META-INF/manifest.xml"):
-                    raise SheetError(
+                    raise _Unreadable(
                         Problem(
-                            "sheet.unreadable",
+                            "spreadsheet.unreadable",
                             f"cannot read this {kind}: it is password-protected: save a copy without a password",
                             Loc(shown),
                         )
                     )
     except zipfile.BadZipFile:
-        raise SheetError(
-            Problem("sheet.unreadable", f"not a readable {kind} (the file is damaged or not a {kind})", Loc(shown))
+        raise _Unreadable(
+            Problem(
+                "spreadsheet.unreadable", f"not a readable {kind} (the file is damaged or not a {kind})", Loc(shown)
+            )
         ) from None
     try:
         book = CalamineWorkbook.from_path(str(path))
         names = list(book.sheet_names)
         if not names:
-            raise SheetError(Problem("sheet.unreadable", f"the {kind} has no sheets", Loc(shown)))
-        name = names[0] if sheet is None else sheet
+            raise _Unreadable(Problem("spreadsheet.unreadable", f"the {kind} has no worksheets", Loc(shown)))
+        name = names[0] if worksheet is None else worksheet
         if name not in names:
-            raise SheetError(
+            raise _Unreadable(
                 Problem(
-                    "sheet.name",
-                    f"no sheet '{sheet}'{did_you_mean(name, names)} (sheets: {', '.join(names)})",
+                    "spreadsheet.name",
+                    f"no worksheet '{worksheet}'{did_you_mean(name, names)} (worksheets: {', '.join(names)})",
                     Loc(shown),
                 )
             )
         values = book.get_sheet_by_name(name).to_python(skip_empty_area=False, nrows=MAX_ROWS + 2)
-    except SheetError:
+    except _Unreadable:
         raise
     except Exception as exc:  # calamine raises several types for damaged files
-        raise SheetError(
-            Problem("sheet.unreadable", f"not a readable {kind} ({type(exc).__name__}: {exc})", Loc(shown))
+        raise _Unreadable(
+            Problem("spreadsheet.unreadable", f"not a readable {kind} ({type(exc).__name__}: {exc})", Loc(shown))
         ) from None
     rows = [(i + 1, [_plain(v) for v in r[: MAX_COLS + 1]]) for i, r in enumerate(values)]
     return rows, lambda row, col: Loc(shown, row, col, sheet=name)
@@ -188,13 +206,14 @@ def _rows(
     loc: Callable[[int, int], Loc],
     source_language: str,
     languages: list[str],
-    problems: list[Problem],
-) -> Sheet:
+) -> tuple[Spreadsheet | None, list[Problem]]:
+    """The rows under the header and the problems of both; None past a limit or without a header."""
     if not cells or all(_empty(v) for v in cells[0][1]):
-        raise SheetError(Problem("sheet.header", "the first row must name the fields (id, name, ...)", loc(1, 1)))
+        return None, [Problem("spreadsheet.header", "the first row must name the fields (id, name, ...)", loc(1, 1))]
     header_row, header = cells[0]
     if len(header) > MAX_COLS:
-        raise SheetError(Problem("sheet.size", f"more than {MAX_COLS} columns", loc(header_row, MAX_COLS + 1)))
+        return None, [Problem("spreadsheet.size", f"more than {MAX_COLS} columns", loc(header_row, MAX_COLS + 1))]
+    problems: list[Problem] = []
     columns: list[tuple[str, str | None] | None] = []  # (field, language or None) per column; None: skipped
     seen: dict[tuple[str, str | None], int] = {}
     width = max((c + 1 for c, v in enumerate(header) if not _empty(v)), default=0)
@@ -210,7 +229,7 @@ def _rows(
         if lang is not None and lang not in languages:
             problems.append(
                 Problem(
-                    "sheet.language",
+                    "spreadsheet.language",
                     f"column '{name}': the pack has no language '{lang}'{did_you_mean(lang, languages)} "
                     f"(languages: {', '.join(languages)})",
                     where,
@@ -222,7 +241,10 @@ def _rows(
         if key in seen:
             problems.append(
                 Problem(
-                    "sheet.header", f"column '{name}' appears twice (first in column {seen[key]})", where, field=fld
+                    "spreadsheet.header",
+                    f"column '{name}' appears twice (first in column {seen[key]})",
+                    where,
+                    field=fld,
                 )
             )
             columns.append(None)
@@ -237,19 +259,14 @@ def _rows(
         if not filled:
             continue
         if len(out) >= MAX_ROWS:
-            raise SheetError(
-                Problem(
-                    "sheet.size",
-                    f"more than {MAX_ROWS} components; a deck holds at most {MAX_ROWS} (split it into several decks)",
-                    loc(row_no, 1),
-                )
-            )
+            too_many = f"more than {MAX_ROWS} components; a deck holds at most {MAX_ROWS} (split it into several decks)"
+            return None, [*problems, Problem("spreadsheet.size", too_many, loc(row_no, 1))]
         last = filled[-1] + 1
         if last > width or (len(values) < width and csv_file):
             col = width + 1 if last > width else len(values) + 1
             problems.append(
                 Problem(
-                    "sheet.ragged",
+                    "spreadsheet.ragged",
                     f"row {row_no} has {len(values) if last <= width else last} cell(s) but the header names "
                     f"{width} column(s): a missing or extra separator shifts every value after it",
                     loc(row_no, min(col, max(width, 1))),
@@ -270,7 +287,7 @@ def _rows(
             else:
                 row.translations.setdefault(lang, {})[fld] = (value, loc(row_no, c + 1))
         out.append(row)
-    return Sheet(out, located)
+    return Spreadsheet(out, located), problems
 
 
 # ---------------------------------------------------------------- cell values -> field values

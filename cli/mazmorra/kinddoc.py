@@ -8,6 +8,7 @@ import typing
 from typing import Any
 
 from mazmorra import kinds
+from mazmorra.checks.grid import RULES
 from mazmorra.declared.spec import (
     CellDecl,
     Counts,
@@ -132,8 +133,6 @@ def _counted(spec: CellDecl | MarkDecl | EdgeDecl) -> str:
 
 def _field_rules(kind: Kind) -> list[str]:
     """The stage 2 checks a kind's declared fields bring: grid legends, game settings, icons."""
-    from mazmorra.declared.gridcheck import RULES
-
     out = []
     decls = list(kind.fields.values())
     if any(d.type == "grid" and d.cells is not None for d in decls):
@@ -154,7 +153,7 @@ def _decl_type(decl: FieldDecl) -> str:
     if decl.type == "ref":
         return f"id of a component of deck `{decl.deck}`" if decl.deck else "id of a component"
     if decl.type == "list":
-        return f"list of {_decl_type(decl.item())} (in a sheet: separated by `;`)"
+        return f"list of {_decl_type(decl.item())} (in a spreadsheet cell: separated by `;`)"
     if decl.type == "grid":
         size = f" {decl.rows or '?'}×{decl.cols or '?'}" if decl.rows or decl.cols else ""
         if decl.cells is not None:

@@ -8,7 +8,7 @@ import re
 from typing import Any
 from xml.sax.saxutils import escape
 
-from mazmorra.kinds.generated.plan import STEP
+from mazmorra.kinds.dicedungeon.plan import STEP
 
 _PLAIN = re.compile(r"^[a-z][a-z0-9_-]*$")
 _YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}

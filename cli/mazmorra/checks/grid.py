@@ -1,4 +1,4 @@
-"""Stage 2 for grid data: a grid field's value checked against its legend (shape, symbols, marks on
+"""Stage 2 for grid data (the declared side parses it: declared/grid.py): a grid field's value checked against its legend (shape, symbols, marks on
 the cells they may stand on, unique numbers, counts, edges on the boundary they belong to and one
 feature per edge, spans over cells of one kind). Every problem is at the YAML line and column of
 the cell, edge or span it is about, with a `grid.*` rule id."""

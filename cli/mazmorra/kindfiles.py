@@ -1,19 +1,21 @@
-"""A pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind` whose
-model is built from the declared fields (subclassing the base kind's model with `extends:`), so
-stages 2–4 and the game families' rules see it exactly like a built-in kind."""
+"""Stage 1 for a pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind`
+whose model is built from the declared fields (declared/: subclassing the base kind's model with
+`extends:`), so stages 2–4 and the game families' rules see it exactly like a built-in kind. The
+built-in kinds and families are handed in: the registry (kinds/) uses this module to register the
+kinds a family ships as kind files."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import create_model
 
-from mazmorra import kinds
 from mazmorra.declared.fields import DeclError, model_field
 from mazmorra.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
-from mazmorra.model import GENERIC, ComponentModel, Kind
+from mazmorra.model import GENERIC, ComponentModel, Family, Kind
 from mazmorra.paths import templates_dir
 from mazmorra.schemas import checked
 from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
@@ -33,6 +35,13 @@ _DECL_RULES = {
 }
 
 
+class _Known(NamedTuple):
+    """What a kind file may name besides the pack's own kinds: the built-in kinds and the families."""
+
+    kinds: Mapping[str, Kind]
+    families: Mapping[str, Family]
+
+
 def kind_files(pack_dir: Path) -> list[Path]:
     folder = pack_dir / KINDS_DIR
     if not folder.is_dir():
@@ -40,8 +49,13 @@ def kind_files(pack_dir: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
-    """The pack's declared kinds by name, in file order; problems of their files added to `problems`."""
+def load_kinds(
+    pack_dir: Path, builtin: Mapping[str, Kind], families: Mapping[str, Family]
+) -> tuple[dict[str, Kind], list[Problem]]:
+    """The pack's declared kinds by name, in file order, and the problems of their files; a kind
+    extends a built-in one or another of the pack's, and joins one of `families`."""
+    known = _Known(builtin, families)
+    problems: list[Problem] = []
     found: dict[str, tuple[KindFile, YMap, Loc]] = {}
     for path in kind_files(pack_dir):
         try:
@@ -53,7 +67,8 @@ def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
         if not isinstance(data, YMap):
             problems.append(Problem("kind.shape", "a kind file is a mapping (name:, fields: ...)", base))
             continue
-        spec = checked(KindFile, data, base, f"kind:{path.stem}", problems)
+        spec, invalid = checked(KindFile, data, base, f"kind:{path.stem}")
+        problems += invalid
         if spec is None:
             continue
         where = locate(data, ("name",)) or base
@@ -67,7 +82,7 @@ def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
                     "name",
                 )
             )
-        elif kinds.get(spec.name) is not None:
+        elif spec.name in builtin:
             problems.append(
                 Problem(
                     "kind.name-taken",
@@ -82,8 +97,8 @@ def load_kinds(pack_dir: Path, problems: list[Problem]) -> dict[str, Kind]:
             found[spec.name] = (spec, data, base)
     out: dict[str, Kind] = {}
     for name in found:
-        _resolve(name, found, out, [], problems, pack_dir)
-    return out
+        problems += _resolve(name, found, out, [], pack_dir, known)[1]
+    return out, problems
 
 
 def _resolve(
@@ -91,57 +106,49 @@ def _resolve(
     found: dict[str, tuple[KindFile, YMap, Loc]],
     out: dict[str, Kind],
     chain: list[str],
-    problems: list[Problem],
     pack_dir: Path,
-) -> Kind | None:
+    known: _Known,
+) -> tuple[Kind | None, list[Problem]]:
+    """The kind `name` (its bases first, added to `out`) and the problems of its file and theirs."""
     if name in out:
-        return out[name]
+        return out[name], []
     spec, data, base_loc = found[name]
     base: Kind | None = None
+    problems: list[Problem] = []
     if spec.extends is not None:
         where = locate(data, ("extends",)) or base_loc
         if spec.extends in chain or spec.extends == name:
-            problems.append(
-                Problem(
-                    "kind.unknown-base",
-                    f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}",
-                    where,
-                    f"kind:{name}",
-                    "extends",
-                )
-            )
-            return None
+            circle = f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}"
+            return None, [Problem("kind.unknown-base", circle, where, f"kind:{name}", "extends")]
         if spec.extends in found:
-            base = _resolve(spec.extends, found, out, [*chain, name], problems, pack_dir)
+            base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir, known)
             if base is None:
-                return None  # its own problem is reported
+                return None, problems  # its own problem is reported
         else:
-            base = kinds.get(spec.extends)
+            base = known.kinds.get(spec.extends)
         if base is None:
-            known = [*kinds.all_kinds(), *found]
-            problems.append(
-                Problem(
-                    "kind.unknown-base",
-                    f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, known)} "
-                    f"(known: {', '.join(sorted(known))})",
-                    where,
-                    f"kind:{name}",
-                    "extends",
-                )
+            names = [*known.kinds, *found]
+            unknown = Problem(
+                "kind.unknown-base",
+                f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, names)} "
+                f"(known: {', '.join(sorted(names))})",
+                where,
+                f"kind:{name}",
+                "extends",
             )
-            return None
-    kind = _build(spec, data, base_loc, base, problems, pack_dir)
+            return None, [unknown]
+    kind, own = _build(spec, data, base_loc, base, pack_dir, known.families)
     if kind is not None:
         out[name] = kind
-    return kind
+    return kind, problems + own
 
 
 def _build(
-    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, problems: list[Problem], pack_dir: Path
-) -> Kind | None:
-    """The Kind a kind file declares, on top of its base kind (if any)."""
+    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
+) -> tuple[Kind | None, list[Problem]]:
+    """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""
     owner = f"kind:{spec.name}"
-    before = len(problems)
+    problems: list[Problem] = []
     definitions: dict[str, Any] = {}
     declared_at = dict(base.declared_at) if base else {}
     for fname, decl in spec.fields.items():
@@ -226,13 +233,14 @@ def _build(
         )
     family = base.family if base else GENERIC
     if spec.family is not None:
-        family = kinds.families().get(spec.family) or family
-        if spec.family not in kinds.families():
+        named = _family_named(spec.family, families)
+        family = named or family
+        if named is None:
             problems.append(
                 Problem(
                     "kind.family",
-                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, kinds.families())} "
-                    f"(families: {', '.join(kinds.families())})",
+                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, families)} "
+                    f"(families: {', '.join(families)})",
                     locate(data, ("family",)) or base_loc,
                     owner,
                     "family",
@@ -242,15 +250,16 @@ def _build(
     rule_locs = data.get("rules")
     for i, raw in enumerate(spec.rules):
         loc = rule_locs.locs[i] if rule_locs is not None else base_loc
-        rule = parse_rule(raw, loc, spec.name, problems)
+        rule, invalid = parse_rule(raw, loc, spec.name)
+        problems += invalid
         if rule is not None:
             rules.append(rule)
     for fname, decl in spec.fields.items():  # a ref field states its own rule
         for target, path in _refs(decl):
             rules.append(Rule(_ref_spec(fname, target), locate(data, ("fields", fname, *path)) or base_loc, spec.name))
-    if len(problems) > before or template is None:
-        return None
-    return Kind(
+    if problems or template is None:
+        return None, problems
+    kind = Kind(
         name=spec.name,
         model=model,
         template=template,
@@ -270,19 +279,13 @@ def _build(
         source=base_loc,
         declared_at=declared_at,
     )
+    return kind, []
 
 
-def register_shipped_kinds(folder: Path) -> None:
-    """Register, as built-in kinds, the kinds a game family ships as kind files (`<family
-    package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
-    if not kind_files(folder):
-        raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
-    problems: list[Problem] = []
-    found = load_kinds(folder, problems)
-    if problems:
-        raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
-    for kind in found.values():
-        kinds.register(kind)
+def _family_named(name: str, families: Mapping[str, Family]) -> Family | None:
+    """The family a kind file's `family:` names, by its name or a former one (kind files keep working
+    after a family is renamed)."""
+    return families.get(name) or next((f for f in families.values() if name in f.former_names), None)
 
 
 def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:

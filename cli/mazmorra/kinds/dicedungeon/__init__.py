@@ -1,5 +1,5 @@
-"""The generated-dungeon family (spec E): dice tables a dungeon is rolled from at the table, and
-the maps `mazmorra generate` rolls from them, printed at miniature scale as posters.
+"""The dice-dungeon family (spec E): dice tables a dungeon is rolled from at the table, and the
+maps `mazmorra generate` rolls from them, printed at miniature scale as posters.
 
 Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds of the procedure
 (the rulebook's by default, so a pack may leave it out); rules and the generator read it with
@@ -56,7 +56,7 @@ class DungeonRules(Strict):
     @field_validator("door_die")
     @classmethod
     def _die(cls, v: str) -> str:
-        from mazmorra.kinds.generated.dice import parse_dice
+        from mazmorra.kinds.dicedungeon.dice import parse_dice
 
         parse_dice(v)
         return v
@@ -81,10 +81,11 @@ class Settings(Strict):
 
 FAMILY = register_family(
     Family(
-        "generated",
-        "Generated dungeons (spec E): dice tables with checked ranges and odds, and maps rolled from "
-        "them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
+        "dicedungeon",
+        "Dungeons rolled from dice tables (spec E): dice tables with checked ranges and odds, and maps "
+        "rolled from them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
         settings=Settings,
+        former_names=("generated",),
     )
 )
 

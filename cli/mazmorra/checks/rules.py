@@ -298,7 +298,7 @@ def _setting_keys(pack: Pack, setting: str) -> list[str] | None:
 def _field_types(pack: Pack, icons: IconSet) -> Iterator[Problem]:
     """What declared fields promise: an icon that exists, a usable picture inside the pack, a key of
     the game setting an enum names, grid data that keeps to its legend."""
-    from mazmorra.declared import gridcheck
+    from mazmorra.checks import grid
     from mazmorra.declared.grid import GridValue
     from mazmorra.images import problem_in_pack
 
@@ -308,7 +308,7 @@ def _field_types(pack: Pack, icons: IconSet) -> Iterator[Problem]:
             item = decl.item() if decl.type == "list" else decl
             value = _value(comp, name)
             if isinstance(value, GridValue):
-                yield from gridcheck.check(comp, name, decl, value)
+                yield from grid.check(comp, name, decl, value)
                 continue
             if item.setting is not None:
                 keys = _setting_keys(pack, item.setting)

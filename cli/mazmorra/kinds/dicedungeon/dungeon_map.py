@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import register
-from mazmorra.kinds.generated import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
-from mazmorra.kinds.generated.plan import Opening, Rect, Square, runs, shared_boundary, walls
+from mazmorra.kinds.dicedungeon import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
+from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, runs, shared_boundary, walls
 from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
 from mazmorra.units import parse_length
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mazmorra.errors import MazmorraError
-from mazmorra.kinds.generated import DungeonRules
-from mazmorra.kinds.generated.dice import parse_dice
-from mazmorra.kinds.generated.dice_table import ROLES, DiceTable
-from mazmorra.kinds.generated.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
+from mazmorra.kinds.dicedungeon import DungeonRules
+from mazmorra.kinds.dicedungeon.dice import parse_dice
+from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
+from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
 
 MAX_WAYS = 3000  # ways explored before the generator stops anyway (a guard, never reached in practice)
 ROOM_OF = {"empty": "room", "special": "special-room", "lair": "lair", "quest": "quest"}

@@ -1,7 +1,7 @@
 """Benchmark: loading one deck of N generic cards (stage 1 and 2: load_pack and validate) from YAML,
 CSV, XLSX and ODS-free workbooks, in the same run, as ratios against the YAML baseline.
 
-    python bench/sheets.py [--sizes 1000,10000] [--repeat 3]
+    python bench/spreadsheet.py [--sizes 1000,10000] [--repeat 3]
 
 Each measurement is the best of --repeat runs in this process (warm imports). Target: a spreadsheet
 deck loads within 1.5x the time of the same deck in YAML.

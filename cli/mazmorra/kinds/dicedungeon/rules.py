@@ -1,4 +1,4 @@
-"""Rules of the generated-dungeon family that look across its kinds: run once per pack holding any."""
+"""Rules of the dice-dungeon family that look across its kinds: run once per pack holding any."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 from mazmorra.errors import Problem, Severity, did_you_mean
 from mazmorra.kinds import family_rule
-from mazmorra.kinds.generated import FAMILY
-from mazmorra.kinds.generated.dice_table import DiceTable
-from mazmorra.kinds.generated.dungeon_map import DungeonMap
+from mazmorra.kinds.dicedungeon import FAMILY
+from mazmorra.kinds.dicedungeon.dice_table import DiceTable
+from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
 from mazmorra.model import Component, Pack
 
 

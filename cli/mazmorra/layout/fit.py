@@ -1,0 +1,312 @@
+"""The text-fitting engine of the layout stage: a card text's parts (text.py) measured, broken into
+lines (linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box,
+or set inside a round box's ellipse."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from mazmorra import fonts
+from mazmorra.layout.linebreak import HYPHEN, optimal_breaks, word_splits
+from mazmorra.text import Block, IconPart, Part, TextPart, split_blocks
+
+PLUS_ICONS = frozenset({"stealth", "alert"})  # their number reads "+N"
+ICON_SCALE = 1.15  # icon height relative to the font size
+INSIDE_SCALE = 1.3  # an icon with its number inside is drawn larger, so the number stays legible
+INSIDE_NUMBER = 0.62  # the number's size relative to the icon
+
+
+@dataclass(frozen=True)
+class Style:
+    font: str = fonts.DEFAULT
+    bold_font: str = "sans-bold"
+    color: str = "#222222"
+    leading: float = 1.18
+    align: str = "left"  # left | center | right
+    valign: str = "top"  # top | middle | bottom
+    italic_font: str = "sans-italic"
+    bold_italic_font: str = "sans-bold-italic"
+    paragraph_spacing: float = 0.5  # extra space between paragraphs, in lines
+    inside_color: str = "#222222"  # a number drawn inside its icon
+
+    def face(self, bold: bool, italic: bool = False) -> str:
+        """The font a run of text is drawn in."""
+        if italic:
+            return self.bold_italic_font if bold else self.italic_font
+        return self.bold_font if bold else self.font
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A part placed on a line: x offset in pt from the line start."""
+
+    x: float
+    part: Part
+    width: float
+
+
+@dataclass(frozen=True)
+class Line:
+    items: tuple[Placed, ...]
+    width: float
+    align: str | None = None  # its paragraph's own alignment (None: the box's)
+    gap_before: float = 0.0  # pt of paragraph spacing above it
+
+
+@dataclass(frozen=True)
+class Fitted:
+    size: float  # pt
+    lines: tuple[Line, ...]
+    height: float  # pt
+    fits: bool
+    overflow: float  # pt beyond the box (height or width), 0 when it fits
+
+
+def part_width(part: Part, style: Style, size: float) -> float:
+    if isinstance(part, IconPart):
+        if part.inside:
+            return size * INSIDE_SCALE
+        w = size * ICON_SCALE
+        if part.number is not None:
+            w += size * 0.1 + fonts.width(number_label(part), style.bold_font, size)
+        return w
+    font = style.face(part.bold, part.italic) if part.bold or part.italic else style.font
+    return fonts.width(part.text, font, size)
+
+
+def number_label(part: IconPart) -> str:
+    n = part.number or ""
+    if part.name in PLUS_ICONS and n and n[0] not in "+-":
+        return "+" + n
+    return n
+
+
+@lru_cache(maxsize=20000)
+def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bool], ...]:
+    """Where a chunk can be hyphenated, in reading order: (its text run, the character the next line
+    starts at, whether the line ending there gets a hyphen; a word's own hyphen stays where it is)."""
+    out = []
+    for m, part in enumerate(chunk):
+        if isinstance(part, TextPart):
+            for left, right in word_splits(part.text, lang):
+                own = left + right == part.text
+                out.append((m, len(left) if own else len(left) - len(HYPHEN), not own))
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=50000)
+def piece(chunk: tuple[Part, ...], lang: str, style: Style, a: int, b: int) -> tuple[tuple[Part, ...], float]:
+    """A chunk from its split point a to point b (0: its start, len(points) + 1: its end), with the
+    hyphen that ends a line at b; and its width at 1 pt."""
+    pts = split_points(chunk, lang)
+    m0, lo0 = (0, 0) if a == 0 else pts[a - 1][:2]
+    m1, hi1, hyphen = (len(chunk) - 1, -1, False) if b > len(pts) else pts[b - 1]
+    parts: list[Part] = []
+    for m in range(m0, m1 + 1):
+        p = chunk[m]
+        if not isinstance(p, TextPart):
+            parts.append(p)
+            continue
+        lo = lo0 if m == m0 else 0
+        hi = hi1 if m == m1 and hi1 >= 0 else len(p.text)
+        text = p.text[lo:hi] + (HYPHEN if m == m1 and hyphen else "")
+        if text:
+            parts.append(TextPart(text, p.bold, p.italic))
+    return tuple(parts), sum(part_width(p, style, 1.0) for p in parts)
+
+
+def layout(
+    paragraphs: list[list[list[Part]]],
+    width: float | Callable[[int], float],
+    style: Style,
+    size: float,
+    lang: str,
+    units: list[list[list[float]]] | None = None,
+    hyphenate: bool = True,
+    balance: bool = False,
+) -> tuple[list[Line], float]:
+    """Each hard line broken into lines of at most `width` pt (or `width(n)` for the n-th line of
+    the paragraph), the whole paragraph at once (linebreak.optimal_breaks); returns the lines and
+    the widest line's width (pt).
+
+    `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
+    several sizes measures every word once. `balance` evens the last line too (centred text).
+    """
+    if units is None:
+        units = unit_widths(paragraphs, style)
+    space = fonts.width(" ", style.font, size)
+    lines: list[Line] = []
+    widest = 0.0
+    for chunks, chunk_units in zip(paragraphs, units):
+        keys = [tuple(c) for c in chunks] if hyphenate else []
+
+        def points(j: int, keys: list[tuple[Part, ...]] = keys) -> int:
+            return len(split_points(keys[j], lang))
+
+        def cut(j: int, a: int, b: int, keys: list[tuple[Part, ...]] = keys) -> float:
+            return piece(keys[j], lang, style, a, b)[1] * size
+
+        widths = [sum(u) * size for u in chunk_units]
+        for (i, a), (j, b) in optimal_breaks(widths, space, width, points if hyphenate else None, cut, balance):
+            cur: list[Placed] = []
+            x = 0.0
+            for n, c in enumerate(range(i, j + 1 if b else j)):
+                if n:
+                    x += space
+                if (c == i and a) or (c == j and b):  # a hyphenated chunk's piece
+                    for p in piece(keys[c], lang, style, a if c == i else 0, b if c == j else 10**6)[0]:
+                        pw = part_width(p, style, size)
+                        cur.append(Placed(x, p, pw))
+                        x += pw
+                    continue
+                for p, u in zip(chunks[c], chunk_units[c]):
+                    pw = u * size
+                    cur.append(Placed(x, p, pw))
+                    x += pw
+            lines.append(Line(tuple(cur), x))
+            widest = max(widest, x)
+    return lines, widest
+
+
+def unit_widths(paragraphs: list[list[list[Part]]], style: Style) -> list[list[list[float]]]:
+    return [[[part_width(p, style, 1.0) for p in chunk] for chunk in chunks] for chunks in paragraphs]
+
+
+def fit(
+    text: str,
+    width: float,
+    height: float,
+    style: Style,
+    size: float,
+    min_size: float,
+    lang: str,
+    step: float = 0.25,
+    heading: bool = False,
+    round_box: bool = False,
+) -> Fitted:
+    """The largest size in [min_size, size] (by step) at which text fits width × height (pt).
+    Paragraphs are broken one by one (each keeps its alignment) and stacked with their spacing.
+
+    A `heading` (a title or a label) is never hyphenated: it shrinks on one line first, and breaks
+    at spaces only when even `min_size` is too large for one line. A `round_box` sets the text
+    inside the ellipse the box holds (a round token's rules): each line as wide as the ellipse is
+    where the line, centred in the box, stands."""
+    blocks = split_blocks(text)
+    units = [unit_widths(b.lines, style) for b in blocks]
+
+    def attempt(s: float) -> Fitted:
+        if round_box:
+            return _round_attempt(blocks, units, width, height, style, s, lang, not heading)
+        lines: list[Line] = []
+        widest = 0.0
+        for i, (block, block_units) in enumerate(zip(blocks, units)):
+            balance = (block.align or style.align) == "center"
+            broken, w = layout(block.lines, width, style, s, lang, block_units, not heading, balance)
+            if i == 0 and block.align is None:  # the common case: one paragraph, the box's alignment
+                lines += broken
+            else:
+                gap = s * style.leading * style.paragraph_spacing if i else 0.0
+                lines += [
+                    replace(ln, align=block.align, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)
+                ]
+            widest = max(widest, w)
+        h = len(lines) * s * style.leading + sum(ln.gap_before for ln in lines)
+        over = max(h - height, widest - width, 0.0)
+        return Fitted(s, tuple(lines), h, over <= 1e-6, over)
+
+    hi = math.ceil((size - min_size) / step - 1e-9) if min_size < size else 0  # shrink steps down to min_size
+
+    def at(k: int) -> float:  # the k-th step down; the last one is min_size itself, on the step grid or not
+        return max(size - k * step, min_size)
+
+    if heading:  # one line per hard line, at the largest size that allows it
+        one = _one_line_size(blocks, units, width, height, style)
+        k = max(0, math.ceil((size - one) / step - 1e-9))
+        if k <= hi:
+            f = attempt(at(k))
+            if f.fits:
+                return f
+    best = attempt(size)
+    if best.fits or hi == 0:
+        return best
+    # Start near the size at which the text's area fills the box, then walk to the exact step.
+    area = sum(u for block in units for chunks in block for chunk in chunks for u in chunk) * style.leading
+    est = (width * height / area) ** 0.5 if area > 0 and width > 0 and height > 0 else min_size
+    k = min(hi, max(1, round((size - est) / step)))
+    f = attempt(at(k))
+    if f.fits:
+        while k > 1:  # grow while it still fits
+            g = attempt(at(k - 1))
+            if not g.fits:
+                break
+            f, k = g, k - 1
+        return f
+    while k < hi:  # shrink until it fits
+        k += 1
+        f = attempt(at(k))
+        if f.fits:
+            return f
+    return f
+
+
+def _one_line_size(
+    blocks: list[Block], units: list[list[list[list[float]]]], width: float, height: float, style: Style
+) -> float:
+    """The largest size (pt) at which every hard line of the text fits the box on one line."""
+    space = fonts.width(" ", style.font, 1.0)
+    widest = max(
+        (sum(map(sum, line)) + space * max(0, len(line) - 1) for block in units for line in block),
+        default=0.0,
+    )
+    lines = sum(len(b.lines) for b in blocks)
+    tall = lines * style.leading + (len(blocks) - 1) * style.leading * style.paragraph_spacing
+    return min(width / widest if widest > 0 else math.inf, height / tall if tall > 0 else math.inf)
+
+
+def _round_attempt(
+    blocks: list[Block],
+    units: list[list[list[list[float]]]],
+    width: float,
+    height: float,
+    style: Style,
+    s: float,
+    lang: str,
+    hyphenate: bool,
+) -> Fitted:
+    """One size of a text set inside the box's ellipse, centred: guess how many lines, give each
+    line the chord of the ellipse at its height, break, and try again with the count it took."""
+    step = s * style.leading
+    count = 1
+    lines: list[Line] = []
+    for _ in range(6):
+        chords = _chords(count, step, width, height)
+        lines = []
+        for i, (block, block_units) in enumerate(zip(blocks, units)):
+
+            def chord(k: int, done: int = len(lines), chords: list[float] = chords) -> float:
+                return chords[min(done + k, len(chords) - 1)]
+
+            broken, _ = layout(block.lines, chord, style, s, lang, block_units, hyphenate, True)
+            gap = s * style.leading * style.paragraph_spacing if i else 0.0
+            lines += [replace(ln, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)]
+        if len(lines) == count:
+            break
+        count = len(lines)
+    h = len(lines) * step + sum(ln.gap_before for ln in lines)
+    chords = _chords(len(lines), step, width, height, sum(ln.gap_before for ln in lines))
+    over = max([h - height, *(ln.width - c for ln, c in zip(lines, chords)), 0.0])
+    return Fitted(s, tuple(replace(ln, align="center") for ln in lines), h, over <= 1e-6, over)
+
+
+def _chords(n: int, step: float, width: float, height: float, gaps: float = 0.0) -> list[float]:
+    """The width of the box's ellipse across each of n lines `step` pt tall, centred in the box."""
+    a, b = width / 2, height / 2
+    top = (height - n * step - gaps) / 2 - b  # relative to the ellipse's centre
+    out = []
+    for k in range(n):
+        far = max(abs(top + k * step), abs(top + (k + 1) * step))
+        out.append(2 * a * math.sqrt(max(0.0, 1 - (far / b) ** 2)) if far < b else 0.0)
+    return out
