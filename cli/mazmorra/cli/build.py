@@ -198,7 +198,7 @@ def build_cmd(
     dpi: Annotated[
         int | None,
         typer.Option(
-            help="PNG resolution (default 300; a profile has its own); also the resolution cap of TTS sheets.",
+            help="PNG resolution (default 300; a profile has its own); also the resolution cap of TTS deck images.",
             show_default=False,
             min=30,
             max=1200,
@@ -213,7 +213,7 @@ def build_cmd(
         bool,
         typer.Option(
             "--tts",
-            help="Tabletop Simulator deck sheets and saved objects: output/<pack>/<lang>/tts/.",
+            help="Tabletop Simulator deck images and saved objects: output/<pack>/<lang>/tts/.",
             rich_help_panel="Outputs",
         ),
     ] = False,

@@ -41,7 +41,7 @@ BackOffsetOpt = Annotated[
         help="X,Y: mm every backs page moves (+X right, +Y down as the backs page reads) to make up for "
         "the printer's duplex misregistration; read it off `mazmorra calibrate`.",
         show_default=False,
-        rich_help_panel="Sheets",
+        rich_help_panel="Print sheets",
     ),
 ]
 
