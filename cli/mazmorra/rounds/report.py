@@ -94,13 +94,14 @@ def _md_words(f: FieldChange) -> str:
         return _md(f.now or "")
     marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
     out = []
-    for w in f.words:
+    for i, w in enumerate(f.words):
         core = w.text.strip()
         if w.op == "=" or not core:
             out.append(_md(w.text))
             continue
         lead, trail = w.text[: len(w.text) - len(w.text.lstrip())], w.text[len(w.text.rstrip()) :]
-        out.append(lead + marks[w.op].format(_md(core)) + trail)
+        then = f.words[i + 1].op if i + 1 < len(f.words) else ""
+        out.append(lead + marks[w.op].format(_md(core)) + trail + (" " if w.op == "-" and then == "+" else ""))
     return "".join(out)
 
 
