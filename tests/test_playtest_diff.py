@@ -102,6 +102,7 @@ def test_diff_since_a_tag_lists_exactly_what_changed(round_two: Path) -> None:
     changes = {c["component"]: c for c in data["changes"]}
     for cid, (old, new) in TEXTS.items():
         assert [f["field"] for f in changes[cid]["fields"]] == ["text"], cid
+        assert old in changes[cid]["fields"][0]["before"] and new in changes[cid]["fields"][0]["now"]
         assert changes[cid]["causes"] == []
     words = changes["senda-acero"]["fields"][0]["words"]
     assert (
