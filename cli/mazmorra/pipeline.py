@@ -133,7 +133,9 @@ def _build(
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft)
         problems += ctx.problems
-        docs += _documents(decks, ctx, opts.changed_since, sheet)  # 4. lay out: lazily, while stage 5 consumes it
+        docs += _documents(
+            decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
+        )  # 4. lay out: lazily, while stage 5 consumes it
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
@@ -194,9 +196,12 @@ def _record_for_make(
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
 
 
-def _documents(decks: list[Deck], ctx: LayoutContext, since: Revision | None, sheet: ImposeOptions) -> list[Document]:
+def _documents(
+    decks: list[Deck], ctx: LayoutContext, since: Revision | None, sheet: ImposeOptions | None
+) -> list[Document]:
     """Stage 4's documents in one language: every deck; or, in a round (`--changed-since`), the
-    decks' changed and added components only and the list of those to take out (removed.pdf)."""
+    decks' changed and added components only and, when there are print sheets, the list of those to
+    take out (removed.pdf)."""
     if since is None:
         return [lay_out(deck, ctx) for deck in decks]
     changes = compare(since.folder, ctx.pack.root, ctx.lang, since.rev)
@@ -206,7 +211,7 @@ def _documents(decks: list[Deck], ctx: LayoutContext, since: Revision | None, sh
     if len(decks) < len(ctx.pack.decks):  # --deck: only those decks' removals
         wanted = {d.id for d in decks}
         changes = replace(changes, changes=tuple(c for c in changes.changes if c.deck in wanted))
-    removal = removal_document(changes, ctx, sheet.size, sheet.margin)
+    removal = removal_document(changes, ctx, sheet.size, sheet.margin) if sheet is not None else None
     return docs + ([removal] if removal is not None else [])
 
 
