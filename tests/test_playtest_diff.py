@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, edit, pdf_text, run_cli
+from conftest import CONTENT, edit, pdf_text, run_cli, write_pack
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -87,8 +87,8 @@ def round_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def diff_json(root: Path, *args: str) -> dict:
-    res = run_cli("diff", PACK, "--format", "json", *args, cwd=root)
+def diff_json(root: Path, *args: str, pack: str = PACK) -> dict:
+    res = run_cli("diff", pack, "--format", "json", *args, cwd=root)
     assert res.returncode == 0, res.stdout + res.stderr
     return json.loads(res.stdout)
 
@@ -334,3 +334,24 @@ def test_a_new_round_clears_the_last_rounds_sheets(round_two: Path, tmp_path: Pa
     assert res.returncode == 0, res.stdout + res.stderr
     assert sorted(p.name for p in out.glob("*.pdf")) == ["habilidades.pdf"]
     assert os.path.getsize(out / "habilidades.pdf") > 0
+
+
+def test_a_spreadsheet_translation_left_as_it_was_is_stale(tmp_path: Path) -> None:
+    """A translation carried in a `text@en` column is not a catalogue entry: it went stale when the
+    source text changed and the column did not."""
+    pack = write_pack(
+        tmp_path,
+        {
+            "pack.yaml": "id: p\nname: P\ndecks:\n  - {id: cartas, kind: card, name: Cartas, file: decks/cartas.csv}\n",
+            "decks/cartas.csv": "id,name,name@en,text,text@en\n"
+            "uno,Uno,One,Gana una moneda.,Gain a coin.\n"
+            "dos,Dos,Two,Roba una carta.,Draw a card.\n",
+            "locale/en.po": 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            'msgctxt "pack.name"\nmsgid "P"\nmsgstr "P"\n\nmsgctxt "deck:cartas.name"\nmsgid "Cartas"\nmsgstr "Cards"\n',
+        },
+    )
+    shutil.copytree(pack, tmp_path / "round1" / "p")
+    edit(pack / "decks" / "cartas.csv", "Gana una moneda.", "Gana dos monedas.")
+    data = diff_json(tmp_path, "--since", str(tmp_path / "round1"), pack="p")
+    assert [c["component"] for c in data["changes"]] == ["uno"]
+    assert data["stale"] == [{"component": "uno", "field": "text", "lang": "en", "state": "unchanged"}]

@@ -58,7 +58,7 @@ class Stale:
     component: str
     field: str
     lang: str
-    state: str  # fuzzy (out of date) | untranslated
+    state: str  # fuzzy (the catalogue translates the old text) | untranslated | unchanged (a spreadsheet's column)
 
 
 @dataclass(frozen=True)
@@ -337,10 +337,16 @@ def _stale(old: Pack, new: Pack, components: list[str]) -> tuple[Stale, ...]:
         if lang == new.spec.source_language:
             continue
         local = {loc.component.id: loc.texts for loc in localise(new, lang).components}
+        earlier = {loc.component.id: loc.texts for loc in localise(old, lang).components}
         for m in texts:
             found = local.get(m.component, {}).get(m.field)
+            was = earlier.get(m.component, {}).get(m.field)
             if found is not None and found.status in UNTRANSLATED:
                 out.append(Stale(m.component, m.field, lang, UNTRANSLATED[found.status]))
+            elif (
+                found is not None and not found.loc.file.endswith(".po") and was is not None and was.text == found.text
+            ):
+                out.append(Stale(m.component, m.field, lang, "unchanged"))  # a spreadsheet column left as it was
     return tuple(out)
 
 

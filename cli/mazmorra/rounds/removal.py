@@ -4,6 +4,7 @@ any other) as one document of page-sized faces, printed on the build's sheets as
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import jinja2
@@ -39,8 +40,10 @@ def removal_document(changes: Changes, ctx: LayoutContext, page: tuple[float, fl
 
     def items() -> Iterator[Item]:
         for n, chunk in enumerate(chunks, 1):
+            before = len(ctx.labels.missing)
             face, problems = _page(ctx, changes, chunk, (n, len(chunks)), (w, h))
-            yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems))
+            missing = tuple(itertools.islice(ctx.labels.missing, before, None))  # reported like any template's
+            yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=missing)
 
     pack_name = ctx.localisation.name("pack.name")
     return Document(
