@@ -355,3 +355,37 @@ def test_a_spreadsheet_translation_left_as_it_was_is_stale(tmp_path: Path) -> No
     data = diff_json(tmp_path, "--since", str(tmp_path / "round1"), pack="p")
     assert [c["component"] for c in data["changes"]] == ["uno"]
     assert data["stale"] == [{"component": "uno", "field": "text", "lang": "en", "state": "unchanged"}]
+
+
+def test_a_pack_font_changed_between_rounds_and_a_name_shown_on_other_cards(tmp_path: Path) -> None:
+    """A card showing another card's name (a spell summoning a creature) changes with it; the earlier
+    revision's own copy of a pack font, changed since, does not clash with the current one."""
+    earlier = tmp_path / "round1" / "grimorio"
+    shutil.copytree(CONTENT / "grimorio", earlier)
+    pack = tmp_path / "work" / "content" / "grimorio"
+    shutil.copytree(CONTENT / "grimorio", pack)
+    edit(pack / "decks" / "criaturas.csv", "lobo-ceniza,Lobo de ceniza,", "lobo-ceniza,Lobo de cenizas,")
+    data = diff_json(tmp_path / "work", "--since", str(earlier), pack="grimorio")
+    changes = {c["component"]: c for c in data["changes"]}
+    assert set(changes) == {"lobo-ceniza", "llamada-de-la-manada"}
+    assert [f["field"] for f in changes["lobo-ceniza"]["fields"]] == ["name"]
+    assert changes["llamada-de-la-manada"]["fields"] == changes["llamada-de-la-manada"]["causes"] == []
+    text = run_cli("diff", "grimorio", "--since", str(earlier), cwd=tmp_path / "work").stdout
+    assert "it shows another component's or its deck's data" in text
+    with (earlier / "fonts" / "Caladea-Regular.ttf").open("ab") as fh:
+        fh.write(b"\0\0\0\0")  # another file, the same glyph outlines
+    data = diff_json(tmp_path / "work", "--since", str(earlier), pack="grimorio")
+    assert "fonts/Caladea-Regular.ttf" in data["causes"] and len(data["changes"]) > 2
+    res = run_cli("build", "grimorio", "--changed-since", str(earlier), "--lang", "es", cwd=tmp_path / "work")
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_an_earlier_revision_that_does_not_load_says_so(tmp_path: Path) -> None:
+    pack = project(tmp_path)
+    edit(pack / "pack.yaml", "id: cripta", "id: Cripta Rota")
+    git(tmp_path, "commit", "-qam", "broken")
+    git(tmp_path, "tag", "broken")
+    edit(pack / "pack.yaml", "id: Cripta Rota", "id: cripta")
+    res = run_cli("diff", PACK, "--since", "broken", cwd=tmp_path)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "the pack as it was at 'broken' does not load" in res.stderr and "(since.invalid)" in res.stderr

@@ -13,13 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp
-from mazmorra.errors import ContentError, Severity, UsageError
+from mazmorra import fonts
+from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp, TextOp
+from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import UNTRANSLATED, localise, pack_messages
 from mazmorra.icons import IconSet
@@ -149,11 +151,17 @@ class _Printed:
 
 def compare(before: Path, now: Path, lang: str | None, since: str) -> Changes:
     """The pack at `now` against its earlier revision at `before`, in `lang` (None: the source language)."""
-    old_pack, new_pack = load_pack(before), load_pack(now)
+    new_pack = load_pack(now)
+    try:
+        old_pack = load_pack(before)
+    except ContentError as exc:
+        what = Problem("since.invalid", f"the pack as it was at '{since}' does not load: compare with another revision")
+        raise ContentError([*exc.problems, what]) from None
     lang = lang or new_pack.spec.source_language
     if lang not in new_pack.spec.languages:
         raise UsageError(f"pack '{new_pack.id}' has no language {lang} (it has {', '.join(new_pack.spec.languages)})")
-    old, _ = _printed(old_pack, lang)
+    with _fonts_set_aside():
+        old, _ = _printed(old_pack, lang)
     new, pack_name = _printed(new_pack, lang)
     files = _changed_files(old_pack.root, new_pack.root)
     changes: list[Change] = []
@@ -193,6 +201,21 @@ def _changed(cid: str, a: _Printed, b: _Printed, files: tuple[str, ...]) -> Chan
     return Change(CHANGED, b.deck, b.deck_name, cid, b.name, b.kind, (a.copies, b.copies), fields, sides, causes)
 
 
+@contextmanager
+def _fonts_set_aside() -> Iterator[None]:
+    """Laying out the earlier revision registers its copy of the pack's fonts under the same names as
+    the current ones: the pack fonts known so far are set aside, and put back after, so that the two
+    never clash (a font file changed between rounds) and the build goes on with the current files."""
+    saved = dict(fonts.FONTS)
+    for name in set(saved) - fonts.BUNDLED:
+        del fonts.FONTS[name]
+    try:
+        yield
+    finally:
+        fonts.FONTS.clear()
+        fonts.FONTS.update(saved)
+
+
 def _drawn(path: str) -> bool:
     """A file whose change shows on its own, whatever fields changed beside it: a template, an icon,
     an image, a font (not pack.yaml or a kind file, whose changes show as field changes)."""
@@ -225,8 +248,6 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
             if item.back is not None:
                 sides["back"] = _side(item.back, pack.root, icons)
             reads |= {f for _, drawn in sides.values() for f, _ in drawn}
-            if (pack.root / "fonts").is_dir():
-                reads |= {_inside(pack.root, p) for p in (pack.root / "fonts").iterdir()}
             out[comp.id] = _Printed(
                 deck.id,
                 doc.deck_name,
@@ -242,7 +263,7 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
 
 def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple[str, str]]]:
     """A face made comparable across revisions (image paths relative to the pack), and the pack's
-    own icon and image files it draws, each with a digest of its content."""
+    own icon, image and font files it draws, each with a digest of its content."""
     drawn: set[tuple[str, str]] = set()
 
     def portable(ops: Iterable[Op]) -> tuple[Op, ...]:
@@ -259,6 +280,10 @@ def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple
                 name = _inside(root, icons.files[op.name])
                 if name is not None:
                     drawn.add((name, _digest(icons.files[op.name])))
+            elif isinstance(op, TextOp) and op.font in fonts.FONTS and op.font not in fonts.BUNDLED:
+                name = _inside(root, fonts.FONTS[op.font])  # the pack's own font: its glyphs print
+                if name is not None:
+                    drawn.add((name, _digest(fonts.FONTS[op.font])))
             out.append(op)
         return tuple(out)
 

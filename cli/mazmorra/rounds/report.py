@@ -24,6 +24,17 @@ def report(changes: Changes, fmt: str) -> str:
     return as_text(changes)
 
 
+SHOWS_OTHERS = (
+    "printed differently, though none of its fields or files changed: it shows another component's or its deck's data"
+)
+
+
+def _shows_others(c: Change) -> bool:
+    """A face changed with nothing of its own changed: a template showing other components (`components`),
+    the deck's name or count."""
+    return c.status == CHANGED and bool(c.sides) and not c.causes and not c.fields
+
+
 def _counts(counts: dict[str, int]) -> str:
     return f"{counts[CHANGED]} changed, {counts[ADDED]} added, {counts[REMOVED]} removed"
 
@@ -71,6 +82,8 @@ def as_text(changes: Changes) -> str:
             lines.append(f"      {f.field}: {_text_words(f)}".replace("\n", "\n" + " " * (len(f.field) + 8)))
         if c.causes:
             lines.append(f"      printed differently because of: {', '.join(c.causes)}")
+        elif _shows_others(c):
+            lines.append(f"      {SHOWS_OTHERS}")
     by_cause = changes.by_cause()
     if by_cause:
         lines += ["", "Files of the pack that changed what prints:"]
@@ -127,6 +140,8 @@ def as_markdown(changes: Changes) -> str:
                 lines += [f"  - {_md(f.field)}: {_md_words(f)}" for f in c.fields if status == CHANGED]
                 if c.causes:
                     lines.append(f"  - printed differently because of {', '.join(f'`{x}`' for x in c.causes)}")
+                elif _shows_others(c):
+                    lines.append(f"  - {SHOWS_OTHERS}")
     by_cause = changes.by_cause()
     if by_cause:
         lines += ["", "## Templates and icons", ""]
