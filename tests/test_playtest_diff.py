@@ -389,3 +389,16 @@ def test_an_earlier_revision_that_does_not_load_says_so(tmp_path: Path) -> None:
     res = run_cli("diff", PACK, "--since", "broken", cwd=tmp_path)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "the pack as it was at 'broken' does not load" in res.stderr and "(since.invalid)" in res.stderr
+
+
+def test_a_pack_not_yet_in_the_revision_is_all_new(tmp_path: Path) -> None:
+    project(tmp_path)
+    shutil.copytree(CONTENT / "muestras", tmp_path / "content" / "muestras")  # not committed
+    res = run_cli("diff", "muestras", "--since", "v1", "--format", "json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "was not in revision v1: every component is new" in res.stderr
+    data = json.loads(res.stdout)
+    assert {c["status"] for c in data["changes"]} == {"added"} and len(data["changes"]) == 3
+    res = run_cli("build", "muestras", "--changed-since", "v1", "--lang", "es", cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "cartas.pdf" in res.stdout and (tmp_path / "output" / "changes" / "muestras" / "es" / "cartas.pdf").is_file()

@@ -275,6 +275,10 @@ def build_cmd(
                     earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
                     ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress,
                 ):
+                    if args.changed_since and since is None:
+                        err.print(
+                            f"{escape(pack.id)} was not in revision {escape(args.changed_since)}: all of it is new"
+                        )
                     res = build(pack_dir, args.build_options(pack, since), progress, loaded=pack)
             except ContentError as exc:  # each pack stands alone: report it, build the others
                 show_problems(exc.problems)

@@ -100,7 +100,8 @@ class BuildArgs:
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:
-        """The pipeline's options for one pack; `since`: the folder its --changed-since revision is in."""
+        """The pipeline's options for one pack; `since`: the folder its --changed-since revision is in
+        (None: the pack was not in that revision)."""
         from mazmorra.pipeline import BuildOptions
         from mazmorra.rounds import Revision
 
@@ -113,7 +114,7 @@ class BuildArgs:
             changed_only=self.changed_only,
             outputs=self.outputs(pack),
             jobs=self.jobs,
-            changed_since=Revision(self.changed_since, since) if self.changed_since and since else None,
+            changed_since=Revision(self.changed_since, since) if self.changed_since else None,
         )
 
     def copies(self, pack: Pack) -> int:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mazmorra.cli.app import app
-from mazmorra.cli.console import guard
+from mazmorra.cli.console import err, escape, guard
 
 
 class DiffFormat(str, Enum):
@@ -54,5 +54,7 @@ def diff(
     with guard():
         pack_dir = find_pack(pack)
         with earlier(pack_dir, since) as before:
+            if before is None:
+                err.print(f"{escape(pack_dir)} was not in revision {escape(since)}: every component is new")
             changes = compare(before, pack_dir, lang, since)
         sys.stdout.write(report(changes, fmt.value))

@@ -149,21 +149,24 @@ class _Printed:
     reads: frozenset[str]  # the pack's files its faces are made from (templates, icons, images, pack.yaml, kinds)
 
 
-def compare(before: Path, now: Path, lang: str | None, since: str) -> Changes:
-    """The pack at `now` against its earlier revision at `before`, in `lang` (None: the source language)."""
+def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Changes:
+    """The pack at `now` against its earlier revision at `before` (None: it had none, everything is
+    new), in `lang` (None: the source language)."""
     new_pack = load_pack(now)
     try:
-        old_pack = load_pack(before)
+        old_pack = load_pack(before) if before is not None else None
     except ContentError as exc:
         what = Problem("since.invalid", f"the pack as it was at '{since}' does not load: compare with another revision")
         raise ContentError([*exc.problems, what]) from None
     lang = lang or new_pack.spec.source_language
     if lang not in new_pack.spec.languages:
         raise UsageError(f"pack '{new_pack.id}' has no language {lang} (it has {', '.join(new_pack.spec.languages)})")
-    with _fonts_set_aside():
-        old, _ = _printed(old_pack, lang)
+    old: dict[str, _Printed] = {}
+    if old_pack is not None:
+        with _fonts_set_aside():
+            old, _ = _printed(old_pack, lang)
     new, pack_name = _printed(new_pack, lang)
-    files = _changed_files(old_pack.root, new_pack.root)
+    files = _changed_files(old_pack.root if old_pack is not None else None, new_pack.root)
     changes: list[Change] = []
     unprinted: list[str] = []
     for cid in [*new, *(c for c in old if c not in new)]:
@@ -337,11 +340,11 @@ def word_diff(before: str, now: str) -> tuple[Word, ...]:
     return tuple(out)
 
 
-def _changed_files(before: Path, now: Path) -> tuple[str, ...]:
+def _changed_files(before: Path | None, now: Path) -> tuple[str, ...]:
     """Every file (pack-relative) added, removed or edited between the two folders, sorted."""
 
-    def files(root: Path) -> dict[str, Path]:
-        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+    def files(root: Path | None) -> dict[str, Path]:
+        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()} if root else {}
 
     a, b = files(before), files(now)
     return tuple(
@@ -349,10 +352,10 @@ def _changed_files(before: Path, now: Path) -> tuple[str, ...]:
     )
 
 
-def _stale(old: Pack, new: Pack, components: list[str]) -> tuple[Stale, ...]:
+def _stale(old: Pack | None, new: Pack, components: list[str]) -> tuple[Stale, ...]:
     """The translations the changed and added components' new source texts left behind, in every
     other language of the pack."""
-    before = {m.ctx: m.source for m in pack_messages(old)}
+    before = {m.ctx: m.source for m in pack_messages(old)} if old is not None else {}
     wanted = set(components)
     texts = [m for m in pack_messages(new) if m.component in wanted and before.get(m.ctx) != m.source]
     if not texts:
@@ -362,7 +365,7 @@ def _stale(old: Pack, new: Pack, components: list[str]) -> tuple[Stale, ...]:
         if lang == new.spec.source_language:
             continue
         local = {loc.component.id: loc.texts for loc in localise(new, lang).components}
-        earlier = {loc.component.id: loc.texts for loc in localise(old, lang).components}
+        earlier = {loc.component.id: loc.texts for loc in localise(old, lang).components} if old else {}
         for m in texts:
             found = local.get(m.component, {}).get(m.field)
             was = earlier.get(m.component, {}).get(m.field)

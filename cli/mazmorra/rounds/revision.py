@@ -18,10 +18,11 @@ PACK_FILE = "pack.yaml"
 
 
 @contextmanager
-def earlier(pack_dir: Path, rev: str) -> Iterator[Path]:
-    """The pack folder as it was at `rev`, for as long as the context lasts. REV is a folder (the
-    earlier pack itself, or a folder holding it under the pack's folder name) or a git revision;
-    a UsageError (exit 2) says why neither works."""
+def earlier(pack_dir: Path, rev: str) -> Iterator[Path | None]:
+    """The pack folder as it was at `rev`, for as long as the context lasts; None when the pack was
+    not in that git revision (every component is new). REV is a folder (the earlier pack itself, or a
+    folder holding it under the pack's folder name) or a git revision; a UsageError (exit 2) says why
+    neither works."""
     folder = Path(rev).expanduser()
     if folder.is_dir():
         for candidate in (folder, folder / pack_dir.name, folder / "content" / pack_dir.name):
@@ -34,7 +35,7 @@ def earlier(pack_dir: Path, rev: str) -> Iterator[Path]:
 
 
 @contextmanager
-def _from_git(pack_dir: Path, rev: str) -> Iterator[Path]:
+def _from_git(pack_dir: Path, rev: str) -> Iterator[Path | None]:
     git = shutil.which("git")
     if git is None:
         raise UsageError(f"'{rev}' is not a folder and git is not installed: give a folder with an earlier copy")
@@ -46,6 +47,9 @@ def _from_git(pack_dir: Path, rev: str) -> Iterator[Path]:
     if rev.startswith("-") or _git(git, pack_dir, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") is None:
         raise UsageError(f"unknown revision '{rev}': not a folder, nor a commit, tag or branch of {top}")
     inside = pack_dir.resolve().relative_to(Path(top).resolve()).as_posix()
+    if _git(git, Path(top), "cat-file", "-e", f"{rev}:{inside}/{PACK_FILE}") is None:
+        yield None  # the pack was not in the repository then: everything in it is new
+        return
     with tempfile.TemporaryDirectory(prefix="mazmorra-since-") as tmp:
         archive = Path(tmp) / "rev.tar"
         with archive.open("wb") as fh:
@@ -53,13 +57,10 @@ def _from_git(pack_dir: Path, rev: str) -> Iterator[Path]:
                 [git, "archive", "--format=tar", rev, "--", inside], cwd=top, stdout=fh, stderr=subprocess.PIPE
             )
         if made.returncode != 0:
-            raise UsageError(f"{inside} is not in revision '{rev}' of {top}")
+            raise UsageError(f"git archive {rev} -- {inside}: {made.stderr.decode(errors='replace').strip()}")
         with tarfile.open(archive) as tar:
             tar.extractall(Path(tmp) / "tree", filter="data")
-        found = Path(tmp) / "tree" / inside
-        if not (found / PACK_FILE).is_file():
-            raise UsageError(f"{inside}/{PACK_FILE} is not in revision '{rev}' of {top}")
-        yield found
+        yield Path(tmp) / "tree" / inside
 
 
 def _git(git: str, cwd: Path, *args: str) -> str | None:
@@ -73,4 +74,4 @@ class Revision:
     """An earlier revision of a pack, brought out: as given (`rev`) and the folder it is in."""
 
     rev: str
-    folder: Path
+    folder: Path | None  # None: the pack was not in that revision
