@@ -32,7 +32,9 @@ SinceOpt = Annotated[
 
 @app.command()
 def diff(
-    pack: Annotated[str, typer.Argument(metavar="PACK", help="A pack folder or a name under content/.")],
+    pack: Annotated[
+        str, typer.Argument(metavar="PACK", help="A pack folder or a name under content/.", show_default=False)
+    ],
     since: SinceOpt,
     lang: Annotated[
         str | None,
