@@ -402,3 +402,28 @@ def test_a_pack_not_yet_in_the_revision_is_all_new(tmp_path: Path) -> None:
     res = run_cli("build", "muestras", "--changed-since", "v1", "--lang", "es", cwd=tmp_path)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "cartas.pdf" in res.stdout and (tmp_path / "output" / "changes" / "muestras" / "es" / "cartas.pdf").is_file()
+
+
+@pytest.mark.parametrize("layout", ["duplex", "fold"])
+def test_a_long_removal_list_runs_over_pages_on_any_layout(tmp_path: Path, layout: str) -> None:
+    """Decks taken out of pack.yaml: every component of theirs is removed, listed over as many
+    pages as it needs, each page as large as the layout leaves it (half a sheet for fold-and-glue)."""
+    pack = project(tmp_path)
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    for deck in ("losetas", "marcadores", "objetos", "equipo"):
+        start = text.index(f"  - id: {deck}\n")
+        end = text.find("\n  - id: ", start + 1)
+        text = text[:start] + (text[end + 1 :] if end > 0 else "")
+    (pack / "pack.yaml").write_text(text, encoding="utf-8")
+    data = diff_json(tmp_path, "--since", "v1")
+    removed = [c for c in data["changes"] if c["status"] == "removed"]
+    assert len(removed) == 41 and {c["deck"] for c in removed} == {"losetas", "marcadores", "objetos", "equipo"}
+    res = run_cli("build", PACK, "--changed-since", "v1", "--lang", "es", "--layout", layout, cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    from pypdf import PdfReader
+
+    pages = [p.extract_text() for p in PdfReader(tmp_path / "output/changes" / PACK / "es/removed.pdf").pages]
+    assert len(pages) == 2 and "1/2" in pages[0] and "2/2" in pages[1]
+    assert all("Retirar del mazo" in p for p in pages)
+    listed = "\n".join(pages)
+    assert "Lanza de hueso" in listed and "Marcadores" in listed

@@ -211,7 +211,7 @@ def _documents(
     if len(decks) < len(ctx.pack.decks):  # --deck: only those decks' removals
         wanted = {d.id for d in decks}
         changes = replace(changes, changes=tuple(c for c in changes.changes if c.deck in wanted))
-    removal = removal_document(changes, ctx, sheet.size, sheet.margin) if sheet is not None else None
+    removal = removal_document(changes, ctx, sheet) if sheet is not None else None
     return docs + ([removal] if removal is not None else [])
 
 

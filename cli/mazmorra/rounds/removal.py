@@ -16,17 +16,19 @@ from mazmorra.layout import LayoutContext
 from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.rounds.compare import Changes
 
 TEMPLATE = "removed.xml.j2"
 DOCUMENT = "removed"  # its file: output/<pack>/<lang>/removed.pdf
-ROWS = 36  # components listed on one page
-_CLEAR = 15.0  # mm kept clear of the printable margin on each side (room for the crop marks)
+HEADER = 27.0  # mm above the first row: title, pack and revision
+NARROW = 120.0  # mm: a page narrower than this puts a row's deck and copies under its name
+_CLEAR = 10.0  # mm kept clear of the printable margin on each side (room for the crop marks)
 
 
-def removal_document(changes: Changes, ctx: LayoutContext, page: tuple[float, float], margin: float) -> Document | None:
-    """The pages listing what `changes` takes out of the deck, on sheets of `page` (mm) with this
-    printable margin; None when nothing is to be taken out."""
+def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions) -> Document | None:
+    """The pages listing what `changes` takes out of the deck, each as large as one fits alone on
+    the build's print sheets (half a sheet for fold-and-glue); None when nothing is to be taken out."""
     rows = [
         {"deck": c.deck_name, "name": c.name, "copies": c.to_take_out, "id": c.component}
         for c in changes.changes
@@ -34,8 +36,10 @@ def removal_document(changes: Changes, ctx: LayoutContext, page: tuple[float, fl
     ]
     if not rows:
         return None
-    w, h = page[0] - 2 * (margin + _CLEAR), page[1] - 2 * (margin + _CLEAR)
-    chunks = [rows[i : i + ROWS] for i in range(0, len(rows), ROWS)]
+    w, h = page_size(sheet, ctx.pack.bleed_mm)
+    row_height = 10.0 if w < NARROW else 6.0
+    per_page = max(1, int((h - HEADER - 4) // row_height))
+    chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
     title = ctx.labels("Take out of the deck")
 
     def items() -> Iterator[Item]:
@@ -84,6 +88,8 @@ def _page(
         "rows": rows,
         "page": at[0],
         "pages": at[1],
+        "row_height": 10.0 if size[0] < NARROW else 6.0,
+        "narrow": size[0] < NARROW,
     }
     try:
         xml = ctx.templates.get(TEMPLATE).render(tctx)
@@ -93,3 +99,22 @@ def _page(
     except (jinja2.TemplateError, ValueError) as exc:
         problem = Problem("template.render", f"template {TEMPLATE}: {exc}", None, component, lang=ctx.lang)
     return Face(component, "front", size[0], size[1], 0.0, ()), [problem]
+
+
+def page_size(sheet: ImposeOptions, bleed: float) -> tuple[float, float]:
+    """The largest page of the list (mm, in 5 mm steps) the sheets print alone, whole, on one side
+    of one sheet: the sheet less its margins, or half of it where fold-and-glue keeps the other half
+    for backs."""
+    pw, ph = sheet.size
+    clear = 2 * (sheet.margin + _CLEAR)
+    for h in (ph - clear, ph / 2 - clear):
+        w = pw - clear
+        while w >= 40:
+            try:
+                pages = impose(sheet, [(w, h)], [False], bleed)
+            except DoesNotFit:
+                pages = []
+            if len(pages) == 1 and pages[0].tile is None:
+                return (w, h)
+            w -= 5
+    return (40.0, 60.0)  # no sheet is that small: imposition says so, in its words
