@@ -427,3 +427,29 @@ def test_a_long_removal_list_runs_over_pages_on_any_layout(tmp_path: Path, layou
     assert all("Retirar del mazo" in p for p in pages)
     listed = "\n".join(pages)
     assert "Lanza de hueso" in listed and "Marcadores" in listed
+
+
+def test_a_field_no_template_prints_changes_nothing(tmp_path: Path) -> None:
+    """A pack whose card template prints only the name: a changed text is data, not print."""
+    pack = write_pack(
+        tmp_path,
+        {
+            "pack.yaml": "id: p\nname: P\nlanguages: [es]\ndecks:\n  - {id: cartas, kind: card, name: Cartas, file: decks/cartas.yaml}\n",
+            "decks/cartas.yaml": "- {id: uno, name: Uno, text: Gana una moneda.}\n- {id: dos, name: Dos, text: Roba.}\n",
+            "templates/card.xml.j2": '<card background="#ffffff">\n  <text x="5" y="5" w="50" h="10" size="12" '
+            'color="#000000">{{ card.name }}</text>\n</card>\n',
+        },
+    )
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "round 1")
+    edit(pack / "decks" / "cartas.yaml", "Gana una moneda.", "Gana dos monedas.")
+    data = diff_json(tmp_path, "--since", "HEAD", pack="p")
+    assert data["changes"] == [] and data["unprinted"] == ["uno"]
+    assert (
+        "Changed but printed as before (not reprinted): uno"
+        in run_cli("diff", "p", "--since", "HEAD", cwd=tmp_path).stdout
+    )
+    res = run_cli("build", "p", "--changed-since", "HEAD", cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert list((tmp_path / "output").rglob("*.pdf")) == []
