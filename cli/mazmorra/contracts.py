@@ -151,6 +151,7 @@ class Document:
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
     pack_name: str = ""  # in the document's language
     problems: list[Problem] = field(default_factory=list)  # found before any item: templates that do not compile
+    sheets_only: bool = False  # printed on the print sheets only, no other output: a round's removal list
 
 
 # ---------------------------------------------------------------- imposed pages (stage 5)

@@ -36,6 +36,8 @@ from mazmorra.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.pdf import PdfSink
+from mazmorra.rounds import Revision, compare
+from mazmorra.rounds.removal import removal_document
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
 
@@ -44,6 +46,7 @@ _LAYOUT_INDEPENDENT = frozenset(
     {"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"} | _DRAFTABLE
 )
 
+CHANGES = "changes"  # where a round's outputs go, inside the output folder
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 # More sinks, from the caller (the live preview's in-memory gallery), given what every sink shares.
 SinkFactory = Callable[[SinkContext], list[Sink]]
@@ -63,6 +66,7 @@ class BuildOptions:
     changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
     outputs: Outputs = field(default_factory=Outputs)  # what stage 5 makes: PDF sheets, PNG, TTS, gallery
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
+    changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
 
 
 @dataclass
@@ -105,6 +109,8 @@ def _build(
     loaded: Pack | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
+    if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
+        opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load
     sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
@@ -127,7 +133,9 @@ def _build(
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft)
         problems += ctx.problems
-        docs += [lay_out(deck, ctx) for deck in decks]  # 4. lay out: lazily, while stage 5 consumes it
+        docs += _documents(
+            decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
+        )  # 4. lay out: lazily, while stage 5 consumes it
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
@@ -182,9 +190,29 @@ def _record_for_make(
             staging.scratch,
         )
     for lang in langs:
-        if opts.decks is None:  # a deck renamed or removed: its old PDF goes too
-            forget_removed(opts.out_dir, pack.id, lang, {d.id for d in pack.decks})
+        if opts.decks is None:  # a deck renamed or removed (or, in a round, unchanged): its old PDF goes too
+            keep = {d.deck_id for d in docs} if opts.changed_since else {d.id for d in pack.decks}
+            forget_removed(opts.out_dir, pack.id, lang, keep)
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
+
+
+def _documents(
+    decks: list[Deck], ctx: LayoutContext, since: Revision | None, sheet: ImposeOptions | None
+) -> list[Document]:
+    """Stage 4's documents in one language: every deck; or, in a round (`--changed-since`), the
+    decks' changed and added components only and, when there are print sheets, the list of those to
+    take out (removed.pdf)."""
+    if since is None:
+        return [lay_out(deck, ctx) for deck in decks]
+    changes = compare(since.folder, ctx.pack.root, ctx.lang, since.rev)
+    printing = changes.to_print()
+    changed = {c.deck for c in changes.changes if c.component in printing}
+    docs = [lay_out(deck, ctx, printing) for deck in decks if deck.id in changed]
+    if len(decks) < len(ctx.pack.decks):  # --deck: only those decks' removals
+        wanted = {d.id for d in decks}
+        changes = replace(changes, changes=tuple(c for c in changes.changes if c.deck in wanted))
+    removal = removal_document(changes, ctx, sheet) if sheet is not None else None
+    return docs + ([removal] if removal is not None else [])
 
 
 def _options(sheet: ImposeOptions) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mazmorra.cli import build, generate, i18n, pack, serve  # noqa: F401  (each registers its commands on app)
+from mazmorra.cli import build, generate, i18n, pack, rounds, serve  # noqa: F401  (each registers its commands on app)
 from mazmorra.cli.app import app
 from mazmorra.cli.console import err, escape
 

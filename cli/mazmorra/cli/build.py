@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -162,9 +163,20 @@ def build_cmd(
         bool,
         typer.Option(
             "--changed-only",
-            help="Skip decks whose PDF is newer than every file it was made from (what `make` uses).",
+            help="Skip decks whose PDF is newer than every file it was made from (what `make` uses; not --changed-since).",
         ),
     ] = False,
+    changed_since: Annotated[
+        str | None,
+        typer.Option(
+            "--changed-since",
+            metavar="REV",
+            help="A playtest round: print only the components changed or added since REV (a git commit or tag, "
+            "or a folder with an earlier copy of the pack), and removed.pdf listing those to take out; under "
+            "<out>/changes/. Not --changed-only.",
+            show_default=False,
+        ),
+    ] = None,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
     jobs: Annotated[
@@ -241,6 +253,7 @@ def build_cmd(
     from mazmorra.cli.buildargs import BuildArgs
     from mazmorra.load import load_pack
     from mazmorra.pipeline import build
+    from mazmorra.rounds import earlier
     from mazmorra.workers import default_jobs
 
     gcpolicy.settle_imports()
@@ -249,6 +262,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery,
+            changed_since=changed_since,
         )  # fmt: skip
         args.check()
         failed = []
@@ -257,8 +271,15 @@ def build_cmd(
             try:
                 pack = load_pack(pack_dir)
                 name = pack.id
-                with ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress:
-                    res = build(pack_dir, args.build_options(pack), progress, loaded=pack)
+                with (
+                    earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
+                    ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress,
+                ):
+                    if args.changed_since and since is None:
+                        err.print(
+                            f"{escape(pack.id)} was not in revision {escape(args.changed_since)}: all of it is new"
+                        )
+                    res = build(pack_dir, args.build_options(pack, since), progress, loaded=pack)
             except ContentError as exc:  # each pack stands alone: report it, build the others
                 show_problems(exc.problems)
                 show_summary(exc.problems, name)

@@ -45,6 +45,7 @@ class BuildArgs:
     tts: bool = False
     tts_url: tuple[str, ...] = ()
     gallery: bool = False
+    changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
@@ -57,6 +58,11 @@ class BuildArgs:
             raise UsageError(f"--png-profile {self.png_profile.value} fixes the resolution: drop --dpi")
         outputs = self.outputs(None)
         outputs.check()
+        if self.changed_only and self.changed_since is not None:
+            raise UsageError(
+                "--changed-only (skip decks whose PDF is up to date, for make) and --changed-since REV (print only "
+                "the components changed since REV) cannot go together: drop --changed-only"
+            )
         if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
 
@@ -93,8 +99,11 @@ class BuildArgs:
             gallery=self.gallery,
         )
 
-    def build_options(self, pack: Pack) -> BuildOptions:
+    def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:
+        """The pipeline's options for one pack; `since`: the folder its --changed-since revision is in
+        (None: the pack was not in that revision)."""
         from mazmorra.pipeline import BuildOptions
+        from mazmorra.rounds import Revision
 
         return BuildOptions(
             langs=parse_langs(self.lang),
@@ -105,6 +114,7 @@ class BuildArgs:
             changed_only=self.changed_only,
             outputs=self.outputs(pack),
             jobs=self.jobs,
+            changed_since=Revision(self.changed_since, since) if self.changed_since else None,
         )
 
     def copies(self, pack: Pack) -> int:

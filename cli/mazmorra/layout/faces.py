@@ -5,7 +5,7 @@ drawing ops."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -57,14 +57,19 @@ def template_problem(problem: Problem) -> Problem:
     return replace(problem, once=True)
 
 
-def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
+def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = None) -> Document:
     """The document of one deck in ctx's language; its items are laid out when iterated. Templates
-    are compiled now, so a template syntax error stops the build before any layout."""
+    are compiled now, so a template syntax error stops the build before any layout. `only` (component
+    id -> copies) lays out only those components, that many copies each (a round's changes)."""
     pack, lang, loc10n = ctx.pack, ctx.lang, ctx.localisation
     w, h = deck.size_mm
     deck_name = loc10n.name(f"deck:{deck.id}.name")
     pack_name = loc10n.name("pack.name")
     mine = [loc for loc in loc10n.components if loc.component.deck == deck.id]
+    copies = {loc.component.id: loc.component.data.copies for loc in mine}
+    if only is not None:
+        mine = [loc for loc in mine if loc.component.id in only]
+        copies = {cid: only[cid] for cid in copies if cid in only}
     common = {
         "lang": lang,
         "_": ctx.labels,
@@ -149,7 +154,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
             yield Item(
                 front,
                 back,
-                comp.data.copies,
+                copies[comp.id],
                 not kind.two_sided,
                 _export_name(loc, named.get(comp.id), deck_name, position),
                 _state(untranslated, lang == pack.spec.source_language),
@@ -177,8 +182,8 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         f"{pack_name} — {deck_name}",
         deck_name,
         ctx.out_dir / pack.id / lang / f"{deck.id}.pdf",
-        [loc.component.size_mm for loc in mine for _ in range(loc.component.data.copies)],
-        [loc.component.kind.has_back for loc in mine for _ in range(loc.component.data.copies)],
+        [loc.component.size_mm for loc in mine for _ in range(copies[loc.component.id])],
+        [loc.component.kind.has_back for loc in mine for _ in range(copies[loc.component.id])],
         items,
         inputs,
         pack_name,

@@ -60,7 +60,7 @@ class _Done:
 
     faces: int
     problems: list[Problem]
-    parts: list[Part]
+    parts: list[Part | None]  # None: a sink the document does not go to (`Document.sheets_only`)
     staged: list[tuple[Path, Path]]  # (temporary file, target) the document's sinks staged
     labels: list[str] = field(default_factory=list)  # template labels its layout met untranslated
 
@@ -104,18 +104,19 @@ def render(
         doc = docs[i]
         before = len(staging.files)
         faces, problems, labels = 0, list(doc.problems), list[str]()
-        for sink in sinks:
+        mine = [s for s in sinks if s.name == "pdf" or not doc.sheets_only]
+        for sink in mine:
             sink.start(doc)
         for item in doc.items():
             prog("", item.copies)  # advances a progress bar; says nothing in plain logs
             faces += item.copies * (1 + (item.back is not None))
             problems += item.problems
             labels += item.labels
-            for sink in sinks:
+            for sink in mine:
                 sink.add(doc, item)
-        parts = [sink.end(doc) for sink in sinks]
+        parts = [sink.end(doc) if sink in mine else None for sink in sinks]
         for part in parts:
-            problems += part.problems
+            problems += part.problems if part is not None else []
         what = "rendered" if sinks else "checked"
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
         return _Done(faces, problems, parts, list(staging.files[before:]), labels)
@@ -136,7 +137,8 @@ def render(
         result.problems[(doc.deck_id, doc.lang)] = d.problems
         result.labels.setdefault(doc.lang, []).extend(d.labels)
         for sink, part in zip(sinks, d.parts):
-            sink.absorb(doc, part, d.problems)
+            if part is not None:
+                sink.absorb(doc, part, d.problems)
     for sink in sinks:
         result.finished += sink.finish(earlier)
     return result

@@ -50,7 +50,7 @@ class PdfSink(Sink):
                 Problem(
                     "sheet.too-small",
                     f"{exc}; print on a larger --page, --landscape, or make the component smaller",
-                    ctx.pack.deck(doc.deck_id).loc,
+                    next((d.loc for d in ctx.pack.decks if d.id == doc.deck_id), ctx.pack.loc),
                     f"deck:{doc.deck_id}",
                     lang=doc.lang,
                 )

@@ -1,0 +1,120 @@
+"""The removal list of `build --changed-since`: the components to take out of the printed deck, laid
+out with the shipped template `removed.xml.j2` (its fixed words are template labels, translated like
+any other) as one document of page-sized faces, printed on the build's sheets as `removed.pdf`."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import jinja2
+
+from mazmorra.contracts import Document, Face, Item
+from mazmorra.errors import Problem
+from mazmorra.i18n.labels import number_formatter
+from mazmorra.layout import LayoutContext
+from mazmorra.layout.attrs import FaceContext
+from mazmorra.layout.elements import parse_face
+from mazmorra.layout.templates import TemplateError
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.rounds.compare import Changes
+
+TEMPLATE = "removed.xml.j2"
+DOCUMENT = "removed"  # its file: output/<pack>/<lang>/removed.pdf
+HEADER = 27.0  # mm above the first row: title, pack and revision
+NARROW = 120.0  # mm: a page narrower than this puts a row's deck and copies under its name
+_CLEAR = 10.0  # mm kept clear of the printable margin on each side (room for the crop marks)
+
+
+def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions) -> Document | None:
+    """The pages listing what `changes` takes out of the deck, each as large as one fits alone on
+    the build's print sheets (half a sheet for fold-and-glue); None when nothing is to be taken out."""
+    rows = [
+        {"deck": c.deck_name, "name": c.name, "copies": c.to_take_out, "id": c.component}
+        for c in changes.changes
+        if c.to_take_out
+    ]
+    if not rows:
+        return None
+    w, h = page_size(sheet, ctx.pack.bleed_mm)
+    row_height = 10.0 if w < NARROW else 6.0
+    per_page = max(1, int((h - HEADER - 4) // row_height))
+    chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
+    title = ctx.labels("Take out of the deck")
+
+    def items() -> Iterator[Item]:
+        for n, chunk in enumerate(chunks, 1):
+            before = len(ctx.labels.missing)
+            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), (w, h))
+            missing = tuple(itertools.islice(ctx.labels.missing, before, None))  # reported like any template's
+            yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=missing)
+
+    pack_name = ctx.localisation.name("pack.name")
+    return Document(
+        changes.pack,
+        DOCUMENT,
+        ctx.lang,
+        f"{pack_name} — {title}",
+        title,
+        ctx.out_dir / changes.pack / ctx.lang / f"{DOCUMENT}.pdf",
+        [(w, h)] * len(chunks),
+        [False] * len(chunks),
+        items,
+        {p for p in ctx.templates.files([TEMPLATE])},
+        pack_name,
+        sheets_only=True,
+    )
+
+
+def _page(
+    ctx: LayoutContext,
+    changes: Changes,
+    rows: list[dict[str, object]],
+    at: tuple[int, int],
+    size: tuple[float, float],
+) -> tuple[Face, list[Problem]]:
+    """One page of the list, and what laying it out met."""
+    component = f"{DOCUMENT}:{at[0]}"
+    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, fonts=ctx.fonts)
+    tctx = {
+        "lang": ctx.lang,
+        "_": ctx.labels,
+        "ngettext": ctx.labels.ngettext,
+        "num": number_formatter(ctx.lang),
+        "w": size[0],
+        "h": size[1],
+        "pack": {"id": changes.pack, "name": ctx.localisation.name("pack.name")},
+        "since": changes.since,
+        "rows": rows,
+        "page": at[0],
+        "pages": at[1],
+        "row_height": 10.0 if size[0] < NARROW else 6.0,
+        "narrow": size[0] < NARROW,
+    }
+    try:
+        xml = ctx.templates.get(TEMPLATE).render(tctx)
+        return parse_face(xml, fctx, "front", size[0], size[1], 0.0, "rect"), fctx.problems
+    except TemplateError as exc:
+        problem = exc.problem
+    except (jinja2.TemplateError, ValueError) as exc:
+        problem = Problem("template.render", f"template {TEMPLATE}: {exc}", None, component, lang=ctx.lang)
+    return Face(component, "front", size[0], size[1], 0.0, ()), [problem]
+
+
+def page_size(sheet: ImposeOptions, bleed: float) -> tuple[float, float]:
+    """The largest page of the list (mm, in 5 mm steps) the sheets print alone, whole, on one side
+    of one sheet: the sheet less its margins, or half of it where fold-and-glue keeps the other half
+    for backs."""
+    pw, ph = sheet.size
+    clear = 2 * (sheet.margin + _CLEAR)
+    for h in (ph - clear, ph / 2 - clear):
+        w = pw - clear
+        while w >= 40:
+            try:
+                pages = impose(sheet, [(w, h)], [False], bleed)
+            except DoesNotFit:
+                pages = []
+            if len(pages) == 1 and pages[0].tile is None:
+                return (w, h)
+            w -= 5
+    return (40.0, 60.0)  # no sheet is that small: imposition says so, in its words

@@ -1,0 +1,163 @@
+"""`mazmorra diff`'s report of a `Changes`: terminal text, Markdown (a changelog to paste to
+playtesters) or JSON. Word diffs read `[-taken out-]{+put in+}` in text, `~~taken out~~ **put in**`
+in Markdown."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict
+
+from mazmorra.rounds.compare import ADDED, CHANGED, REMOVED, Change, Changes, FieldChange
+
+FORMATS = ("text", "markdown", "json")
+_MARK = {ADDED: "+", REMOVED: "-", CHANGED: "~"}
+_MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>|#])")
+
+
+def report(changes: Changes, fmt: str) -> str:
+    """The changes in one of FORMATS."""
+    if fmt == "json":
+        return as_json(changes)
+    if fmt == "markdown":
+        return as_markdown(changes)
+    return as_text(changes)
+
+
+SHOWS_OTHERS = (
+    "printed differently, though none of its fields or files changed: it shows another component's or its deck's data"
+)
+
+
+def _shows_others(c: Change) -> bool:
+    """A face changed with nothing of its own changed: a template showing other components (`components`),
+    the deck's name or count."""
+    return c.status == CHANGED and bool(c.sides) and not c.causes and not c.fields
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return f"{counts[CHANGED]} changed, {counts[ADDED]} added, {counts[REMOVED]} removed"
+
+
+def _total(changes: Changes) -> dict[str, int]:
+    total = {ADDED: 0, REMOVED: 0, CHANGED: 0}
+    for counts in changes.decks().values():
+        for k, v in counts.items():
+            total[k] += v
+    return total
+
+
+def _copies(c: Change) -> str:
+    """What the component asks of the printed deck, in words."""
+    if c.status == REMOVED:
+        return f"take out {c.copies[0]} cop{'y' if c.copies[0] == 1 else 'ies'}"
+    if c.to_take_out:
+        return f"take out {c.to_take_out} of {c.copies[0]} copies"
+    if c.to_print and c.to_print != c.copies[1]:
+        return f"print {c.to_print} more"
+    if c.to_print:
+        return f"print {c.to_print}" + (f" ({', '.join(c.sides)} changed)" if c.sides else "")
+    return ""
+
+
+def _text_words(f: FieldChange) -> str:
+    if f.before is None:
+        return f.now or ""
+    marks = {"=": "{}", "-": "[-{}-]", "+": "{{+{}+}}"}
+    return "".join(marks[w.op].format(w.text) for w in f.words)
+
+
+def as_text(changes: Changes) -> str:
+    lines = [
+        f"{changes.pack_name} ({changes.pack}) since {changes.since}, in {changes.lang}: {_counts(_total(changes))}"
+    ]
+    decks = changes.decks()
+    current = None
+    for c in changes.changes:
+        if c.deck != current:
+            current = c.deck
+            lines += ["", f"{c.deck_name} ({c.deck}): {_counts(decks[c.deck])}"]
+        lines.append(f"  {_MARK[c.status]} {c.component}  {c.name}  [{c.status}; {_copies(c)}]")
+        for f in c.fields:
+            lines.append(f"      {f.field}: {_text_words(f)}".replace("\n", "\n" + " " * (len(f.field) + 8)))
+        if c.causes:
+            lines.append(f"      printed differently because of: {', '.join(c.causes)}")
+        elif _shows_others(c):
+            lines.append(f"      {SHOWS_OTHERS}")
+    by_cause = changes.by_cause()
+    if by_cause:
+        lines += ["", "Files of the pack that changed what prints:"]
+        lines += [f"  {f} alters {len(ids)} component(s): {', '.join(ids)}" for f, ids in by_cause.items()]
+    if changes.stale:
+        lines += ["", "Translations left behind (the source text changed, the catalogue did not):"]
+        lines += [f"  {s.lang}: {s.component} {s.field} ({s.state})" for s in changes.stale]
+    if changes.unprinted:
+        lines += ["", f"Changed but printed as before (not reprinted): {', '.join(changes.unprinted)}"]
+    if not changes.changes:
+        lines += ["", "Nothing prints differently."]
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " / ")
+
+
+def _md_words(f: FieldChange) -> str:
+    if f.before is None:
+        return _md(f.now or "")
+    marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
+    out = []
+    for i, w in enumerate(f.words):
+        core = w.text.strip()
+        if w.op == "=" or not core:
+            out.append(_md(w.text))
+            continue
+        lead, trail = w.text[: len(w.text) - len(w.text.lstrip())], w.text[len(w.text.rstrip()) :]
+        then = f.words[i + 1].op if i + 1 < len(f.words) else ""
+        out.append(lead + marks[w.op].format(_md(core)) + trail + (" " if w.op == "-" and then == "+" else ""))
+    return "".join(out)
+
+
+def as_markdown(changes: Changes) -> str:
+    lines = [f"# {_md(changes.pack_name)}: changes since {_md(changes.since)} ({changes.lang})", ""]
+    decks = changes.decks()
+    if not changes.changes:
+        return "\n".join([*lines, "Nothing prints differently.", ""])
+    lines += ["| deck | changed | added | removed |", "| --- | ---: | ---: | ---: |"]
+    names = {c.deck: c.deck_name for c in changes.changes}
+    for deck, counts in decks.items():
+        lines.append(f"| {_md(names[deck])} | {counts[CHANGED]} | {counts[ADDED]} | {counts[REMOVED]} |")
+    titles = {CHANGED: "Changed", ADDED: "Added", REMOVED: "Removed: take out of the deck"}
+    for deck in decks:
+        lines += ["", f"## {_md(names[deck])}"]
+        for status in (CHANGED, ADDED, REMOVED):
+            mine = [c for c in changes.changes if c.deck == deck and c.status == status]
+            if not mine:
+                continue
+            lines += ["", f"### {titles[status]}", ""]
+            for c in mine:
+                lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_copies(c)}")
+                lines += [f"  - {_md(f.field)}: {_md_words(f)}" for f in c.fields if status == CHANGED]
+                if c.causes:
+                    lines.append(f"  - printed differently because of {', '.join(f'`{x}`' for x in c.causes)}")
+                elif _shows_others(c):
+                    lines.append(f"  - {SHOWS_OTHERS}")
+    by_cause = changes.by_cause()
+    if by_cause:
+        lines += ["", "## Templates and icons", ""]
+        lines += [f"- `{f}` alters {len(ids)}: {', '.join(f'`{i}`' for i in ids)}" for f, ids in by_cause.items()]
+    if changes.stale:
+        lines += ["", "## Translations to update", ""]
+        lines += [f"- {s.lang}: `{s.component}` {s.field} ({s.state})" for s in changes.stale]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(changes: Changes) -> str:
+    data = asdict(changes)
+    for c, d in zip(changes.changes, data["changes"]):
+        d["to_print"], d["to_take_out"] = c.to_print, c.to_take_out
+        for fd in d["fields"]:
+            fd["words"] = [[w["op"], w["text"]] for w in fd["words"]]
+    data["decks"] = changes.decks()
+    data["causes"] = changes.by_cause()
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

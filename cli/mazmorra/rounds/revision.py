@@ -1,0 +1,77 @@
+"""An earlier revision of a pack as a folder: a git revision (commit, tag, branch) of the repository
+the pack is in, extracted into a temporary folder, or a folder that holds an earlier copy."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from mazmorra.errors import UsageError
+
+PACK_FILE = "pack.yaml"
+
+
+@contextmanager
+def earlier(pack_dir: Path, rev: str) -> Iterator[Path | None]:
+    """The pack folder as it was at `rev`, for as long as the context lasts; None when the pack was
+    not in that git revision (every component is new). REV is a folder (the earlier pack itself, or a
+    folder holding it under the pack's folder name) or a git revision; a UsageError (exit 2) says why
+    neither works."""
+    folder = Path(rev).expanduser()
+    if folder.is_dir():
+        for candidate in (folder, folder / pack_dir.name, folder / "content" / pack_dir.name):
+            if (candidate / PACK_FILE).is_file():
+                yield candidate
+                return
+        raise UsageError(f"--since {rev}: the folder holds no {PACK_FILE} (nor {pack_dir.name}/{PACK_FILE})")
+    with _from_git(pack_dir, rev) as found:
+        yield found
+
+
+@contextmanager
+def _from_git(pack_dir: Path, rev: str) -> Iterator[Path | None]:
+    git = shutil.which("git")
+    if git is None:
+        raise UsageError(f"'{rev}' is not a folder and git is not installed: give a folder with an earlier copy")
+    top = _git(git, pack_dir, "rev-parse", "--show-toplevel")
+    if top is None:
+        raise UsageError(
+            f"'{rev}' is not a folder and {pack_dir} is not in a git repository: give a folder with an earlier copy"
+        )
+    if rev.startswith("-") or _git(git, pack_dir, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") is None:
+        raise UsageError(f"unknown revision '{rev}': not a folder, nor a commit, tag or branch of {top}")
+    inside = pack_dir.resolve().relative_to(Path(top).resolve()).as_posix()
+    if _git(git, Path(top), "cat-file", "-e", f"{rev}:{inside}/{PACK_FILE}") is None:
+        yield None  # the pack was not in the repository then: everything in it is new
+        return
+    with tempfile.TemporaryDirectory(prefix="mazmorra-since-") as tmp:
+        archive = Path(tmp) / "rev.tar"
+        with archive.open("wb") as fh:
+            made = subprocess.run(
+                [git, "archive", "--format=tar", rev, "--", inside], cwd=top, stdout=fh, stderr=subprocess.PIPE
+            )
+        if made.returncode != 0:
+            raise UsageError(f"git archive {rev} -- {inside}: {made.stderr.decode(errors='replace').strip()}")
+        with tarfile.open(archive) as tar:
+            tar.extractall(Path(tmp) / "tree", filter="data")
+        yield Path(tmp) / "tree" / inside
+
+
+def _git(git: str, cwd: Path, *args: str) -> str | None:
+    """git's one line of output, or None when it fails."""
+    done = subprocess.run([git, *args], cwd=cwd, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+@dataclass(frozen=True)
+class Revision:
+    """An earlier revision of a pack, brought out: as given (`rev`) and the folder it is in."""
+
+    rev: str
+    folder: Path | None  # None: the pack was not in that revision
