@@ -45,6 +45,7 @@ class BuildArgs:
     tts: bool = False
     tts_url: tuple[str, ...] = ()
     gallery: bool = False
+    stamp: bool = False  # the version stamp on every face (playtest builds)
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
@@ -105,6 +106,7 @@ class BuildArgs:
             changed_only=self.changed_only,
             outputs=self.outputs(pack),
             jobs=self.jobs,
+            stamp=self.stamp,
         )
 
     def copies(self, pack: Pack) -> int:

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from mazmorra import fonts
-from mazmorra.contracts import Document, Face, Item
+from mazmorra.contracts import Document, Face, Item, TextOp
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
@@ -23,6 +23,7 @@ from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import ElementError, FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
+from mazmorra.layout.versionstamp import stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
 
 
@@ -37,6 +38,8 @@ class LayoutContext:
     labels: Labels
     out_dir: Path
     draft: bool  # untranslated texts fall back visibly, marked on the face
+    stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
+    version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -82,6 +85,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
             "count": sum(c.data.copies for c in deck.components),
         },
         "pack": {"id": pack.id, "name": pack_name},
+        "stamp": "",  # the version stamp's text in a build that stamps
     }
     choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
@@ -107,7 +111,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                     shared[key], met = _face(
                         ctx,
                         back_t,
-                        {**sized, "side": "back", "card": {}},
+                        {**sized, "side": "back", "card": {}, "stamp": _back_stamp(ctx, common, kind.name, size)},
                         shared_back_id(deck, kind.name, size),
                         "back",
                         lambda f: deck.loc,
@@ -116,10 +120,12 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                         None,
                     )
                     found += met
+            stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
             tctx = {
                 **sized,
                 "side": "front",
                 "card": ctx.contexts[comp.id],
+                "stamp": stamp,
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
@@ -156,6 +162,7 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
                 tuple(f"{k} ({s})" for k, s in untranslated),
                 tuple(found),
                 tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
+                stamp,
             )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -184,6 +191,13 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
         pack_name,
         compiled,
     )
+
+
+def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tuple[float, float]) -> str:
+    """A deck back's stamp: it prints the deck and the pack, so it is their hash."""
+    if not ctx.stamp:
+        return ""
+    return stamp_text(ctx.version, {"deck": common["deck"], "pack": common["pack"], "kind": kind, "size": size})
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
@@ -274,6 +288,8 @@ def _face(
         except Exception:
             template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+        if tctx["stamp"] and (fctx.stamp_at is not None or not _prints(face, tctx["stamp"])):
+            face = stamp_face(face, fctx, tctx["stamp"])
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
@@ -287,6 +303,12 @@ def _face(
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
     return face, fctx.problems + _print_checks(ctx, face, fctx, template)
+
+
+def _prints(face: Face, stamp: str) -> bool:
+    """Whether a face already prints its stamp's hash (its template wrote `{{ stamp }}` in a text)."""
+    tail = stamp.rsplit(" ", 1)[-1]
+    return any(isinstance(op, TextOp) and tail in op.text for op in face.ops)
 
 
 def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> list[Problem]:

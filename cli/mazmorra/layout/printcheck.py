@@ -63,21 +63,44 @@ def check_face(
 
 def _overlaps(drawn: list[Ink], index: Index, icons: IconSet) -> Iterator[Finding]:
     for a, b in index.pairs():
-        if _allowed(a.owner, b.owner):
-            continue
-        verdict = _judge(a, b, icons)
-        if verdict and any(_sits_on(b, c, icons) for c in index.covering(b, a.index)):
-            continue  # b sits wholly on something drawn over a: it meets that, not a
-        if verdict == "overlaps" and _one_ground(a, b, index, icons):
-            continue  # a and the shapes of its colour around it make one ground, and b lies on it
-        what = _VERDICTS.get(verdict)
-        if what:
-            yield Finding(
-                "print.overlap",
-                b.owner.at,
-                f"{_what(b)} {what.format(other=_what(a) + '{other}')}, {_MARK}",
-                a.owner.at,
-            )
+        if not _allowed(a.owner, b.owner):
+            yield from _meets(a, b, index, icons)
+
+
+def _meets(a: Ink, b: Ink, index: Index, icons: IconSet) -> Iterator[Finding]:
+    """The overlap finding of b (drawn later) against a, if b meets it."""
+    verdict = _judge(a, b, icons)
+    if verdict and any(_sits_on(b, c, icons) for c in index.covering(b, a.index)):
+        return  # b sits wholly on something drawn over a: it meets that, not a
+    if verdict == "overlaps" and _one_ground(a, b, index, icons):
+        return  # a and the shapes of its colour around it make one ground, and b lies on it
+    what = _VERDICTS.get(verdict)
+    if what:
+        yield Finding(
+            "print.overlap",
+            b.owner.at,
+            f"{_what(b)} {what.format(other=_what(a) + '{other}')}, {_MARK}",
+            a.owner.at,
+        )
+
+
+def findings_of(
+    face: Face, drawn: list[Ink], op: TextOp, printing: PrintSpec, icons: IconSet, safe: float
+) -> list[Finding]:
+    """The print problems `op` (one run of text) would have drawn last on a face whose inks are
+    `drawn`, as an element of its own not marked overlap="ok": whether a version stamp may go there."""
+    b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
+    index = Index([*drawn, b])
+    return [
+        *contrast_findings(face, [b], index, printing, icons),
+        *(
+            f
+            for a in drawn
+            if near(a.box, b.box, CLEARANCE + NEAR) and not _allowed(a.owner, b.owner)
+            for f in _meets(a, b, index, icons)
+        ),
+        *_safe_area(face, [b], safe, icons),
+    ]
 
 
 _MARK = 'or mark the intended overlap with overlap="ok"'
