@@ -289,7 +289,10 @@ def _face(
             template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
         if tctx["stamp"] and (fctx.stamp_at is not None or not _prints(face, tctx["stamp"])):
-            face = stamp_face(face, fctx, tctx["stamp"])
+            stamped = stamp_face(face, fctx, tctx["stamp"])
+            if stamped is None:
+                fctx.problems.append(_no_room(ctx, face, template))
+            face = stamped or face
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
@@ -303,6 +306,21 @@ def _face(
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
     return face, fctx.problems + _print_checks(ctx, face, fctx, template)
+
+
+def _no_room(ctx: LayoutContext, face: Face, template: jinja2.Template) -> Problem:
+    """A face too small or too full for the version stamp anywhere along its safe area."""
+    return template_problem(
+        Problem(
+            "stamp.no-room",
+            f"{face.side}: no room for the version stamp along the safe area's edges that covers no text or "
+            'icon; give it a place with <stamp x= y= overlap="ok"/> in the template (docs/templates.md)',
+            ctx.templates.element_loc(None, template),
+            face.component,
+            severity=Severity.WARNING,
+            lang=ctx.lang,
+        )
+    )
 
 
 def _prints(face: Face, stamp: str) -> bool:

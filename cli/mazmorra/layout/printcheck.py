@@ -85,10 +85,11 @@ def _meets(a: Ink, b: Ink, index: Index, icons: IconSet) -> Iterator[Finding]:
 
 
 def findings_of(
-    face: Face, drawn: list[Ink], op: TextOp, printing: PrintSpec, icons: IconSet, safe: float
+    face: Face, drawn: list[Ink], op: TextOp, printing: PrintSpec, icons: IconSet, safe: float, shapes: bool = True
 ) -> list[Finding]:
     """The print problems `op` (one run of text) would have drawn last on a face whose inks are
-    `drawn`, as an element of its own not marked overlap="ok": whether a version stamp may go there."""
+    `drawn`, as an element of its own not marked overlap="ok" (`shapes=False`: marked so against
+    every shape, but not against text, icons and pictures): whether a version stamp may go there."""
     b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
     index = Index([*drawn, b])
     return [
@@ -96,7 +97,9 @@ def findings_of(
         *(
             f
             for a in drawn
-            if near(a.box, b.box, CLEARANCE + NEAR) and not _allowed(a.owner, b.owner)
+            if near(a.box, b.box, CLEARANCE + NEAR)
+            and not _allowed(a.owner, b.owner)
+            and (shapes or a.content or isinstance(a.op, ImageOp))
             for f in _meets(a, b, index, icons)
         ),
         *_safe_area(face, [b], safe, icons),

@@ -36,7 +36,7 @@ ALIGN = ("center", "left", "right")
 ATTRS = frozenset({"x", "y", "w", "size", "color", "align"})
 ASCENT, DESCENT = 0.8, 0.3  # of the font size: the line's top and bottom from its baseline (generous)
 INKS = ("#4d4d4d", "#e6e6e6", "#000000", "#ffffff")  # greys first: small print, not a headline
-STEP, STEPS = 0.25, 9  # mm: how far inwards from the safe area's edge the layout looks, in steps
+STEP, STEPS = 0.25, 17  # mm: how far inwards from the safe area's edge the layout looks (4 mm), in steps
 
 
 def pack_version(pack_root: Path, declared: str | None) -> str | None:
@@ -101,10 +101,11 @@ def _size(el: ET.Element | None, printing: PrintSpec) -> float:
     return size
 
 
-def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face:
+def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
     """The face with its version stamp drawn last: where its template's <stamp> says, else at the
     first place along the safe area's edge where it passes the print checks (the hash alone when
-    the whole text fits nowhere); when nothing fits, bottom centre, and the print checks say why."""
+    the whole text fits nowhere); failing that, the first where it may lie across frames, plates
+    and rings (overlap="ok") but keeps clear of text, icons and pictures. None: no room anywhere."""
     from mazmorra.layout.contrast import colour_under, contrast
     from mazmorra.layout.ink import inks
     from mazmorra.layout.inkindex import Index
@@ -144,17 +145,17 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face:
         op = TextOp(x, baseline, text, FONT, size, chosen)
         return _drawn(face, ctx, op, Owner(ctx.new_part(), el.get(AT), "stamp", overlap=marked))
     size = _size(None, printing)
-    first: TextOp | None = None
-    for words in dict.fromkeys((text, text.rsplit(SEP, 1)[-1])):
-        width = fonts.width(words, FONT, size) / PT_PER_MM
-        for x, baseline in _places(face, width, size / PT_PER_MM, safe):
-            colour = ink_for(x, baseline, width, size)
-            op = TextOp(x, baseline, words, FONT, size, colour or "#000000")
-            first = first or op
-            if colour is not None and not findings_of(face, drawn, op, printing, icons, safe):
-                return _drawn(face, ctx, op, Owner(ctx.new_part(), None, "stamp"))
-    assert first is not None
-    return _drawn(face, ctx, first, Owner(ctx.new_part(), None, "stamp"))
+    for shapes in (True, False):
+        for words in dict.fromkeys((text, text.rsplit(SEP, 1)[-1])):
+            width = fonts.width(words, FONT, size) / PT_PER_MM
+            for x, baseline in _places(face, width, size / PT_PER_MM, safe):
+                colour = ink_for(x, baseline, width, size)
+                if colour is None:
+                    continue
+                op = TextOp(x, baseline, words, FONT, size, colour)
+                if not findings_of(face, drawn, op, printing, icons, safe, shapes):
+                    return _drawn(face, ctx, op, Owner(ctx.new_part(), None, "stamp", overlap=not shapes))
+    return None
 
 
 def _drawn(face: Face, ctx: FaceContext, op: TextOp, owner: Owner) -> Face:
