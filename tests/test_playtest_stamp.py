@@ -204,3 +204,27 @@ def test_a_face_with_no_room_says_so(tmp_path: Path) -> None:
     assert items[0].stamp and items[0].front.ops == ()
     no_room = [p for p in items[0].problems if p.rule == "stamp.no-room"]
     assert [p.message.split(":")[0] for p in no_room] == ["front"] and "<stamp" in no_room[0].message
+
+
+def test_the_live_preview_may_stamp(tmp_path: Path) -> None:
+    from mazmorra.serve.live import live_html
+    from mazmorra.serve.preview import Preview
+
+    pack_dir = _copy(tmp_path, "muestras")
+    stamps = [i.stamp for i in _items(pack_dir)]
+    for stamp, shown in ((True, True), (False, False)):
+        preview = Preview(pack_dir, ("es",), live_html, stamp=stamp)
+        try:
+            assert preview.rebuild().ok
+            page = preview.page.decode("utf-8")
+            assert all((s in page) is shown for s in stamps)
+            assert (
+                all(
+                    isinstance(f.ops[-1], TextOp) and f.ops[-1].text in stamps
+                    for f in preview.faces
+                    if "deck:" not in f.component
+                )
+                is shown
+            )
+        finally:
+            preview.close()
