@@ -90,6 +90,34 @@ def test_every_face_carries_the_stamp_in_the_safe_area(tmp_path: Path) -> None:
                 )
 
 
+def test_every_sample_pack_is_stamped_within_the_print_checks() -> None:
+    """Every face of every sample pack (in its source language) carries its stamp, passing every
+    print check, except the 16 mm tokens with no edge to spare, each said so (stamp.no-room)."""
+    from mazmorra.load import all_packs
+
+    unstamped = 0
+    for pack_dir in all_packs(CONTENT):
+        said: set[tuple[str | None, str]] = set()  # (component, side) of each face reported with no room
+        for item in _items(pack_dir, load_pack(pack_dir).spec.source_language):
+            assert [p.rule for p in item.problems if p.rule != "stamp.no-room"] == [], item.front.component
+            said |= {(p.component, p.message.split(":")[0]) for p in item.problems}
+            for face in (item.front, item.back):
+                if face is None:
+                    continue
+                if (face.component, face.side) in said:
+                    unstamped += 1
+                    assert min(face.w, face.h) <= 16, (face.component, face.side)
+                    continue
+                last = face.ops[-1]
+                assert isinstance(last, TextOp) and last.text.startswith(("0.3" + SEP, last.text[-6:])), (
+                    face.component,
+                    face.side,
+                )
+                if not (item.shared_back and face is item.back):
+                    assert last.text.endswith(item.stamp[-6:]), (face.component, face.side)
+    assert unstamped < 20
+
+
 def test_the_pdf_prints_each_component_s_stamp(stamped: tuple[Path, BuildResult]) -> None:
     _, res = stamped
     text = "\n".join(pdf_text(p) for p in res.outputs)
@@ -228,3 +256,27 @@ def test_the_live_preview_may_stamp(tmp_path: Path) -> None:
             )
         finally:
             preview.close()
+
+
+def test_print_shop_pngs_carry_the_stamp_only_when_asked(tmp_path: Path) -> None:
+    from PIL import Image, ImageChops
+
+    pack_dir = _copy(tmp_path, "muestras")
+    for name, extra in (("plain", ()), ("stamped", ("--stamp",))):
+        args = ("build", str(pack_dir), "--lang", "es", "--no-pdf", "--png-profile", "mpc", "-j", "1", *extra)
+        res = run_cli(*args, "-o", str(tmp_path / name))
+        assert res.returncode == 0, res.stderr
+    items = {i.front.component: i for i in _items(pack_dir)}
+    for comp, item in items.items():
+        plain, stamped = (
+            Image.open(tmp_path / n / "muestras" / "es" / "png" / "cartas" / f"{comp}-front.png")
+            for n in ("plain", "stamped")
+        )
+        box = ImageChops.difference(plain.convert("RGB"), stamped.convert("RGB")).getbbox()
+        assert box is not None, comp  # the stamp is there, and nothing else moved:
+        last = item.front.ops[-1]
+        assert isinstance(last, TextOp)
+        px = 300 / 25.4
+        ox, oy = (822 - item.front.w * px) / 2, (1122 - item.front.h * px) / 2  # the trim, centred
+        assert box[1] >= oy + (last.y - 2.5) * px and box[3] <= oy + (last.y + 1) * px, (comp, box)
+        assert box[0] >= ox + (last.x - 0.5) * px, (comp, box)

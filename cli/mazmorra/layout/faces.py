@@ -314,7 +314,8 @@ def _no_room(ctx: LayoutContext, face: Face, template: jinja2.Template) -> Probl
         Problem(
             "stamp.no-room",
             f"{face.side}: no room for the version stamp along the safe area's edges that covers no text or "
-            'icon; give it a place with <stamp x= y= overlap="ok"/> in the template (docs/templates.md)',
+            "icon (said once for every face of this template that has as little); give it a place with "
+            '<stamp x= y= overlap="ok"/> in the template (docs/templates.md)',
             ctx.templates.element_loc(None, template),
             face.component,
             severity=Severity.WARNING,

@@ -36,7 +36,8 @@ ALIGN = ("center", "left", "right")
 ATTRS = frozenset({"x", "y", "w", "size", "color", "align"})
 ASCENT, DESCENT = 0.8, 0.3  # of the font size: the line's top and bottom from its baseline (generous)
 INKS = ("#4d4d4d", "#e6e6e6", "#000000", "#ffffff")  # greys first: small print, not a headline
-STEP, STEPS = 0.25, 17  # mm: how far inwards from the safe area's edge the layout looks (4 mm), in steps
+STEP = 0.25  # mm: the layout looks inwards from the safe area's edge in steps this long
+REACH = (4.0, 0.25, 8.0)  # mm, and how far: at least 4, a quarter of the face's shorter side, at most 8
 
 
 def pack_version(pack_root: Path, declared: str | None) -> str | None:
@@ -167,6 +168,8 @@ def _drawn(face: Face, ctx: FaceContext, op: TextOp, owner: Owner) -> Face:
 def _places(face: Face, width: float, em: float, safe: float) -> Iterator[tuple[float, float]]:
     """Where a run `width` mm long may go, as (x, baseline), best first: along the bottom of the
     safe area (centre, right, left), then along its top, each a little further inwards in turn."""
+    least, share, most = REACH
+    steps = range(round(min(max(least, share * min(face.w, face.h)), most) / STEP) + 1)
     if face.shape == "round":
         r = min(face.w, face.h) / 2 - safe
         half = width / 2 + em * 0.1
@@ -174,9 +177,9 @@ def _places(face: Face, width: float, em: float, safe: float) -> Iterator[tuple[
             return
         reach = math.sqrt(r * r - half * half)  # the lowest (highest) a run of that width stays inside
         cx, cy = face.w / 2, face.h / 2
-        for k in range(STEPS):
+        for k in steps:
             yield cx - width / 2, cy + reach - em * DESCENT - 0.05 - k * STEP
-        for k in range(STEPS):
+        for k in steps:
             yield cx - width / 2, cy - reach + em * ASCENT + 0.25 + k * STEP
         return
     xs = (
@@ -184,9 +187,9 @@ def _places(face: Face, width: float, em: float, safe: float) -> Iterator[tuple[
         face.w - safe - width - 0.05,
         safe + em * 0.1 + 0.05,
     )
-    for k in range(STEPS):
+    for k in steps:
         for x in xs:
             yield x, face.h - safe - em * DESCENT - 0.05 - k * STEP
-    for k in range(STEPS):
+    for k in steps:
         for x in xs:
             yield x, safe + em * ASCENT + 0.25 + k * STEP
