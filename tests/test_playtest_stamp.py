@@ -17,7 +17,7 @@ from golden import context
 from mazmorra.contracts import Face, Item, TextOp
 from mazmorra.layout import lay_out
 from mazmorra.layout.ink import glyph_boxes
-from mazmorra.layout.versionstamp import SEP, pack_version
+from mazmorra.layout.versionstamp import SEP, digest, pack_version, stamp_text
 from mazmorra.load import load_pack
 from mazmorra.pipeline import BuildOptions, BuildResult, build
 from mazmorra.render import Outputs
@@ -136,17 +136,36 @@ def test_tts_descriptions_and_the_gallery_show_the_stamp(stamped: tuple[Path, Bu
     assert all(s in page for s in stamps.values())
 
 
+def _stamps(pack_dir: Path) -> dict[str, tuple[str, str]]:
+    """Each component's stamp, and the one its (shared) back prints."""
+    out = {}
+    for item in _items(pack_dir):
+        assert item.back is not None and isinstance(item.back.ops[-1], TextOp)
+        out[item.front.component] = (item.stamp, item.back.ops[-1].text)
+    return out
+
+
 def test_the_hash_changes_for_exactly_the_component_edited(tmp_path: Path) -> None:
     pack_dir = _copy(tmp_path, "muestras")
-    before = {i.front.component: i.stamp for i in _items(pack_dir)}
+    before = _stamps(pack_dir)
     deck = pack_dir / "decks" / "cartas.yaml"
     edit(deck, "- id: fogata", "# a comment changes nothing it prints\n- id: fogata")
     edit(deck, "  copies: 2\n", "  copies: 3\n")  # how many print, not what each prints
-    assert {i.front.component: i.stamp for i in _items(pack_dir)} == before
+    assert _stamps(pack_dir) == before
     edit(deck, "Descansa junto al fuego.", "Descansa junto a la hoguera.")
-    after = {i.front.component: i.stamp for i in _items(pack_dir)}
+    after = _stamps(pack_dir)
     assert [c for c in before if before[c] != after[c]] == ["fogata-del-claustro"]
-    assert {i.front.component: i.stamp for i in _items(pack_dir)} == after  # stable from run to run
+    assert after["fogata-del-claustro"][1] == before["fogata-del-claustro"][1]  # the deck's back is the same
+    assert _stamps(pack_dir) == after  # stable from run to run
+
+
+def test_the_hash_is_the_content_s_whatever_the_run_or_machine() -> None:
+    """A fixed value: the same content prints the same stamp on any machine, with any key order,
+    in any later version of the tool (a change here makes every printed card look changed)."""
+    data = {"id": "a", "name": "Á", "n": [1, 2.5]}
+    assert digest(data) == "9ab346"
+    assert stamp_text("0.3", {"copies": 4, **dict(reversed(data.items()))}) == "0.3 · 9ab346"
+    assert stamp_text(None, data) == "9ab346"
 
 
 def test_without_stamp_nothing_changes(tmp_path: Path) -> None:

@@ -194,10 +194,12 @@ def lay_out(deck: Deck, ctx: LayoutContext) -> Document:
 
 
 def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tuple[float, float]) -> str:
-    """A deck back's stamp: it prints the deck and the pack, so it is their hash."""
+    """A deck back's stamp: it prints the deck and the pack, so it is their hash (not the deck's count
+    of copies, which a component's copies change)."""
     if not ctx.stamp:
         return ""
-    return stamp_text(ctx.version, {"deck": common["deck"], "pack": common["pack"], "kind": kind, "size": size})
+    deck = {k: v for k, v in common["deck"].items() if k != "count"}
+    return stamp_text(ctx.version, {"deck": deck, "pack": common["pack"], "kind": kind, "size": size})
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:

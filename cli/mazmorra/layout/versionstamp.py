@@ -118,15 +118,25 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
     index = Index(drawn)
     need = printing.contrast.text
 
+    def grounds(x: float, baseline: float, width: float, size: float) -> list[str | None]:
+        """The colours under the run, along the middle of its x-height (where the check looks);
+        None where a picture is."""
+        y = baseline - size / PT_PER_MM * 0.3
+        return [colour_under(face, index, x + width * k / 4, y, icons, len(drawn)) for k in range(5)]
+
     def ink_for(x: float, baseline: float, width: float, size: float) -> str | None:
-        """A colour the run reads in against everything under it, None when none does (or a
-        picture is under it)."""
-        y = baseline - size / PT_PER_MM * 0.3  # the middle of the x-height, where the check looks
-        grounds = [colour_under(face, index, x + width * k / 4, y, icons, len(drawn)) for k in range(5)]
-        known = [g for g in grounds if g is not None]
-        if len(known) < len(grounds):
+        """The first of INKS the run reads in against everything under it; None when none does,
+        or a picture is under it."""
+        under = grounds(x, baseline, width, size)
+        if None in under:
             return None
-        return next((c for c in INKS if all(contrast(c, g) >= need - 1e-9 for g in known)), None)
+        return next((c for c in INKS if all(contrast(c, g) >= need - 1e-9 for g in under if g)), None)
+
+    def best_ink(x: float, baseline: float, width: float, size: float) -> str:
+        """The colour a template's <stamp> takes when none passes everywhere: the one that stands
+        out most from what it can see under it."""
+        under = [g for g in grounds(x, baseline, width, size) if g] or ["#ffffff"]
+        return ink_for(x, baseline, width, size) or max(INKS, key=lambda c: min(contrast(c, g) for g in under))
 
     placed = ctx.stamp_at
     if placed is not None:
@@ -142,7 +152,7 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
             baseline = face.h - safe - em * DESCENT - 0.05  # the bottom of the safe area, by default
             if el.get("y") is not None:
                 baseline = oy + length(el, "y") + em * ASCENT
-            chosen = opt_colour(el, "color") or ink_for(x, baseline, width, size) or "#000000"
+            chosen = opt_colour(el, "color") or best_ink(x, baseline, width, size)
         op = TextOp(x, baseline, text, FONT, size, chosen)
         return _drawn(face, ctx, op, Owner(ctx.new_part(), el.get(AT), "stamp", overlap=marked))
     size = _size(None, printing)
