@@ -36,7 +36,8 @@ ALIGN = ("center", "left", "right")
 ATTRS = frozenset({"x", "y", "w", "size", "color", "align"})
 ASCENT, DESCENT = 0.8, 0.3  # of the font size: the line's top and bottom from its baseline (generous)
 INKS = ("#4d4d4d", "#e6e6e6", "#000000", "#ffffff")  # greys first: small print, not a headline
-STEP = 0.25  # mm: the layout looks inwards from the safe area's edge in steps this long
+STEPS = (0.25, 30.0, 0.5)  # mm: the layout looks inwards from the safe area's edge in steps this long on a face
+# smaller than 30 mm, this long on a larger one (fewer tries: a card has room to spare)
 REACH = (4.0, 0.25, 8.0)  # mm, and how far: at least 4, a quarter of the face's shorter side, at most 8
 
 
@@ -110,7 +111,7 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
     from mazmorra.layout.contrast import colour_under, contrast
     from mazmorra.layout.ink import inks
     from mazmorra.layout.inkindex import Index
-    from mazmorra.layout.printcheck import findings_of
+    from mazmorra.layout.printcheck import clear_area, contrast_of, room_findings
 
     printing, icons = ctx.printing, ctx.icons
     safe = printing.safe_mm if ctx.safe_margin is None else ctx.safe_margin
@@ -160,12 +161,15 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
         for words in dict.fromkeys((text, text.rsplit(SEP, 1)[-1])):
             width = fonts.width(words, FONT, size) / PT_PER_MM
             for x, baseline in _places(face, width, size / PT_PER_MM, safe):
+                op = TextOp(x, baseline, words, FONT, size, INKS[0])
+                if not clear_area(face, drawn, op, icons, safe):
+                    continue  # the cheapest checks first: the safe area, then the colour, then the pixels
                 colour = ink_for(x, baseline, width, size)
-                if colour is None:
+                if colour is None or next(room_findings(face, drawn, op, icons, safe, shapes), None) is not None:
                     continue
-                op = TextOp(x, baseline, words, FONT, size, colour)
-                if not findings_of(face, drawn, op, printing, icons, safe, shapes):
-                    return _drawn(face, ctx, op, Owner(ctx.new_part(), None, "stamp", overlap=not shapes))
+                if contrast_of(face, drawn, op := replace(op, color=colour), printing, icons):
+                    continue
+                return _drawn(face, ctx, op, Owner(ctx.new_part(), None, "stamp", overlap=not shapes))
     return None
 
 
@@ -179,7 +183,10 @@ def _places(face: Face, width: float, em: float, safe: float) -> Iterator[tuple[
     """Where a run `width` mm long may go, as (x, baseline), best first: along the bottom of the
     safe area (centre, right, left), then along its top, each a little further inwards in turn."""
     least, share, most = REACH
-    steps = range(round(min(max(least, share * min(face.w, face.h)), most) / STEP) + 1)
+    fine, small, coarse = STEPS
+    short = min(face.w, face.h)
+    step = fine if short < small else coarse
+    offsets = [k * step for k in range(round(min(max(least, share * short), most) / step) + 1)]
     if face.shape == "round":
         r = min(face.w, face.h) / 2 - safe
         half = width / 2 + em * 0.1
@@ -187,19 +194,19 @@ def _places(face: Face, width: float, em: float, safe: float) -> Iterator[tuple[
             return
         reach = math.sqrt(r * r - half * half)  # the lowest (highest) a run of that width stays inside
         cx, cy = face.w / 2, face.h / 2
-        for k in steps:
-            yield cx - width / 2, cy + reach - em * DESCENT - 0.05 - k * STEP
-        for k in steps:
-            yield cx - width / 2, cy - reach + em * ASCENT + 0.25 + k * STEP
+        for d in offsets:
+            yield cx - width / 2, cy + reach - em * DESCENT - 0.05 - d
+        for d in offsets:
+            yield cx - width / 2, cy - reach + em * ASCENT + 0.25 + d
         return
     xs = (
         (face.w - width) / 2,
         face.w - safe - width - 0.05,
         safe + em * 0.1 + 0.05,
     )
-    for k in steps:
+    for d in offsets:
         for x in xs:
-            yield x, face.h - safe - em * DESCENT - 0.05 - k * STEP
-    for k in steps:
+            yield x, face.h - safe - em * DESCENT - 0.05 - d
+    for d in offsets:
         for x in xs:
-            yield x, safe + em * ASCENT + 0.25 + k * STEP
+            yield x, safe + em * ASCENT + 0.25 + d
