@@ -129,9 +129,14 @@ def test_the_pdf_prints_each_component_s_stamp(stamped: tuple[Path, BuildResult]
 def test_tts_descriptions_and_the_gallery_show_the_stamp(stamped: tuple[Path, BuildResult]) -> None:
     out, res = stamped
     stamps = {item.name: item.stamp for item in _items(res.pack.root)}
-    saved = json.loads((out / "cripta" / "es" / "tts" / "equipo.json").read_text(encoding="utf-8"))
-    cards = [c for obj in saved["ObjectStates"] for c in obj.get("ContainedObjects", [obj])]
-    assert cards and all(c["Description"] == stamps[c["Nickname"]] for c in cards)
+    shown = 0
+    for path in (out / "cripta" / "es" / "tts").glob("*.json"):
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        for obj in saved["ObjectStates"]:
+            for one in obj.get("ContainedObjects", [obj]):  # a deck's cards, a bag's tiles, or a lone one
+                assert one["Name"] in ("Card", "Custom_Tile") and one["Description"].endswith(stamps[one["Nickname"]])
+                shown += 1
+    assert shown >= res.components
     page = (out / "cripta" / "gallery" / "index.html").read_text(encoding="utf-8")
     assert all(s in page for s in stamps.values())
 
@@ -229,6 +234,18 @@ def test_a_template_places_the_stamp_with_its_element(tmp_path: Path) -> None:
         assert right == pytest.approx(item.front.w - 4, abs=0.3)  # right-aligned in its box
         assert last.y > item.front.h - 8 and last.color in ("#e6e6e6", "#ffffff")  # light on the dark band
     assert [len(i.front.ops) for i in _items(pack, stamp=False)] == [2] * len(items)  # off: draws nothing
+
+
+def test_a_template_that_prints_the_stamp_variable_gets_no_second_one(tmp_path: Path) -> None:
+    own = STAMP_TEMPLATE.replace(
+        '<stamp x="4" y="{{ h - 8 }}" w="{{ w - 8 }}" align="right"/>',
+        '<text role="label" x="4" y="{{ h - 8 }}" w="{{ w - 8 }}" h="4" size="6" color="#ffffff">{{ stamp }}</text>',
+    )
+    items = _items(_own_template(tmp_path, own))
+    assert not [p for i in items for p in i.problems]
+    for item in items:
+        texts = [op.text for op in item.front.ops if isinstance(op, TextOp)]
+        assert sum(item.stamp.rsplit(SEP, 1)[1] in t for t in texts) == 1, texts
 
 
 def test_a_stamp_below_the_label_floor_is_a_template_error(tmp_path: Path) -> None:

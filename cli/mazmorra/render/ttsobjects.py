@@ -77,9 +77,11 @@ def deck(
     scale: tuple[float, float],
     x: float,
 ) -> dict[str, Any]:
-    """A deck of cards (a lone card when there is one), face down."""
+    """A deck of cards (a lone card when there is one, keeping its own description under the deck's), face down."""
     if len(cards) == 1:
-        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": description}
+        own = cards[0]["Description"]
+        both = f"{description}\n{own}" if own else description
+        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": both}
     return {
         "Name": "DeckCustom",
         "Transform": transform(x, scale, flipped=True),
