@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from mazmorra import fonts
-from mazmorra.contracts import Document, Face, Item, TextOp
+from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
@@ -23,7 +23,7 @@ from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import ElementError, FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
-from mazmorra.layout.versionstamp import stamp_face, stamp_text
+from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
 
 
@@ -290,7 +290,7 @@ def _face(
         except Exception:
             template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
-        if tctx["stamp"] and (fctx.stamp_at is not None or not _prints(face, tctx["stamp"])):
+        if tctx["stamp"] and (fctx.stamp_at is not None or not printed_in(face, tctx["stamp"])):
             stamped = stamp_face(face, fctx, tctx["stamp"])
             if stamped is None:
                 fctx.problems.append(_no_room(ctx, face, template))
@@ -324,12 +324,6 @@ def _no_room(ctx: LayoutContext, face: Face, template: jinja2.Template) -> Probl
             lang=ctx.lang,
         )
     )
-
-
-def _prints(face: Face, stamp: str) -> bool:
-    """Whether a face already prints its stamp's hash (its template wrote `{{ stamp }}` in a text)."""
-    tail = stamp.rsplit(" ", 1)[-1]
-    return any(isinstance(op, TextOp) and tail in op.text for op in face.ops)
 
 
 def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> list[Problem]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -49,14 +50,15 @@ def pack_version(pack_root: Path, declared: str | None) -> str | None:
     git = shutil.which("git")
     if git is None:
         return None
-    try:
+    try:  # a pack from elsewhere may come with its repository: run none of its hooks, write nothing to it
         run = subprocess.run(
-            [git, "describe", "--tags", "--always", "--dirty"],
+            [git, "-c", "core.fsmonitor=false", "describe", "--tags", "--always", "--dirty"],
             cwd=pack_root,
             capture_output=True,
             text=True,
             timeout=20,
             check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -75,6 +77,12 @@ def stamp_text(version: str | None, data: Mapping[str, Any]) -> str:
     """`<version> · <hash>`, or the hash alone when the version is unknown."""
     printed = {k: v for k, v in data.items() if k != "copies"}  # how many print is not what each prints
     return f"{version}{SEP}{digest(printed)}" if version else digest(printed)
+
+
+def printed_in(face: Face, text: str) -> bool:
+    """Whether a face already prints a stamp's hash (its template wrote `{{ stamp }}` in a text)."""
+    tail = text.rsplit(SEP, 1)[-1]
+    return any(isinstance(op, TextOp) and tail in op.text for op in face.ops)
 
 
 def stamp_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
