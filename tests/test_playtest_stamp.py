@@ -171,6 +171,7 @@ def test_the_hash_is_the_content_s_whatever_the_run_or_machine() -> None:
     assert digest(data) == "9ab346"
     assert stamp_text("0.3", {"copies": 4, **dict(reversed(data.items()))}) == "0.3 · 9ab346"
     assert stamp_text(None, data) == "9ab346"
+    assert digest({"s": {"alpha", "beta", "gamma"}}) == digest({"s": {"gamma", "alpha", "beta"}})  # sets in order
 
 
 def test_without_stamp_nothing_changes(tmp_path: Path) -> None:

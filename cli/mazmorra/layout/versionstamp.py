@@ -69,8 +69,15 @@ def pack_version(pack_root: Path, declared: str | None) -> str | None:
 def digest(data: Mapping[str, Any]) -> str:
     """A short hash of what a component prints: its data as canonical JSON (keys sorted), so the
     same content gives the same hash on every run and machine, and any change of it another."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=_plain, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LEN]
+
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot write, in an order that does not vary from run to run (a set's does)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
 
 
 def stamp_text(version: str | None, data: Mapping[str, Any]) -> str:
