@@ -330,3 +330,9 @@ def test_print_shop_pngs_carry_the_stamp_only_when_asked(tmp_path: Path) -> None
         ox, oy = (822 - item.front.w * px) / 2, (1122 - item.front.h * px) / 2  # the trim, centred
         assert box[1] >= oy + (last.y - 2.5) * px and box[3] <= oy + (last.y + 1) * px, (comp, box)
         assert box[0] >= ox + (last.x - 0.5) * px, (comp, box)
+
+
+def test_a_version_the_font_cannot_draw_is_an_error(tmp_path: Path) -> None:
+    pack_dir = _copy(tmp_path, "muestras")
+    problems = [p for i in _items(pack_dir, version="第一版") for p in i.problems]
+    assert problems and {p.rule for p in problems} == {"text.missing-glyph"} and "第" in problems[0].message

@@ -26,6 +26,7 @@ from typing import Any
 
 from mazmorra import fonts
 from mazmorra.contracts import Face, Op, TextOp
+from mazmorra.errors import Problem
 from mazmorra.layout.attrs import AT, FaceContext, Owner, choice, length, located, number, opt_colour
 from mazmorra.model import PrintSpec
 from mazmorra.units import PT_PER_MM
@@ -130,6 +131,10 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
 
     printing, icons = ctx.printing, ctx.icons
     safe = printing.safe_mm if ctx.safe_margin is None else ctx.safe_margin
+    missing = fonts.missing_chars(text, FONT)
+    if missing:  # a version: from pack.yaml, or a tag's name
+        message = f"the version stamp “{text}”: {fonts.missing_message(missing, FONT)}"
+        ctx.problems.append(Problem("text.missing-glyph", message, None, ctx.component, lang=ctx.lang, once=True))
     drawn = inks(face.ops, ctx.owners)
     index = Index(drawn)
     need = printing.contrast.text
