@@ -336,3 +336,15 @@ def test_a_version_the_font_cannot_draw_is_an_error(tmp_path: Path) -> None:
     pack_dir = _copy(tmp_path, "muestras")
     problems = [p for i in _items(pack_dir, version="第一版") for p in i.problems]
     assert problems and {p.rule for p in problems} == {"text.missing-glyph"} and "第" in problems[0].message
+
+
+def test_pack_yaml_version_reads_as_written(tmp_path: Path) -> None:
+    from mazmorra.errors import ContentError
+
+    pack_dir = _copy(tmp_path, "muestras", version=None)
+    edit(pack_dir / "pack.yaml", "\nname: ", "\nversion: 0.3\nname: ")
+    assert load_pack(pack_dir).spec.version == "0.3"  # a number in YAML, printed as written
+    edit(pack_dir / "pack.yaml", "version: 0.3", "version: [0, 3]")
+    with pytest.raises(ContentError) as exc:
+        load_pack(pack_dir)
+    assert any("version" in p.message or p.field == "version" for p in exc.value.problems)
