@@ -31,7 +31,7 @@ from mazmorra.layout.attrs import AT, FaceContext, Owner, choice, length, locate
 from mazmorra.model import PrintSpec
 from mazmorra.units import PT_PER_MM
 
-HASH_LEN = 6  # hex digits: one component in 16 million shares its neighbour's
+HASH_LEN = 6  # hex digits: a changed component keeps its old hash once in 16 million
 SEP = " · "
 FONT = fonts.DEFAULT
 ALIGN = ("center", "left", "right")
