@@ -132,6 +132,7 @@ class Item:
     untranslated: tuple[str, ...] = ()  # "field (state)" for each text that is not translated
     problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
     labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
+    stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
 
 
 @dataclass

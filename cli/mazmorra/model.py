@@ -199,6 +199,14 @@ class PackSpec(Strict):
         description="reference: the game's families' reference counts are enforced; custom: differences "
         "from them are listed as warnings; absent: not compared",
     )
+    version: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        pattern=r"^[^\s]+( [^\s]+)*$",
+        description="what a playtest build's version stamp prints (`build --stamp`); absent: the git "
+        "describe of the pack's folder, when it is in a git work tree",
+    )
     game: dict[str, Any] = Field(
         default_factory=dict,
         description="game-wide settings the kinds' rules and templates read; each game family checks its own keys",
@@ -209,6 +217,12 @@ class PackSpec(Strict):
     print: PrintSpec = Field(
         default_factory=PrintSpec, description="legibility in print: smallest text sizes, contrast, safe margin"
     )
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_text(cls, v: Any) -> Any:
+        """`version: 0.3` reads as a number in YAML: printed as written (quote "1.10" to keep its zero)."""
+        return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
     @field_validator("languages")
     @classmethod

@@ -30,6 +30,7 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
@@ -67,6 +68,7 @@ class BuildOptions:
     outputs: Outputs = field(default_factory=Outputs)  # what stage 5 makes: PDF sheets, PNG, TTS, gallery
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
+    stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
 
 
 @dataclass
@@ -124,6 +126,7 @@ def _build(
     langs = _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
+    version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
         localisation = localise(pack, lang)  # 3. localise
         labels[lang] = Labels(pack.root, templates_dir(), lang)
@@ -131,7 +134,9 @@ def _build(
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
-        ctx = LayoutContext(pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft)
+        ctx = LayoutContext(
+            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
+        )
         problems += ctx.problems
         docs += _documents(
             decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
@@ -139,6 +144,7 @@ def _build(
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
+    made_with += f" stamp={version}" if opts.stamp else ""
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))

@@ -246,6 +246,15 @@ def build_cmd(
             rich_help_panel="Outputs",
         ),
     ] = False,
+    stamp: Annotated[
+        bool,
+        typer.Option(
+            "--stamp/--no-stamp",
+            help="A playtest build: every face carries a version stamp in small print (the pack's version and "
+            "a hash of the component's content), as do the TTS descriptions and the gallery. Off by default: "
+            "print-shop files carry none unless asked.",
+        ),
+    ] = False,
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
@@ -261,7 +270,7 @@ def build_cmd(
         args = BuildArgs(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
-            png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery,
+            png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
             changed_since=changed_since,
         )  # fmt: skip
         args.check()

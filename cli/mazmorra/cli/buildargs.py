@@ -46,6 +46,7 @@ class BuildArgs:
     tts_url: tuple[str, ...] = ()
     gallery: bool = False
     changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
+    stamp: bool = False  # the version stamp on every face (playtest builds)
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
@@ -115,6 +116,7 @@ class BuildArgs:
             outputs=self.outputs(pack),
             jobs=self.jobs,
             changed_since=Revision(self.changed_since, since) if self.changed_since else None,
+            stamp=self.stamp,
         )
 
     def copies(self, pack: Pack) -> int:

@@ -32,6 +32,12 @@ def serve(
             help="Address to listen on. Only this machine can see the default; another address opens the preview to the network."
         ),
     ] = "127.0.0.1",
+    stamp: Annotated[
+        bool,
+        typer.Option(
+            "--stamp/--no-stamp", help="Show every face with its version stamp, as `build --stamp` prints it."
+        ),
+    ] = False,
 ) -> None:
     """Preview a pack in the browser: every component front and back, in every language, and the
     print sheets; the page redraws what changed each time a file of the pack is saved."""
@@ -54,7 +60,7 @@ def serve(
                 f"[bold yellow]warning:[/] listening on {escape(host)}: anyone who can reach this machine "
                 "can see the preview (the default, 127.0.0.1, is this machine only)"
             )
-        preview = Preview(pack_dir, parse_langs(lang), live_html)
+        preview = Preview(pack_dir, parse_langs(lang), live_html, stamp)
         watched = [pack_dir.resolve(), templates_dir().resolve()]
         run(
             preview,

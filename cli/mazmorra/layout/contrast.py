@@ -42,7 +42,13 @@ def contrast(a: str, b: str) -> float:
 
 def _background(face: Face, index: Index, ink: Ink, x: float, y: float, icons: IconSet) -> str | None:
     """The colour under (x, y) before `ink` was drawn; None when it cannot be known (a picture)."""
-    for below in index.under(x, y, ink.index):
+    return colour_under(face, index, x, y, icons, ink.index)
+
+
+def colour_under(face: Face, index: Index, x: float, y: float, icons: IconSet, before: int) -> str | None:
+    """The colour at (x, y) of what the inks drawn before `before` make (the face's background
+    where none covers it); None when it cannot be known (a picture)."""
+    for below in index.under(x, y, before):
         if isinstance(below.op, TextOp):
             continue
         found = colour_at(below, (x, y), icons)

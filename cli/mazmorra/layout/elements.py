@@ -27,6 +27,8 @@ from mazmorra.layout.attrs import (
 )
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
 from mazmorra.layout.textbox import TEXT_ATTRS, text_element
+from mazmorra.layout.versionstamp import ATTRS as STAMP_ATTRS
+from mazmorra.layout.versionstamp import stamp_element
 from mazmorra.units import parse_length
 
 _MARKER = re.compile(AT + r'="([0-9:]+)"')
@@ -145,6 +147,7 @@ ELEMENTS: dict[str, Element] = {
     "image": Element(frozenset({"src", "field", "x", "y", "w", "h", "r", "color"}), _image),
     "text": Element(TEXT_ATTRS, text_element),
     "grid": Element(GRID_ATTRS, grid_element, checks_own=True),
+    "stamp": Element(STAMP_ATTRS, stamp_element),  # where a playtest build's version stamp goes
 }
 ROOT_ATTRS = frozenset({"background", "safe-margin"})  # safe-margin: a small piece's own (the pack's otherwise)
 

@@ -23,6 +23,7 @@ from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import ElementError, FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
+from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
 
 
@@ -37,6 +38,8 @@ class LayoutContext:
     labels: Labels
     out_dir: Path
     draft: bool  # untranslated texts fall back visibly, marked on the face
+    stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
+    version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -87,6 +90,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             "count": sum(c.data.copies for c in deck.components),
         },
         "pack": {"id": pack.id, "name": pack_name},
+        "stamp": "",  # the version stamp's text in a build that stamps
     }
     choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
@@ -112,7 +116,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                     shared[key], met = _face(
                         ctx,
                         back_t,
-                        {**sized, "side": "back", "card": {}},
+                        {**sized, "side": "back", "card": {}, "stamp": _back_stamp(ctx, common, kind.name, size)},
                         shared_back_id(deck, kind.name, size),
                         "back",
                         lambda f: deck.loc,
@@ -121,10 +125,12 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                         None,
                     )
                     found += met
+            stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
             tctx = {
                 **sized,
                 "side": "front",
                 "card": ctx.contexts[comp.id],
+                "stamp": stamp,
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
@@ -161,6 +167,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 tuple(f"{k} ({s})" for k, s in untranslated),
                 tuple(found),
                 tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
+                stamp,
             )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -189,6 +196,15 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         pack_name,
         compiled,
     )
+
+
+def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tuple[float, float]) -> str:
+    """A deck back's stamp: it prints the deck and the pack, so it is their hash (not the deck's count
+    of copies, which a component's copies change)."""
+    if not ctx.stamp:
+        return ""
+    deck = {k: v for k, v in common["deck"].items() if k != "count"}
+    return stamp_text(ctx.version, {"deck": deck, "pack": common["pack"], "kind": kind, "size": size})
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
@@ -279,6 +295,11 @@ def _face(
         except Exception:
             template.environment.handle_exception()
         face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+        if tctx["stamp"] and (fctx.stamp_at is not None or not printed_in(face, tctx["stamp"])):
+            stamped = stamp_face(face, fctx, tctx["stamp"])
+            if stamped is None:
+                fctx.problems.append(_no_room(ctx, face, template))
+            face = stamped or face
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
@@ -292,6 +313,22 @@ def _face(
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
     return face, fctx.problems + _print_checks(ctx, face, fctx, template)
+
+
+def _no_room(ctx: LayoutContext, face: Face, template: jinja2.Template) -> Problem:
+    """A face too small or too full for the version stamp anywhere along its safe area."""
+    return template_problem(
+        Problem(
+            "stamp.no-room",
+            f"{face.side}: no room for the version stamp along the safe area's edges that covers no text or "
+            "icon (said once for every face of this template that has as little); give it a place with "
+            '<stamp x= y= overlap="ok"/> in the template (docs/templates.md)',
+            ctx.templates.element_loc(None, template),
+            face.component,
+            severity=Severity.WARNING,
+            lang=ctx.lang,
+        )
+    )
 
 
 def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: jinja2.Template) -> list[Problem]:

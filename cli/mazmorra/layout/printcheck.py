@@ -63,21 +63,64 @@ def check_face(
 
 def _overlaps(drawn: list[Ink], index: Index, icons: IconSet) -> Iterator[Finding]:
     for a, b in index.pairs():
-        if _allowed(a.owner, b.owner):
-            continue
-        verdict = _judge(a, b, icons)
-        if verdict and any(_sits_on(b, c, icons) for c in index.covering(b, a.index)):
-            continue  # b sits wholly on something drawn over a: it meets that, not a
-        if verdict == "overlaps" and _one_ground(a, b, index, icons):
-            continue  # a and the shapes of its colour around it make one ground, and b lies on it
-        what = _VERDICTS.get(verdict)
-        if what:
-            yield Finding(
-                "print.overlap",
-                b.owner.at,
-                f"{_what(b)} {what.format(other=_what(a) + '{other}')}, {_MARK}",
-                a.owner.at,
-            )
+        if not _allowed(a.owner, b.owner):
+            yield from _meets(a, b, index, icons)
+
+
+def _meets(a: Ink, b: Ink, index: Index, icons: IconSet) -> Iterator[Finding]:
+    """The overlap finding of b (drawn later) against a, if b meets it."""
+    verdict = _judge(a, b, icons)
+    if verdict and any(_sits_on(b, c, icons) for c in index.covering(b, a.index)):
+        return  # b sits wholly on something drawn over a: it meets that, not a
+    if verdict == "overlaps" and _one_ground(a, b, index, icons):
+        return  # a and the shapes of its colour around it make one ground, and b lies on it
+    what = _VERDICTS.get(verdict)
+    if what:
+        yield Finding(
+            "print.overlap",
+            b.owner.at,
+            f"{_what(b)} {what.format(other=_what(a) + '{other}')}, {_MARK}",
+            a.owner.at,
+        )
+
+
+def room_findings(
+    face: Face, drawn: list[Ink], op: TextOp, icons: IconSet, safe: float, shapes: bool = True
+) -> Iterator[Finding]:
+    """The safe-area and overlap problems `op` (one run of text) would have drawn last on a face
+    whose inks are `drawn`, as an element of its own not marked overlap="ok" (`shapes=False`:
+    marked so against every shape, but not against text, icons and pictures): whether a version
+    stamp may go there. Lazily, the cheapest first: a caller asking whether there is one stops early."""
+    b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
+    if not clear_area(face, drawn, op, icons, safe):
+        yield Finding("print.overlap", None, f"{_what(b)} is outside the safe area or on text or a picture")
+        return
+    near_b = [a for a in drawn if near(a.box, b.box, CLEARANCE + NEAR) and not _allowed(a.owner, b.owner)]
+    index = Index([*drawn, b])
+    for a in near_b:
+        if shapes or a.content or isinstance(a.op, ImageOp):
+            yield from _meets(a, b, index, icons)
+
+
+def contrast_of(face: Face, drawn: list[Ink], op: TextOp, printing: PrintSpec, icons: IconSet) -> list[Finding]:
+    """The contrast problem of `op` drawn last on a face whose inks are `drawn`, if it has one."""
+    b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
+    return list(contrast_findings(face, [b], Index([*drawn, b]), printing, icons))
+
+
+def clear_area(face: Face, drawn: list[Ink], op: TextOp, icons: IconSet, safe: float) -> bool:
+    """The cheap part of `room_findings`: `op` inside the safe area, and its glyphs' box clear of
+    the glyphs' box of other text and of pictures (icons, whose shapes vary, are left to the pixels)."""
+    b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
+    if next(_safe_area(face, [b], safe, icons), None) is not None:
+        return False
+    tb = tight_box(b, icons)
+    for a in drawn:
+        if isinstance(a.op, (TextOp, ImageOp)) and near(a.box, b.box, 0.0) and not _allowed(a.owner, b.owner):
+            ta = tight_box(a, icons)
+            if ta is not None and tb is not None and near(ta, tb, 0.0):
+                return False
+    return True
 
 
 _MARK = 'or mark the intended overlap with overlap="ok"'

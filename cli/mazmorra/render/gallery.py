@@ -9,6 +9,7 @@ the file system.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -36,6 +37,7 @@ class _Shown:
     copies: int
     state: str  # source | translated | fuzzy | untranslated (stage 3's verdict)
     fields: tuple[str, ...]  # the texts behind that state
+    stamp: str = ""  # its version stamp (a playtest build)
 
 
 @dataclass
@@ -84,7 +86,7 @@ class GallerySink(Sink):
                 self._backs.setdefault(back, srcs.get(back, ""))
             back = srcs.get(back) or self._backs[back]
         deck.components.setdefault(comp, {})[doc.lang] = _Shown(
-            item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated
+            item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated, item.stamp
         )
 
     def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
@@ -193,7 +195,7 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
                 f'<div class="faces">{"".join(imgs)}</div>'
                 f'<h3 class="name" lang="{escape(first)}" {per_lang("data-t", {lg: s.name for lg, s in shown.items()})}>'
                 f"{escape(one.name)}</h3>"
-                f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}</p>'
+                f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}{_stamp(shown, first, per_lang)}</p>'
                 f'<ul class="status">{"".join(status)}</ul>'
                 f'<ul class="problems">{"".join(notes) or ok}</ul></article>'
             )
@@ -229,6 +231,15 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         js=_JS,
         extra=extra,
     )
+
+
+def _stamp(shown: dict[str, _Shown], first: str, per_lang: Callable[[str, dict[str, str]], str]) -> str:
+    """A component's version stamp in a playtest build (its hash differs from language to language)."""
+    one = shown.get(first) or next(iter(shown.values()))
+    if not one.stamp:
+        return ""
+    stamps = {lang: s.stamp for lang, s in shown.items()}
+    return f' <code class="stamp" title="version stamp" {per_lang("data-t", stamps)}>{escape(one.stamp)}</code>'
 
 
 def _side_words(pack: Pack, lang: str) -> dict[str, str]:

@@ -69,13 +69,15 @@ class _Tile:
     front: Path
     back: Path
     size: tuple[float, float]
+    stamp: str = ""  # its version stamp (a playtest build): the tile's description
 
 
 @dataclass
 class _DeckState:
     atlases: list[Atlas]
     open_by_size: dict[tuple[float, float], list[Atlas]]
-    cards: list[tuple[str, int, int, tuple[float, float]]] = field(default_factory=list)  # (name, id, copies, size)
+    cards: list[tuple[str, str, int, int, tuple[float, float]]] = field(default_factory=list)
+    # (name, stamp, id, copies, size)
     tiles: list[_Tile] = field(default_factory=list)
     shared_back: Face | None = None
     own_backs: bool = False
@@ -167,7 +169,7 @@ class TtsSink(Sink):
         if st.thumb is None:
             st.thumb = images[0].copy()
             st.thumb.thumbnail((THUMB, THUMB))
-        st.cards.append((item.name, atlas.key * 100 + cell, item.copies, atlas.size_mm))
+        st.cards.append((item.name, item.stamp, atlas.key * 100 + cell, item.copies, atlas.size_mm))
         atlas.filled += 1
         if atlas.filled == atlas.count:  # full: write it and let its pixels go
             self._write_atlas(doc, atlas)
@@ -190,7 +192,7 @@ class TtsSink(Sink):
             if st.thumb is None:
                 st.thumb = img.copy()
                 st.thumb.thumbnail((THUMB, THUMB))
-        st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h)))
+        st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), item.stamp))
 
     def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
         folder = self.folder(doc) / doc.deck_id
@@ -223,7 +225,7 @@ class TtsSink(Sink):
             x += max(size) / tts.UNIT_MM + 1
         if st.tiles:
             tiles = [
-                tts.round_tile(t.name, self._url(doc, t.front), self._url(doc, t.back), *t.size)
+                tts.round_tile(t.name, self._url(doc, t.front), self._url(doc, t.back), *t.size, t.stamp)
                 for t in st.tiles
                 for _ in range(t.copies)
             ]
@@ -271,8 +273,8 @@ class TtsSink(Sink):
                 }
             scale = tts.card_scale(*size)
             cards = [
-                tts.card(name, cid, custom, size[0] > size[1], scale)
-                for name, cid, copies, at in st.cards
+                tts.card(name, cid, custom, size[0] > size[1], scale, stamp)
+                for name, stamp, cid, copies, at in st.cards
                 if at == size
                 for _ in range(copies)
             ]

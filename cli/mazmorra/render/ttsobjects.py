@@ -47,15 +47,20 @@ def transform(x: float = 0.0, scale: tuple[float, float] = (1.0, 1.0), flipped: 
 
 
 def card(
-    name: str, card_id: int, custom: dict[str, dict[str, Any]], sideways: bool, scale: tuple[float, float]
+    name: str,
+    card_id: int,
+    custom: dict[str, dict[str, Any]],
+    sideways: bool,
+    scale: tuple[float, float],
+    description: str = "",
 ) -> dict[str, Any]:
-    """One card of a custom deck image."""
+    """One card of a custom deck image; its description is its version stamp in a playtest build."""
     key = str(card_id // 100)
     return {
         "Name": "Card",
         "Transform": transform(scale=scale),
         "Nickname": name,
-        "Description": "",
+        "Description": description,
         "CardID": card_id,
         "Hands": True,
         "SidewaysCard": sideways,
@@ -72,9 +77,11 @@ def deck(
     scale: tuple[float, float],
     x: float,
 ) -> dict[str, Any]:
-    """A deck of cards (a lone card when there is one), face down."""
+    """A deck of cards (a lone card when there is one, keeping its own description under the deck's), face down."""
     if len(cards) == 1:
-        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": description}
+        own = cards[0]["Description"]
+        both = f"{description}\n{own}" if own else description
+        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": both}
     return {
         "Name": "DeckCustom",
         "Transform": transform(x, scale, flipped=True),
@@ -88,13 +95,13 @@ def deck(
     }
 
 
-def round_tile(name: str, front: str, back: str, w: float, h: float) -> dict[str, Any]:
+def round_tile(name: str, front: str, back: str, w: float, h: float, description: str = "") -> dict[str, Any]:
     """A round token: a circular custom tile, its two faces, at its real size."""
     return {
         "Name": "Custom_Tile",
         "Transform": transform(scale=tile_scale(w, h)),
         "Nickname": name,
-        "Description": "",
+        "Description": description,
         "CustomImage": {
             "ImageURL": front,
             "ImageSecondaryURL": back,

@@ -111,9 +111,10 @@ class _Export(GallerySink):
 class Preview:
     """A pack's preview: built once, then again in part after each change; thread-safe."""
 
-    def __init__(self, pack_dir: Path, langs: tuple[str, ...] | None, live: Live):
+    def __init__(self, pack_dir: Path, langs: tuple[str, ...] | None, live: Live, stamp: bool = False):
         self.pack_dir = pack_dir
         self.langs = langs
+        self.stamp = stamp  # every face with its version stamp (`serve --stamp`)
         self.live = live
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
@@ -148,7 +149,12 @@ class Preview:
             if self.templates is None:
                 self.templates = Templates(self.pack_dir, templates_dir())
             opts = BuildOptions(
-                langs=langs, decks=decks, draft=True, outputs=Outputs(pdf=False), out_dir=self.tmp / "output"
+                langs=langs,
+                decks=decks,
+                draft=True,
+                outputs=Outputs(pdf=False),
+                out_dir=self.tmp / "output",
+                stamp=self.stamp,
             )
             try:
                 res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
@@ -227,7 +233,7 @@ class Preview:
                 return None
             if (deck, lang) not in self.sheets:
                 out = self.tmp / "sheets"
-                opts = BuildOptions(langs=(lang,), decks=(deck,), draft=True, out_dir=out)
+                opts = BuildOptions(langs=(lang,), decks=(deck,), draft=True, out_dir=out, stamp=self.stamp)
                 try:
                     build(self.pack_dir, opts, templates=self.templates)
                 except MazmorraError:
