@@ -18,8 +18,10 @@ import pytest
 if TYPE_CHECKING:
     from mazmorra.contracts import Face
 
-REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent  # tests/: conftest, helpers, fixtures/, golden/, vendor/
+REPO = TESTS.parent
 CONTENT = REPO / "content"
+FIXTURES = TESTS / "fixtures"
 
 
 CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"}

@@ -1,70 +1,10 @@
-"""Unit tests of the building blocks: lengths, safe YAML, text fitting and hyphenation."""
+"""Unit tests of text: tokens, fitting a text to its box, hyphenation in the text's own language."""
 
 from __future__ import annotations
 
 import pytest
 
 from mazmorra.text import IconPart, Style, TextPart, fit, split_paragraphs, token_signature
-from mazmorra.units import parse_length, parse_size
-from mazmorra.yamlsafe import YamlError, parse_yaml
-
-
-@pytest.mark.parametrize("value, mm", [("63mm", 63.0), ("2.5in", 63.5), ("72pt", 25.4), (3, 3.0), ("1cm", 10.0)])
-def test_lengths(value, mm) -> None:
-    assert parse_length(value) == pytest.approx(mm)
-
-
-@pytest.mark.parametrize("bad", ["3 px", "", "mm", True, None, "1e", "3mmm"])
-def test_bad_lengths(bad) -> None:
-    with pytest.raises(ValueError):
-        parse_length(bad)
-
-
-def test_sizes() -> None:
-    assert parse_size("poker") == (63.0, 88.0)
-    assert parse_length("1.5e1mm") == 15.0  # what Jinja may print for a computed float
-    for tiny in ("0x0mm", "0.001x0.001mm", "63x0mm", "5000x10mm"):
-        with pytest.raises(ValueError):
-            parse_size(tiny)
-    assert parse_size("30x40mm") == (30.0, 40.0)
-    assert parse_size("2.5x3.5in") == pytest.approx((63.5, 88.9))
-    with pytest.raises(ValueError):
-        parse_size("huge")
-
-
-def test_yaml_keeps_positions() -> None:
-    doc = parse_yaml("a: 1\nlist:\n  - x\n  - {b: two}\n", "f.yaml")
-    assert doc.locs["a"].line == 1 and doc.locs["list"].line == 3
-    assert doc["list"].locs[1].line == 4
-    assert doc["list"][1]["b"] == "two"
-
-
-@pytest.mark.parametrize(
-    "text, rule",
-    [
-        ("a: 1\na: 2\n", "yaml.duplicate-key"),
-        ("a: &x 1\nb: *x\n", "yaml.alias"),
-        ("a: !!python/object/apply:os.system ['true']\n", "yaml.tag"),
-        ("a: [1, 2\n", "yaml.syntax"),
-        ("[" * 200 + "]" * 200, "yaml.depth"),
-        ("--- 1\n--- 2\n", "yaml.documents"),
-        ("? [a]\n: 1\n", "yaml.key"),
-    ],
-)
-def test_yaml_refuses(text, rule) -> None:
-    with pytest.raises(YamlError) as exc:
-        parse_yaml(text, "f.yaml")
-    assert exc.value.problem.rule == rule
-    assert exc.value.problem.loc.file == "f.yaml"
-
-
-def test_billion_laughs_is_refused_fast() -> None:
-    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
-    )
-    with pytest.raises(YamlError) as exc:
-        parse_yaml(bomb, "bomb.yaml")
-    assert exc.value.problem.rule == "yaml.alias"
 
 
 def test_tokens_and_bold() -> None:

@@ -20,7 +20,7 @@ def _pytest(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
             "-q",
             "-p",
             "no:cacheprovider",
-            "tests/test_foundation.py",
+            "tests/render/test_pdf.py",
             "-k",
             "embedded_and_subset or qpdf_check",
         ],
