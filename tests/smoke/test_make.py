@@ -22,6 +22,10 @@ def project(tmp_path: Path) -> Path:
         pytest.skip("make is not installed")
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "requirements").mkdir()
+    shutil.copy(
+        REPO / "requirements" / "test.txt", tmp_path / "requirements" / "test.txt"
+    )  # the lock .installed follows
     shutil.copytree(templates_dir(), tmp_path / "templates")
     for pack in ("muestras", "profundidades"):
         shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
