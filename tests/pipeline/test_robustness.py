@@ -1,4 +1,5 @@
-"""Property tests (hypothesis) and crash safety: only clean errors, never tracebacks or partial files."""
+"""Property tests (hypothesis): YAML, text fitting and whole builds of any card text end in clean errors,
+never tracebacks or partial files (a build killed mid-write: tests/smoke/test_killed_build.py)."""
 
 from __future__ import annotations
 
