@@ -104,7 +104,7 @@ lock:
 # The wheel installed by pip from pyproject.toml's ranges (today's newest releases, not the lock)
 # into a new venv, then every command run from it: do the ranges still hold?
 check-ranges: setup
-	MAZMORRA_WHEEL_FROM_RANGES=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_wheel.py
+	MAZMORRA_WHEEL_FROM_RANGES=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/smoke/test_wheel.py
 
 # After an intended change to a template or the layout code: rewrite tests/golden/ (then review
 # the diff with git).

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
+import math
 import os
 import shutil
 import subprocess
@@ -18,8 +20,10 @@ import pytest
 if TYPE_CHECKING:
     from mazmorra.contracts import Face
 
-REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent  # tests/: conftest, helpers, fixtures/, golden/, vendor/
+REPO = TESTS.parent
 CONTENT = REPO / "content"
+FIXTURES = TESTS / "fixtures"
 
 
 CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -136,10 +140,38 @@ def component_line(path: Path, component: str, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in {component}'s block of {path}")
 
 
-def pdf_text(path: Path) -> str:
+PdfRead = tuple[tuple[str, ...], tuple[tuple[str, float], ...]]
+_read: dict[str, PdfRead] = {}  # sha256 of a PDF's bytes -> what pypdf reads in it
+
+
+def _pdf_read(data: bytes) -> PdfRead:
     from pypdf import PdfReader
 
-    return "\n".join(page.extract_text() or "" for page in PdfReader(str(path)).pages)
+    pages: list[str] = []
+    runs: list[tuple[str, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip():
+            runs.append((text, size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1])))
+
+    for page in PdfReader(io.BytesIO(data)).pages:
+        pages.append(page.extract_text(visitor_text=visit) or "")
+    return tuple(pages), tuple(runs)
+
+
+def pdf_read(path: Path) -> PdfRead:
+    """What pypdf reads in a PDF: the text of each page, and every run of text the pages draw with its
+    size on paper (pt). Read once per content: the same bytes (the same deck in another test, or
+    built again) are not parsed again."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _read:
+        _read[digest] = _pdf_read(data)
+    return _read[digest]
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(pdf_read(path)[0])
 
 
 def pdf_fonts(pdf: Path) -> list[list[str]]:
@@ -241,19 +273,43 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
-def build_packs(tmp_path_factory: pytest.TempPathFactory, *packs: str) -> Path:
-    """`mazmorra build PACKS` (every pack when none is named; both languages, A4) into a fresh
-    temporary output folder, which it returns: for the module fixtures that build once."""
-    out = tmp_path_factory.mktemp("out")
-    res = run_cli("build", *packs, "--out", str(out))
-    assert res.returncode == 0, res.stdout + res.stderr
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """`built(PACK, *OPTIONS)`: content/PACK, unmodified, built by `mazmorra build PACK OPTIONS` once per
+    test run, shared by every test that only reads its outputs; returns the pack's output folder
+    (OUT/PACK). Packs built with the same options share one OUT. Built with `-j 1`: the same bytes
+    as any number of workers write (pipeline/test_parallel.py checks that against this build)."""
+    outs: dict[tuple[str, ...], Path] = {}
+    done: set[tuple[str, ...]] = set()
+
+    def make(pack: str, *options: str) -> Path:
+        if options not in outs:
+            outs[options] = tmp_path_factory.mktemp("built")
+        out = outs[options]
+        if (pack, *options) not in done:
+            res = run_cli("build", pack, "-j", "1", *options, "--out", str(out))
+            assert res.returncode == 0, res.stdout + res.stderr
+            done.add((pack, *options))
+        return out / pack
+
+    return make
+
+
+SAMPLES = tuple(sorted(p.parent.name for p in CONTENT.glob("*/pack.yaml")))
+
+
+@pytest.fixture(scope="session")
+def built_all(built: Callable[..., Path]) -> Path:
+    """Every sample pack built once (both languages, A4, no option): the output folder, OUT/<pack>/."""
+    for pack in SAMPLES:
+        out = built(pack).parent
     return out
 
 
 @pytest.fixture(scope="session")
-def built_expedicion(tmp_path_factory) -> Path:
-    """content/expedicion built once into a temporary output folder (both languages, A4)."""
-    return build_packs(tmp_path_factory, "expedicion") / "expedicion"
+def built_expedicion(built: Callable[..., Path]) -> Path:
+    """content/expedicion built once (both languages, A4): its output folder."""
+    return built("expedicion")
 
 
 def assert_build_fails(pack: Path, *needles: str, command: str = "build", existing: str = "previous.pdf") -> str:

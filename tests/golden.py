@@ -2,7 +2,7 @@
 
 The twin of Squib's draw-call logs: stage 4's output for content/<pack>, one file per component
 and language under tests/golden/<pack>/<lang>/<deck>/<component>.json (a deck's shared backs as
-`deck-back*.json`), one op per line so a diff shows exactly what moved. test_golden.py compares;
+`deck-back*.json`), one op per line so a diff shows exactly what moved. tests/layout/test_golden.py compares;
 after an intended change to a template or the layout code, refresh them with
 
     make golden          # or: .venv/bin/python tests/golden.py --update

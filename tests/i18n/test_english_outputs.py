@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import json
 import re
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
 import pytest
-from conftest import CONTENT, run_cli
+from conftest import CONTENT, pdf_text
 
 from mazmorra.i18n.glossary import load_glossary
 from mazmorra.i18n.localise import pack_messages
@@ -29,8 +30,9 @@ def words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(text)}
 
 
-def spanish_only(pack_id: str) -> set[str]:
-    """The pack's Spanish-only words."""
+@cache
+def spanish_only(pack_id: str) -> frozenset[str]:
+    """The pack's Spanish-only words (content/ is not modified here: worked out once per pack)."""
     pack = load_pack(CONTENT / pack_id)
     spanish = set().union(*(words(m.source) for m in pack_messages(pack)))
     english: set[str] = set()
@@ -44,7 +46,7 @@ def spanish_only(pack_id: str) -> set[str]:
     their = {w for t in glossary for f in t.forms.get("en", ()) for w in words(f)}
     never_english = terms - their  # a glossary's Spanish term is Spanish, even where a leak put it in the .po
     codes = set(pack.spec.languages)  # "es", "en": language codes the gallery shows, identifiers too
-    return ((spanish - english) | never_english) - codes
+    return frozenset(((spanish - english) | never_english) - codes)
 
 
 class _Text(HTMLParser):
@@ -80,9 +82,8 @@ def english_texts(out: Path, pack_id: str) -> dict[str, str]:
     en = out / pack_id / "en"
     found: dict[str, str] = {}
     for pdf in sorted(en.glob("*.pdf")):
-        reader = PdfReader(str(pdf))
-        meta = reader.metadata or {}
-        text = "\n".join(p.extract_text() or "" for p in reader.pages)
+        meta = PdfReader(str(pdf)).metadata or {}
+        text = pdf_text(pdf)
         found[pdf.name] = re.sub(r"(\w)-\n(\w)", r"\1\2", text)  # a word hyphenated at a line's end is one word
         found[pdf.name + " (title, subject)"] = f"{meta.get('/Title', '')} {meta.get('/Subject', '')}"
     for saved in sorted((en / "tts").glob("*.json")):
@@ -116,12 +117,14 @@ def spanish_in_english_outputs(out: Path, pack_id: str) -> dict[str, set[str]]:
     return leaks
 
 
+ENGLISH = ("--lang", "en", "--png", "--dpi", "30", "--tts", "--gallery")
+
+
 @pytest.fixture(scope="module")
-def english_build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("english")
-    args = ("--lang", "en", "--png", "--dpi", "30", "--tts", "--gallery", "--out", str(out))
-    res = run_cli("build", *PACKS, *args)
-    assert res.returncode == 0, res.stderr
+def english_build(built) -> Path:
+    """Every sample built in English with every export, once per test run: the output folder."""
+    for pack in PACKS:
+        out = built(pack, *ENGLISH).parent
     return out
 
 

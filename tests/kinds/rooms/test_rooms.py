@@ -12,7 +12,6 @@ import pytest
 from conftest import (
     CONTENT,
     assert_build_fails,
-    build_packs,
     edit,
     laid_out,
     located,
@@ -30,8 +29,9 @@ DECKS = ("salas", "lineas", "personajes", "objetos", "cartas")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_packs(tmp_path_factory, PACK) / PACK
+def built(built) -> Path:
+    """The unmodified sample's output folder (both languages, A4): conftest's shared build."""
+    return built(PACK)
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:

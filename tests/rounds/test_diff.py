@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, edit, pdf_text, run_cli, write_pack
+from conftest import CONTENT, REPO, edit, pdf_text, run_cli, write_pack
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -43,9 +43,7 @@ def project(root: Path, own_template: str | None = None) -> Path:
     shutil.copytree(CONTENT / PACK, root / "content" / PACK)
     if own_template:
         (root / "content" / PACK / "templates").mkdir()
-        shutil.copy(
-            Path(__file__).parents[1] / "cli/mazmorra/templates" / own_template, root / "content" / PACK / "templates"
-        )
+        shutil.copy(REPO / "cli/mazmorra/templates" / own_template, root / "content" / PACK / "templates")
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "round 1")
@@ -239,7 +237,7 @@ def test_an_icon_change_is_listed_with_the_components_it_alters(tmp_path: Path) 
     shutil.copytree(CONTENT / PACK, root / "content" / PACK)
     icons = root / "content" / PACK / "icons"
     icons.mkdir()
-    shutil.copy(Path(__file__).parents[1] / "cli/mazmorra/icons/crush.svg", icons / "crush.svg")
+    shutil.copy(REPO / "cli/mazmorra/icons/crush.svg", icons / "crush.svg")
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "round 1")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from conftest import CONTENT, REPO, build_packs
+from conftest import CONTENT, REPO
 
 from mazmorra import kinds
 from mazmorra.layout import Templates
@@ -25,11 +25,6 @@ def packs_by_kind() -> dict[str, list[str]]:
             for kind in deck.kinds:
                 found.setdefault(kind.name, []).append(pack.id)
     return found
-
-
-@pytest.fixture(scope="module")
-def built_all(tmp_path_factory) -> Path:
-    return build_packs(tmp_path_factory)
 
 
 def test_there_are_kinds() -> None:

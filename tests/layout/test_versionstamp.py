@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import edit, have, pdf_text, run_cli, write_pack
+from conftest import CONTENT, edit, have, pdf_text, run_cli, write_pack
 from golden import context
 
 from mazmorra.contracts import Face, Item, TextOp
@@ -23,8 +23,6 @@ from mazmorra.layout.versionstamp import SEP, digest, pack_version, stamp_text
 from mazmorra.load import load_pack
 from mazmorra.pipeline import BuildOptions, BuildResult, build
 from mazmorra.render import Outputs
-
-CONTENT = Path(__file__).resolve().parents[1] / "content"
 
 
 def _copy(tmp: Path, name: str, version: str | None = "0.3") -> Path:

@@ -108,26 +108,3 @@ def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> No
     assert "chips.pdf" in names and "fichas.pdf" not in names
     assert not (project / "output/.deps/profundidades/es/fichas.d").exists()
     assert "Nothing to be done" in make(project)
-
-
-def test_changed_options_rebuild_even_with_unchanged_inputs(project: Path) -> None:
-    from conftest import run_cli
-
-    env = {"MAZMORRA_TEMPLATES": str(project / "templates")}
-    assert run_cli("build", "muestras", "--lang", "es", cwd=project, env=env).returncode == 0
-    pdf = project / "output/muestras/es/cartas.pdf"
-    first = pdf.read_bytes()
-    res = run_cli("build", "muestras", "--lang", "es", "--changed-only", cwd=project, env=env)
-    assert res.returncode == 0 and pdf.read_bytes() == first and "0 PDF(s)" in res.stderr
-    res = run_cli(
-        "build",
-        "muestras",
-        "--lang",
-        "es",
-        "--changed-only",
-        "--layout",
-        "fold",
-        cwd=project,
-        env=env,
-    )
-    assert res.returncode == 0 and pdf.read_bytes() != first  # made with other options: rebuilt

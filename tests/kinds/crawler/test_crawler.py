@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_build_fails, build_packs, edit, laid_out, located, need_tool, pdf_text, render_png, run_cli
+from conftest import assert_build_fails, edit, laid_out, located, need_tool, pdf_text, render_png, run_cli
 
 from mazmorra.contracts import LineOp, PolyOp, RectOp
 
@@ -24,8 +24,9 @@ DECKS = ("losetas", "heroes", "equipo", "habilidades", "objetos", "enemigos", "m
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_packs(tmp_path_factory, PACK) / PACK
+def built(built) -> Path:
+    """The unmodified sample's output folder (both languages, A4): conftest's shared build."""
+    return built(PACK)
 
 
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:

@@ -10,7 +10,6 @@ import pytest
 from conftest import (
     assert_build_fails,
     assert_fonts_embedded,
-    build_packs,
     edit,
     located,
     need_tool,
@@ -36,8 +35,9 @@ BAG = "decks/bolsa.yaml"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build_packs(tmp_path_factory, PACK) / PACK
+def built(built) -> Path:
+    """The unmodified sample's output folder (both languages, A4): conftest's shared build."""
+    return built(PACK)
 
 
 def test_builds_every_deck_in_both_languages(built: Path) -> None:

@@ -5,10 +5,9 @@ laid out below the smallest size its role allows."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-from conftest import edit, run_cli
+from conftest import TESTS, edit, run_cli
 
 from mazmorra import fonts
 from mazmorra.contracts import TextOp
@@ -178,7 +177,7 @@ def test_every_sample_template_text_is_at_least_its_floor() -> None:
     """The laid-out faces of every sample (golden layouts) hold no text under 5.5 pt."""
     import json
 
-    golden = Path(__file__).parent / "golden"
+    golden = TESTS / "golden"
     sizes: list[tuple[float, str, str]] = []
 
     def walk(ops: list[dict], where: str) -> None:

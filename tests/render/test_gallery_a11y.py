@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import need_tool, run_cli
+from conftest import TESTS, need_tool, run_cli
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = TESTS / "vendor" / "axe-core" / "axe.min.js"
 
 
 def _violations(b) -> list[dict]:

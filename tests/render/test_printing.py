@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import need_tool, render_png, run_cli
+from conftest import REPO, need_tool, render_png, run_cli
 from pypdf import PdfReader
 
 from mazmorra.render.impose import ImposeOptions, crop_marks, plan, plan_fronts
@@ -292,7 +292,7 @@ def test_build_help_documents_every_printing_option(cli) -> None:
         assert option in res.stdout, option
     res = cli("calibrate", "--help")
     assert res.returncode == 0 and "--back-offset" in res.stdout
-    docs = (Path(__file__).parents[1] / "docs" / "printing.md").read_text(encoding="utf-8")
+    docs = (REPO / "docs" / "printing.md").read_text(encoding="utf-8")
     for option in (
         "--layout fold",
         "--duplex short",

@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import assert_fonts_embedded, need_tool, pdf_text, render_png, run_cli, tree_snapshot
+from conftest import CONTENT, assert_fonts_embedded, need_tool, pdf_text, render_png, run_cli, tree_snapshot
 from pypdf import PdfReader
 
 A4 = (595.28, 841.89)
@@ -51,7 +51,7 @@ def test_text_is_in_the_right_language(built_expedicion: Path) -> None:
     assert "Destino" in es and "Destiny" in en
     import polib
 
-    po = polib.pofile(str(Path(__file__).parents[1] / "content/expedicion/locale/en.po"))
+    po = polib.pofile(str(CONTENT / "expedicion/locale/en.po"))
     english = po.find("estrella-propicia.name", by="msgctxt").msgstr
     assert english and english in en and english not in es
     curses_es = pdf_text(built_expedicion / "es" / "maldiciones.pdf")
@@ -150,21 +150,3 @@ def test_backs_follow_fronts_mirrored_for_long_edge_duplex(built_expedicion: Pat
     assert [filled(front, i) for i in range(6)] == [True, True, True, False, False, False]
     # Its backs: row 1 mirrored to the right column for long-edge flipping.
     assert [filled(back, i) for i in range(6)] == [True, True, False, True, False, False]
-
-
-def test_new_pack_builds_at_once(tmp_path: Path) -> None:
-    res = run_cli("new", "mi-juego", cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
-    res = run_cli("build", "mi-juego", cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
-    assert (tmp_path / "output/mi-juego/es/cartas.pdf").is_file()
-    assert (tmp_path / "output/mi-juego/en/cartas.pdf").is_file()
-    again = run_cli("new", "mi-juego", cwd=tmp_path)
-    assert again.returncode == 2 and "already exists" in again.stderr
-
-
-def test_help_lists_commands() -> None:
-    res = run_cli("--help")
-    assert res.returncode == 0
-    for cmd in ("validate", "build", "new", "i18n"):
-        assert cmd in res.stdout

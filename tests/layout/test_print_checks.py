@@ -3,12 +3,11 @@ every sample, built in both languages, read back from its PDFs and rendered page
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
 import pytest
-from conftest import build_packs, edit, need_tool, render_png, run_cli
+from conftest import edit, need_tool, pdf_read, render_png, run_cli
 
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
@@ -173,24 +172,18 @@ def test_every_sample_validates_strictly_with_no_print_problem() -> None:
     assert "print." not in res.stderr and "text.overflow" not in res.stderr
 
 
+SAMPLES = ("expedicion", "profundidades", "muestras", "grimorio")
+
+
 @pytest.fixture(scope="module")
-def built_samples(tmp_path_factory) -> Path:
-    return build_packs(tmp_path_factory, "expedicion", "profundidades", "muestras", "grimorio")
+def built_samples(built) -> dict[str, Path]:
+    """pack -> its output folder (both languages, A4), built once per test run."""
+    return {pack: built(pack) for pack in SAMPLES}
 
 
 def _runs(pdf: Path) -> list[tuple[str, float]]:
     """Every run of text a PDF draws, with its size on paper (pt)."""
-    from pypdf import PdfReader
-
-    out: list[tuple[str, float]] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
-        if text.strip():
-            out.append((text, size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1])))
-
-    for page in PdfReader(str(pdf)).pages:
-        page.extract_text(visitor_text=visit)
-    return out
+    return list(pdf_read(pdf)[1])
 
 
 def _names(pack: str, lang: str) -> set[str]:
@@ -205,8 +198,10 @@ def _names(pack: str, lang: str) -> set[str]:
     return words
 
 
-def test_no_sample_pdf_draws_text_under_5_5_pt_or_hyphenates_a_title(built_samples: Path) -> None:
-    for lang_dir in sorted(p for p in built_samples.glob("[!.]*/[!.]*") if p.is_dir()):
+def test_no_sample_pdf_draws_text_under_5_5_pt_or_hyphenates_a_title(built_samples: dict[str, Path]) -> None:
+    lang_dirs = [p for pack in SAMPLES for p in sorted(built_samples[pack].glob("[!.]*")) if p.is_dir()]
+    assert len(lang_dirs) == 2 * len(SAMPLES)
+    for lang_dir in lang_dirs:
         pack, lang = lang_dir.parent.name, lang_dir.name
         names = _names(pack, lang)
         for pdf in sorted(lang_dir.glob("*.pdf")):
@@ -221,12 +216,12 @@ def test_no_sample_pdf_draws_text_under_5_5_pt_or_hyphenates_a_title(built_sampl
 
 
 @pytest.mark.slow
-def test_the_generic_back_logo_stands_out_on_the_rendered_page(built_samples: Path, tmp_path: Path) -> None:
+def test_the_generic_back_logo_stands_out_on_the_rendered_page(built_samples: dict[str, Path], tmp_path: Path) -> None:
     need_tool("pdftoppm")
     from mazmorra.render.impose import ImposeOptions, back_page, plan_fronts
 
     dpi = 150
-    pdf = built_samples / "muestras" / "en" / "cartas.pdf"
+    pdf = built_samples["muestras"] / "en" / "cartas.pdf"
     back = back_page(plan_fronts(ImposeOptions(), [(63.0, 88.0)] * 4, 3.0)[0], ImposeOptions()).slots[0]
     img = render_png(pdf, 2, dpi, tmp_path)
     k = dpi / 25.4

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import pdf_text, run_cli, tree_snapshot
+from conftest import FIXTURES, pdf_text, run_cli, tree_snapshot
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
 

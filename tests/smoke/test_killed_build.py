@@ -1,0 +1,72 @@
+"""Crash safety in a real process: a build killed (SIGKILL) mid-write leaves the previous output or a
+complete new one, never a partial or temporary file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+
+def _big_pack(project: Path, n: int) -> Path:
+    pack = project / "content" / "fixture"
+    shutil.copytree(FIXTURES / "_base", pack)
+    items = "".join(
+        f'- id: c{i}\n  name: "Carta {i}"\n  text: "Roba {{draw:2}} y gana {{coin}}. '
+        f'Texto de relleno número {i} para llenar la caja."\n'
+        for i in range(n)
+    )
+    (pack / "decks" / "cartas.yaml").write_text(items, encoding="utf-8")
+    return pack
+
+
+KILL_CMD = [sys.executable, "-m", "mazmorra", "build", "fixture", "--lang", "es", "--draft"]
+
+
+@pytest.fixture(scope="module")
+def built_big(tmp_path_factory) -> tuple[Path, float]:
+    """A 3,000-card pack built twice in real processes; the time of the second, warm, build."""
+    project = tmp_path_factory.mktemp("big")
+    _big_pack(project, 3000)
+    for _ in range(2):
+        start = time.monotonic()
+        done = subprocess.run(KILL_CMD, cwd=project, env=dict(os.environ, CI="1"), capture_output=True, text=True)
+        took = time.monotonic() - start
+        assert done.returncode == 0, done.stderr
+    return project, took
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.35, 0.6])
+def test_a_build_killed_mid_write_leaves_no_partial_file(
+    built_big: tuple[Path, float], tmp_path: Path, fraction: float
+) -> None:
+    from pypdf import PdfReader
+
+    project = tmp_path / "project"
+    shutil.copytree(built_big[0], project, symlinks=True)
+    took = built_big[1]
+    before = (project / "output/fixture/es/cartas.pdf").read_bytes()
+    proc = subprocess.Popen(
+        [*KILL_CMD, "--page", "letter"],
+        cwd=project,
+        env=dict(os.environ, CI="1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(took * fraction)
+    assert proc.poll() is None, "the build finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    files = sorted(p for p in (project / "output").rglob("*") if p.is_file())
+    assert [p.name for p in files if p.suffix == ".pdf"] == ["cartas.pdf"]
+    assert not [p for p in files if "tmp" in p.name], files
+    pdf = project / "output/fixture/es/cartas.pdf"
+    data = pdf.read_bytes()
+    assert data == before or len(PdfReader(str(pdf)).pages) > 0  # the old file, or a complete new one
