@@ -26,7 +26,9 @@ CONTENT = REPO / "content"
 FIXTURES = TESTS / "fixtures"
 
 
-CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1"}
+# MAZMORRA_JOBS=1: a build the tests run in this process lays its documents out here rather than in
+# forked workers (same bytes, less CPU); the tests of -j pass -j themselves (pipeline/test_parallel.py).
+CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1", "MAZMORRA_JOBS": "1"}
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:

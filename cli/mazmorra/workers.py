@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from mazmorra import gcpolicy
+from mazmorra.errors import UsageError
 
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
@@ -29,7 +30,13 @@ def can_fork() -> bool:
 
 
 def default_jobs() -> int:
-    """The number of cores this process may use."""
+    """How many worker processes a build uses unless `-j` says: MAZMORRA_JOBS when set (a shared CI
+    machine, a test run), else the number of cores this process may use."""
+    wanted = os.environ.get("MAZMORRA_JOBS", "").strip()
+    if wanted:
+        if not wanted.isdigit() or int(wanted) < 1:
+            raise UsageError(f"MAZMORRA_JOBS must be a whole number of processes, 1 or more (got '{wanted}')")
+        return int(wanted)
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux

@@ -58,12 +58,19 @@ def test_a_deck_failing_in_a_worker_leaves_every_output_as_it_was(pack_copy, tmp
     assert not list(project.rglob(".mazmorra-tmp-*"))
 
 
-def test_default_jobs_is_the_number_of_cores() -> None:
+def test_default_jobs_is_mazmorra_jobs_else_the_number_of_cores(monkeypatch) -> None:
     from mazmorra.workers import default_jobs
 
+    monkeypatch.delenv("MAZMORRA_JOBS", raising=False)
     assert default_jobs() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv("MAZMORRA_JOBS", "3")
+    assert default_jobs() == 3
     res = run_cli("build", "--help")
-    assert "--jobs" in res.stdout and "number of cores" in res.stdout
+    shown = " ".join(res.stdout.split())
+    assert "--jobs" in shown and "[default: MAZMORRA_JOBS, else the number of cores]" in shown
+    bad = run_cli("build", "muestras", env={"MAZMORRA_JOBS": "two"})
+    assert bad.returncode == 2, bad.stdout + bad.stderr
+    assert "MAZMORRA_JOBS must be a whole number of processes, 1 or more (got 'two')" in " ".join(bad.stderr.split())
 
 
 def test_one_document_is_rendered_without_forking(pack_copy, monkeypatch) -> None:

@@ -185,7 +185,7 @@ def build_cmd(
             "--jobs",
             "-j",
             metavar="N",
-            help="Worker processes rendering decks and languages side by side [default: the number of cores].",
+            help="Worker processes rendering decks and languages side by side [default: MAZMORRA_JOBS, else the number of cores].",
             min=1,
             show_default=False,
         ),

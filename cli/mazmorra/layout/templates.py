@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import traceback
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ class _MarkingLoader(jinja2.FileSystemLoader):
         return _mark(source, self.files.index(filename)), filename, uptodate
 
 
+@lru_cache(maxsize=1024)  # a process builds many times (the live preview, a test run): same file, same marks
 def _mark(source: str, file_id: int) -> str:
     out: list[str] = []
     pos = 0
@@ -87,6 +89,29 @@ def _mark_text(source: str, start: int, end: int, file_id: int) -> str:
         return f'{m.group()} {AT}="{file_id}:{line}:{col}"'
 
     return _TAG.sub(tag, source[start:end])
+
+
+class _SharedBytecode(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process, shared by every build's environment:
+    a template whose (marked) source is unchanged is not parsed and compiled again. Jinja checks
+    each entry against a checksum of the source, so an edited template is always compiled anew."""
+
+    def __init__(self, store: dict[str, bytes]):
+        self.store = store
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+# For the life of the process: compiled templates (by name and file, checked against their source),
+# and what each template source includes or imports.
+_COMPILED: dict[str, bytes] = {}
+_REFERENCES: dict[tuple[str, str | None], list[str]] = {}
 
 
 class _Environment(SandboxedEnvironment):
@@ -120,6 +145,7 @@ class Templates:
             lstrip_blocks=True,
             auto_reload=False,
             cache_size=400,
+            bytecode_cache=_SharedBytecode(_COMPILED),
         )
         self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
         self.env.filters["roman"] = roman
@@ -164,10 +190,12 @@ class Templates:
         if name not in self._refs:
             try:
                 source, filename, _ = self.loader.get_source(self.env, name)
-                tree = self.env.parse(source, name, filename)
-                refs = [r for r in meta.find_referenced_templates(tree) if r]
+                refs = _REFERENCES.get((source, filename))
+                if refs is None:
+                    tree = self.env.parse(source, name, filename)
+                    refs = _REFERENCES[(source, filename)] = [r for r in meta.find_referenced_templates(tree) if r]
+                    self.env.parsed[(source, name, filename)] = tree  # what get() compiles, unless cached
                 self._refs[name] = (Path(filename) if filename else None, refs)
-                self.env.parsed[(source, name, filename)] = tree  # what get() compiles
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
                 self._refs[name] = (None, [])  # reported when the template is compiled
         return self._refs[name]
