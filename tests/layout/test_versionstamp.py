@@ -90,6 +90,29 @@ def test_every_face_carries_the_stamp_in_the_safe_area(tmp_path: Path) -> None:
                 )
 
 
+def test_the_stamp_keeps_clear_of_pointers_and_rings_where_it_can() -> None:
+    """The crawler's cards have a pointer (a triangle the template lets overlap the frame) at the
+    bottom centre: the stamp goes where it crosses no such shape (it used to sit on the pointer)."""
+    from mazmorra.contracts import CircleOp, PolyOp
+
+    faces = _faces(_items(CONTENT / "cripta", "en"))
+    assert len(faces) > 40
+    for face in faces:
+        stamp = face.ops[-1]
+        assert isinstance(stamp, TextOp)
+        em = stamp.size / 72 * 25.4
+        x0, y0, x1, y1 = stamp.x, stamp.y - 0.8 * em, stamp.x + len(stamp.text) * em * 0.6, stamp.y + 0.3 * em
+        for op in face.ops[:-1]:
+            if isinstance(op, PolyOp):
+                xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+                box = (min(xs), min(ys), max(xs), max(ys))
+            elif isinstance(op, CircleOp):
+                box = (op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r)
+            else:
+                continue
+            assert not (box[0] < x1 and x0 < box[2] and box[1] < y1 and y0 < box[3]), (face.component, stamp, op)
+
+
 def test_every_sample_pack_is_stamped_within_the_print_checks() -> None:
     """Every face of every sample pack (in its source language) carries its stamp, passing every
     print check, except the 16 mm tokens with no edge to spare, each said so (stamp.no-room)."""

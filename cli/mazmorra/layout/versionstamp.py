@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mazmorra import fonts
-from mazmorra.contracts import Face, Op, TextOp
+from mazmorra.contracts import CircleOp, Face, Op, PolyOp, TextOp
 from mazmorra.errors import Problem
 from mazmorra.layout.attrs import AT, FaceContext, Owner, choice, length, located, number, opt_colour
 from mazmorra.model import PrintSpec
@@ -177,13 +177,18 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
         op = TextOp(x, baseline, text, FONT, size, chosen)
         return _drawn(face, ctx, op, Owner(ctx.new_part(), el.get(AT), "stamp", overlap=marked))
     size = _size(None, printing)
-    for shapes in (True, False):
+    em = size / PT_PER_MM
+    # Three passes: clear of everything; then across frames and plates (rectangles, rules) but clear of
+    # any other shape a template lets overlap (a pointer, a ring); then across those too.
+    for shapes, marks in ((True, True), (False, True), (False, False)):
         for words in dict.fromkeys((text, text.rsplit(SEP, 1)[-1])):
             width = fonts.width(words, FONT, size) / PT_PER_MM
-            for x, baseline in _places(face, width, size / PT_PER_MM, safe):
+            for x, baseline in _places(face, width, em, safe):
                 op = TextOp(x, baseline, words, FONT, size, INKS[0])
                 if not clear_area(face, drawn, op, icons, safe):
                     continue  # the cheapest checks first: the safe area, then the colour, then the pixels
+                if marks and _crosses_marks(face, x, baseline - em * ASCENT, x + width, baseline + em * DESCENT):
+                    continue
                 colour = ink_for(x, baseline, width, size)
                 if colour is None or next(room_findings(face, drawn, op, icons, safe, shapes), None) is not None:
                     continue
@@ -191,6 +196,22 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
                     continue
                 return _drawn(face, ctx, op, Owner(ctx.new_part(), None, "stamp", overlap=not shapes))
     return None
+
+
+def _crosses_marks(face: Face, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether the box (mm) meets a polygon or a circle of the face: shapes a stamp should not
+    cross even where the template lets things overlap them."""
+    for op in face.ops:
+        if isinstance(op, PolyOp) and op.points:
+            xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+            box = (min(xs), min(ys), max(xs), max(ys))
+        elif isinstance(op, CircleOp):
+            box = (op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r)
+        else:
+            continue
+        if box[0] < x1 and x0 < box[2] and box[1] < y1 and y0 < box[3]:
+            return True
+    return False
 
 
 def _drawn(face: Face, ctx: FaceContext, op: TextOp, owner: Owner) -> Face:
