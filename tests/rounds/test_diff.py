@@ -143,11 +143,21 @@ def test_diff_as_terminal_text_and_markdown(round_two: Path) -> None:
     assert f"- {REMOVED}  Lanza de hueso  [removed; take out 1 copy]" in out
     md = run_cli("diff", PACK, "--since", "v1", "--format", "markdown", cwd=round_two)
     assert md.returncode == 0, md.stderr
-    assert md.stdout.startswith("# La cripta de los cien faroles: changes since v1 (es)")
+    # The Markdown is for playtesters: its fixed words are in the compared language (here Spanish).
+    assert md.stdout.startswith("# La cripta de los cien faroles: cambios desde v1 (es)")
+    assert "| Mazo | Cambiados | Añadidos | Retirados |" in md.stdout
     assert "| Habilidades | 4 | 0 | 0 |" in md.stdout
     assert "Haz ~~un~~ **dos** ~~ataque~~ **ataques** cuerpo" in md.stdout
-    assert "### Removed: take out of the deck" in md.stdout and "**Lanza de hueso**" in md.stdout
-    assert "- `templates/hero.xml.j2` alters 4:" in md.stdout
+    assert "### Retirados: sácalos del mazo" in md.stdout
+    assert "- **Lanza de hueso** (`lanza-hueso`): saca 1 copia" in md.stdout
+    assert "- `templates/hero.xml.j2`: cambia 4 componentes:" in md.stdout
+    assert not md.stderr, md.stderr  # every word of the changelog has its Spanish translation
+    for english in ("changes since", "Removed", "take out", "alters", "Templates and icons"):
+        assert english not in md.stdout, english
+    en = run_cli("diff", PACK, "--since", "v1", "--format", "markdown", "--lang", "en", cwd=round_two)
+    assert en.returncode == 0, en.stderr
+    assert "### Removed: take out of the deck" in en.stdout and "take out 1 copy" in en.stdout
+    assert "- `templates/hero.xml.j2`: alters 4 components:" in en.stdout
 
 
 def test_build_changed_since_prints_only_the_changed_and_added_faces(round_two: Path) -> None:

@@ -49,7 +49,9 @@ def diff(
 ) -> None:
     """List every component added, removed or changed since REV, field by field, judged by what is
     printed; the translations the changes left behind; counts per deck."""
+    from mazmorra.i18n.labels import Labels
     from mazmorra.load import find_pack
+    from mazmorra.paths import templates_dir
     from mazmorra.rounds import compare, earlier
     from mazmorra.rounds.report import report
 
@@ -59,4 +61,11 @@ def diff(
             if before is None:
                 err.print(f"{escape(pack_dir)} was not in revision {escape(since)}: every component is new")
             changes = compare(before, pack_dir, lang, since)
-        sys.stdout.write(report(changes, fmt.value))
+        words = Labels(pack_dir, templates_dir(), changes.lang)
+        sys.stdout.write(report(changes, fmt.value, words))
+        if words.missing:  # the pack's own language: its catalogue gives the changelog's words too
+            err.print(
+                f"[yellow]![/] {len(words.missing)} word(s) of the changelog have no '{escape(changes.lang)}' "
+                f"translation, written in English: add them to {escape(pack_dir / 'locale' / (changes.lang + '.po'))} "
+                f"(msgctxt 'label'): {escape(', '.join(words.missing))}"
+            )

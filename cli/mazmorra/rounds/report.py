@@ -1,12 +1,14 @@
 """`mazmorra diff`'s report of a `Changes`: terminal text, Markdown (a changelog to paste to
 playtesters) or JSON. Word diffs read `[-taken out-]{+put in+}` in text, `~~taken out~~ **put in**`
-in Markdown."""
+in Markdown. The Markdown is read by players: its fixed words are labels in the compared language
+(the shipped catalogue, then the pack's, as templates' labels are)."""
 
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import asdict
+from typing import Protocol
 
 from mazmorra.rounds.compare import ADDED, CHANGED, REMOVED, Change, Changes, FieldChange
 
@@ -15,12 +17,30 @@ _MARK = {ADDED: "+", REMOVED: "-", CHANGED: "~"}
 _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>|#])")
 
 
-def report(changes: Changes, fmt: str) -> str:
-    """The changes in one of FORMATS."""
+class Words(Protocol):
+    """Labels in one language (`i18n.labels.Labels`): `_(msgid)` and `ngettext`."""
+
+    def __call__(self, msgid: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+class _English:
+    """The labels as written (English)."""
+
+    def __call__(self, msgid: str) -> str:
+        return msgid
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return (singular if n == 1 else plural).replace("%(n)d", str(n))
+
+
+def report(changes: Changes, fmt: str, words: Words | None = None) -> str:
+    """The changes in one of FORMATS; the Markdown's fixed words from `words` (English without)."""
     if fmt == "json":
         return as_json(changes)
     if fmt == "markdown":
-        return as_markdown(changes)
+        return as_markdown(changes, words or _English())
     return as_text(changes)
 
 
@@ -118,16 +138,34 @@ def _md_words(f: FieldChange) -> str:
     return "".join(out)
 
 
-def as_markdown(changes: Changes) -> str:
-    lines = [f"# {_md(changes.pack_name)}: changes since {_md(changes.since)} ({changes.lang})", ""]
+def _md_copies(c: Change, _: Words) -> str:
+    """What the component asks of the printed deck (as `_copies`), in the changelog's language."""
+    if c.status == REMOVED:
+        return _.ngettext("take out %(n)d copy", "take out %(n)d copies", c.copies[0])
+    if c.to_take_out:
+        out = _.ngettext("take out %(n)d copy of %(total)d", "take out %(n)d copies of %(total)d", c.to_take_out)
+        return out.replace("%(total)d", str(c.copies[0]))
+    if c.to_print and c.to_print != c.copies[1]:
+        return _.ngettext("print %(n)d more copy", "print %(n)d more copies", c.to_print)
+    if c.to_print:
+        sides = {"front": _("front changed"), "back": _("back changed")}
+        done = _.ngettext("print %(n)d copy", "print %(n)d copies", c.to_print)
+        return done + (f" ({', '.join(sides.get(x, x) for x in c.sides)})" if c.sides else "")
+    return ""
+
+
+def as_markdown(changes: Changes, _: Words) -> str:
+    title = _("%(pack)s: changes since %(since)s").replace("%(pack)s", _md(changes.pack_name))
+    lines = [f"# {title.replace('%(since)s', _md(changes.since))} ({changes.lang})", ""]
     decks = changes.decks()
     if not changes.changes:
-        return "\n".join([*lines, "Nothing prints differently.", ""])
-    lines += ["| deck | changed | added | removed |", "| --- | ---: | ---: | ---: |"]
+        return "\n".join([*lines, _("Nothing prints differently."), ""])
+    head = [_("Deck"), _("Changed"), _("Added"), _("Removed")]
+    lines += ["| " + " | ".join(head) + " |", "| --- | ---: | ---: | ---: |"]
     names = {c.deck: c.deck_name for c in changes.changes}
     for deck, counts in decks.items():
         lines.append(f"| {_md(names[deck])} | {counts[CHANGED]} | {counts[ADDED]} | {counts[REMOVED]} |")
-    titles = {CHANGED: "Changed", ADDED: "Added", REMOVED: "Removed: take out of the deck"}
+    titles = {CHANGED: _("Changed"), ADDED: _("Added"), REMOVED: _("Removed: take out of the deck")}
     for deck in decks:
         lines += ["", f"## {_md(names[deck])}"]
         for status in (CHANGED, ADDED, REMOVED):
@@ -136,18 +174,23 @@ def as_markdown(changes: Changes) -> str:
                 continue
             lines += ["", f"### {titles[status]}", ""]
             for c in mine:
-                lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_copies(c)}")
+                lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_md_copies(c, _)}")
                 lines += [f"  - {_md(f.field)}: {_md_words(f)}" for f in c.fields if status == CHANGED]
                 if c.causes:
-                    lines.append(f"  - printed differently because of {', '.join(f'`{x}`' for x in c.causes)}")
+                    because = _("printed differently because of %(files)s")
+                    lines.append(f"  - {because.replace('%(files)s', ', '.join(f'`{x}`' for x in c.causes))}")
                 elif _shows_others(c):
-                    lines.append(f"  - {SHOWS_OTHERS}")
+                    lines.append(f"  - {_(SHOWS_OTHERS)}")
     by_cause = changes.by_cause()
     if by_cause:
-        lines += ["", "## Templates and icons", ""]
-        lines += [f"- `{f}` alters {len(ids)}: {', '.join(f'`{i}`' for i in ids)}" for f, ids in by_cause.items()]
+        lines += ["", f"## {_('Templates and icons')}", ""]
+        lines += [
+            f"- `{f}`: {_.ngettext('alters %(n)d component', 'alters %(n)d components', len(ids))}: "
+            + ", ".join(f"`{i}`" for i in ids)
+            for f, ids in by_cause.items()
+        ]
     if changes.stale:
-        lines += ["", "## Translations to update", ""]
+        lines += ["", f"## {_('Translations to update')}", ""]
         lines += [f"- {s.lang}: `{s.component}` {s.field} ({s.state})" for s in changes.stale]
     return "\n".join(lines) + "\n"
 
