@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 from pathlib import Path
 
 from mazmorra import fonts
-from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp, TextOp
+from mazmorra.contracts import Earlier, Face, IconOp, ImageOp, Op, RotateOp, Round, TextOp
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import UNTRANSLATED, localise, pack_messages
@@ -136,7 +137,7 @@ class Changes:
 
 
 @dataclass(frozen=True)
-class _Printed:
+class Printed:
     """One component as a revision prints it."""
 
     deck: str
@@ -147,11 +148,22 @@ class _Printed:
     sides: dict[str, tuple[Face, frozenset[tuple[str, str]]]]  # side -> (face, pack files it draws + digest)
     fields: dict[str, str]
     reads: frozenset[str]  # the pack's files its faces are made from (templates, icons, images, pack.yaml, kinds)
+    faces: dict[str, Face]  # side -> the face as laid out, to be drawn (images where they are)
+
+    def earlier(self) -> Earlier:
+        """The component as a round's gallery shows its earlier revision."""
+        return Earlier(self.deck, self.deck_name, self.name, self.copies, self.faces["front"], self.faces.get("back"))
 
 
 def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Changes:
     """The pack at `now` against its earlier revision at `before` (None: it had none, everything is
     new), in `lang` (None: the source language)."""
+    return compared(before, now, lang, since)[0]
+
+
+def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tuple[Changes, Round]:
+    """`compare`, and the round as the gallery shows it: the earlier revision's faces, laid out by the
+    comparison itself, beside what differs now."""
     new_pack = load_pack(now)
     try:
         old_pack = load_pack(before) if before is not None else None
@@ -161,11 +173,11 @@ def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Cha
     lang = lang or new_pack.spec.source_language
     if lang not in new_pack.spec.languages:
         raise UsageError(f"pack '{new_pack.id}' has no language {lang} (it has {', '.join(new_pack.spec.languages)})")
-    old: dict[str, _Printed] = {}
+    old: dict[str, Printed] = {}
     if old_pack is not None:
-        with _fonts_set_aside():
-            old, _ = _printed(old_pack, lang)
-    new, pack_name = _printed(new_pack, lang)
+        with fonts_set_aside():
+            old, _ = printed(old_pack, lang)
+    new, pack_name = printed(new_pack, lang)
     files = _changed_files(old_pack.root if old_pack is not None else None, new_pack.root)
     changes: list[Change] = []
     unprinted: list[str] = []
@@ -184,12 +196,15 @@ def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Cha
             elif a.fields != b.fields:
                 unprinted.append(cid)
     stale = _stale(old_pack, new_pack, [c.component for c in changes if c.status != REMOVED])
-    return Changes(
+    result = Changes(
         new_pack.id, pack_name, lang, since, _in_deck_order(changes, new_pack), files, stale, tuple(unprinted)
     )
+    earlier = {cid: a.earlier() for cid, a in old.items()}
+    root = old_pack.root if old_pack is not None else None
+    return result, Round(since, lang, root, earlier, {c.component: c.status for c in result.changes})
 
 
-def _changed(cid: str, a: _Printed, b: _Printed, files: tuple[str, ...]) -> Change | None:
+def _changed(cid: str, a: Printed, b: Printed, files: tuple[str, ...]) -> Change | None:
     """The change of a component in both revisions, or None when it prints as before."""
     sides = tuple(s for s in ("front", "back") if a.sides.get(s) != b.sides.get(s))
     fields = _fields(a.fields, b.fields)
@@ -205,7 +220,7 @@ def _changed(cid: str, a: _Printed, b: _Printed, files: tuple[str, ...]) -> Chan
 
 
 @contextmanager
-def _fonts_set_aside() -> Iterator[None]:
+def fonts_set_aside() -> Iterator[None]:
     """Laying out the earlier revision registers its copy of the pack's fonts under the same names as
     the current ones: the pack fonts known so far are set aside, and put back after, so that the two
     never clash (a font file changed between rounds) and the build goes on with the current files."""
@@ -225,7 +240,7 @@ def _drawn(path: str) -> bool:
     return path != "pack.yaml" and not path.startswith("kinds/")
 
 
-def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
+def printed(pack: Pack, lang: str) -> tuple[dict[str, Printed], str]:
     """Every component of the pack laid out in `lang`, by id; and the pack's name in it."""
     localisation = localise(pack, lang)
     templates = Templates(pack.root, templates_dir())
@@ -234,7 +249,7 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
     ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), False)
     by_id = {loc.component.id: loc for loc in localisation.components}
     kind_files = {k.name: _inside(pack.root, Path(k.source.file)) for k in pack.kinds() if k.source}
-    out: dict[str, _Printed] = {}
+    out: dict[str, Printed] = {}
     for deck in pack.decks:
         doc = lay_out(deck, ctx)
         broken = [p for p in doc.problems if p.severity is Severity.ERROR]
@@ -247,11 +262,13 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
                 _inside(pack.root, p) for p in templates.files(t for t in (kind.template, kind.back_template) if t)
             }
             reads |= {"pack.yaml", kind_files.get(kind.name)}
-            sides = {"front": _side(item.front, pack.root, icons)}
+            sides = {"front": comparable(item.front, pack.root, icons)}
+            faces = {"front": item.front}
             if item.back is not None:
-                sides["back"] = _side(item.back, pack.root, icons)
+                sides["back"] = comparable(item.back, pack.root, icons)
+                faces["back"] = item.back
             reads |= {f for _, drawn in sides.values() for f, _ in drawn}
-            out[comp.id] = _Printed(
+            out[comp.id] = Printed(
                 deck.id,
                 doc.deck_name,
                 kind.name,
@@ -260,11 +277,12 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
                 sides,
                 _values(by_id[comp.id].context()),
                 frozenset(r for r in reads if r),
+                faces,
             )
     return out, localisation.name("pack.name")
 
 
-def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple[str, str]]]:
+def comparable(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple[str, str]]]:
     """A face made comparable across revisions (image paths relative to the pack), and the pack's
     own icon, image and font files it draws, each with a digest of its content."""
     drawn: set[tuple[str, str]] = set()
@@ -294,7 +312,17 @@ def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+    """The content's digest, worked out once per version of the file (the live preview compares
+    after every edit)."""
+    if not path.is_file():
+        return ""
+    st = path.stat()
+    return _hashed(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _hashed(path: Path, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _inside(root: Path, path: Path) -> str | None:

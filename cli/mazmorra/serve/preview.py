@@ -24,11 +24,13 @@ from mazmorra.layout import Templates
 from mazmorra.paths import templates_dir
 from mazmorra.pipeline import BuildOptions, build
 from mazmorra.render import Outputs
-from mazmorra.render.gallery import GallerySink, _Deck, _Shown, render_page
+from mazmorra.render.beforeafter import Shown
+from mazmorra.render.gallery import GallerySink, _Deck, render_page
 from mazmorra.render.sink import Part, Sink, SinkContext
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face
+    from mazmorra.icons import IconSet
     from mazmorra.model import Pack
 
 Key = tuple[str, str]  # (deck id, language)
@@ -41,7 +43,7 @@ class _DocView:
     """One document as the page shows it."""
 
     name: str  # the deck's name in the language
-    components: dict[str, _Shown]
+    components: dict[str, Shown]
     inputs: set[Path]
     problems: list[Problem]  # what its layout found
     pack_name: str = ""  # the pack's name in the language
@@ -77,10 +79,10 @@ class _Export(GallerySink):
         self.fresh: dict[Key, _DocView] = {}
         self.earlier: list[Problem] = []  # the problems of the stages before rendering: the pack's own
 
-    def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
-        cache = self.preview.faces
+    def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+        cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         missing = [(rel, face) for rel, face in wanted if face not in cache]
-        for (_, face), data in zip(missing, super().jpegs(doc, missing)):
+        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons)):
             cache[face] = data
         return [cache[face] for _, face in wanted]
 
@@ -119,6 +121,7 @@ class Preview:
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
         self.faces: dict[Face, bytes] = {}
+        self.earlier_faces: dict[Face, bytes] = {}  # `--since`: the earlier revision's, drawn once
         self.docs: dict[Key, _DocView] = {}
         self.images: dict[str, bytes] = {}
         # Until a first build succeeds: a page with the problems overlay alone.
