@@ -82,11 +82,11 @@ class GallerySink(Sink):
         status = self.status(doc, item)
         before = None
         if status is not None:
-            rnd = self.rounds[doc.lang]
-            earlier = rnd.earlier.get(comp)
+            rnd = self.rounds.get(doc.lang)
+            earlier = rnd.earlier.get(comp) if rnd is not None else None
             before = Before(status, copies=earlier.copies if earlier is not None else 0)
-            if status == CHANGED and earlier is not None:
-                before = self.earlier_pictures(doc.lang, doc.deck_id, comp, earlier, rnd, self.picture)
+            if status == CHANGED and earlier is not None and rnd is not None:
+                before = self.earlier_pictures(doc.lang, doc.deck_id, comp, earlier, rnd.root, status, self.picture)
         deck.components.setdefault(comp, {})[doc.lang] = Shown(
             item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated, item.stamp, before
         )
@@ -98,17 +98,25 @@ class GallerySink(Sink):
         return rnd.status.get(item.front.component) if rnd is not None else None
 
     def earlier_pictures(
-        self, lang: str, deck: str, comp: str, earlier: Earlier, rnd: Round, picture: Callable[[Path, bytes], str]
+        self,
+        lang: str,
+        deck: str,
+        comp: str,
+        earlier: Earlier,
+        root: Path | None,
+        status: str,
+        picture: Callable[[Path, bytes], str],
     ) -> Before:
         """A component's earlier faces, drawn with the earlier revision's icons and images by the
         gallery's own rasteriser, as `picture` stages them."""
-        icons = self._earlier_icons.setdefault(rnd.root, IconSet.for_pack(rnd.root))
+        if root not in self._earlier_icons:
+            self._earlier_icons[root] = IconSet.for_pack(root)
+        icons = self._earlier_icons[root]
         base = f"img/{lang}/{deck}/before/{comp}"
         wanted = [(f"{base}-front.jpg", earlier.front)]
         if earlier.back is not None:
             wanted.append((f"{base}-back.jpg", earlier.back))
         srcs = [picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(lang, wanted, icons))]
-        status = REMOVED if rnd.status.get(comp) == REMOVED else CHANGED
         return Before(status, srcs[0], srcs[1] if len(srcs) > 1 else "", earlier.copies)
 
     def removed(self, picture: Callable[[Path, bytes], str]) -> dict[str, dict[str, dict[str, Shown]]]:
@@ -119,7 +127,7 @@ class GallerySink(Sink):
                 earlier = rnd.earlier.get(comp)
                 if status != REMOVED or earlier is None:
                     continue
-                before = self.earlier_pictures(lang, earlier.deck, comp, earlier, rnd, picture)
+                before = self.earlier_pictures(lang, earlier.deck, comp, earlier, rnd.root, REMOVED, picture)
                 shown = Shown(earlier.name, "", "", earlier.copies, "source", (), "", before)
                 out.setdefault(earlier.deck, {}).setdefault(comp, {})[lang] = shown
         return out

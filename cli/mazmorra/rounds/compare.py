@@ -240,13 +240,14 @@ def _drawn(path: str) -> bool:
     return path != "pack.yaml" and not path.startswith("kinds/")
 
 
-def printed(pack: Pack, lang: str) -> tuple[dict[str, Printed], str]:
-    """Every component of the pack laid out in `lang`, by id; and the pack's name in it."""
+def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Printed], str]:
+    """Every component of the pack laid out in `lang`, by id (as a draft, like the live preview's, when
+    asked); and the pack's name in it."""
     localisation = localise(pack, lang)
     templates = Templates(pack.root, templates_dir())
     icons = IconSet.for_pack(pack.root)
     labels = Labels(pack.root, templates_dir(), lang)
-    ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), False)
+    ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), draft)
     by_id = {loc.component.id: loc for loc in localisation.components}
     kind_files = {k.name: _inside(pack.root, Path(k.source.file)) for k in pack.kinds() if k.source}
     out: dict[str, Printed] = {}
