@@ -2,8 +2,9 @@
 
 Every component, front and back, in every language built, with a language switch, each
 component's translation state per language (from stage 3, carried by each item) and its build problems;
-click a picture to enlarge it. One self-contained file: inline CSS and JS, no network, opens from
-the file system.
+click a picture to enlarge it; in a playtest round, each change beside what it was
+(`beforeafter.py`). One self-contained file: inline CSS and JS, no network, opens from the file
+system.
 """
 
 from __future__ import annotations
