@@ -224,6 +224,8 @@ def render_page(
             status = []
             for lang in langs:
                 here = shown.get(lang)
+                if here is not None and not here.front:
+                    continue  # removed in a round: no translation to judge
                 state, fields = (here.state, here.fields) if here else ("source", ())
                 title = f' title="{escape(", ".join(fields))}"' if fields else ""
                 status.append(
