@@ -253,3 +253,47 @@ def test_the_round_gallery_is_accessible_and_follows_the_language_switch(project
         assert b.js(f"document.querySelector('#c-{REMOVED} .round').textContent") == "Take out of the deck"
         assert b.js(violations) == []
         assert b.errors() == []
+
+
+def test_the_earlier_faces_draw_with_the_earlier_font_files(tmp_path: Path) -> None:
+    """A pack font changed between rounds: the earlier faces keep drawing with the earlier file (under
+    a name of its content), the current ones with the current file."""
+    from mazmorra import fonts
+    from mazmorra.contracts import RotateOp, TextOp
+    from mazmorra.rounds.compare import compared
+
+    earlier = tmp_path / "round1" / "grimorio"
+    shutil.copytree(CONTENT / "grimorio", earlier)
+    pack = tmp_path / "work" / "content" / "grimorio"
+    shutil.copytree(CONTENT / "grimorio", pack)
+    with (earlier / "fonts" / "Caladea-Regular.ttf").open("ab") as fh:
+        fh.write(b"\0\0\0\0")  # another file, the same glyph outlines
+    _, rnd = compared(earlier, pack, "es", "round1")
+
+    def names(ops: tuple) -> set[str]:
+        found = set()
+        for op in ops:
+            found |= names(op.ops) if isinstance(op, RotateOp) else {op.font} if isinstance(op, TextOp) else set()
+        return found
+
+    used = set().union(*(names(e.front.ops) for e in rnd.earlier.values()))
+    pinned = {n for n in used if n.startswith("Caladea@")}
+    assert pinned and all(
+        fonts.FONTS[n].resolve() == (earlier / "fonts" / "Caladea-Regular.ttf").resolve() for n in pinned
+    )
+    assert fonts.FONTS["Caladea"].resolve() != (earlier / "fonts" / "Caladea-Regular.ttf").resolve()
+    res = run_cli(
+        "build",
+        "grimorio",
+        "--changed-since",
+        str(earlier),
+        "--gallery",
+        "--no-pdf",
+        "--lang",
+        "es",
+        cwd=tmp_path / "work",
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert list(
+        (tmp_path / "work" / "output" / "changes" / "grimorio" / "gallery" / "img" / "es").rglob("before/*.jpg")
+    )

@@ -36,8 +36,9 @@ class Beside:
                 continue
             with fonts_set_aside():
                 old, _ = printed(pack, lang, draft=True)
+                earlier = {cid: p.earlier() for cid, p in old.items()}  # drawing with its own font files
             self.printed[lang] = old
-            self.rounds[lang] = Round(since, lang, pack.root, {cid: p.earlier() for cid, p in old.items()}, {})
+            self.rounds[lang] = Round(since, lang, pack.root, earlier, {})
 
     def status(self, lang: str, deck: str, item: Item, root: Path, icons: IconSet) -> str | None:
         """How a component laid out now differs from the earlier revision: added, changed (a face,

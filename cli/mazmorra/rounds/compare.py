@@ -151,8 +151,26 @@ class Printed:
     faces: dict[str, Face]  # side -> the face as laid out, to be drawn (images where they are)
 
     def earlier(self) -> Earlier:
-        """The component as a round's gallery shows its earlier revision."""
-        return Earlier(self.deck, self.deck_name, self.name, self.copies, self.faces["front"], self.faces.get("back"))
+        """The component as a round's gallery shows its earlier revision: its faces drawing with that
+        revision's own font files (`fonts.pinned`; called while they are known)."""
+        back = self.faces.get("back")
+        return Earlier(
+            self.deck, self.deck_name, self.name, self.copies, _pinned(self.faces["front"]), back and _pinned(back)
+        )
+
+
+def _pinned(face: Face) -> Face:
+    def ops(seq: tuple[Op, ...]) -> tuple[Op, ...]:
+        out: list[Op] = []
+        for op in seq:
+            if isinstance(op, RotateOp):
+                op = replace(op, ops=ops(op.ops))
+            elif isinstance(op, TextOp):
+                op = replace(op, font=fonts.pinned(op.font))
+            out.append(op)
+        return tuple(out)
+
+    return replace(face, ops=ops(face.ops))
 
 
 def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Changes:
@@ -174,9 +192,11 @@ def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tu
     if lang not in new_pack.spec.languages:
         raise UsageError(f"pack '{new_pack.id}' has no language {lang} (it has {', '.join(new_pack.spec.languages)})")
     old: dict[str, Printed] = {}
+    earlier: dict[str, Earlier] = {}
     if old_pack is not None:
         with fonts_set_aside():
             old, _ = printed(old_pack, lang)
+            earlier = {cid: a.earlier() for cid, a in old.items()}
     new, pack_name = printed(new_pack, lang)
     files = _changed_files(old_pack.root if old_pack is not None else None, new_pack.root)
     changes: list[Change] = []
@@ -199,7 +219,6 @@ def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tu
     result = Changes(
         new_pack.id, pack_name, lang, since, _in_deck_order(changes, new_pack), files, stale, tuple(unprinted)
     )
-    earlier = {cid: a.earlier() for cid, a in old.items()}
     root = old_pack.root if old_pack is not None else None
     return result, Round(since, lang, root, earlier, {c.component: c.status for c in result.changes})
 
@@ -223,15 +242,18 @@ def _changed(cid: str, a: Printed, b: Printed, files: tuple[str, ...]) -> Change
 def fonts_set_aside() -> Iterator[None]:
     """Laying out the earlier revision registers its copy of the pack's fonts under the same names as
     the current ones: the pack fonts known so far are set aside, and put back after, so that the two
-    never clash (a font file changed between rounds) and the build goes on with the current files."""
+    never clash (a font file changed between rounds) and the build goes on with the current files;
+    the earlier files stay known under names of their content (`fonts.pinned`)."""
     saved = dict(fonts.FONTS)
     for name in set(saved) - fonts.BUNDLED:
         del fonts.FONTS[name]
     try:
         yield
     finally:
+        pinned = {name: path for name, path in fonts.FONTS.items() if "@" in name}
         fonts.FONTS.clear()
         fonts.FONTS.update(saved)
+        fonts.FONTS.update(pinned)
 
 
 def _drawn(path: str) -> bool:
