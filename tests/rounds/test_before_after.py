@@ -221,6 +221,55 @@ def test_the_live_preview_shows_what_differs_from_the_revision_as_it_is_edited(p
             preview.close()
 
 
+def test_serve_since_in_a_real_browser_pairs_a_card_as_it_is_edited(project: Path, tmp_path: Path) -> None:
+    """The real server and page: a card edited while the page is open (in English) pairs up with its
+    earlier faces in place, in the language being read; the page passes axe-core."""
+    need_tool("chromium")
+    import os
+    import socket
+    import sys
+    import time
+
+    from cdp import Browser
+    from conftest import CLI_ENV
+
+    root = tmp_path / "project"
+    shutil.copytree(project, root, ignore=shutil.ignore_patterns("out-*", "both"))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w")
+    args = [sys.executable, "-m", "mazmorra", "serve", PACK, "--since", "v1", "--port", str(port)]
+    server = subprocess.Popen(args, cwd=root, env={**os.environ, **CLI_ENV}, stderr=log, stdout=log)
+    try:
+        for _ in range(600):
+            if "previewing" in (tmp_path / "serve.log").read_text() or server.poll() is not None:
+                break
+            time.sleep(0.1)
+        with Browser(tmp_path / "chromium-profile", width=1100, height=800) as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+            assert b.js(f"document.querySelector('#c-{CHANGED} .round').textContent") == "Con cambios"
+            b.js("document.querySelector('button.lang[data-lang=\"en\"]').click()")
+            skills = root / "content" / PACK / "decks" / "habilidades.yaml"
+            edit(skills, "Tu próximo ataque a distancia", "Tu siguiente ataque a distancia")
+            assert b.wait_for("!!document.querySelector('#c-ojo-halcon figure.was')", timeout=30)
+            was = "#c-ojo-halcon figure.was"
+            assert b.js(f"document.querySelector('{was} figcaption').textContent") == "Before (v1)"
+            assert b.js(f"document.querySelector('{was} img').alt") == "Hawk Eye (front, before)"
+            b.js("document.querySelector('#c-ojo-halcon').scrollIntoView()")
+            assert b.wait_for(
+                "[...document.querySelectorAll('#c-ojo-halcon img')].every(i => i.complete && i.naturalWidth > 0)"
+            )
+            b.js((TESTS / "vendor" / "axe-core" / "axe.min.js").read_text(encoding="utf-8"))
+            assert b.js("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => v.id))") == []
+            assert b.errors() == []
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+
 def test_serve_since_refuses_the_stamp_and_an_unknown_revision(project: Path) -> None:
     res = run_cli("serve", PACK, "--since", "v1", "--stamp", "--port", "0", cwd=project)
     assert res.returncode == 2 and "drop --stamp" in res.stderr, res.stderr
