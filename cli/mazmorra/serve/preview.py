@@ -247,9 +247,10 @@ class Preview:
             return
         for lang in langs:
             rnd = self.beside.rounds.get(lang)
+            if rnd is None:
+                continue  # a language the earlier revision did not have: nothing was removed from it
             present = {cid for (_, lg), view in self.docs.items() if lg == lang for cid in view.components}
-            for cid in self.beside.removed(lang, present) if rnd is not None else []:
-                assert rnd is not None
+            for cid in self.beside.removed(lang, present):
                 earlier = rnd.earlier[cid]
                 before = export.earlier_pictures(lang, earlier.deck, cid, earlier, rnd.root, REMOVED, export.picture)
                 entry = decks.setdefault(earlier.deck, _Deck())
