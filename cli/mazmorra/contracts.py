@@ -201,3 +201,31 @@ class Page:
     cuts: tuple[Segment, ...] = ()  # --cut-lines: dashed lines across the sheet (a poster's: where to trim)
     notes: tuple[Op, ...] = ()  # drawn on the page over the faces (a poster's trimming guides)
     tile: Tile | None = None  # a poster's page
+
+
+# ---------------------------------------------------------------- a playtest round (stage 4 -> 5)
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """A component as the earlier revision of a playtest round printed it, in one language."""
+
+    deck: str
+    deck_name: str  # in the language
+    name: str  # in the language
+    copies: int
+    front: Face
+    back: Face | None
+
+
+@dataclass(frozen=True)
+class Round:
+    """A playtest round in one language, as the gallery shows it: every component of the earlier
+    revision laid out (drawn with that revision's own icons and images, from its folder) and, by
+    component id, what differs now."""
+
+    since: str  # the revision as given
+    lang: str
+    root: Path | None  # the earlier revision's pack folder (None: the pack was not in it)
+    earlier: dict[str, Earlier]
+    status: dict[str, str]  # component -> added | removed | changed

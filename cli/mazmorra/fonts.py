@@ -70,6 +70,17 @@ def register(name: str) -> str:
     return rl
 
 
+def pinned(name: str) -> str:
+    """A pack font under a name of its content (`Name@1a2b3c4d5e6f`), so that faces laid out with it
+    still draw with this very file once another file of the same name replaces it (a playtest
+    round's earlier revision); a bundled or unknown name as it is."""
+    if name in BUNDLED or name not in FONTS:
+        return name
+    alias = f"{name}@{_digest(FONTS[name])[:12]}"
+    FONTS[alias] = FONTS[name]
+    return alias
+
+
 def register_all() -> None:
     for name in BUNDLED:
         register(name)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from mazmorra import gcpolicy
-from mazmorra.contracts import Document
+from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
@@ -37,7 +37,8 @@ from mazmorra.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.pdf import PdfSink
-from mazmorra.rounds import Revision, compare
+from mazmorra.rounds import Revision
+from mazmorra.rounds.compare import compared
 from mazmorra.rounds.removal import removal_document
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
@@ -122,6 +123,7 @@ def _build(
     decks = _decks(pack, opts.decks)
     templates = templates or Templates(pack.root, templates_dir())
     docs: list[Document] = []
+    rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
     langs = _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
@@ -138,9 +140,10 @@ def _build(
             pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
         )
         problems += ctx.problems
-        docs += _documents(
-            decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
-        )  # 4. lay out: lazily, while stage 5 consumes it
+        laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
+        docs += laid  # 4. lay out: lazily, while stage 5 consumes it
+        if rnd is not None:
+            rounds[lang] = rnd
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
@@ -153,7 +156,7 @@ def _build(
     try:
         sinks: list[Sink] = []
         if write:
-            shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet)
+            shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
         rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
         problems = once(problems + rendered.all_problems())
@@ -204,21 +207,22 @@ def _record_for_make(
 
 def _documents(
     decks: list[Deck], ctx: LayoutContext, since: Revision | None, sheet: ImposeOptions | None
-) -> list[Document]:
+) -> tuple[list[Document], Round | None]:
     """Stage 4's documents in one language: every deck; or, in a round (`--changed-since`), the
     decks' changed and added components only and, when there are print sheets, the list of those to
-    take out (removed.pdf)."""
+    take out (removed.pdf), with the round as the gallery shows it (the earlier faces)."""
     if since is None:
-        return [lay_out(deck, ctx) for deck in decks]
-    changes = compare(since.folder, ctx.pack.root, ctx.lang, since.rev)
+        return [lay_out(deck, ctx) for deck in decks], None
+    changes, rnd = compared(since.folder, ctx.pack.root, ctx.lang, since.rev)
     printing = changes.to_print()
     changed = {c.deck for c in changes.changes if c.component in printing}
     docs = [lay_out(deck, ctx, printing) for deck in decks if deck.id in changed]
     if len(decks) < len(ctx.pack.decks):  # --deck: only those decks' removals
         wanted = {d.id for d in decks}
         changes = replace(changes, changes=tuple(c for c in changes.changes if c.deck in wanted))
+        rnd = replace(rnd, status={c.component: c.status for c in changes.changes})
     removal = removal_document(changes, ctx, sheet) if sheet is not None else None
-    return docs + ([removal] if removal is not None else [])
+    return docs + ([removal] if removal is not None else []), rnd
 
 
 def _options(sheet: ImposeOptions) -> str:

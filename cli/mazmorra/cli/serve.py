@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Annotated
 
 import typer
@@ -38,11 +39,24 @@ def serve(
             "--stamp/--no-stamp", help="Show every face with its version stamp, as `build --stamp` prints it."
         ),
     ] = False,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="REV",
+            help="A playtest round: each component that differs from REV (a git commit or tag, or a folder with an "
+            "earlier copy of the pack) shows its earlier faces beside the new ones; added ones are marked new, "
+            "removed ones shown as they were.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Preview a pack in the browser: every component front and back, in every language, and the
     print sheets; the page redraws what changed each time a file of the pack is saved."""
     from mazmorra.load import all_packs, find_pack
     from mazmorra.paths import templates_dir
+    from mazmorra.rounds import earlier
+    from mazmorra.rounds.beside import Beside
     from mazmorra.serve.live import live_html
     from mazmorra.serve.preview import Preview
     from mazmorra.serve.server import run
@@ -60,16 +74,25 @@ def serve(
                 f"[bold yellow]warning:[/] listening on {escape(host)}: anyone who can reach this machine "
                 "can see the preview (the default, 127.0.0.1, is this machine only)"
             )
-        preview = Preview(pack_dir, parse_langs(lang), live_html, stamp)
-        watched = [pack_dir.resolve(), templates_dir().resolve()]
-        run(
-            preview,
-            host,
-            port,
-            watched,
-            say=lambda line: err.print(escape(line)),
-            ready=lambda url: err.print(
-                f"[green]✓[/] previewing {escape(pack_dir.name)} at {escape(url)} (Ctrl-C stops)"
-            ),
-        )
+        if since is not None and stamp:
+            raise UsageError("--since compares what prints, and every version stamp differs: drop --stamp")
+        langs = parse_langs(lang)
+        with earlier(pack_dir, since) if since is not None else nullcontext() as before:
+            beside = None
+            if since is not None:
+                if before is None:
+                    err.print(f"{escape(pack_dir.name)} was not in revision {escape(since)}: every component is new")
+                beside = Beside(before, since, langs)  # laid out once, for the whole session
+            preview = Preview(pack_dir, langs, live_html, stamp, beside)
+            watched = [pack_dir.resolve(), templates_dir().resolve()]
+            run(
+                preview,
+                host,
+                port,
+                watched,
+                say=lambda line: err.print(escape(line)),
+                ready=lambda url: err.print(
+                    f"[green]✓[/] previewing {escape(pack_dir.name)} at {escape(url)} (Ctrl-C stops)"
+                ),
+            )
         err.print("stopped")

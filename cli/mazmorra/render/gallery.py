@@ -2,8 +2,9 @@
 
 Every component, front and back, in every language built, with a language switch, each
 component's translation state per language (from stage 3, carried by each item) and its build problems;
-click a picture to enlarge it. One self-contained file: inline CSS and JS, no network, opens from
-the file system.
+click a picture to enlarge it; in a playtest round, each change beside what it was
+(`beforeafter.py`). One self-contained file: inline CSS and JS, no network, opens from the file
+system.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity, once
+from mazmorra.icons import IconSet
+from mazmorra.render import beforeafter
+from mazmorra.render.beforeafter import CHANGED, REMOVED, Before, Shown, per_lang, pictures
 from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
 
 if TYPE_CHECKING:
-    from mazmorra.contracts import Document, Face, Item
+    from mazmorra.contracts import Document, Earlier, Face, Item, Round
     from mazmorra.model import Pack
 
 DPI = 150  # enough to read a card enlarged on a screen; thumbnails are the same files, shown small
@@ -28,22 +32,9 @@ MAX_PIXELS = 12e6  # a poster-sized map is shown at a lower resolution: still la
 
 
 @dataclass
-class _Shown:
-    """One component in one language."""
-
-    name: str
-    front: str  # image path relative to the gallery
-    back: str  # "" when it has no back
-    copies: int
-    state: str  # source | translated | fuzzy | untranslated (stage 3's verdict)
-    fields: tuple[str, ...]  # the texts behind that state
-    stamp: str = ""  # its version stamp (a playtest build)
-
-
-@dataclass
 class _Deck:
     names: dict[str, str] = field(default_factory=dict)  # lang -> name
-    components: dict[str, dict[str, _Shown]] = field(default_factory=dict)  # id -> lang -> shown
+    components: dict[str, dict[str, Shown]] = field(default_factory=dict)  # id -> lang -> shown
     pack_names: dict[str, str] = field(default_factory=dict)  # lang -> the pack's name in it
 
 
@@ -60,6 +51,8 @@ class GallerySink(Sink):
         self._doc = _Deck()  # the document being added
         self._backs: dict[str, str] = {}  # a deck back's image -> its address in the page
         self.problems: list[Problem] = []  # every document's, as absorbed
+        self.rounds: dict[str, Round] = ctx.rounds  # a playtest round's earlier faces, per language
+        self._earlier_icons: dict[Path | None, IconSet] = {}
 
     @classmethod
     def wanted(cls, outputs: Outputs) -> bool:
@@ -80,19 +73,70 @@ class GallerySink(Sink):
             back = base + back_stem(doc, item) + ".jpg"
             if back not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((back, item.back))
-        srcs = {rel: self.picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc, wanted))}
+        srcs = {
+            rel: self.picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc.lang, wanted))
+        }
         if item.back is not None:
             if item.shared_back:
                 self._backs.setdefault(back, srcs.get(back, ""))
             back = srcs.get(back) or self._backs[back]
-        deck.components.setdefault(comp, {})[doc.lang] = _Shown(
-            item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated, item.stamp
+        status = self.status(doc, item)
+        before = None
+        if status is not None:
+            rnd = self.rounds.get(doc.lang)
+            earlier = rnd.earlier.get(comp) if rnd is not None else None
+            before = Before(status, copies=earlier.copies if earlier is not None else 0)
+            if status == CHANGED and earlier is not None and rnd is not None:
+                before = self.earlier_pictures(doc.lang, doc.deck_id, comp, earlier, rnd.root, status, self.picture)
+        deck.components.setdefault(comp, {})[doc.lang] = Shown(
+            item.name, srcs[wanted[0][0]], back, item.copies, item.state, item.untranslated, item.stamp, before
         )
 
-    def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
-        """The JPEG of every wanted face."""
+    def status(self, doc: Document, item: Item) -> str | None:
+        """How a component differs from a playtest round's earlier revision (None: as before, or no
+        round): the round's own comparison."""
+        rnd = self.rounds.get(doc.lang)
+        return rnd.status.get(item.front.component) if rnd is not None else None
+
+    def earlier_pictures(
+        self,
+        lang: str,
+        deck: str,
+        comp: str,
+        earlier: Earlier,
+        root: Path | None,
+        status: str,
+        picture: Callable[[Path, bytes], str],
+    ) -> Before:
+        """A component's earlier faces, drawn with the earlier revision's icons and images by the
+        gallery's own rasteriser, as `picture` stages them."""
+        if root not in self._earlier_icons:
+            self._earlier_icons[root] = IconSet.for_pack(root)
+        icons = self._earlier_icons[root]
+        base = f"img/{lang}/{deck}/before/{comp}"
+        wanted = [(f"{base}-front.jpg", earlier.front)]
+        if earlier.back is not None:
+            wanted.append((f"{base}-back.jpg", earlier.back))
+        srcs = [picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(lang, wanted, icons))]
+        return Before(status, srcs[0], srcs[1] if len(srcs) > 1 else "", earlier.copies)
+
+    def removed(self, picture: Callable[[Path, bytes], str]) -> dict[str, dict[str, dict[str, Shown]]]:
+        """Deck -> component -> language -> the components a round took out, with their earlier faces."""
+        out: dict[str, dict[str, dict[str, Shown]]] = {}
+        for lang, rnd in self.rounds.items():
+            for comp, status in rnd.status.items():
+                earlier = rnd.earlier.get(comp)
+                if status != REMOVED or earlier is None:
+                    continue
+                before = self.earlier_pictures(lang, earlier.deck, comp, earlier, rnd.root, REMOVED, picture)
+                shown = Shown(earlier.name, "", "", earlier.copies, "source", (), "", before)
+                out.setdefault(earlier.deck, {}).setdefault(comp, {})[lang] = shown
+        return out
+
+    def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+        """The JPEG of every wanted face (drawn with `icons`: a round's earlier revision's)."""
         frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
-        images = Rasteriser(self.icons, doc.lang).images(frames)
+        images = Rasteriser(icons or self.icons, lang).images(frames)
         return [jpeg_bytes(img, 85) for img in images]
 
     def picture(self, target: Path, data: bytes) -> str:
@@ -120,12 +164,26 @@ class GallerySink(Sink):
             deck.components.setdefault(comp, {}).update(langs)
 
     def finish(self, earlier: list[Problem]) -> list[Problem]:
+        for deck_id, comps in self.removed(self._stage_now).items():
+            deck = self.decks.setdefault(deck_id, _Deck())
+            for comp, langs in comps.items():
+                deck.components.setdefault(comp, {}).update(langs)
+                for lang in langs:
+                    deck.names.setdefault(lang, self.rounds[lang].earlier[comp].deck_name)
+                    self.langs += [] if lang in self.langs else [lang]
         if self.langs:
-            page = render_page(self.pack, self.langs, self.decks, once(earlier + self.problems))
+            since = next(iter(self.rounds.values())).since if self.rounds else ""
+            page = render_page(self.pack, self.langs, self.decks, once(earlier + self.problems), since=since)
             target = self.folder / "index.html"
             self.ctx.stage(target).write_bytes(page.encode("utf-8"))
             self.written.setdefault(self.folder, set()).add(target)
         return []
+
+    def _stage_now(self, target: Path, data: bytes) -> str:
+        """Stage one picture of the page itself (not of a document): a removed component's."""
+        self.ctx.stage(target).write_bytes(data)
+        self.written.setdefault(target.parent, set()).add(target)
+        return target.relative_to(self.folder).as_posix()
 
     def committed(self) -> None:
         prune(self.folder / "img", {f for files in self.written.values() for f in files}, (".jpg",))
@@ -135,20 +193,23 @@ class GallerySink(Sink):
         return [f"{self.folder / 'index.html'} ({n - 1} images)"] if n else []
 
 
-def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "") -> str:
+def render_page(
+    pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "", since: str = ""
+) -> str:
     """The gallery page: plain HTML, the language switch a few lines of inline JS; `extra` is more
-    HTML for the end of the body (the live preview's links, overlay and script). The page's own
-    words are English; every text of the pack (names, picture descriptions) switches language with
-    it, marked with its `lang`."""
+    HTML for the end of the body (the live preview's links, overlay and script); `since`: a playtest
+    round's earlier revision, whose faces show beside the changed ones. The page's own words are
+    English; every text of the pack (names, picture descriptions, a round's before and after)
+    switches language with it, marked with its `lang`."""
     by_comp: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         if p.component:
             by_comp.setdefault((p.component, p.lang or ""), []).append(p)
     first = langs[0]
-    sides = {lang: _side_words(pack, lang) for lang in langs}
+    words = {lang: _words(pack, lang) for lang in langs}
 
-    def per_lang(attr: str, values: dict[str, str]) -> str:
-        return " ".join(f'{attr}-{lang.lower()}="{escape(values.get(lang, ""))}"' for lang in langs)
+    def in_langs(attr: str, values: dict[str, str]) -> str:
+        return per_lang(attr, values, langs)
 
     cards = []
     totals = {"components": 0, "faces": 0, "problems": 0}
@@ -157,22 +218,14 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
         for comp_id, shown in deck.components.items():
             one = shown.get(first) or next(iter(shown.values()))
             totals["components"] += 1
-            imgs = []
-            for side in ("front", "back"):
-                srcs = {lang: getattr(s, side) for lang, s in shown.items()}
-                if not getattr(one, side):
-                    continue
-                totals["faces"] += 1
-                alts = {lang: sides[lang][side].replace("{name}", s.name) for lang, s in shown.items()}
-                imgs.append(
-                    f'<a class="zoom" href="{escape(getattr(one, side))}" {per_lang("data-src", srcs)}>'
-                    f'<img class="thumb" data-side="{side}" src="{escape(getattr(one, side))}" lang="{escape(first)}" '
-                    f'{per_lang("data-src", srcs)} alt="{escape(alts.get(first, one.name))}" '
-                    f'{per_lang("data-alt", alts)} loading="lazy"></a>'
-                )
+            faces, badge, count = pictures(shown, first, langs, words, since)
+            totals["faces"] += count
+            wide = " in-round" if any(s.round is not None and s.round.front and s.front for s in shown.values()) else ""
             status = []
             for lang in langs:
                 here = shown.get(lang)
+                if here is not None and not here.front:
+                    continue  # removed in a round: no translation to judge
                 state, fields = (here.state, here.fields) if here else ("source", ())
                 title = f' title="{escape(", ".join(fields))}"' if fields else ""
                 status.append(
@@ -191,22 +244,22 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
             totals["problems"] += len(notes)
             ok = '<li class="pb pb-ok">valid, no overflow</li>' if not notes else ""
             items.append(
-                f'<article class="comp" id="c-{escape(comp_id)}">'
-                f'<div class="faces">{"".join(imgs)}</div>'
-                f'<h3 class="name" lang="{escape(first)}" {per_lang("data-t", {lg: s.name for lg, s in shown.items()})}>'
+                f'<article class="comp{wide}" id="c-{escape(comp_id)}">{badge}{faces}'
+                f'<h3 class="name" lang="{escape(first)}" {in_langs("data-t", {lg: s.name for lg, s in shown.items()})}>'
                 f"{escape(one.name)}</h3>"
-                f'<p class="meta"><code>{escape(comp_id)}</code> × {one.copies}{_stamp(shown, first, per_lang)}</p>'
+                f'<p class="meta"><code>{escape(comp_id)}</code> {beforeafter.copies(shown, first)}'
+                f"{_stamp(shown, first, in_langs)}</p>"
                 f'<ul class="status">{"".join(status)}</ul>'
                 f'<ul class="problems">{"".join(notes) or ok}</ul></article>'
             )
         cards.append(
             f'<section class="deck" id="d-{escape(deck_id)}" aria-labelledby="h-{escape(deck_id)}">'
-            f'<h2 id="h-{escape(deck_id)}" lang="{escape(first)}" {per_lang("data-t", deck.names)}>'
+            f'<h2 id="h-{escape(deck_id)}" lang="{escape(first)}" {in_langs("data-t", deck.names)}>'
             f"{escape(deck.names.get(first, deck_id))}</h2>"
             f'<div class="grid">{"".join(items)}</div></section>'
         )
     toc = "".join(
-        f'<a href="#d-{escape(d)}" lang="{escape(first)}" {per_lang("data-t", deck.names)}>'
+        f'<a href="#d-{escape(d)}" lang="{escape(first)}" {in_langs("data-t", deck.names)}>'
         f"{escape(deck.names.get(first, d))}</a>"
         for d, deck in decks.items()
     )
@@ -221,19 +274,19 @@ def render_page(pack: Pack, langs: list[str], decks: dict[str, _Deck], problems:
     return _PAGE.format(
         lang=escape(first),
         title=escape(title),
-        titles=per_lang("data-t", names),
+        titles=in_langs("data-t", names),
         buttons=buttons,
         summary=escape(summary),
         toc=toc,
         decks="".join(cards),
         langs=json.dumps(langs),
-        css=_CSS,
+        css=_CSS + beforeafter.CSS,
         js=_JS,
         extra=extra,
     )
 
 
-def _stamp(shown: dict[str, _Shown], first: str, per_lang: Callable[[str, dict[str, str]], str]) -> str:
+def _stamp(shown: dict[str, Shown], first: str, per_lang: Callable[[str, dict[str, str]], str]) -> str:
     """A component's version stamp in a playtest build (its hash differs from language to language)."""
     one = shown.get(first) or next(iter(shown.values()))
     if not one.stamp:
@@ -242,14 +295,15 @@ def _stamp(shown: dict[str, _Shown], first: str, per_lang: Callable[[str, dict[s
     return f' <code class="stamp" title="version stamp" {per_lang("data-t", stamps)}>{escape(one.stamp)}</code>'
 
 
-def _side_words(pack: Pack, lang: str) -> dict[str, str]:
-    """How a picture is described in `lang`: "{name} (front)" and "{name} (back)", from the label
-    catalogues (the pack's, then the tool's); English where a language has none yet."""
+def _words(pack: Pack, lang: str) -> dict[str, str]:
+    """How pictures are described in `lang` ("{name} (front)"…) and a round's words (before, after,
+    new…), from the label catalogues (the pack's, then the tool's); English where a language has
+    none yet."""
     from mazmorra.i18n.labels import Labels
     from mazmorra.paths import templates_dir
 
     labels = Labels(pack.root, templates_dir(), lang)
-    return {"front": labels("{name} (front)"), "back": labels("{name} (back)")}
+    return {w: labels(w) for w in beforeafter.WORDS}
 
 
 _CSS = """
@@ -318,6 +372,9 @@ _JS = """
     });
     document.querySelectorAll('.st').forEach(function (el) {
       el.classList.toggle('current', el.dataset.lang === lang);
+    });
+    document.querySelectorAll('[data-langs]').forEach(function (el) {
+      el.hidden = el.dataset.langs.split(' ').indexOf(lang) < 0;
     });
     document.querySelectorAll('.pb[data-lang]').forEach(function (el) {
       el.classList.toggle('other', el.dataset.lang !== '' && el.dataset.lang !== lang);

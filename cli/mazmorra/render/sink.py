@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mazmorra.errors import Problem, UsageError
 
 if TYPE_CHECKING:
-    from mazmorra.contracts import Document, Item
+    from mazmorra.contracts import Document, Item, Round
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
     from mazmorra.render.impose import ImposeOptions
@@ -91,6 +91,7 @@ class SinkContext:
     stage: Stage
     outputs: Outputs
     sheet: ImposeOptions  # resolved: the build's print sheets
+    rounds: dict[str, Round] = field(default_factory=dict)  # a playtest round's earlier faces, per language
 
 
 @dataclass

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 from pathlib import Path
 
 from mazmorra import fonts
-from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp, TextOp
+from mazmorra.contracts import Earlier, Face, IconOp, ImageOp, Op, RotateOp, Round, TextOp
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import UNTRANSLATED, localise, pack_messages
@@ -136,7 +137,7 @@ class Changes:
 
 
 @dataclass(frozen=True)
-class _Printed:
+class Printed:
     """One component as a revision prints it."""
 
     deck: str
@@ -147,11 +148,40 @@ class _Printed:
     sides: dict[str, tuple[Face, frozenset[tuple[str, str]]]]  # side -> (face, pack files it draws + digest)
     fields: dict[str, str]
     reads: frozenset[str]  # the pack's files its faces are made from (templates, icons, images, pack.yaml, kinds)
+    faces: dict[str, Face]  # side -> the face as laid out, to be drawn (images where they are)
+
+    def earlier(self) -> Earlier:
+        """The component as a round's gallery shows its earlier revision: its faces drawing with that
+        revision's own font files (`fonts.pinned`; called while they are known)."""
+        back = self.faces.get("back")
+        return Earlier(
+            self.deck, self.deck_name, self.name, self.copies, _pinned(self.faces["front"]), back and _pinned(back)
+        )
+
+
+def _pinned(face: Face) -> Face:
+    def ops(seq: tuple[Op, ...]) -> tuple[Op, ...]:
+        out: list[Op] = []
+        for op in seq:
+            if isinstance(op, RotateOp):
+                op = replace(op, ops=ops(op.ops))
+            elif isinstance(op, TextOp):
+                op = replace(op, font=fonts.pinned(op.font))
+            out.append(op)
+        return tuple(out)
+
+    return replace(face, ops=ops(face.ops))
 
 
 def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Changes:
     """The pack at `now` against its earlier revision at `before` (None: it had none, everything is
     new), in `lang` (None: the source language)."""
+    return compared(before, now, lang, since)[0]
+
+
+def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tuple[Changes, Round]:
+    """`compare`, and the round as the gallery shows it: the earlier revision's faces, laid out by the
+    comparison itself, beside what differs now."""
     new_pack = load_pack(now)
     try:
         old_pack = load_pack(before) if before is not None else None
@@ -161,11 +191,13 @@ def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Cha
     lang = lang or new_pack.spec.source_language
     if lang not in new_pack.spec.languages:
         raise UsageError(f"pack '{new_pack.id}' has no language {lang} (it has {', '.join(new_pack.spec.languages)})")
-    old: dict[str, _Printed] = {}
+    old: dict[str, Printed] = {}
+    earlier: dict[str, Earlier] = {}
     if old_pack is not None:
-        with _fonts_set_aside():
-            old, _ = _printed(old_pack, lang)
-    new, pack_name = _printed(new_pack, lang)
+        with fonts_set_aside():
+            old, _ = printed(old_pack, lang)
+            earlier = {cid: a.earlier() for cid, a in old.items()}
+    new, pack_name = printed(new_pack, lang)
     files = _changed_files(old_pack.root if old_pack is not None else None, new_pack.root)
     changes: list[Change] = []
     unprinted: list[str] = []
@@ -184,12 +216,14 @@ def compare(before: Path | None, now: Path, lang: str | None, since: str) -> Cha
             elif a.fields != b.fields:
                 unprinted.append(cid)
     stale = _stale(old_pack, new_pack, [c.component for c in changes if c.status != REMOVED])
-    return Changes(
+    result = Changes(
         new_pack.id, pack_name, lang, since, _in_deck_order(changes, new_pack), files, stale, tuple(unprinted)
     )
+    root = old_pack.root if old_pack is not None else None
+    return result, Round(since, lang, root, earlier, {c.component: c.status for c in result.changes})
 
 
-def _changed(cid: str, a: _Printed, b: _Printed, files: tuple[str, ...]) -> Change | None:
+def _changed(cid: str, a: Printed, b: Printed, files: tuple[str, ...]) -> Change | None:
     """The change of a component in both revisions, or None when it prints as before."""
     sides = tuple(s for s in ("front", "back") if a.sides.get(s) != b.sides.get(s))
     fields = _fields(a.fields, b.fields)
@@ -205,18 +239,21 @@ def _changed(cid: str, a: _Printed, b: _Printed, files: tuple[str, ...]) -> Chan
 
 
 @contextmanager
-def _fonts_set_aside() -> Iterator[None]:
+def fonts_set_aside() -> Iterator[None]:
     """Laying out the earlier revision registers its copy of the pack's fonts under the same names as
     the current ones: the pack fonts known so far are set aside, and put back after, so that the two
-    never clash (a font file changed between rounds) and the build goes on with the current files."""
+    never clash (a font file changed between rounds) and the build goes on with the current files;
+    the earlier files stay known under names of their content (`fonts.pinned`)."""
     saved = dict(fonts.FONTS)
     for name in set(saved) - fonts.BUNDLED:
         del fonts.FONTS[name]
     try:
         yield
     finally:
+        pinned = {name: path for name, path in fonts.FONTS.items() if "@" in name}
         fonts.FONTS.clear()
         fonts.FONTS.update(saved)
+        fonts.FONTS.update(pinned)
 
 
 def _drawn(path: str) -> bool:
@@ -225,16 +262,17 @@ def _drawn(path: str) -> bool:
     return path != "pack.yaml" and not path.startswith("kinds/")
 
 
-def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
-    """Every component of the pack laid out in `lang`, by id; and the pack's name in it."""
+def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Printed], str]:
+    """Every component of the pack laid out in `lang`, by id (as a draft, like the live preview's, when
+    asked); and the pack's name in it."""
     localisation = localise(pack, lang)
     templates = Templates(pack.root, templates_dir())
     icons = IconSet.for_pack(pack.root)
     labels = Labels(pack.root, templates_dir(), lang)
-    ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), False)
+    ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), draft)
     by_id = {loc.component.id: loc for loc in localisation.components}
     kind_files = {k.name: _inside(pack.root, Path(k.source.file)) for k in pack.kinds() if k.source}
-    out: dict[str, _Printed] = {}
+    out: dict[str, Printed] = {}
     for deck in pack.decks:
         doc = lay_out(deck, ctx)
         broken = [p for p in doc.problems if p.severity is Severity.ERROR]
@@ -247,11 +285,13 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
                 _inside(pack.root, p) for p in templates.files(t for t in (kind.template, kind.back_template) if t)
             }
             reads |= {"pack.yaml", kind_files.get(kind.name)}
-            sides = {"front": _side(item.front, pack.root, icons)}
+            sides = {"front": comparable(item.front, pack.root, icons)}
+            faces = {"front": item.front}
             if item.back is not None:
-                sides["back"] = _side(item.back, pack.root, icons)
+                sides["back"] = comparable(item.back, pack.root, icons)
+                faces["back"] = item.back
             reads |= {f for _, drawn in sides.values() for f, _ in drawn}
-            out[comp.id] = _Printed(
+            out[comp.id] = Printed(
                 deck.id,
                 doc.deck_name,
                 kind.name,
@@ -260,11 +300,12 @@ def _printed(pack: Pack, lang: str) -> tuple[dict[str, _Printed], str]:
                 sides,
                 _values(by_id[comp.id].context()),
                 frozenset(r for r in reads if r),
+                faces,
             )
     return out, localisation.name("pack.name")
 
 
-def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple[str, str]]]:
+def comparable(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple[str, str]]]:
     """A face made comparable across revisions (image paths relative to the pack), and the pack's
     own icon, image and font files it draws, each with a digest of its content."""
     drawn: set[tuple[str, str]] = set()
@@ -294,7 +335,17 @@ def _side(face: Face, root: Path, icons: IconSet) -> tuple[Face, frozenset[tuple
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+    """The content's digest, worked out once per version of the file (the live preview compares
+    after every edit)."""
+    if not path.is_file():
+        return ""
+    st = path.stat()
+    return _hashed(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _hashed(path: Path, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _inside(root: Path, path: Path) -> str | None:

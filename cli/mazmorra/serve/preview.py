@@ -24,12 +24,15 @@ from mazmorra.layout import Templates
 from mazmorra.paths import templates_dir
 from mazmorra.pipeline import BuildOptions, build
 from mazmorra.render import Outputs
-from mazmorra.render.gallery import GallerySink, _Deck, _Shown, render_page
+from mazmorra.render.beforeafter import REMOVED, Shown
+from mazmorra.render.gallery import GallerySink, _Deck, render_page
 from mazmorra.render.sink import Part, Sink, SinkContext
 
 if TYPE_CHECKING:
-    from mazmorra.contracts import Document, Face
+    from mazmorra.contracts import Document, Face, Item
+    from mazmorra.icons import IconSet
     from mazmorra.model import Pack
+    from mazmorra.rounds.beside import Beside
 
 Key = tuple[str, str]  # (deck id, language)
 Live = Callable[[list[tuple[str, str, str]]], str]  # print sheets (deck, language, name) -> what the page adds
@@ -41,7 +44,7 @@ class _DocView:
     """One document as the page shows it."""
 
     name: str  # the deck's name in the language
-    components: dict[str, _Shown]
+    components: dict[str, Shown]
     inputs: set[Path]
     problems: list[Problem]  # what its layout found
     pack_name: str = ""  # the pack's name in the language
@@ -76,11 +79,18 @@ class _Export(GallerySink):
         self.images: dict[str, bytes] = {}
         self.fresh: dict[Key, _DocView] = {}
         self.earlier: list[Problem] = []  # the problems of the stages before rendering: the pack's own
+        if preview.beside is not None:
+            self.rounds = preview.beside.rounds  # `serve --since`: the earlier side, laid out once
 
-    def jpegs(self, doc: Document, wanted: list[tuple[str, Face]]) -> list[bytes]:
-        cache = self.preview.faces
+    def status(self, doc: Document, item: Item) -> str | None:
+        """Judged now, against the earlier revision laid out once (`serve --since`)."""
+        beside = self.preview.beside
+        return beside.status(doc.lang, doc.deck_id, item, self.pack.root, self.icons) if beside else None
+
+    def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+        cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         missing = [(rel, face) for rel, face in wanted if face not in cache]
-        for (_, face), data in zip(missing, super().jpegs(doc, missing)):
+        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons)):
             cache[face] = data
         return [cache[face] for _, face in wanted]
 
@@ -111,14 +121,23 @@ class _Export(GallerySink):
 class Preview:
     """A pack's preview: built once, then again in part after each change; thread-safe."""
 
-    def __init__(self, pack_dir: Path, langs: tuple[str, ...] | None, live: Live, stamp: bool = False):
+    def __init__(
+        self,
+        pack_dir: Path,
+        langs: tuple[str, ...] | None,
+        live: Live,
+        stamp: bool = False,
+        beside: Beside | None = None,
+    ):
         self.pack_dir = pack_dir
+        self.beside = beside  # `serve --since REV`: each component that differs shows its earlier faces too
         self.langs = langs
         self.stamp = stamp  # every face with its version stamp (`serve --stamp`)
         self.live = live
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
         self.faces: dict[Face, bytes] = {}
+        self.earlier_faces: dict[Face, bytes] = {}  # `--since`: the earlier revision's, drawn once
         self.docs: dict[Key, _DocView] = {}
         self.images: dict[str, bytes] = {}
         # Until a first build succeeds: a page with the problems overlay alone.
@@ -192,13 +211,6 @@ class Preview:
             self.sheets.pop(key, None)
         if len(export.fresh) == len(wanted):
             self.sheets.clear()  # a whole build: pack.yaml may have changed the sheets too
-        used = {
-            s.split("?")[0]
-            for view in self.docs.values()
-            for shown in view.components.values()
-            for s in (shown.front, shown.back)
-        }
-        self.images = {k: v for k, v in {**self.images, **export.images}.items() if k in used}
         self.pack_problems = export.earlier
         self.pack = pack
         decks: dict[str, _Deck] = {}
@@ -212,11 +224,39 @@ class Preview:
                 entry.pack_names[lang] = view.pack_name
                 for cid, shown in view.components.items():
                     entry.components.setdefault(cid, {})[lang] = shown
+        self._removed(export, decks, langs)
+        used = {
+            s.split("?")[0]
+            for deck_shown in decks.values()
+            for by_lang in deck_shown.components.values()
+            for shown in by_lang.values()
+            for s in (shown.front, shown.back, *((shown.round.front, shown.round.back) if shown.round else ()))
+        }
+        self.images = {k: v for k, v in {**self.images, **export.images}.items() if k in used}
         problems = once(self.pack_problems + [p for view in self.docs.values() for p in view.problems])
         sheets = [
             (d.id, lang, self.docs[d.id, lang].name) for d in pack.decks for lang in langs if (d.id, lang) in self.docs
         ]
-        self.page = render_page(pack, langs, decks, problems, self.live(sheets)).encode("utf-8")
+        since = self.beside.since if self.beside is not None else ""
+        self.page = render_page(pack, langs, decks, problems, self.live(sheets), since).encode("utf-8")
+
+    def _removed(self, export: _Export, decks: dict[str, _Deck], langs: list[str]) -> None:
+        """`serve --since`: the earlier revision's components the pack no longer has, with their
+        earlier faces (drawn once), after the decks' own."""
+        if self.beside is None:
+            return
+        for lang in langs:
+            rnd = self.beside.rounds.get(lang)
+            if rnd is None:
+                continue  # a language the earlier revision did not have: nothing was removed from it
+            present = {cid for (_, lg), view in self.docs.items() if lg == lang for cid in view.components}
+            for cid in self.beside.removed(lang, present):
+                earlier = rnd.earlier[cid]
+                before = export.earlier_pictures(lang, earlier.deck, cid, earlier, rnd.root, REMOVED, export.picture)
+                entry = decks.setdefault(earlier.deck, _Deck())
+                entry.names.setdefault(lang, earlier.deck_name)
+                shown = Shown(earlier.name, "", "", earlier.copies, "source", (), "", before)
+                entry.components.setdefault(cid, {})[lang] = shown
 
     def _publish(self, status: Status) -> None:
         with self.changed:
