@@ -157,6 +157,7 @@ def test_diff_as_terminal_text_and_markdown(round_two: Path) -> None:
     en = run_cli("diff", PACK, "--since", "v1", "--format", "markdown", "--lang", "en", cwd=round_two)
     assert en.returncode == 0, en.stderr
     assert "### Removed: take out of the deck" in en.stdout and "take out 1 copy" in en.stdout
+    assert "| Deck | Changed components | Added components | Removed components |" in en.stdout
     assert "- `templates/hero.xml.j2`: alters 4 components:" in en.stdout
 
 

@@ -160,12 +160,16 @@ def as_markdown(changes: Changes, _: Words) -> str:
     decks = changes.decks()
     if not changes.changes:
         return "\n".join([*lines, _("Nothing prints differently."), ""])
-    head = [_("Deck"), _("Changed"), _("Added"), _("Removed")]
+    head = [_("Deck"), _("Changed components"), _("Added components"), _("Removed components")]
     lines += ["| " + " | ".join(head) + " |", "| --- | ---: | ---: | ---: |"]
     names = {c.deck: c.deck_name for c in changes.changes}
     for deck, counts in decks.items():
         lines.append(f"| {_md(names[deck])} | {counts[CHANGED]} | {counts[ADDED]} | {counts[REMOVED]} |")
-    titles = {CHANGED: _("Changed"), ADDED: _("Added"), REMOVED: _("Removed: take out of the deck")}
+    titles = {
+        CHANGED: _("Changed components"),
+        ADDED: _("Added components"),
+        REMOVED: _("Removed: take out of the deck"),
+    }
     for deck in decks:
         lines += ["", f"## {_md(names[deck])}"]
         for status in (CHANGED, ADDED, REMOVED):
