@@ -104,7 +104,7 @@ def render(
         doc = docs[i]
         before = len(staging.files)
         faces, problems, labels = 0, list(doc.problems), list[str]()
-        mine = [s for s in sinks if s.name == "pdf" or not doc.sheets_only]
+        mine = [s for s in sinks if s.takes(doc)]
         for sink in mine:
             sink.start(doc)
         for item in doc.items():
@@ -122,7 +122,7 @@ def render(
         return _Done(faces, problems, parts, list(staging.files[before:]), labels)
 
     if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
-        if any(s.name == "pdf" for s in sinks):
+        if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
             from mazmorra.render.draw import warm_up
 
             warm_up()

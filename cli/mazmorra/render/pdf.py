@@ -28,6 +28,7 @@ class PdfSink(Sink):
     name = "pdf"
     option = "--pdf"
     docs = "docs/printing.md#print-and-play-pdfs"
+    prints = True
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)

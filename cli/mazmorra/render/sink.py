@@ -121,9 +121,16 @@ class Sink:
         self.made: list[str] = []
         self._part = Part()
 
+    prints: ClassVar[bool] = False  # makes print sheets: it also takes the documents only printed
+
     @classmethod
     def wanted(cls, outputs: Outputs) -> bool:
         raise NotImplementedError
+
+    def takes(self, doc: Document) -> bool:
+        """Whether this document goes to this sink: every document, but those meant for the print
+        sheets only (`Document.sheets_only`: a round's removal list) only to a sink that prints."""
+        return self.prints or not doc.sheets_only
 
     def start(self, doc: Document) -> None:
         """A document begins (in the process that lays it out)."""

@@ -67,19 +67,6 @@ def _total(changes: Changes) -> dict[str, int]:
     return total
 
 
-def _copies(c: Change) -> str:
-    """What the component asks of the printed deck, in words."""
-    if c.status == REMOVED:
-        return f"take out {c.copies[0]} cop{'y' if c.copies[0] == 1 else 'ies'}"
-    if c.to_take_out:
-        return f"take out {c.to_take_out} of {c.copies[0]} copies"
-    if c.to_print and c.to_print != c.copies[1]:
-        return f"print {c.to_print} more"
-    if c.to_print:
-        return f"print {c.to_print}" + (f" ({', '.join(c.sides)} changed)" if c.sides else "")
-    return ""
-
-
 def _text_words(f: FieldChange) -> str:
     if f.before is None:
         return f.now or ""
@@ -97,7 +84,7 @@ def as_text(changes: Changes) -> str:
         if c.deck != current:
             current = c.deck
             lines += ["", f"{c.deck_name} ({c.deck}): {_counts(decks[c.deck])}"]
-        lines.append(f"  {_MARK[c.status]} {c.component}  {c.name}  [{c.status}; {_copies(c)}]")
+        lines.append(f"  {_MARK[c.status]} {c.component}  {c.name}  [{c.status}; {_copies(c, _English())}]")
         for f in c.fields:
             lines.append(f"      {f.field}: {_text_words(f)}".replace("\n", "\n" + " " * (len(f.field) + 8)))
         if c.causes:
@@ -138,8 +125,8 @@ def _md_words(f: FieldChange) -> str:
     return "".join(out)
 
 
-def _md_copies(c: Change, _: Words) -> str:
-    """What the component asks of the printed deck (as `_copies`), in the changelog's language."""
+def _copies(c: Change, _: Words) -> str:
+    """What the component asks of the printed deck, in words of the report's language."""
     if c.status == REMOVED:
         return _.ngettext("take out %(n)d copy", "take out %(n)d copies", c.copies[0])
     if c.to_take_out:
@@ -178,7 +165,7 @@ def as_markdown(changes: Changes, _: Words) -> str:
                 continue
             lines += ["", f"### {titles[status]}", ""]
             for c in mine:
-                lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_md_copies(c, _)}")
+                lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_copies(c, _)}")
                 lines += [f"  - {_md(f.field)}: {_md_words(f)}" for f in c.fields if status == CHANGED]
                 if c.causes:
                     because = _("printed differently because of %(files)s")
