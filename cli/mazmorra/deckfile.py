@@ -12,6 +12,7 @@ from typing import Any
 
 from mazmorra import spreadsheet
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.model import Kind, PackSpec
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
@@ -59,6 +60,9 @@ def read_entries(
         not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods spreadsheet)"
         where = getattr(data, "loc", Loc(rel(path), 1, 1))
         return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
+    if len(data) > DECK_COMPONENTS:  # refused before any component is validated
+        too_many = f"the deck file holds {len(data):,} components; a deck holds at most {DECK_COMPONENTS:,}"
+        return None, [*problems, Problem("deck.size", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
 
@@ -132,7 +133,7 @@ class DeckSpec(Strict):
     kind: str
     file: str
     name: str = Field(min_length=1, description="deck name in the source language")
-    size: int | None = Field(None, ge=1, le=10000, description="declared total of copies")
+    size: int | None = Field(None, ge=1, le=DECK_COMPONENTS, description="declared total of copies")
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
     sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")

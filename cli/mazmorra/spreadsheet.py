@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mazmorra import limits
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
 from mazmorra.yamlsafe import YMap
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
-MAX_ROWS = 10_000  # components: a deck holds at most 10,000 (pack.yaml's `size` limit)
-MAX_COLS = 200
-MAX_BYTES = 32 * 1024 * 1024
-MAX_UNZIPPED = 256 * 1024 * 1024  # a workbook is a zip: refuse one that inflates beyond this
+MAX_ROWS = limits.SHEET_ROWS  # components: a deck holds at most 10,000 (limits.DECK_COMPONENTS)
+MAX_COLS = limits.SHEET_COLS
+MAX_BYTES = limits.SHEET_BYTES
+MAX_UNZIPPED = limits.SHEET_UNZIPPED  # a workbook is a zip: refuse one that inflates beyond this
 LIST_SEP = ";"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted OOXML and old .xls files are OLE containers
 

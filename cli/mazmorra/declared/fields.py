@@ -12,6 +12,7 @@ from pydantic.config import JsonDict
 
 from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
+from mazmorra.limits import GRID_COLS, GRID_ROWS, TEXT_CHARS
 from mazmorra.units import parse_size
 
 COLOUR = r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"
@@ -74,7 +75,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             str,
             Field(
                 min_length=int(lo) if lo is not None else None,
-                max_length=int(hi) if hi is not None else None,
+                max_length=min(int(hi), TEXT_CHARS) if hi is not None else TEXT_CHARS,
                 pattern=decl.pattern,
             ),
         ]
@@ -125,11 +126,11 @@ def annotation(decl: FieldDecl, name: str) -> Any:
         if decl.marks or decl.edges:
             raise DeclError("marks and edges need a legend of cells (`cells:`)", "marks" if decl.marks else "edges")
         cell: Any = Literal[tuple(decl.allowed())] if decl.values else Annotated[str, Field(pattern=r"^\S+$")]
-        row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols)]
+        row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols or GRID_COLS)]
         return Annotated[
             list[row],
             BeforeValidator(_grid_rows, json_schema_input_type=str | list[str | list[str]]),
-            Field(min_length=decl.rows, max_length=decl.rows),
+            Field(min_length=decl.rows, max_length=decl.rows or GRID_ROWS),
         ]
     raise DeclError(f"unknown type '{t}'")
 

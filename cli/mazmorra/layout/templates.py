@@ -18,6 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
 from mazmorra.i18n.labels import Label, Labels, template_labels
 from mazmorra.layout.attrs import AT
+from mazmorra.limits import INCLUDE_DEPTH
 
 _JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)
 _TAG = re.compile(r"<([A-Za-z][\w.-]*)")
@@ -112,6 +113,18 @@ class _SharedBytecode(jinja2.BytecodeCache):
 # and what each template source includes or imports.
 _COMPILED: dict[str, bytes] = {}
 _REFERENCES: dict[tuple[str, str | None], list[str]] = {}
+_INCLUDE_LINES: dict[tuple[str, str | None], list[tuple[str, int]]] = {}  # each template named as text, its line
+
+
+def _include_lines(tree: nodes.Template) -> list[tuple[str, int]]:
+    """The templates a template includes, imports or extends by a name written as text, with the
+    line of each."""
+    found = tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))
+    return [
+        (node.template.value, node.lineno)
+        for node in found
+        if isinstance(node.template, nodes.Const) and isinstance(node.template.value, str)
+    ]
 
 
 class _Environment(SandboxedEnvironment):
@@ -148,12 +161,14 @@ class Templates:
             bytecode_cache=_SharedBytecode(_COMPILED),
         )
         self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
+        self._lines: dict[str, list[tuple[str, int]]] = {}  # name -> what it includes by a written name, where
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
 
     def get(self, name: str) -> jinja2.Template:
         """A template, compiled; TemplateError (with a located problem) when it cannot be."""
         try:
+            self._includes_bounded(name)
             return self.env.get_template(name)
         except jinja2.TemplateSyntaxError as exc:
             loc = Loc(rel(exc.filename or name), exc.lineno or 0, 1)
@@ -167,6 +182,33 @@ class Templates:
                     None,
                 )
             ) from None
+
+    def _includes_bounded(self, name: str) -> None:
+        """Refuse, before rendering it, a template that includes itself (directly or through others)
+        or nests includes deeper than limits.INCLUDE_DEPTH, at the include line that goes round or
+        too deep (only templates named as text can be followed; the others meet Python's recursion
+        limit when rendered)."""
+        path: list[str] = [name]
+        done: set[str] = set()
+
+        def visit(current: str) -> None:
+            filename, _ = self._references(current)
+            for ref, line in self._lines.get(current, []):
+                if ref in path or len(path) > INCLUDE_DEPTH:  # len(path) includes, with this one
+                    chain = " → ".join([*path[path.index(ref) if ref in path else 0 :], ref])
+                    message = (
+                        f"template {path[0]} includes itself ({chain}): an endless recursion"
+                        if ref in path
+                        else f"templates include templates more than {INCLUDE_DEPTH} deep ({chain})"
+                    )
+                    raise TemplateError(Problem("template.render", message, Loc(rel(str(filename)), line, 1)))
+                if ref not in done:
+                    path.append(ref)
+                    visit(ref)
+                    path.pop()
+            done.add(current)
+
+        visit(name)
 
     def files(self, names: Iterable[str]) -> list[Path]:
         """The files of the named templates and of everything they include or import, recursively,
@@ -194,8 +236,10 @@ class Templates:
                 if refs is None:
                     tree = self.env.parse(source, name, filename)
                     refs = _REFERENCES[(source, filename)] = [r for r in meta.find_referenced_templates(tree) if r]
+                    _INCLUDE_LINES[(source, filename)] = _include_lines(tree)
                     self.env.parsed[(source, name, filename)] = tree  # what get() compiles, unless cached
                 self._refs[name] = (Path(filename) if filename else None, refs)
+                self._lines[name] = _INCLUDE_LINES.get((source, filename), [])
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
                 self._refs[name] = (None, [])  # reported when the template is compiled
         return self._refs[name]
