@@ -119,12 +119,12 @@ _INCLUDE_LINES: dict[tuple[str, str | None], list[tuple[str, int]]] = {}  # each
 def _include_lines(tree: nodes.Template) -> list[tuple[str, int]]:
     """The templates a template includes, imports or extends by a name written as text, with the
     line of each."""
-    found = tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends))
-    return [
-        (node.template.value, node.lineno)
-        for node in found
-        if isinstance(node.template, nodes.Const) and isinstance(node.template.value, str)
-    ]
+    out = []
+    for node in tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+        name = getattr(node, "template", None)
+        if isinstance(name, nodes.Const) and isinstance(name.value, str):
+            out.append((name.value, node.lineno))
+    return out
 
 
 class _Environment(SandboxedEnvironment):
