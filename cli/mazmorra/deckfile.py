@@ -62,7 +62,7 @@ def read_entries(
         return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
     if len(data) > DECK_COMPONENTS:  # refused before any component is validated
         too_many = f"the deck file holds {len(data):,} components; a deck holds at most {DECK_COMPONENTS:,}"
-        return None, [*problems, Problem("deck.size", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
+        return None, [*problems, Problem("deck.too-many", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):

@@ -58,7 +58,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit(
         "grid_cols", "grid columns (a grid field, a `<grid>` element)", GRID_COLS, "columns", "schema.value_error", 1
     ),
-    Limit("deck_components", "components in one deck file", DECK_COMPONENTS, "components", "deck.size"),
+    Limit("deck_components", "components in one deck file", DECK_COMPONENTS, "components", "deck.too-many"),
     Limit("sheet_rows", "rows of a spreadsheet deck (one a component)", SHEET_ROWS, "rows", "spreadsheet.size"),
     Limit("sheet_cols", "columns of a spreadsheet deck", SHEET_COLS, "columns", "spreadsheet.size"),
     Limit("sheet_bytes", "a spreadsheet file", SHEET_BYTES, "MiB", "spreadsheet.size"),

@@ -195,6 +195,12 @@ class PackSpec(Strict):
     card_size: str = "poker"
     bleed: str | float = "3mm"
     decks: list[DeckSpec] = Field(min_length=1)
+    format: int | None = Field(
+        None,
+        ge=1,
+        description="the pack format it is written in (docs/formats.md); absent: format 1, written before formats "
+        "were numbered; `mazmorra upgrade` rewrites a pack in the current format",
+    )
     edition: Literal["reference", "custom"] | None = Field(
         None,
         description="reference: the game's families' reference counts are enforced; custom: differences "
@@ -331,6 +337,7 @@ class Pack:
     raw: Any = None  # pack.yaml as located YAML, for nested locations
     declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
     rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
+    notices: tuple[Problem, ...] = ()  # warnings of loading (an earlier format's field names, read upgraded)
 
     @property
     def id(self) -> str:

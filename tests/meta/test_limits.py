@@ -119,7 +119,7 @@ def test_a_deck_over_the_limit_is_refused_before_its_components(tmp_path: Path) 
     )
     res = run_cli("validate", "p", cwd=tmp_path)
     assert res.returncode == 1
-    line = next(x for x in res.stderr.splitlines() if "deck.size" in x)
+    line = next(x for x in res.stderr.splitlines() if "deck.too-many" in x)
     assert line.startswith(f"content/p/decks/cartas.yaml:{n}:"), line
     assert "10,001 components; a deck holds at most 10,000" in line
     assert "schema." not in res.stderr  # refused whole: no component was validated
