@@ -184,28 +184,33 @@ class Templates:
             ) from None
 
     def _includes_bounded(self, name: str) -> None:
-        """Refuse, before rendering it, a template that includes itself (directly or through others)
-        or nests includes deeper than limits.INCLUDE_DEPTH, at the include line that goes round or
-        too deep (only templates named as text can be followed; the others meet Python's recursion
-        limit when rendered)."""
+        """Refuse, before rendering it, a template that includes itself (directly or through others),
+        at the first include that starts going round, or nests includes deeper than
+        limits.INCLUDE_DEPTH, at the one too deep (only templates named as text can be followed; the
+        others meet Python's recursion limit when rendered)."""
         path: list[str] = [name]
+        edges: list[Loc] = []  # edges[k]: the include line in path[k] that leads to path[k + 1]
         done: set[str] = set()
 
         def visit(current: str) -> None:
             filename, _ = self._references(current)
             for ref, line in self._lines.get(current, []):
-                if ref in path or len(path) > INCLUDE_DEPTH:  # len(path) includes, with this one
-                    chain = " → ".join([*path[path.index(ref) if ref in path else 0 :], ref])
-                    message = (
-                        f"template {path[0]} includes itself ({chain}): an endless recursion"
-                        if ref in path
-                        else f"templates include templates more than {INCLUDE_DEPTH} deep ({chain})"
-                    )
-                    raise TemplateError(Problem("template.render", message, Loc(rel(str(filename)), line, 1)))
+                here = Loc(rel(str(filename)), line, 1)
+                if ref in path:
+                    start = path.index(ref)
+                    chain = " → ".join([*path[start:], ref])
+                    message = f"template {ref} includes itself ({chain}): an endless recursion"
+                    raise TemplateError(Problem("template.render", message, [*edges, here][start]))
+                if len(path) > INCLUDE_DEPTH:  # len(path) includes, with this one
+                    chain = " → ".join([*path, ref])
+                    message = f"templates include templates more than {INCLUDE_DEPTH} deep ({chain})"
+                    raise TemplateError(Problem("template.render", message, here))
                 if ref not in done:
                     path.append(ref)
+                    edges.append(here)
                     visit(ref)
                     path.pop()
+                    edges.pop()
             done.add(current)
 
         visit(name)
