@@ -14,6 +14,7 @@ from mazmorra import spreadsheet
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
 from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.model import Kind, PackSpec
+from mazmorra.workbook import is_spreadsheet
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 
@@ -36,7 +37,7 @@ def read_entries(
     default: Kind,
 ) -> tuple[list[Entry] | None, list[Problem]]:
     """Every entry of a deck file and their problems; None when the file cannot be read at all."""
-    if path.suffix.lower() in spreadsheet.SUFFIXES:
+    if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
         table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
         if table is None:
             return None, problems

@@ -223,6 +223,16 @@ def _load_deck(
         missing = f"deck file '{dspec.file}' does not exist"
         return None, [Problem("pack.missing-file", missing, where, f"deck:{dspec.id}", "file")]
     entries, problems = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind)
+    sheet_line = locate(raw, ("decks", index, "sheet"))
+    if sheet_line is not None:  # a worksheet the workbook lacks is pack.yaml's mistake: at its `sheet:` line
+        problems = [
+            replace(
+                p, loc=sheet_line, message=f"{dspec.file}: {p.message}", component=f"deck:{dspec.id}", field="sheet"
+            )
+            if p.rule == "spreadsheet.name"
+            else p
+            for p in problems
+        ]
     if entries is None:
         return None, problems
     comps = []

@@ -38,7 +38,7 @@ class DeclError(ValueError):
     """A field declaration that cannot become a field; `key` names the part that is wrong, and
     `entry` the entry of it at fault (a legend's cell, mark or edge), when there is one."""
 
-    def __init__(self, message: str, key: str = "type", entry: str | None = None):
+    def __init__(self, message: str, key: str = "type", entry: str | int | None = None):
         super().__init__(message)
         self.key = key
         self.entry = entry
@@ -57,6 +57,17 @@ def _grid_rows(value: Any) -> Any:
     if isinstance(value, list):
         return [row.split() if isinstance(row, str) else row for row in value]
     return value
+
+
+def _no_repeats(values: list[str | int]) -> None:
+    """An enum lists each value once: a repeat is a typo for another value (refused at the repeat)."""
+    seen: dict[str | int, int] = {}
+    for i, value in enumerate(values):
+        if value in seen:
+            raise DeclError(
+                f"value {value!r} is listed twice (first as value {seen[value] + 1}): each value once", "values", i
+            )
+        seen[value] = i
 
 
 def annotation(decl: FieldDecl, name: str) -> Any:
@@ -95,6 +106,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             return Annotated[str, Field(pattern=ICON)]  # the setting's keys are checked in stage 2
         if not decl.allowed():
             raise DeclError("an enum needs `values:`, the list of allowed values", "values")
+        _no_repeats(decl.allowed())
         return Literal[tuple(decl.allowed())]
     if t == "colour":
         return Annotated[str, Field(pattern=COLOUR)]
@@ -125,6 +137,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
     if t == "grid":
         if decl.marks or decl.edges:
             raise DeclError("marks and edges need a legend of cells (`cells:`)", "marks" if decl.marks else "edges")
+        _no_repeats(decl.allowed())
         cell: Any = Literal[tuple(decl.allowed())] if decl.values else Annotated[str, Field(pattern=r"^\S+$")]
         row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols or GRID_COLS)]
         return Annotated[
