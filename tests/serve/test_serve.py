@@ -261,11 +261,15 @@ def test_malformed_and_dropped_requests_leave_the_server_quiet_and_serving(pack_
     """A fuzz of raw requests (derandomised: a fixed seed) against a real server: every one answered
     or dropped, the server still serving, and not one line on its terminal, let alone a traceback."""
     pack = pack_copy("muestras")
+    edit(pack / "decks" / "cartas.yaml", "name: Ojo del vigía", 'name: "<script>go()</script>&<b>"')
     port = _free_port()
-    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    server = Server(pack.parents[1], "muestras", "--port", str(port), "--lang", "es")
     try:
         server.wait_line("previewing muestras at")
         quiet = len(server.lines)
+        page = _get(f"http://127.0.0.1:{port}/").decode()
+        assert "&lt;script&gt;go()&lt;/script&gt;&amp;&lt;b&gt;" in page  # hostile text shows as text
+        assert "<script>go()" not in page
         for data, read, reset in _fuzz_requests(seed=26, n=150):
             answer = _exchange(port, data, read, reset)
             assert not answer or answer.startswith((b"HTTP/1.", b"<!DOCTYPE", b"event:")), answer[:80]
