@@ -1,4 +1,4 @@
-"""Property tests (hypothesis) of every input surface: deck YAML, spreadsheets, catalogues, templates,
+"""Property tests (hypothesis) of every input surface: deck YAML, spreadsheets (CSV, XLSX), catalogues, templates,
 SVG icons, fonts, kind files and dice tables. Whatever a file holds, `mazmorra validate` ends in a
 build or in located problems (file:line or cell, rule id), never a traceback. Derandomised, with a
 small bounded number of examples per surface so the suite stays fast; no time limit is asserted."""
@@ -214,4 +214,38 @@ def test_dice_tables(tmp_path_factory, die: str, rows: list[tuple[str, str | Non
         "decks:\n  - {id: tablas, kind: dice_table, name: Tablas, file: decks/tablas.yaml}\n",
         encoding="utf-8",
     )
+    _judge(project)
+
+
+cell = st.one_of(
+    st.none(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=False),
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=30),
+    st.sampled_from(["=1/0", '=CONCATENATE("a","b")', "=A1", "una", "id", "name@en", "text@fr", "{coin}"]),
+)
+
+
+@FUZZ
+@given(
+    header=st.lists(st.sampled_from(["id", "name", "text", "name@en", "text@en", "nada", "", "id"]), max_size=6),
+    rows=st.lists(st.lists(cell, max_size=7), max_size=5),
+    merge=st.booleans(),
+)
+def test_spreadsheet_workbook(tmp_path_factory, header: list[str], rows: list[list[object]], merge: bool) -> None:
+    import openpyxl
+
+    project, pack = _base(tmp_path_factory)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Cartas"
+    ws.append(header)
+    for row in rows:
+        ws.append(row)
+    if merge and rows:
+        ws.merge_cells("A2:B2")
+    (pack / "decks" / "cartas.yaml").unlink()
+    wb.save(pack / "decks" / "cartas.xlsx")
+    p = pack / "pack.yaml"
+    p.write_text(p.read_text(encoding="utf-8").replace("decks/cartas.yaml", "decks/cartas.xlsx"), encoding="utf-8")
     _judge(project)
