@@ -1,6 +1,6 @@
 """What a spreadsheet deck's file is, judged by its content rather than its name (a macro-enabled
 `.xlsm` is a workbook; its macros are data we never run), the text encoding of a CSV file from its
-byte-order mark, and the cells of an XLSX worksheet whose value calamine cannot give: formulas saved
+byte-order mark, and the cells of a worksheet (XLSX or ODS) whose value calamine cannot give: formulas saved
 without their result, and merged cells."""
 
 from __future__ import annotations
@@ -84,13 +84,13 @@ class Odd:
 
 
 def odd_cells(path: Path, worksheet: str) -> list[Odd]:
-    """Formulas saved without a result (calamine reads them as empty) and merged ranges of one XLSX
-    worksheet; nothing for an ODS file or a workbook whose parts are not where they should be."""
+    """Formulas saved without a result (calamine reads them as empty) and merged ranges of one XLSX or
+    ODS worksheet; nothing for a workbook whose parts are not where they should be."""
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
             if "xl/workbook.xml" not in names:
-                return []
+                return _ods_odd_cells(zf.read("content.xml"), worksheet) if "content.xml" in names else []
             sheets = {_unescape(n.decode()): rid for n, rid in _SHEET.findall(zf.read("xl/workbook.xml"))}
             rels_xml = zf.read("xl/_rels/workbook.xml.rels") if "xl/_rels/workbook.xml.rels" in names else b""
             rels = dict(_REL.findall(rels_xml)) | {rid: t for t, rid in _REL_REVERSED.findall(rels_xml)}
@@ -115,6 +115,49 @@ def odd_cells(path: Path, worksheet: str) -> list[Odd]:
         ref = f"{c0.decode()}{r0.decode()}:{c1.decode()}{r1.decode()}"
         out.append(Odd(int(r0), _col(c0), "merged", ref))
     return sorted(out, key=lambda o: (o.row, o.col))
+
+
+_ODS_TABLE = re.compile(rb'<table:table\b[^>]*?\btable:name="([^"]*)"[^>]*>(.*?)</table:table>', re.DOTALL)
+_ODS_TOKEN = re.compile(rb"<table:table-row\b[^>]*?/?>|</table:table-row>|<table:(?:covered-)?table-cell\b[^>]*?/?>")
+_ODS_ATTR = re.compile(rb'\btable:([a-z-]+)="([^"]*)"')
+
+
+def _ods_odd_cells(content: bytes, worksheet: str) -> list[Odd]:
+    """Merged ranges and formulas without a saved result of one ODS worksheet (content.xml)."""
+    body = next((b for n, b in _ODS_TABLE.findall(content) if _unescape(n.decode()) == worksheet), None)
+    out: list[Odd] = []
+    if body is None:
+        return out
+    row, col, repeat = 0, 0, 1
+    for m in _ODS_TOKEN.finditer(body):
+        tag = m.group()
+        attrs = dict(_ODS_ATTR.findall(tag))
+        if tag.startswith(b"<table:table-row"):
+            row, col = row + repeat, 0
+            repeat = int(attrs.get(b"number-rows-repeated", b"1"))
+            continue
+        if tag.startswith(b"</"):
+            continue
+        cols = int(attrs.get(b"number-columns-repeated", b"1"))
+        spans = int(attrs.get(b"number-columns-spanned", b"1")), int(attrs.get(b"number-rows-spanned", b"1"))
+        here = f"{_letters(col + 1)}{row}"
+        if spans != (1, 1):
+            end = f"{_letters(col + spans[0])}{row + spans[1] - 1}"
+            out.append(Odd(row, col + 1, "merged", f"{here}:{end}"))
+        if b"formula" in attrs and b"office:value-type" not in tag:
+            out.append(Odd(row, col + 1, "formula", here))
+        col += min(cols, 16384)
+        if row > 1_000_000:
+            break
+    return out
+
+
+def _letters(col: int) -> str:
+    out = ""
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
 
 
 def _col(letters: bytes) -> int:
