@@ -123,9 +123,16 @@ class UsageError(MazmorraError):
 
 def rel(path: Path | str) -> str:
     """A path as the user should read it: relative to the working directory when possible."""
+    return _rel(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _rel(path: str, cwd: str) -> str:
+    """rel, once per path and working directory: a face with thousands of findings names one
+    template file thousands of times."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(_resolved(os.getcwd())))
+        return str(p.resolve().relative_to(_resolved(cwd)))
     except ValueError:
         return str(p)
 
