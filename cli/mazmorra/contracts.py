@@ -133,6 +133,7 @@ class Item:
     problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
     labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
+    laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
 
 
 @dataclass

@@ -30,6 +30,7 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.facecache import FaceCache
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
@@ -70,6 +71,7 @@ class BuildOptions:
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
+    cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
 
 
 @dataclass
@@ -81,6 +83,7 @@ class BuildResult:
     documents: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
     components: int = 0
     faces: int = 0
+    laid_out: list[str] = field(default_factory=list)  # "<lang>/<component>/<side>" laid out, not from the cache
     pages: int = 0
     seconds: float = 0.0
 
@@ -112,6 +115,7 @@ def _build(
     loaded: Pack | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
+    cache = FaceCache.for_output(opts.out_dir) if opts.cache else None  # before a round's own folder
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load
@@ -137,7 +141,7 @@ def _build(
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
+            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version, cache
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -161,7 +165,7 @@ def _build(
         rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
         problems = once(problems + rendered.all_problems())
         result.documents = rendered.by_document()
-        result.faces = rendered.faces
+        result.faces, result.laid_out = rendered.faces, rendered.laid_out
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
             labels[lang].missing.update(dict.fromkeys(missing))
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
@@ -177,6 +181,8 @@ def _build(
         _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
     finally:
         staging.discard()
+        if cache is not None and result.laid_out:  # only new entries can take it past its bound
+            cache.trim()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result

@@ -20,6 +20,7 @@ from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
 from mazmorra.i18n.po import catalogue_path
 from mazmorra.icons import IconSet
+from mazmorra.layout import facecache
 from mazmorra.layout.attrs import ElementError, FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
@@ -40,14 +41,38 @@ class LayoutContext:
     draft: bool  # untranslated texts fall back visibly, marked on the face
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
+    cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
+    keys: dict[str, bytes] = field(init=False, default_factory=dict)  # face cache: what keys share, by part
+    laid: list[str] = field(init=False, default_factory=list)  # "<component>/<side>" of every face laid out
 
     def __post_init__(self) -> None:
         self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
         self.fonts, problems = fonts.pack_fonts(self.pack.root)
         self.problems = [template_problem(p) for p in problems]
+
+    def face_key(self, template: str, tctx: dict[str, Any], *face: object) -> str:
+        """The face cache's key of a face: what every face of the build shares (tool, pack files, print
+        settings, language, labels), its template with what it includes, and its own context."""
+        if "" not in self.keys:
+            pack, labels = self.pack, self.labels
+            skip = [pack.root / d.spec.file for d in pack.decks]
+            self.keys[""] = facecache.digest(
+                facecache.tool_hash(),
+                facecache.pack_hash(pack.root, skip),
+                facecache.canonical([pack.spec, pack.bleed_mm, self.lang, self.draft, self.stamp, self.version]),
+                facecache.canonical(sorted(self.fonts.items())),
+                facecache.labels_hash(labels.table, labels.plurals, labels.plural_index),
+            )
+        if template not in self.keys:
+            files = self.templates.files([template])
+            reads_all = any("components" in f.read_text(encoding="utf-8", errors="replace") for f in files)
+            every = facecache.canonical(self.contexts) if reads_all else ""  # `components` in the template
+            self.keys[template] = facecache.digest(template, facecache.files_hash(files), every)
+        own = {k: v for k, v in tctx.items() if k != "components" and not callable(v)}
+        return facecache.key(self.keys[""], self.keys[template], facecache.canonical([own, *face]))
 
     @property
     def lang(self) -> str:
@@ -105,7 +130,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             if front_t is None:
                 return
             found: list[Problem] = []  # what laying this component out met: carried by its item
-            missing_before = len(ctx.labels.missing)
+            missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
             size = comp.size_mm
             sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
             key = (kind.name, size)
@@ -168,6 +193,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 tuple(found),
                 tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
                 stamp,
+                tuple(ctx.laid[laid_before:]),
             )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -265,6 +291,38 @@ def _compile(ctx: LayoutContext, name: str | None) -> tuple[jinja2.Template | No
 
 
 def _face(
+    ctx: LayoutContext,
+    template: jinja2.Template,
+    tctx: dict[str, Any],
+    component: str,
+    side: str,
+    text_loc: Callable[[str | None], Loc | None],
+    size: tuple[float, float],
+    shape: str,
+    text_lang: Callable[[str | None], str] | None,
+    names: dict[str, str] | None = None,
+) -> tuple[Face | None, list[Problem]]:
+    """One face from the face cache, else laid out (and stored there): see `_lay_face`."""
+    if ctx.cache is None:
+        ctx.laid.append(f"{component}/{side}")
+        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names)
+    langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
+    k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
+
+    def lay(at: Callable[[str | None], Loc | None]) -> tuple[Face | None, list[Problem], str | None]:
+        mine: dict[str, str] = {}
+        face, problems = _lay_face(ctx, template, tctx, component, side, at, size, shape, text_lang, mine)
+        return face, problems, mine.get(component)
+
+    face, problems, name, fresh = facecache.through(ctx.cache, k, text_loc, ctx.labels, lay)
+    if fresh:
+        ctx.laid.append(f"{component}/{side}")
+    if names is not None and name is not None:
+        names[component] = name
+    return face, problems
+
+
+def _lay_face(
     ctx: LayoutContext,
     template: jinja2.Template,
     tctx: dict[str, Any],
