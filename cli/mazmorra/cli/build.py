@@ -297,7 +297,7 @@ def build_cmd(
             show_problems(res.warnings)
             err.print(
                 f"[green]✓[/] {escape(res.pack.id)}: {len(res.outputs)} PDF(s), {res.pages} pages, "
-                f"{res.faces} faces in {res.seconds:.1f} s"
+                f"{res.faces} faces ({len(res.laid_out)} laid out, the others from the face cache) in {res.seconds:.1f} s"
             )
             for p in res.outputs:
                 out.print(f"  {escape(p)}")

@@ -20,7 +20,6 @@ import json
 import marshal
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -29,6 +28,7 @@ from typing import Any, Protocol
 
 from mazmorra import __version__, contracts, errors
 from mazmorra.errors import Loc, Problem
+from mazmorra.write import TMP_DIR, temp_path
 
 FORMAT = b"MZFACE01"  # a stored entry starts so; a new layout of the file changes it
 _DIGEST = 32  # bytes of BLAKE2b over the payload, after FORMAT
@@ -279,6 +279,7 @@ class FaceCache:
     """Entries under `root`, one file each; `limit` bytes at most once `trim` has run."""
 
     root: Path
+    scratch: Path  # where entries are written before they are renamed into place (the build's scratch folder)
     limit: int = DEFAULT_MB * 1024 * 1024
     hits: int = 0
     misses: int = 0
@@ -292,7 +293,7 @@ class FaceCache:
             return None
         mb = os.environ.get("MAZMORRA_FACE_CACHE_MB", "").strip()
         limit = int(float(mb) * 1024 * 1024) if mb.replace(".", "", 1).isdigit() else DEFAULT_MB * 1024 * 1024
-        return cls(cache_dir(out_dir), limit)
+        return cls(cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit)
 
     def _path(self, k: str) -> Path:
         return self.root / k[:2] / k[2:]
@@ -336,25 +337,19 @@ class FaceCache:
         data = FORMAT + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
         path = self._path(k)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".mazmorra-tmp-{os.getpid()}-", dir=path.parent)
+            tmp = temp_path(path, self.scratch)  # beside output/: a killed build leaves nothing inside it
             try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
+                tmp.write_bytes(data)
                 os.replace(tmp, path)
             finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+                tmp.unlink(missing_ok=True)
         except OSError:
             return  # a cache that cannot be written only costs time
         self.written += 1
 
     def trim(self) -> int:
-        """Remove the least recently used entries until the cache is within 80 % of its bound (and
-        temporaries that killed builds left); how many entries were removed."""
-        from mazmorra.write import sweep_stale
-
-        sweep_stale(self.root)
+        """Remove the least recently used entries until the cache is within 80 % of its bound; how
+        many entries were removed."""
         entries = []
         total = 0
         try:
