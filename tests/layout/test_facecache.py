@@ -79,7 +79,9 @@ def test_a_cached_problem_reads_the_line_its_text_stands_on_now(here) -> None:  
     with pytest.raises(ContentError) as again:
         _build(pack, "en")
     found = [p for p in again.value.problems if p.rule == "text.overflow"]
-    assert [(p.component, p.loc) for p in found] == [("cofre-olvidado", Loc("content/muestras/locale/en.po", line + 2, 1))]
+    assert [(p.component, p.loc) for p in found] == [
+        ("cofre-olvidado", Loc("content/muestras/locale/en.po", line + 2, 1))
+    ]
     assert _entries(pack.parents[1] / "output")  # the faces a failed build laid out are kept
 
 
@@ -91,7 +93,7 @@ def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> N
     good = _pdfs(out)
     entries = _entries(out)
     hurt = entries[::3]
-    for i, path in enumerate(hurt):
+    for path in hurt:
         data = path.read_bytes()
         if damage == "truncate":
             path.write_bytes(data[: len(data) // 2])
