@@ -119,9 +119,11 @@ def test_a_stored_value_of_the_wrong_shape_is_a_miss(tmp_path: Path) -> None:
     cache.put("ab" * 32, ("\0dc", "os", "system", "rm"))  # a class no face is made of
     labels = type("L", (), {"missing": {}})()
     face = Face("x", "front", 10, 10, 0, ())
-    got = facecache.through(cache, "ab" * 32, lambda f: None, labels, lambda at: (face, [], None))
+    none: dict[str, object] = {}
+    got = facecache.through(cache, "ab" * 32, lambda f: None, labels, none, str, lambda at, seen: (face, [], None))
     assert got == (face, [], None, True) and cache.damaged == 1
-    assert facecache.through(cache, "ab" * 32, lambda f: None, labels, lambda at: (None, [], None))[0] == face
+    again = facecache.through(cache, "ab" * 32, lambda f: None, labels, none, str, lambda at, seen: (None, [], None))
+    assert again == (face, [], None, False)
 
 
 def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None:

@@ -21,14 +21,14 @@ import marshal
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from mazmorra import __version__, contracts, errors
 from mazmorra.errors import Loc, Problem
-from mazmorra.write import TMP_DIR, temp_path
+from mazmorra.write import TMP_DIR, TMP_PREFIX
 
 FORMAT = b"MZFACE01"  # a stored entry starts so; a new layout of the file changes it
 _DIGEST = 32  # bytes of BLAKE2b over the payload, after FORMAT
@@ -163,10 +163,41 @@ def labels_hash(table: dict[str, str], plurals: dict[str, list[str]], plural_ind
     return digest(canonical([table, plurals, [plural_index(n) for n in range(200)]]))
 
 
+class Recorded(Mapping[str, Any]):
+    """Every component's context as a template reads it (`components`), remembering which it read:
+    a face depends on those alone, not on every component of the pack."""
+
+    def __init__(self, contexts: Mapping[str, Any]):
+        self.contexts = contexts
+        self.read: dict[str, None] = {}  # ids looked up (present or not); ALL when iterated
+
+    def __getitem__(self, cid: str) -> Any:
+        self.read[cid] = None
+        return self.contexts[cid]
+
+    def __contains__(self, cid: object) -> bool:
+        self.read[str(cid)] = None
+        return cid in self.contexts
+
+    def __iter__(self) -> Iterator[str]:
+        self.read[ALL] = None
+        return iter(self.contexts)
+
+    def __len__(self) -> int:
+        self.read[ALL] = None
+        return len(self.contexts)
+
+
+ALL = "\0all"  # a face that went through every component: it depends on all of them
+
+
 class Missing(Protocol):
     """What a label table records as untranslated (`Labels.missing`)."""
 
     missing: dict[str, None]
+
+
+Compute = Callable[[Callable[[str | None], Loc | None], Recorded], tuple[Any, list[Problem], str | None]]
 
 
 def through(
@@ -174,17 +205,22 @@ def through(
     k: str,
     text_loc: Callable[[str | None], Loc | None],
     labels: Missing,
-    compute: Callable[[Callable[[str | None], Loc | None]], tuple[Any, list[Problem], str | None]],
+    components: Mapping[str, Any],
+    read_hash: Callable[[str], str],
+    compute: Compute,
 ) -> tuple[Any, list[Problem], str | None, bool]:
     """(face, problems, the name the template gave the component, whether it was laid out now):
-    from the entry under `k`, else `compute(text_loc)` stored there. The labels found untranslated
-    are recorded in `labels.missing` either way, as laying the face out would."""
+    from the entry under `k` if the other components it read (`components`, hashed by `read_hash`)
+    are as they were, else `compute(text_loc, components)` stored there. The labels found
+    untranslated are recorded in `labels.missing` either way, as laying the face out would."""
     stored = store.get(k)
     if stored is not None:
         try:
-            face, problems, name, missing = decode(stored, text_loc)
-            labels.missing.update(dict.fromkeys(missing))
-            return face, list(problems), name, False
+            face, problems, name, missing, reads = decode(stored, text_loc)
+            if all(read_hash(cid) == h for cid, h in reads):
+                labels.missing.update(dict.fromkeys(missing))
+                return face, list(problems), name, False
+            store.stale += 1
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             store.damaged += 1  # well formed but not a face's value: laid out again, stored anew
     locs: dict[Loc, str] = {}
@@ -195,13 +231,15 @@ def through(
             locs.setdefault(loc, fld or "")
         return loc
 
+    seen = Recorded(components)
     outer, labels.missing = labels.missing, {}  # every label this face misses, not only the first time
     try:
-        face, problems, name = compute(recording)
+        face, problems, name = compute(recording, seen)
     finally:
         missing, labels.missing = list(labels.missing), outer
         outer.update(dict.fromkeys(missing))
-    store.put(k, encode((face, tuple(problems), name, missing), locs))
+    reads = [(cid, read_hash(cid)) for cid in seen.read]
+    store.put(k, encode((face, tuple(problems), name, missing, reads), locs))
     return face, problems, name, True
 
 
@@ -212,6 +250,8 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
     """A face, problem or op (any dataclass or enum of `_CLASSES`, nested in tuples and lists) as
     plain tuples marshal can store; a Loc found in `locs` as the field it is the text of, so that a
     problem reads the component's current line after an edit moved it."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
     if locs and isinstance(value, Loc) and value in locs:
         return (_TL, locs[value])
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -284,7 +324,9 @@ class FaceCache:
     hits: int = 0
     misses: int = 0
     damaged: int = 0  # entries that failed their check (each then removed and laid out again)
+    stale: int = 0  # entries whose face read another component that changed since
     written: int = 0
+    _made: set[Path] = dataclasses.field(default_factory=set)  # folders known to exist
 
     @classmethod
     def for_output(cls, out_dir: Path) -> FaceCache | None:
@@ -337,12 +379,22 @@ class FaceCache:
         data = FORMAT + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
         path = self._path(k)
         try:
-            tmp = temp_path(path, self.scratch)  # beside output/: a killed build leaves nothing inside it
+            if path.parent not in self._made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.scratch.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
+            # In the scratch folder beside output/ (same filesystem, else beside the entry): a build
+            # killed mid-write leaves nothing inside output/, and the next build sweeps it away.
+            beside = os.stat(self.scratch).st_dev == os.stat(path.parent).st_dev
+            tmp = (self.scratch if beside else path.parent) / f"{TMP_PREFIX}{os.getpid()}-{k[:20]}"
             try:
-                tmp.write_bytes(data)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
                 os.replace(tmp, path)
             finally:
-                tmp.unlink(missing_ok=True)
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
         except OSError:
             return  # a cache that cannot be written only costs time
         self.written += 1

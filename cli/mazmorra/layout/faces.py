@@ -53,6 +53,15 @@ class LayoutContext:
         self.fonts, problems = fonts.pack_fonts(self.pack.root)
         self.problems = [template_problem(p) for p in problems]
 
+    def context_hash(self, cid: str) -> str:
+        """A component's context as a hash (`components[cid]` in a template); "" for one the pack lacks."""
+        if cid == facecache.ALL:
+            return self.context_hash("\0every")
+        if f"c:{cid}" not in self.keys:
+            whole = self.contexts if cid == "\0every" else self.contexts.get(cid)
+            self.keys[f"c:{cid}"] = facecache.digest(facecache.canonical(whole)) if whole is not None else b""
+        return self.keys[f"c:{cid}"].hex()
+
     def face_key(self, template: str, tctx: dict[str, Any], *face: object) -> str:
         """The face cache's key of a face: what every face of the build shares (tool, pack files, print
         settings, language, labels), its template with what it includes, and its own context."""
@@ -67,10 +76,7 @@ class LayoutContext:
                 facecache.labels_hash(labels.table, labels.plurals, labels.plural_index),
             )
         if template not in self.keys:
-            files = self.templates.files([template])
-            reads_all = any("components" in f.read_text(encoding="utf-8", errors="replace") for f in files)
-            every = facecache.canonical(self.contexts) if reads_all else ""  # `components` in the template
-            self.keys[template] = facecache.digest(template, facecache.files_hash(files), every)
+            self.keys[template] = facecache.digest(template, facecache.files_hash(self.templates.files([template])))
         own = {k: v for k, v in tctx.items() if k != "components" and not callable(v)}
         return facecache.key(self.keys[""], self.keys[template], facecache.canonical([own, *face]))
 
@@ -309,12 +315,17 @@ def _face(
     langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
     k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
 
-    def lay(at: Callable[[str | None], Loc | None]) -> tuple[Face | None, list[Problem], str | None]:
+    def lay(
+        at: Callable[[str | None], Loc | None], seen: facecache.Recorded
+    ) -> tuple[Face | None, list[Problem], str | None]:
         mine: dict[str, str] = {}
-        face, problems = _lay_face(ctx, template, tctx, component, side, at, size, shape, text_lang, mine)
+        own = {**tctx, "components": seen}  # what it reads of other components is part of its key
+        face, problems = _lay_face(ctx, template, own, component, side, at, size, shape, text_lang, mine)
         return face, problems, mine.get(component)
 
-    face, problems, name, fresh = facecache.through(ctx.cache, k, text_loc, ctx.labels, lay)
+    face, problems, name, fresh = facecache.through(
+        ctx.cache, k, text_loc, ctx.labels, ctx.contexts, ctx.context_hash, lay
+    )
     if fresh:
         ctx.laid.append(f"{component}/{side}")
     if names is not None and name is not None:
