@@ -72,6 +72,7 @@ class BuildOptions:
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
     cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
+    cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
 
 
 @dataclass
@@ -115,7 +116,7 @@ def _build(
     loaded: Pack | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
-    cache = FaceCache.for_output(opts.out_dir) if opts.cache else None  # before a round's own folder
+    cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load

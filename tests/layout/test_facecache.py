@@ -114,6 +114,18 @@ def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> N
     assert _build(pack).laid_out == []
 
 
+def test_the_live_preview_keeps_entries_in_memory_too(tmp_path: Path) -> None:
+    kept = FaceCache.for_output(tmp_path / "output", tmp_path / "faces")
+    assert kept is not None and kept.memory
+    kept.put("cd" * 32, ("a", 1))
+    for path in kept.root.rglob("*"):
+        if path.is_file():
+            path.write_bytes(b"damaged")
+    assert kept.get("cd" * 32) == ("a", 1)  # what this process wrote, as it wrote it
+    disk = FaceCache.for_output(tmp_path / "output")
+    assert disk is not None and not disk.memory and disk.root == cache_dir(tmp_path / "output")
+
+
 def test_a_stored_value_of_the_wrong_shape_is_a_miss(tmp_path: Path) -> None:
     cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     cache.put("ab" * 32, ("\0dc", "os", "system", "rm"))  # a class no face is made of

@@ -34,6 +34,8 @@ FORMAT = b"MZFACE01"  # a stored entry starts so; a new layout of the file chang
 _DIGEST = 32  # bytes of BLAKE2b over the payload, after FORMAT
 DEFAULT_MB = 256  # the cache's size bound unless MAZMORRA_FACE_CACHE_MB says
 _TOUCH_AFTER = 3600.0  # s: a hit older than this is marked used again (what eviction goes by)
+_KEEP = 5_000  # entries kept in memory by a process, besides the disk
+_KEPT: dict[tuple[Path, str], Any] = {}  # (cache folder, key) -> the value as stored (encoded, immutable)
 _CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entry may hold
 
 _DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
@@ -321,6 +323,7 @@ class FaceCache:
     root: Path
     scratch: Path  # where entries are written before they are renamed into place (the build's scratch folder)
     limit: int = DEFAULT_MB * 1024 * 1024
+    memory: bool = False  # entries kept in this process's memory too (up to _KEEP), for a process that builds again
     hits: int = 0
     misses: int = 0
     damaged: int = 0  # entries that failed their check (each then removed and laid out again)
@@ -329,19 +332,24 @@ class FaceCache:
     _made: set[Path] = dataclasses.field(default_factory=set)  # folders known to exist
 
     @classmethod
-    def for_output(cls, out_dir: Path) -> FaceCache | None:
-        """The cache of an output folder, or None when turned off (MAZMORRA_FACE_CACHE=0)."""
+    def for_output(cls, out_dir: Path, root: Path | None = None) -> FaceCache | None:
+        """The cache of an output folder, or None when turned off (MAZMORRA_FACE_CACHE=0); or, for a
+        long-running process (the live preview), in `root` and kept in its memory too."""
         if not enabled():
             return None
         mb = os.environ.get("MAZMORRA_FACE_CACHE_MB", "").strip()
         limit = int(float(mb) * 1024 * 1024) if mb.replace(".", "", 1).isdigit() else DEFAULT_MB * 1024 * 1024
-        return cls(cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit)
+        return cls(root or cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit, memory=root is not None)
 
     def _path(self, k: str) -> Path:
         return self.root / k[:2] / k[2:]
 
     def get(self, k: str) -> Any | None:
         """The value stored under key `k` as it was put (still encoded), or None: absent or damaged."""
+        kept = _KEPT.get((self.root, k)) if self.memory else None
+        if kept is not None:
+            self.hits += 1
+            return kept
         path = self._path(k)
         try:
             with open(path, "rb") as fh:
@@ -365,6 +373,7 @@ class FaceCache:
             path.unlink(missing_ok=True)
             return None
         self.hits += 1
+        self.keep(k, value)
         if time.time() - mtime > _TOUCH_AFTER:
             try:
                 os.utime(path)
@@ -372,9 +381,18 @@ class FaceCache:
                 pass
         return value
 
+    def keep(self, k: str, value: Any) -> None:
+        """Keep an entry in this process too (a long-running preview reads it again without the disk)."""
+        if not self.memory:
+            return
+        if len(_KEPT) >= _KEEP:
+            _KEPT.clear()
+        _KEPT[(self.root, k)] = value
+
     def put(self, k: str, value: Any) -> None:
         """Store an encoded value under `k`: written whole to a temporary file, then renamed (two
         builds writing the same key write the same bytes; a reader sees one or the other)."""
+        self.keep(k, value)
         payload = marshal.dumps((k, value))
         data = FORMAT + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
         path = self._path(k)

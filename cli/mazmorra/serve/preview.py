@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
@@ -27,6 +27,7 @@ from mazmorra.render import Outputs
 from mazmorra.render.beforeafter import REMOVED, Shown
 from mazmorra.render.gallery import GallerySink, _Deck, render_page
 from mazmorra.render.sink import Part, Sink, SinkContext
+from mazmorra.yamlsafe import kept_parsed
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
@@ -90,7 +91,7 @@ class _Export(GallerySink):
     def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         missing = [(rel, face) for rel, face in wanted if face not in cache]
-        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons)):
+        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons) if missing else []):
             cache[face] = data
         return [cache[face] for _, face in wanted]
 
@@ -149,6 +150,7 @@ class Preview:
         self.tmp = Path(tempfile.mkdtemp(prefix="mazmorra-serve-"))  # print sheets, built when asked for
         self.sheets: dict[Key, bytes] = {}
         self._failed = True  # the next build is a whole one
+        self.parsed: dict[tuple[str, str], Any] = {}  # YAML files as last parsed, by name and text
 
     # ------------------------------------------------------------------ building
 
@@ -174,9 +176,11 @@ class Preview:
                 outputs=Outputs(pdf=False),
                 out_dir=self.tmp / "output",
                 stamp=self.stamp,
+                cache_dir=self.tmp / "faces",  # shared by the preview's builds and its print sheets
             )
             try:
-                res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
+                with kept_parsed(self.parsed):  # only the files changed since are parsed again
+                    res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
                 status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
                 status.rebuilt = len([k for k in self.docs if decks is None or k[0] in decks])
                 self._failed = False
@@ -273,7 +277,14 @@ class Preview:
                 return None
             if (deck, lang) not in self.sheets:
                 out = self.tmp / "sheets"
-                opts = BuildOptions(langs=(lang,), decks=(deck,), draft=True, out_dir=out, stamp=self.stamp)
+                opts = BuildOptions(
+                    langs=(lang,),
+                    decks=(deck,),
+                    draft=True,
+                    out_dir=out,
+                    stamp=self.stamp,
+                    cache_dir=self.tmp / "faces",
+                )
                 try:
                     build(self.pack_dir, opts, templates=self.templates)
                 except MazmorraError:
