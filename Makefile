@@ -4,9 +4,10 @@
 # Builds are incremental. `mazmorra build` writes, for every PDF, a dependency file in
 # output/.deps/ naming each YAML, template, catalogue, icon, image and font it was made from, and
 # one per pack and language for the stamp below. `make` runs one `mazmorra build --changed-only`
-# per pack and language whose inputs changed; that run rewrites only the decks that read a
-# changed file. `make -j2` builds packs and languages in parallel; with nothing changed, `make`
-# does nothing.
+# for every pack and language whose inputs changed; that run rewrites only the decks that read a
+# changed file (and lays out only the faces whose inputs changed: output/.cache). `make -j2` gives
+# that build two worker processes; with nothing changed, `make` does nothing (the stamps are
+# listed from each pack.yaml alone).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -42,12 +43,25 @@ endif
 outputs-failed:
 	@$(MZ) validate; exit 1
 
-pdfs: $(STAMPS)
+pdfs: $(if $(filter outputs-failed,$(STAMPS)),outputs-failed,$(OUT)/.stamps/.built)
 
-# $(OUT)/.stamps/<pack>/<lang>.stamp: that pack in that language is up to date.
+# $(OUT)/.stamps/<pack>/<lang>.stamp: that pack in that language is up to date. A stale stamp is
+# only touched here (and again once built: it depends on its PDFs too); then ONE `mazmorra build --changed-only` makes every stale pack and language
+# (one start-up, one load of each pack, its worker processes as many as make's -jN, else 1). If that
+# build fails, the stamps it was to make are removed, so the next `make` tries them again.
 $(OUT)/.stamps/%.stamp:
-	$(MZ) build $(word 1,$(subst /, ,$*)) --lang $(word 2,$(subst /, ,$*)) --changed-only --out $(OUT)
 	@mkdir -p $(@D) && touch $@
+
+STALE       = $(patsubst $(OUT)/.stamps/%.stamp,%,$(filter %.stamp,$?))
+STALE_PACKS = $(sort $(foreach s,$(STALE),$(firstword $(subst /, ,$(s)))))
+STALE_LANGS = $(sort $(foreach s,$(STALE),$(lastword $(subst /, ,$(s)))))
+MAKE_J      = $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
+JOBS        = $(if $(filter -j%,$(MAKEFLAGS)),$(if $(MAKE_J),-j $(MAKE_J)),-j 1)
+
+$(OUT)/.stamps/.built: $(STAMPS)
+	$(MZ) build $(STALE_PACKS) $(if $(filter 1,$(words $(STALE_LANGS))),--lang $(STALE_LANGS)) --changed-only --out $(OUT) $(JOBS) \
+	  || { rm -f $(filter %.stamp,$?); exit 1; }
+	@touch $(filter %.stamp,$?) && touch $@
 
 -include $(wildcard $(OUT)/.deps/*/*.d)
 

@@ -74,6 +74,26 @@ def stamp_path(out_dir: Path, pack_id: str, lang: str) -> Path:
     return out_dir / ".stamps" / pack_id / f"{lang}.stamp"
 
 
+def listed_stamps(out_dir: Path, pack_dirs: list[Path]) -> list[Path] | None:
+    """Every pack's stamp per language, from pack.yaml alone (its `id:` and `languages:`), so that a
+    `make` with nothing to do loads no pack; None when a pack.yaml does not say them plainly (a full
+    load then reports why)."""
+    from mazmorra.yamlsafe import YamlError, load_yaml
+
+    stamps = []
+    for pack_dir in pack_dirs:
+        try:
+            spec = load_yaml(pack_dir / "pack.yaml")
+        except YamlError:
+            return None
+        pack_id = spec.get("id") if isinstance(spec, dict) else None
+        langs = spec.get("languages", ["es", "en"]) if isinstance(spec, dict) else None
+        if not isinstance(pack_id, str) or not isinstance(langs, list) or not all(isinstance(x, str) for x in langs):
+            return None
+        stamps += [stamp_path(out_dir, pack_id, lang) for lang in langs]
+    return stamps
+
+
 def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | None = None) -> None:
     """out_dir/.deps/<pack>/<lang>.d: the stamp depends on every deck's inputs and on the PDFs
     themselves (so a deleted PDF is rebuilt too)."""

@@ -356,10 +356,14 @@ def outputs(
     ] = False,
 ) -> None:
     """Print what a build makes, one path per line (used by the Makefile)."""
-    from mazmorra.incremental import stamp_path
+    from mazmorra.incremental import listed_stamps, stamp_path
     from mazmorra.load import load_pack
 
     with guard():
+        listed = listed_stamps(out_dir, pack_dirs(packs)) if stamps else None
+        if listed is not None:  # what make asks for on every run: from pack.yaml alone, no pack loaded
+            out.print("\n".join(escape(p) for p in listed))
+            return
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             for lang in pack.spec.languages:
