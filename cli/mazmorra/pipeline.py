@@ -126,7 +126,7 @@ def _build(
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     decks = _decks(pack, opts.decks)
-    templates = templates or Templates(pack.root, templates_dir())
+    templates = templates or Templates(pack.root, templates_dir(), cache.beside("templates") if cache else None)
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}

@@ -11,7 +11,8 @@ from conftest import edit, laid_out, pdf_text, run_cli
 from mazmorra.contracts import Face, TextOp
 from mazmorra.errors import ContentError, Loc, Problem, Severity
 from mazmorra.layout import facecache
-from mazmorra.layout.facecache import FaceCache, cache_dir, decode, encode
+from mazmorra.layout.facecache import FaceCache, cache_dir
+from mazmorra.layout.opcodec import decode, encode
 from mazmorra.pipeline import BuildOptions, BuildResult, build
 
 
@@ -53,6 +54,14 @@ def test_nothing_changed_lays_out_nothing_and_one_edit_exactly_that_cards_faces(
     assert _build(pack, "es").laid_out == ["es/cofre-olvidado/front"]
     res = run_cli("build", "muestras", "--lang", "es", cwd=pack.parents[1])  # the command says so too
     assert res.returncode == 0 and "8 faces (0 laid out, the others from the face cache)" in res.stderr
+
+
+def test_a_face_that_reads_another_component_is_laid_out_again_when_that_one_changes(here) -> None:  # type: ignore[no-untyped-def]
+    pack = here("cripta")  # an enemy die prints the enemies on its faces: components.get(id) in its template
+    _build(pack, "es")
+    edit(pack / "decks/enemigos.yaml", "  defence: -1\n", "  defence: 0\n")  # the first: rata-osario
+    laid = _build(pack, "es").laid_out
+    assert {face.split("/")[1] for face in laid} == {"rata-osario", "dado-cripta"}, laid  # not dado-hondo
 
 
 def test_outputs_are_byte_identical_with_and_without_the_cache(here) -> None:  # type: ignore[no-untyped-def]

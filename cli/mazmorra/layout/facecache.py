@@ -26,8 +26,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from mazmorra import __version__, contracts, errors
+from mazmorra import __version__, contracts
 from mazmorra.errors import Loc, Problem
+from mazmorra.layout.opcodec import CLASSES, decode, encode
 from mazmorra.write import TMP_DIR, TMP_PREFIX
 
 FORMAT = b"MZFACE01"  # a stored entry starts so; a new layout of the file changes it
@@ -36,9 +37,6 @@ DEFAULT_MB = 256  # the cache's size bound unless MAZMORRA_FACE_CACHE_MB says
 _TOUCH_AFTER = 3600.0  # s: a hit older than this is marked used again (what eviction goes by)
 _KEEP = 5_000  # entries kept in memory by a process, besides the disk
 _KEPT: dict[tuple[Path, str], Any] = {}  # (cache folder, key) -> the value as stored (encoded, immutable)
-_CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entry may hold
-
-_DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
 
 
 def enabled(env: dict[str, str] | None = None) -> bool:
@@ -110,7 +108,7 @@ def tool_hash() -> bytes:
 def schema_hash() -> bytes:
     """The fields (names and types) of every dataclass, and the members of every enum, an entry may hold."""
     parts = []
-    for module in _CLASSES:
+    for module in CLASSES:
         for name, cls in sorted(vars(module).items()):
             if isinstance(cls, type) and cls.__module__ == module.__name__:
                 if dataclasses.is_dataclass(cls):
@@ -129,8 +127,6 @@ def _plain(value: Any) -> Any:
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [type(value).__name__, *(getattr(value, f.name) for f in dataclasses.fields(value))]
-    if isinstance(value, (Path, enum.Enum)):
-        return repr(value)
     return repr(value)
 
 
@@ -245,74 +241,6 @@ def through(
     return face, problems, name, True
 
 
-# ---------------------------------------------------------------- values as plain tuples
-
-
-def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
-    """A face, problem or op (any dataclass or enum of `_CLASSES`, nested in tuples and lists) as
-    plain tuples marshal can store; a Loc found in `locs` as the field it is the text of, so that a
-    problem reads the component's current line after an edit moved it."""
-    if value is None or type(value) in (str, int, float, bool):
-        return value
-    if locs and isinstance(value, Loc) and value in locs:
-        return (_TL, locs[value])
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        cls = type(value)
-        return (
-            _DC,
-            cls.__module__,
-            cls.__name__,
-            *(encode(getattr(value, f.name), locs) for f in dataclasses.fields(cls)),
-        )
-    if isinstance(value, enum.Enum):
-        return (_EN, type(value).__module__, type(value).__name__, value.value)
-    if isinstance(value, tuple):
-        items = tuple(encode(v, locs) for v in value)
-        return (_TU, *items) if items and isinstance(items[0], str) and items[0].startswith("\0") else items
-    if isinstance(value, list):
-        return [encode(v, locs) for v in value]
-    if isinstance(value, Path):
-        return (_PA, str(value))
-    return value
-
-
-def _class(module: str, name: str) -> type:
-    allowed = {m.__name__: m for m in _CLASSES}
-    cls = getattr(allowed[module], name) if module in allowed else None
-    if not isinstance(cls, type) or not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
-        raise ValueError(f"not a class a face is made of: {module}.{name}")
-    return cls
-
-
-def decode(value: Any, text_loc: Callable[[str | None], Loc | None] | None = None) -> Any:
-    """The inverse of `encode`; a text's place read again through `text_loc`."""
-    if isinstance(value, list):
-        return [decode(v, text_loc) for v in value]
-    if not isinstance(value, tuple) or not value:
-        return value
-    tag = value[0]
-    if tag == _DC:
-        cls = _class(value[1], value[2])
-        fields = dataclasses.fields(cls)
-        if len(fields) != len(value) - 3:
-            raise ValueError(f"{cls.__name__}: {len(value) - 3} values for {len(fields)} fields")
-        obj: Any = object.__new__(cls)
-        for f, v in zip(fields, value[3:]):
-            object.__setattr__(obj, f.name, decode(v, text_loc))  # frozen or slotted alike
-        return obj
-    if tag == _EN:
-        return _class(value[1], value[2])(value[3])
-    if tag == _TL:
-        if text_loc is None:
-            raise ValueError("a text's place without the component to read it from")
-        return text_loc(value[1])
-    if tag == _PA:
-        return Path(value[1])
-    if tag == _TU:
-        value = value[1:]
-    return tuple(decode(v, text_loc) for v in value)
-
-
 # ---------------------------------------------------------------- the store
 
 
@@ -340,6 +268,10 @@ class FaceCache:
         mb = os.environ.get("MAZMORRA_FACE_CACHE_MB", "").strip()
         limit = int(float(mb) * 1024 * 1024) if mb.replace(".", "", 1).isdigit() else DEFAULT_MB * 1024 * 1024
         return cls(root or cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit, memory=root is not None)
+
+    def beside(self, name: str) -> FaceCache:
+        """Another store in the same cache folder (compiled templates), sharing its scratch folder."""
+        return FaceCache(self.root.parent / name, self.scratch, self.limit, self.memory)
 
     def _path(self, k: str) -> Path:
         return self.root / k[:2] / k[2:]
@@ -399,8 +331,8 @@ class FaceCache:
         try:
             if path.parent not in self._made:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self.scratch.mkdir(parents=True, exist_ok=True)
                 self._made.add(path.parent)
+            self.scratch.mkdir(parents=True, exist_ok=True)  # a concurrent build may have just removed it
             # In the scratch folder beside output/ (same filesystem, else beside the entry): a build
             # killed mid-write leaves nothing inside output/, and the next build sweeps it away.
             beside = os.stat(self.scratch).st_dev == os.stat(path.parent).st_dev
