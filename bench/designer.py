@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +37,25 @@ from synth import make_pack  # noqa: E402
 ENV = {"CI": "1", "NO_COLOR": "1", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
 
+CPU: list[float] = []  # the CPU seconds (user + system, every process it ran) of each measured command, in order
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _start() -> tuple[float, float]:
+    return time.perf_counter(), _cpu()
+
+
+def _took(t0: tuple[float, float]) -> float:
+    """Wall seconds since t0; the CPU seconds the command used go to CPU (a shared machine's wall
+    time moves with its load, CPU time much less)."""
+    CPU.append(_cpu() - t0[1])
+    return time.perf_counter() - t0[0]
+
+
 class Side:
     """One tool under test: its Python (the checkout installed in it) and its Makefile."""
 
@@ -43,11 +63,11 @@ class Side:
         self.name, self.python, self.makefile, self.env = name, python, makefile, env or {}
 
     def run(self, *args: str, cwd: Path) -> float:
-        t0 = time.perf_counter()
+        t0 = _start()
         res = subprocess.run(
             [self.python, "-m", "mazmorra", *args], cwd=cwd, env={**ENV, **self.env}, capture_output=True, text=True
         )
-        took = time.perf_counter() - t0
+        took = _took(t0)
         if res.returncode != 0:
             raise SystemExit(f"{self.name}: mazmorra {' '.join(args)} failed:\n{res.stderr[-3000:]}")
         return took
@@ -69,20 +89,28 @@ class Side:
         return proj
 
     def make(self, proj: Path, *args: str) -> float:
-        t0 = time.perf_counter()
+        t0 = _start()
         res = subprocess.run(["make", *args], cwd=proj, env={**ENV, **self.env}, capture_output=True, text=True)
-        took = time.perf_counter() - t0
+        took = _took(t0)
         if res.returncode != 0:
             raise SystemExit(f"{self.name}: make {' '.join(args)} failed:\n{res.stdout[-2000:]}\n{res.stderr[-2000:]}")
         return took
 
 
+CPU_TIMES: dict[int, dict[str, list[float]]] = {}  # id of a paired() result -> the same runs' CPU seconds
+
+
 def paired(sides: list[Side], pairs: int, one: Callable[[Side, int], float]) -> dict[str, list[float]]:
-    """`one(side, i)` for every side, `pairs` times, the order of the sides alternated each time."""
+    """`one(side, i)` for every side, `pairs` times, the order of the sides alternated each time; the
+    wall times (the CPU times of the same runs in CPU_TIMES)."""
     times: dict[str, list[float]] = {s.name: [] for s in sides}
+    cpu: dict[str, list[float]] = {s.name: [] for s in sides}
     for i in range(pairs):
         for side in sides if i % 2 == 0 else list(reversed(sides)):
+            before = len(CPU)
             times[side.name].append(one(side, i))
+            cpu[side.name].append(sum(CPU[before:]))
+    CPU_TIMES[id(times)] = cpu
     return times
 
 
@@ -100,7 +128,16 @@ def line(what: str, times: dict[str, list[float]], target: float | None = None, 
     if target is not None:
         med = statistics.median(times[names[-1]])
         parts.append(f"target <= {target * scale:g} {unit}: {'ok' if med <= target else 'MISSED'}")
-    return f"{what:<44} " + "; ".join(parts)
+    out = f"{what:<44} wall: " + "; ".join(parts)
+    cpu = CPU_TIMES.get(id(times))
+    if cpu is not None:
+        out += f"\n{'':<44} cpu:  " + "; ".join(
+            f"{name} {statistics.median(runs):.2f} [{min(runs):.2f}-{max(runs):.2f}] s" for name, runs in cpu.items()
+        )
+        names = list(cpu)
+        if len(names) > 1:
+            out += f"; {names[-1]} / {names[0]} = {statistics.median(cpu[names[-1]]) / statistics.median(cpu[names[0]]):.2f}"
+    return out
 
 
 def _edit_card(pack: Path, i: int) -> None:
