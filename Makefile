@@ -133,6 +133,7 @@ rules-doc: setup
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/designer.py $(if $(BEFORE),--before $(BEFORE))
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/badinput.py --repeat 1
 
