@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import importlib
 import json
 import marshal
 import os
@@ -90,19 +91,23 @@ def files_hash(files: Iterable[Path], root: Path | None = None) -> bytes:
 
 @cache
 def tool_hash() -> bytes:
-    """The tool as it runs: its version, every file of the package (code, templates, icons, fonts:
-    a development checkout changes without a new version) and the fields of every class an op or a
-    problem is made of, plus the libraries that measure and break text."""
+    """The tool as it runs: its version, every file of the package (code, icons, fonts: a development
+    checkout changes without a new version; by size and time, as make judges files, for a process
+    must not read 5 MB to start), the fields of every class an op or a problem is made of, and the
+    libraries that measure and break text."""
     package = Path(contracts.__file__).parent
     shipped = package / "templates"  # each face's key has its own templates' hash; labels, their table's
-    files = sorted(
-        p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts and shipped not in p.parents
-    )
+    parts: list[bytes | str] = []
+    for dirpath, dirnames, filenames in os.walk(package):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and here / d != shipped)
+        for name in sorted(filenames):
+            st = (here / name).stat()
+            parts.append(f"{(here / name).relative_to(package)} {st.st_size} {st.st_mtime_ns}")
     libs = []
-    for name in ("jinja2", "reportlab", "pyphen", "PIL"):
-        module = sys.modules.get(name)
-        libs.append(f"{name}={getattr(module, '__version__', '?') if module else '-'}")
-    return digest(__version__, sys.version, *libs, files_hash(files, package), schema_hash())
+    for lib in ("jinja2", "reportlab", "pyphen", "PIL"):  # the top packages only: small, whatever ran before
+        libs.append(f"{lib}={getattr(importlib.import_module(lib), '__version__', '?')}")
+    return digest(__version__, sys.version, *libs, *parts, schema_hash())
 
 
 def schema_hash() -> bytes:
