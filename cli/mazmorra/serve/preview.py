@@ -151,6 +151,7 @@ class Preview:
         self.sheets: dict[Key, bytes] = {}
         self._failed = True  # the next build is a whole one
         self.parsed: dict[tuple[str, str], Any] = {}  # YAML files as last parsed, by name and text
+        self.viewing: str | None = None  # the language of the last picture the page asked for: built first
 
     # ------------------------------------------------------------------ building
 
@@ -169,6 +170,16 @@ class Preview:
                 return self.status  # nothing the preview shows read these files
             if self.templates is None:
                 self.templates = Templates(self.pack_dir, templates_dir())
+            if keys is not None and langs and self.viewing in langs and len(langs) > 1:  # the page's language first
+                first = self._build(decks, (self.viewing,), t0)
+                if not first.ok:
+                    return first
+                langs = tuple(lang for lang in langs if lang != self.viewing)
+            return self._build(decks, langs, t0)
+
+    def _build(self, decks: tuple[str, ...] | None, langs: tuple[str, ...] | None, t0: float) -> Status:
+        """One build of those decks in those languages (None: all), its outcome published."""
+        with self.lock:
             opts = BuildOptions(
                 langs=langs,
                 decks=decks,

@@ -43,6 +43,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/events":
             self._events()
         elif path.startswith("/img/") and (image := preview.images.get(path[1:])) is not None:
+            preview.viewing = path.split("/")[2]  # img/<lang>/...: the language on screen, rebuilt first
             self._send(image, "image/jpeg", cache=True)
         elif m := _SHEET.match(path):
             pdf = preview.sheet(m.group(2), m.group(1))
