@@ -34,9 +34,10 @@ $(VENV)/.installed: $(LOCK) pyproject.toml
 
 setup: $(VENV)/.installed
 
-# Evaluated only inside the sub-make, once the tool is installed.
+# Evaluated only inside the sub-make, once the tool is installed: every pack's stamps, read from each
+# pack.yaml alone (the same list as `mazmorra outputs --stamps`, without the command's start-up).
 ifeq ($(MAKECMDGOALS),pdfs)
-STAMPS := $(shell $(MZ) outputs --stamps --out $(OUT) 2>/dev/null || echo outputs-failed)
+STAMPS := $(shell $(BIN)/python -m mazmorra.incremental $(OUT) 2>/dev/null || echo outputs-failed)
 endif
 
 # The content could not even be listed: show why and fail.

@@ -84,7 +84,8 @@ class Side:
         bin_dir.mkdir(parents=True)
         (bin_dir / "mazmorra").write_text(f'#!/bin/sh\nexec {self.python} -m mazmorra "$@"\n')
         (bin_dir / "mazmorra").chmod(0o755)
-        (bin_dir / "python").symlink_to(self.python)
+        (bin_dir / "python").write_text(f'#!/bin/sh\nexec {self.python} "$@"\n')
+        (bin_dir / "python").chmod(0o755)
         (proj / ".venv" / ".installed").touch()
         return proj
 

@@ -58,6 +58,9 @@ def make_timing(root: Path) -> dict[str, float]:
     bin_dir.mkdir(parents=True)
     (bin_dir / "mazmorra").write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     (bin_dir / "mazmorra").chmod(0o755)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    shutil.copytree(REPO / "requirements", proj / "requirements")  # what .venv/.installed follows
     (proj / ".venv" / ".installed").touch()
     env = {"CI": "1", "PATH": "/usr/bin:/bin"}
     times = {}

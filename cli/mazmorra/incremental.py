@@ -4,6 +4,7 @@ a stamp per pack and language, and the cleanup of outputs whose deck is gone."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from mazmorra.errors import rel
@@ -120,3 +121,19 @@ def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> No
             if target.suffix == ".pdf" and target.resolve().is_relative_to(out_dir.resolve()):
                 target.unlink(missing_ok=True)
         depfile.unlink(missing_ok=True)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m mazmorra.incremental [OUT]`: every stamp of the packs under content/, one a line,
+    from each pack.yaml alone (what the Makefile lists on every run, without the command's start-up);
+    exit 1 when a pack.yaml does not say them plainly (`mazmorra validate` then says why)."""
+    packs = sorted(p.parent for p in Path("content").glob("*/pack.yaml"))
+    stamps = listed_stamps(Path(argv[0]) if argv else Path("output"), packs) if packs else None
+    if stamps is None:
+        return 1
+    print("\n".join(str(s) for s in stamps))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -28,7 +28,8 @@ def project(tmp_path: Path) -> Path:
         shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')  # this Python, its venv kept
+    (bin_dir / "python").chmod(0o755)
     script = bin_dir / "mazmorra"
     script.write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     script.chmod(0o755)
