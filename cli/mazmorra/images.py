@@ -10,6 +10,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from mazmorra.colour import rgba
+
 MAX_PIXELS = 40_000_000  # beyond this an image is refused (Pillow calls it a decompression bomb)
 MAX_BYTES = 64 * 1024 * 1024
 PRINT_DPI = 300
@@ -85,8 +87,9 @@ def _tint(im: Image.Image, color: str) -> Image.Image:
     from PIL import ImageOps
 
     shape = im.getchannel("A") if "A" in im.getbands() else ImageOps.invert(im.convert("L"))
-    out = Image.new("RGBA", im.size, color)
-    out.putalpha(shape)
+    r, g, b, a = rgba(color)
+    out = Image.new("RGBA", im.size, (round(r * 255), round(g * 255), round(b * 255), 255))
+    out.putalpha(shape.point(lambda v: round(v * a)))
     return out
 
 

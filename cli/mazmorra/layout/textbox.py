@@ -11,7 +11,7 @@ from functools import lru_cache
 from mazmorra import fonts
 from mazmorra.contracts import IconOp, Op, RectOp, TextOp
 from mazmorra.errors import Problem
-from mazmorra.layout.attrs import FaceContext, choice, colour, length, number, opt_colour
+from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Style, fit, number_label
 from mazmorra.text import IconPart, TextPart
 from mazmorra.units import PT_PER_MM
@@ -52,14 +52,14 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     style = Style(
         font=faces.regular,
         bold_font=faces.bold,
-        color=colour(el.get("color", "#222222")),
+        color=el_colour(el, "color", "#222222"),
         leading=number(el, "leading", 1.18),
         align="center" if round_box else choice(el, "align", ALIGN),
         valign="middle" if round_box else choice(el, "valign", VALIGN),
         italic_font=faces.italic,
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
-        inside_color=colour(el.get("number-color", "#222222")),
+        inside_color=el_colour(el, "number-color", "#222222"),
     )
     fill, stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
     if fill or stroke:  # the box's own frame, behind its text

@@ -11,12 +11,10 @@ import io
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
@@ -25,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from mazmorra import fonts, images
 from mazmorra.contracts import (
     CircleOp,
+    EllipseOp,
     Face,
     IconOp,
     ImageOp,
@@ -32,21 +31,18 @@ from mazmorra.contracts import (
     LineOp,
     Op,
     Page,
+    PathOp,
     PolyOp,
     RectOp,
     RotateOp,
     TextOp,
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
-from mazmorra.render import posters
+from mazmorra.render import posters, shapes, text
+from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
-
-
-@lru_cache(maxsize=1024)
-def HexColor(value: str) -> Any:
-    return _HexColor(value)
 
 
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
@@ -185,18 +181,18 @@ class PdfPages:
             self.draw_face(face, p.x, p.y, True)
             c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
-        c.setStrokeColor(HexColor("#000000"))
+        c.setStrokeColor(paint("#000000"))
         for x1, y1, x2, y2 in page.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
         if page.folds:  # dash-dot: fold here, do not cut
             c.setDash([6, 2, 1, 2], 0)
-            c.setStrokeColor(HexColor("#555555"))
+            c.setStrokeColor(paint("#555555"))
             for x1, y1, x2, y2 in page.folds:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         if page.cuts:
             c.setDash(2, 2)
-            c.setStrokeColor(HexColor("#888888"))
+            c.setStrokeColor(paint("#888888"))
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
@@ -251,7 +247,7 @@ class PdfPages:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
         if face.background:
-            c.setFillColor(HexColor(face.background))
+            c.setFillColor(paint(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
@@ -270,42 +266,62 @@ class PdfPages:
             self._texts(run, x0, y0)
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
+        if any(op.outline for op in ops):  # outlines first, so each glyph's fill lies over every outline
+            self._text_object([op for op in ops if op.outline], ox, oy, outline=True)
+        self._text_object(ops, ox, oy)
+        for op in ops:
+            if op.underline or op.strike:
+                text.decorate(self, op, ox, oy)
+
+    def _text_object(self, ops: Sequence[TextOp], ox: float, oy: float, outline: bool = False) -> None:
         t = self.c.beginText()
         font = color = None
+        spacing = rise = 0.0
+        if outline:
+            t.setTextRenderMode(1)  # stroke the glyphs only
+            self.c.setLineJoin(1)
         for op in ops:
             if (op.font, op.size) != font:
                 font = (op.font, op.size)
                 t.setFont(fonts.register(op.font), op.size)
-            if op.color != color:
-                color = op.color
-                t.setFillColor(HexColor(op.color))
+            ink = (op.outline or op.color) if outline else op.color
+            if ink != color:
+                color = ink
+                if outline:
+                    t.setStrokeColor(paint(ink))
+                else:
+                    t.setFillColor(paint(ink))
+            if outline:
+                t._code.append(f"{fp_str(op.outline_width * 2 * K)} w")  # half of it lies under the fill
+            if op.spacing != spacing:
+                spacing = op.spacing
+                t.setCharSpace(spacing)
+            if op.rise != rise:
+                rise = op.rise
+                t.setRise(rise)
             t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
             t.textOut(op.text)
         self.c.drawText(t)
+        if outline:
+            self.c.setLineJoin(0)
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle
             c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(HexColor("#555555"))
+            c.setStrokeColor(paint("#555555"))
             c.setDash(1.5, 1.5)
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
             c.setDash()
-
-    def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
-        c = self.c
-        if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(width * K)
-        return (1 if fill else 0), (1 if stroke else 0)
 
     def _op(self, op: Op, ox: float, oy: float) -> None:
         _DRAW[type(op)](self, op, ox, oy)
 
     def _text(self, op: TextOp, ox: float, oy: float) -> None:
-        self.c.setFillColor(HexColor(op.color))
+        if op.outline or op.underline or op.strike or op.spacing or op.rise:
+            self._texts([op], ox, oy)
+            return
+        self.c.setFillColor(paint(op.color))
         self.c.setFont(fonts.register(op.font), op.size)
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
@@ -324,39 +340,6 @@ class PdfPages:
         c.translate(px, py)
         c.rotate(-angle)  # clockwise on the page: y grows downwards in our coordinates
         c.translate(-px, -py)
-
-    def _rect(self, op: RectOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        if fill or stroke:
-            x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
-            if op.radius:
-                self.c.roundRect(x, y, op.w * K, op.h * K, op.radius * K, stroke=stroke, fill=fill)
-            else:
-                self.c.rect(x, y, op.w * K, op.h * K, stroke=stroke, fill=fill)
-
-    def _circle(self, op: CircleOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        if fill or stroke:
-            self.c.circle(self.X(ox + op.cx), self.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
-
-    def _line(self, op: LineOp, ox: float, oy: float) -> None:
-        c = self.c
-        self._colours(None, op.stroke, op.stroke_width)
-        if op.dash:
-            c.setDash([d * K for d in op.dash])
-        c.line(self.X(ox + op.x1), self.Y(oy + op.y1), self.X(ox + op.x2), self.Y(oy + op.y2))
-        if op.dash:
-            c.setDash()
-
-    def _poly(self, op: PolyOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        p = self.c.beginPath()
-        (x, y), *rest = op.points
-        p.moveTo(self.X(ox + x), self.Y(oy + y))
-        for x, y in rest:
-            p.lineTo(self.X(ox + x), self.Y(oy + y))
-        p.close()
-        self.c.drawPath(p, stroke=stroke, fill=fill)
 
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
@@ -400,7 +383,7 @@ class PdfPages:
         if known is None:  # drawn once per document (and colour) as a form, then referenced
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
 
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), paint(color))
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
             c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
@@ -420,10 +403,12 @@ class PdfPages:
 _DRAW: dict[type, Callable[[PdfPages, Any, float, float], None]] = {
     TextOp: PdfPages._text,
     IconOp: PdfPages._icon_op,
-    RectOp: PdfPages._rect,
-    CircleOp: PdfPages._circle,
-    LineOp: PdfPages._line,
-    PolyOp: PdfPages._poly,
+    RectOp: shapes.rect,
+    CircleOp: shapes.circle,
+    EllipseOp: shapes.ellipse,
+    LineOp: shapes.line,
+    PolyOp: shapes.poly,
+    PathOp: shapes.path,
     ImageOp: PdfPages._image,
     RotateOp: PdfPages._rotate,
 }
