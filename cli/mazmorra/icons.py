@@ -116,3 +116,26 @@ def recoloured(drawing: Any, color: Any) -> Any:
                 setattr(node, attr, color)
         stack.extend(getattr(node, "contents", []))
     return out
+
+
+def faded(drawing: Any, opacity: float) -> Any:
+    """A copy of a drawing with every fill and stroke `opacity` times as opaque (opacity= on an
+    icon or an SVG image: a form cannot carry an alpha of its own)."""
+    import copy
+
+    from reportlab.lib.colors import Color
+
+    out = copy.deepcopy(drawing)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        for attr, extra in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
+            c = getattr(node, attr, None)
+            if isinstance(c, Color):
+                own = getattr(node, extra, None)
+                alpha = (own if own is not None else c.alpha) * opacity
+                setattr(node, attr, Color(c.red, c.green, c.blue, alpha=alpha))
+                if own is not None:
+                    setattr(node, extra, alpha)
+        stack.extend(getattr(node, "contents", []))
+    return out

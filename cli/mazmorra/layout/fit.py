@@ -25,12 +25,13 @@ class Style:
     bold_font: str = "sans-bold"
     color: str = "#222222"
     leading: float = 1.18
-    align: str = "left"  # left | center | right
+    align: str = "left"  # left | center | right | justify
     valign: str = "top"  # top | middle | bottom
     italic_font: str = "sans-italic"
     bold_italic_font: str = "sans-bold-italic"
     paragraph_spacing: float = 0.5  # extra space between paragraphs, in lines
     inside_color: str = "#222222"  # a number drawn inside its icon
+    spacing: float = 0.0  # letter-spacing, em: added after every character (and space)
 
     def face(self, bold: bool, italic: bool = False) -> str:
         """The font a run of text is drawn in."""
@@ -54,6 +55,7 @@ class Line:
     width: float
     align: str | None = None  # its paragraph's own alignment (None: the box's)
     gap_before: float = 0.0  # pt of paragraph spacing above it
+    last: bool = False  # the last line of its hard line (never stretched when justified)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def part_width(part: Part, style: Style, size: float) -> float:
             w += size * 0.1 + fonts.width(number_label(part), style.bold_font, size)
         return w
     font = style.face(part.bold, part.italic) if part.bold or part.italic else style.font
-    return fonts.width(part.text, font, size)
+    return fonts.width(part.text, font, size) + style.spacing * size * len(part.text)
 
 
 def number_label(part: IconPart) -> str:
@@ -137,7 +139,7 @@ def layout(
     """
     if units is None:
         units = unit_widths(paragraphs, style)
-    space = fonts.width(" ", style.font, size)
+    space = space_width(style, size)
     lines: list[Line] = []
     widest = 0.0
     for chunks, chunk_units in zip(paragraphs, units):
@@ -168,7 +170,14 @@ def layout(
                     x += pw
             lines.append(Line(tuple(cur), x))
             widest = max(widest, x)
+        if lines:
+            lines[-1] = replace(lines[-1], last=True)
     return lines, widest
+
+
+def space_width(style: Style, size: float) -> float:
+    """The width (pt) of a space between words, letter-spacing included."""
+    return fonts.width(" ", style.font, size) + style.spacing * size
 
 
 def unit_widths(paragraphs: list[list[list[Part]]], style: Style) -> list[list[list[float]]]:
@@ -256,7 +265,7 @@ def _one_line_size(
     blocks: list[Block], units: list[list[list[list[float]]]], width: float, height: float, style: Style
 ) -> float:
     """The largest size (pt) at which every hard line of the text fits the box on one line."""
-    space = fonts.width(" ", style.font, 1.0)
+    space = space_width(style, 1.0)
     widest = max(
         (sum(map(sum, line)) + space * max(0, len(line) - 1) for block in units for line in block),
         default=0.0,

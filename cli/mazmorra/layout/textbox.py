@@ -4,23 +4,28 @@ moved into place; optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 
 from mazmorra import fonts
+from mazmorra.colour import with_alpha
 from mazmorra.contracts import IconOp, Op, RectOp, TextOp
 from mazmorra.errors import Problem
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
-from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Style, fit, number_label
+from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
+from mazmorra.layout.paint import corners, opacity, paint
 from mazmorra.text import IconPart, TextPart
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
-    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
+    | {"letter-spacing", "outline", "outline-width"}
 )
-ALIGN = ("left", "center", "right")
+ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
 SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
@@ -60,10 +65,19 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
         inside_color=el_colour(el, "number-color", "#222222"),
+        spacing=_letter_spacing(el),
     )
-    fill, stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
-    if fill or stroke:  # the box's own frame, behind its text
-        out.append(RectOp(x, y, w, h, fill, stroke, length(el, "stroke-width", 0.3), length(el, "r", 0)))
+    frame = paint(el, (x, y, w, h))
+    if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
+        radius, radii = corners(el)
+        out.append(
+            RectOp(x, y, w, h, frame.fill, frame.stroke, frame.stroke_width, radius, frame.dash, frame.gradient, radii)
+        )
+    see = opacity(el)
+    outline = opt_colour(el, "outline")
+    if outline and see < 1:
+        outline = with_alpha(outline, see)
+    outline_width = length(el, "outline-width", 0.25) if outline else 0.0
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
     fld = el.get("field")
@@ -107,9 +121,24 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         )
     for op in block.ops:  # the block was laid out at (0, 0): move it to the box
         if isinstance(op, TextOp):
-            out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
+            ink = op.color if see >= 1 else with_alpha(op.color, see)
+            out.append(replace(op, x=op.x + x, y=op.y + y, color=ink, outline=outline, outline_width=outline_width))
         else:
-            out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
+            out.append(replace(op, x=op.x + x, y=op.y + y, opacity=see))
+
+
+def _letter_spacing(el: ET.Element) -> float:
+    """letter-spacing= in em (0.05: a twentieth of the font size after every letter), -0.2 to 1."""
+    raw = el.get("letter-spacing")
+    if raw is None:
+        return 0.0
+    try:
+        value = float(raw.strip().removesuffix("em"))
+    except ValueError:
+        value = math.nan
+    if not -0.2 <= value <= 1:
+        raise ValueError(f'<text letter-spacing="{raw}">: in em, from -0.2 to 1 (0.05 adds a twentieth of the size)')
+    return value
 
 
 def _number_ok(el: ET.Element) -> bool:
@@ -164,24 +193,29 @@ def _text_block(
     top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
     ascent = s * 0.78 / PT_PER_MM
     space_pt = fonts.width(" ", style.font, s)
+    justify = style.align == "justify"
     gaps = 0.0  # paragraph spacing above the line
     for i, line in enumerate(fitted.lines):
         lw = line.width / PT_PER_MM
         lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(line.align or style.align, 0.0)
+        items = _justified(line, w * PT_PER_MM) if justify and not line.align and not line.last else line.items
         gaps += line.gap_before / PT_PER_MM
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
         run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
         run_font, run_x, run_end = "", 0.0, 0.0
-        for placed in line.items + (None,):
+        for placed in items + (None,):
             part = placed.part if placed is not None else None
             pfont = (
                 (style.face(part.bold, part.italic) if part.bold or part.italic else style.font)
                 if isinstance(part, TextPart)
                 else ""
             )
-            if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
+            gap = placed.x - run_end if placed is not None else 0.0
+            if run and (
+                pfont != run_font or placed is None or gap > space_pt * 1.5 or (justify and gap > space_pt * 1.01)
+            ):
                 joined = "".join(run)
-                out.append(TextOp(lx + run_x / PT_PER_MM, base, joined, run_font, s, style.color))
+                out.append(TextOp(lx + run_x / PT_PER_MM, base, joined, run_font, s, style.color, style.spacing * s))
                 run = []
                 gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
                 if gone:
@@ -223,6 +257,20 @@ def _text_block(
         tuple((f, frozenset(m)) for f, m in sorted(missing.items())),
         tuple(unknown),
     )
+
+
+def _justified(line: Line, width: float) -> tuple[Placed, ...]:
+    """A line's parts spread so it fills the box's width (pt): the spare room shared between its
+    word gaps (a word's own parts, a hyphenated piece or bold inside a word, stay together)."""
+    gaps = sum(1 for a, b in pairwise(line.items) if b.x - (a.x + a.width) > 1e-6)
+    spare = width - line.width
+    if gaps == 0 or spare <= 0:
+        return line.items
+    out, k = [line.items[0]], 0
+    for a, b in pairwise(line.items):
+        k += b.x - (a.x + a.width) > 1e-6
+        out.append(replace(b, x=b.x + spare * k / gaps))
+    return tuple(out)
 
 
 def _inside(

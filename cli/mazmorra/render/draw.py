@@ -37,7 +37,7 @@ from mazmorra.contracts import (
     RotateOp,
     TextOp,
 )
-from mazmorra.icons import IconSet, load_svg, recoloured
+from mazmorra.icons import IconSet, faded, load_svg, recoloured
 from mazmorra.render import posters, shapes, text
 from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
@@ -96,7 +96,9 @@ class PdfPages:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
-        self._forms: dict[tuple[str, str | None], tuple[str, float]] = {}  # (icon, colour) -> (form, larger side pt)
+        self._svgs: dict[
+            tuple[str, str | None, float], tuple[str, float, float]
+        ] = {}  # (file, colour, opacity) -> form
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
@@ -326,7 +328,7 @@ class PdfPages:
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
     def _icon_op(self, op: IconOp, ox: float, oy: float) -> None:
-        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color)
+        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color, op.opacity)
 
     def _rotate(self, op: RotateOp, ox: float, oy: float) -> None:
         self._turn(op.angle, ox + op.cx, oy + op.cy)
@@ -343,31 +345,59 @@ class PdfPages:
 
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
-        data = images.prepared(Path(op.path), op.w, op.h, op.color)
         x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
+        self.c.saveState()
         if op.radius:  # the picture clipped to a rounded frame
-            self.c.saveState()
             path = self.c.beginPath()
             path.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
             self.c.clipPath(path, stroke=0, fill=0)
-        self.c.drawImage(
-            ImageReader(io.BytesIO(data)),
-            x,
-            y,
-            op.w * K,
-            op.h * K,
-            mask="auto",
-            preserveAspectRatio=True,
-            anchor="c",
-        )
-        if op.radius:
-            self.c.restoreState()
+        if op.vector:  # an SVG: drawn as vectors, fitted and centred like a picture
+            form, w, h = self._svg_form(Path(op.path), op.color, op.opacity)
+            scale = min(op.w * K / w, op.h * K / h)
+            dx, dy = (op.w * K - w * scale) / 2, (op.h * K - h * scale) / 2
+            self.c._code.append(f"{fp_str(scale, 0, 0, scale, x + dx, y + dy)} cm")
+            self.c.doForm(form)
+        else:
+            if op.opacity < 1:
+                self.c.setFillAlpha(op.opacity)
+            data = images.prepared(Path(op.path), op.w, op.h, op.color)
+            self.c.drawImage(
+                ImageReader(io.BytesIO(data)),
+                x,
+                y,
+                op.w * K,
+                op.h * K,
+                mask="auto",
+                preserveAspectRatio=True,
+                anchor="c",
+            )
+        self.c.restoreState()
 
-    def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
+    def _svg_form(self, path: Path, color: str | None, opacity: float = 1.0) -> tuple[str, float, float]:
+        """An SVG drawn once per document (colour and opacity) as a form: (its name, width, height pt)."""
+        key = (str(path), color, opacity)
+        known = self._svgs.get(key)
+        if known is None:
+            from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
+
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), paint(color))
+            if opacity < 1:
+                drawing = faded(drawing, opacity)
+            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
+            known = self._svgs[key] = (f"svg-{len(self._svgs)}", drawing.width, drawing.height)
+            self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, self.c, 0, 0)
+            self.c.endForm()
+        return known
+
+    def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None, opacity: float = 1.0) -> None:
         path = self.icons.files[name]
         self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
+            c.saveState()
+            if opacity < 1:
+                c.setFillAlpha(opacity)
             c.drawImage(
                 ImageReader(str(path) if color is None else io.BytesIO(images.tinted(path, color))),
                 self.X(x),
@@ -378,19 +408,10 @@ class PdfPages:
                 preserveAspectRatio=True,
                 anchor="c",
             )
+            c.restoreState()
             return
-        known = self._forms.get((name, color))
-        if known is None:  # drawn once per document (and colour) as a form, then referenced
-            from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
-
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), paint(color))
-            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
-            c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
-            c.endForm()
-        form, extent = known
-        scale = size * K / extent
+        form, w, h = self._svg_form(path, color, opacity)
+        scale = size * K / max(w, h)
         c._code.append(f"q {fp_str(scale, 0, 0, scale, self.X(x), self.Y(y + size))} cm")
         c.doForm(form)
         c._code.append("Q")

@@ -201,4 +201,6 @@ def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
         c.radialGradient(pen.X(ox + g.x1), pen.Y(oy + g.y1), max(g.r, 1e-3) * K, colours, where, extend=True)
     else:
         x2, y2 = (g.x2, g.y2) if math.hypot(g.x2 - g.x1, g.y2 - g.y1) > 1e-6 else (g.x1, g.y1 + 1e-3)
-        c.linearGradient(pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2), colours, where, extend=True)
+        c.linearGradient(
+            pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2), colours, where, extend=True
+        )
