@@ -130,7 +130,6 @@ class TextOp:
     rise: float = field(default=0.0, metadata=OPTIONAL)  # pt above the baseline (superscript; below: subscript)
     underline: bool = field(default=False, metadata=OPTIONAL)
     strike: bool = field(default=False, metadata=OPTIONAL)
-    words: tuple[float, ...] = field(default=(), metadata=OPTIONAL)  # justified: extra pt after each space
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,8 +268,18 @@ class PdfPages:
             self._texts(run, x0, y0)
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
+        if any(shapes.translucent(op) or op.spacing or op.rise for op in ops):  # their text state ends with them
+            self.c.saveState()
+            self._text_run(ops, ox, oy)
+            self.c.restoreState()
+        else:
+            self._text_run(ops, ox, oy)
+
+    def _text_run(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
         if any(op.outline for op in ops):  # outlines first, so each glyph's fill lies over every outline
+            self.c.saveState()  # the stroke-only render mode, width and join end with it
             self._text_object([op for op in ops if op.outline], ox, oy, outline=True)
+            self.c.restoreState()
         self._text_object(ops, ox, oy)
         for op in ops:
             if op.underline or op.strike:
@@ -304,8 +314,6 @@ class PdfPages:
             t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
             t.textOut(op.text)
         self.c.drawText(t)
-        if outline:
-            self.c.setLineJoin(0)
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
@@ -317,7 +325,12 @@ class PdfPages:
             c.setDash()
 
     def _op(self, op: Op, ox: float, oy: float) -> None:
-        _DRAW[type(op)](self, op, ox, oy)
+        if shapes.translucent(op):  # its alpha ends with it: what follows (a form above all) starts solid
+            self.c.saveState()
+            _DRAW[type(op)](self, op, ox, oy)
+            self.c.restoreState()
+        else:
+            _DRAW[type(op)](self, op, ox, oy)
 
     def _text(self, op: TextOp, ox: float, oy: float) -> None:
         if op.outline or op.underline or op.strike or op.spacing or op.rise:

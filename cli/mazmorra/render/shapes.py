@@ -204,3 +204,13 @@ def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
         c.linearGradient(
             pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2), colours, where, extend=True
         )
+
+
+def translucent(op: object) -> bool:
+    """Whether an op paints with an alpha below 1 (a translucent colour, an opacity, a faded gradient)."""
+    for name in ("fill", "stroke", "color", "outline"):
+        value = getattr(op, name, None)
+        if isinstance(value, str) and rgba(value)[3] < 1:
+            return True
+    gradient = getattr(op, "gradient", None)
+    return getattr(op, "opacity", 1.0) < 1 or (gradient is not None and gradient.opacity < 1)
