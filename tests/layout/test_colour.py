@@ -11,8 +11,8 @@ from mazmorra import colour
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
-from mazmorra.render.raster import Rasteriser, dpi_frame
 from mazmorra.paths import templates_dir
+from mazmorra.render.raster import Rasteriser, dpi_frame
 
 
 def _png(xml: str, background: str = "#ffffff"):
@@ -100,7 +100,10 @@ def test_a_bad_template_colour_is_located_with_a_suggestion(pack_copy) -> None:
     res = run_cli("build", "muestras", cwd=pack.parents[1])
     text = res.stdout + res.stderr
     assert res.returncode == 1, text
-    assert f"card.xml.j2:{line}:3" in text and "<rect fill=\"rde\">: 'rde' is not a colour name; did you mean 'red'?" in text
+    assert (
+        f"card.xml.j2:{line}:3" in text
+        and "<rect fill=\"rde\">: 'rde' is not a colour name; did you mean 'red'?" in text
+    )
     assert "Traceback" not in text
 
 

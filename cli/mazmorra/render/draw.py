@@ -39,6 +39,7 @@ from mazmorra.contracts import (
 )
 from mazmorra.icons import IconSet, faded, load_svg, recoloured
 from mazmorra.render import posters, shapes, text
+from mazmorra.render.forms import end_form
 from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
 
@@ -227,7 +228,7 @@ class PdfPages:
                 self.page_h = bh  # draw in the form's own coordinates
                 self.c.beginForm(name, 0, 0, bw * K, bh * K)
                 self._draw_face(face, face.bleed, face.bleed)
-                self.c.endForm()
+                end_form(self.c)
                 self.page_h = page_h
             self.c.saveState()
             self.c.translate(self.X(x0 - face.bleed), self.Y(y0 + face.h + face.bleed))
@@ -400,7 +401,7 @@ class PdfPages:
             known = self._svgs[key] = (f"svg-{len(self._svgs)}", drawing.width, drawing.height)
             self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, self.c, 0, 0)
-            self.c.endForm()
+            end_form(self.c)
         return known
 
     def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None, opacity: float = 1.0) -> None:
