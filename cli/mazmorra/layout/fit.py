@@ -32,12 +32,22 @@ class Style:
     paragraph_spacing: float = 0.5  # extra space between paragraphs, in lines
     inside_color: str = "#222222"  # a number drawn inside its icon
     spacing: float = 0.0  # letter-spacing, em: added after every character (and space)
+    # [font=NAME] spans: each name's regular, bold, italic and bold-italic faces (resolved by the text box)
+    span_fonts: tuple[tuple[str, tuple[str, str, str, str]], ...] = ()
 
     def face(self, bold: bool, italic: bool = False) -> str:
         """The font a run of text is drawn in."""
         if italic:
             return self.bold_italic_font if bold else self.italic_font
         return self.bold_font if bold else self.font
+
+    def part_font(self, part: TextPart) -> str:
+        """The font a part is drawn in: its span's font (in its weight and slant), else the box's."""
+        if part.span is not None and part.span.font is not None:
+            for name, (regular, bold, italic, bold_italic) in self.span_fonts:
+                if name == part.span.font:
+                    return (bold_italic if part.bold else italic) if part.italic else (bold if part.bold else regular)
+        return self.face(part.bold, part.italic) if part.bold or part.italic else self.font
 
 
 @dataclass(frozen=True)
@@ -75,8 +85,9 @@ def part_width(part: Part, style: Style, size: float) -> float:
         if part.number is not None:
             w += size * 0.1 + fonts.width(number_label(part), style.bold_font, size)
         return w
-    font = style.face(part.bold, part.italic) if part.bold or part.italic else style.font
-    return fonts.width(part.text, font, size) + style.spacing * size * len(part.text)
+    if part.span is not None:
+        size *= part.span.size
+    return fonts.width(part.text, style.part_font(part), size) + style.spacing * size * len(part.text)
 
 
 def number_label(part: IconPart) -> str:
@@ -116,7 +127,7 @@ def piece(chunk: tuple[Part, ...], lang: str, style: Style, a: int, b: int) -> t
         hi = hi1 if m == m1 and hi1 >= 0 else len(p.text)
         text = p.text[lo:hi] + (HYPHEN if m == m1 and hyphen else "")
         if text:
-            parts.append(TextPart(text, p.bold, p.italic))
+            parts.append(replace(p, text=text))
     return tuple(parts), sum(part_width(p, style, 1.0) for p in parts)
 
 

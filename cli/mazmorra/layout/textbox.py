@@ -11,13 +11,14 @@ from functools import lru_cache
 from itertools import pairwise
 
 from mazmorra import fonts
+from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
 from mazmorra.contracts import IconOp, Op, RectOp, TextOp
 from mazmorra.errors import Problem
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.paint import corners, opacity, paint
-from mazmorra.text import IconPart, TextPart
+from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
@@ -51,6 +52,10 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             f"pack.yaml print: min_size: {role}:); enlarge it (and its box) or give the box another role"
         )
     min_size = max(number(el, "min-size", size), floor)
+    fld = el.get("field")
+    issues, spans = span_issues(content, ctx) if "[" in content else ([], ())
+    for issue in issues:
+        ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
     round_box = choice(el, "shape", SHAPES) == "round"
@@ -66,6 +71,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
         inside_color=el_colour(el, "number-color", "#222222"),
         spacing=_letter_spacing(el),
+        span_fonts=spans,
     )
     frame = paint(el, (x, y, w, h))
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
@@ -80,7 +86,6 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     outline_width = length(el, "outline-width", 0.25) if outline else 0.0
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
-    fld = el.get("field")
     block = _text_block(
         content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body", round_box
     )
@@ -203,19 +208,21 @@ def _text_block(
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
         run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
         run_font, run_x, run_end = "", 0.0, 0.0
+        run_span: Span | None = None
         for placed in items + (None,):
             part = placed.part if placed is not None else None
-            pfont = (
-                (style.face(part.bold, part.italic) if part.bold or part.italic else style.font)
-                if isinstance(part, TextPart)
-                else ""
-            )
+            pfont = style.part_font(part) if isinstance(part, TextPart) else ""
+            pspan = part.span if isinstance(part, TextPart) else None
             gap = placed.x - run_end if placed is not None else 0.0
             if run and (
-                pfont != run_font or placed is None or gap > space_pt * 1.5 or (justify and gap > space_pt * 1.01)
+                pfont != run_font
+                or pspan != run_span
+                or placed is None
+                or gap > space_pt * 1.5
+                or (justify and gap > space_pt * 1.01)
             ):
                 joined = "".join(run)
-                out.append(TextOp(lx + run_x / PT_PER_MM, base, joined, run_font, s, style.color, style.spacing * s))
+                out.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
                 run = []
                 gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
                 if gone:
@@ -225,7 +232,7 @@ def _text_block(
             px = lx + placed.x / PT_PER_MM
             if isinstance(part, TextPart):
                 if not run:
-                    run_font, run_x = pfont, placed.x
+                    run_font, run_x, run_span = pfont, placed.x, pspan
                 elif placed.x - run_end > 1e-6:
                     run.append(" ")
                 run.append(part.text)
@@ -257,6 +264,58 @@ def _text_block(
         tuple((f, frozenset(m)) for f, m in sorted(missing.items())),
         tuple(unknown),
     )
+
+
+def spanned(x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None) -> TextOp:
+    """A run of text as drawn: in its span's colour, size, decorations and height when it has one."""
+    if span is None:
+        return TextOp(x, base, text, font, size, style.color, style.spacing * size)
+    rise = {"sup": 0.36, "sub": -0.16}.get(span.shift, 0.0) * size
+    color = style.color
+    if span.color is not None:
+        try:
+            color = parse_colour(span.color)
+        except ValueError:
+            pass  # reported by the text box (span_issues) as an error: the build fails
+    return TextOp(
+        x,
+        base,
+        text,
+        font,
+        size * span.size,
+        color,
+        style.spacing * size * span.size,
+        None,
+        0.0,
+        rise,
+        span.underline,
+        span.strike,
+    )
+
+
+def span_issues(content: str, ctx: FaceContext) -> tuple[list[str], tuple[tuple[str, tuple[str, str, str, str]], ...]]:
+    """A text's span mistakes in words (tags, colours, sizes, fonts), and the faces of its [font=] names."""
+    issues = span_problems(content)
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for m in SPAN.finditer(content):
+        tag, value = m.group(2), m.group(3)
+        if value is None or m.group(1):
+            continue
+        if tag == "color":
+            try:
+                parse_colour(value)
+            except ValueError as exc:
+                issues.append(f"'{m.group(0)}': {exc}")
+        elif tag == "size" and size_ratio(value) == 1.0 and value != "100%":
+            issues.append(f"'{m.group(0)}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
+        elif tag == "font" and value not in found:
+            try:
+                f = ctx.font(value, f"'{m.group(0)}'")
+            except ValueError as exc:
+                issues.append(str(exc))
+                continue
+            found[value] = (f.regular, f.bold, f.italic, f.bold_italic)
+    return issues, tuple(sorted(found.items()))
 
 
 def _justified(line: Line, width: float) -> tuple[Placed, ...]:
