@@ -87,7 +87,17 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
     block = _text_block(
-        content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body", round_box
+        content,
+        w,
+        h,
+        style,
+        size,
+        min_size,
+        ctx.lang_of(fld),
+        ctx.icons.name_set,
+        role != "body",
+        round_box,
+        ctx.icons.number_places,
     )
     for face, missing in block.missing:
         ctx.problems.append(
@@ -184,6 +194,7 @@ def _text_block(
     icon_names: frozenset[str],
     heading: bool,
     round_box: bool = False,
+    places: tuple[tuple[str, float, float, float], ...] = (),
 ) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
@@ -238,7 +249,7 @@ def _text_block(
                 run.append(part.text)
                 run_end = placed.x + placed.width
             elif isinstance(part, IconPart) and part.inside:
-                _inside(part, px, base, s, style, icon_names, unknown, missing, out)
+                _inside(part, px, base, s, style, icon_names, unknown, missing, out, places)
             elif isinstance(part, IconPart):
                 isz = s * 1.15 / PT_PER_MM
                 if part.name not in icon_names:
@@ -342,8 +353,11 @@ def _inside(
     unknown: list[str],
     missing: dict[str, set[str]],
     out: list[TextOp | IconOp],
+    places: tuple[tuple[str, float, float, float], ...] = (),
 ) -> None:
-    """An icon with its number drawn inside, centred (a coin with 3 in it)."""
+    """An icon with its number drawn inside (a coin with 3 in it): centred, or where the pack's
+    icons.yaml places it for this icon."""
+    dx, dy, scale = next(((x, y, k) for n, x, y, k in places if n == part.name), (0.0, 0.0, 1.0))
     isz = s * INSIDE_SCALE / PT_PER_MM
     top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
     if part.name not in icon_names:
@@ -351,10 +365,11 @@ def _inside(
     else:
         out.append(IconOp(part.name, px, top, isz))
     label = number_label(part)
-    nsize = s * INSIDE_SCALE * INSIDE_NUMBER
+    nsize = s * INSIDE_SCALE * INSIDE_NUMBER * scale
     nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
     gone = fonts.missing_chars(label, style.bold_font)
     if gone:
         missing.setdefault(style.bold_font, set()).update(gone)
     cap = nsize * 0.72 / PT_PER_MM
-    out.append(TextOp(px + (isz - nw) / 2, top + (isz + cap) / 2, label, style.bold_font, nsize, style.inside_color))
+    cx, cy = px + isz / 2 + dx * isz, top + isz / 2 + dy * isz
+    out.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))

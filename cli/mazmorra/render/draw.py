@@ -269,52 +269,7 @@ class PdfPages:
             self._texts(run, x0, y0)
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
-        if any(shapes.translucent(op) or op.spacing or op.rise for op in ops):  # their text state ends with them
-            self.c.saveState()
-            self._text_run(ops, ox, oy)
-            self.c.restoreState()
-        else:
-            self._text_run(ops, ox, oy)
-
-    def _text_run(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
-        if any(op.outline for op in ops):  # outlines first, so each glyph's fill lies over every outline
-            self.c.saveState()  # the stroke-only render mode, width and join end with it
-            self._text_object([op for op in ops if op.outline], ox, oy, outline=True)
-            self.c.restoreState()
-        self._text_object(ops, ox, oy)
-        for op in ops:
-            if op.underline or op.strike:
-                text.decorate(self, op, ox, oy)
-
-    def _text_object(self, ops: Sequence[TextOp], ox: float, oy: float, outline: bool = False) -> None:
-        t = self.c.beginText()
-        font = color = None
-        spacing = rise = 0.0
-        if outline:
-            t.setTextRenderMode(1)  # stroke the glyphs only
-            self.c.setLineJoin(1)
-        for op in ops:
-            if (op.font, op.size) != font:
-                font = (op.font, op.size)
-                t.setFont(fonts.register(op.font), op.size)
-            ink = (op.outline or op.color) if outline else op.color
-            if ink != color:
-                color = ink
-                if outline:
-                    t.setStrokeColor(paint(ink))
-                else:
-                    t.setFillColor(paint(ink))
-            if outline:
-                t._code.append(f"{fp_str(op.outline_width * 2 * K)} w")  # half of it lies under the fill
-            if op.spacing != spacing:
-                spacing = op.spacing
-                t.setCharSpace(spacing)
-            if op.rise != rise:
-                rise = op.rise
-                t.setRise(rise)
-            t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
-            t.textOut(op.text)
-        self.c.drawText(t)
+        text.draw(self, ops, ox, oy)
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
