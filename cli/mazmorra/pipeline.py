@@ -70,6 +70,7 @@ class BuildOptions:
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
+    values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
 
 
 @dataclass
@@ -137,7 +138,16 @@ def _build(
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            opts.values,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -148,6 +158,7 @@ def _build(
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
