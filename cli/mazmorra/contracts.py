@@ -180,6 +180,8 @@ class Face:
     ops: tuple[Op, ...]
     background: str | None = None
     shape: str = "rect"  # rect | round: how it is cut
+    boxes: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
+    safe: float | None = None  # its own safe margin (mm, <card safe-margin=>); None: the pack's
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         spacing=_letter_spacing(el),
         span_fonts=spans,
     )
+    if el.get("rotate") is None and ctx.top is not None:  # a design-mode outline (a turned box: not shown)
+        ctx.boxes.append((x, y, w, h))
     frame = paint(el, (x, y, w, h))
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
         radius, radii = corners(el)
