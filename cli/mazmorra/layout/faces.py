@@ -143,7 +143,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             n = copies[comp.id]
             for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
                 yield _item(
-                    comp, loc, copy, n, position, found if copy <= 1 else [], missing_before, stamp, shared[key]
+                    comp, loc, copy, n, position, tuple(found) if copy <= 1 else (), missing_before, stamp, shared[key]
                 )
 
     def _item(
@@ -152,7 +152,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         copy: int,
         n: int,
         position: int,
-        found: list[Problem],
+        earlier: tuple[Problem, ...],
         missing_before: int,
         stamp: str,
         shared_back: Face | None,
@@ -162,7 +162,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         kind = comp.kind
         front_t = fronts[kind.name][0]
         assert front_t is not None
-        found = list(found)
+        found = list(earlier)  # what the component met before (its deck's back): carried by its first item
         if copy > 1:
             missing_before = len(ctx.labels.missing)
         size = comp.size_mm
