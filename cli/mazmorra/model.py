@@ -17,7 +17,6 @@ from mazmorra.yamlsafe import locate
 
 LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"  # a print colour, #rrggbb
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
 M = TypeVar("M", bound=BaseModel)

@@ -73,6 +73,7 @@ class BuildOptions:
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
     cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
     cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
+    values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
 
 
 @dataclass
@@ -142,7 +143,17 @@ def _build(
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version, cache
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            opts.values,
+            cache,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -153,6 +164,7 @@ def _build(
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))

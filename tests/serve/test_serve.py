@@ -188,3 +188,35 @@ def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_c
             assert b.errors() == []
     finally:
         assert server.stop() == 0
+
+
+def test_design_mode_outlines_text_boxes_trim_and_safe_area_in_the_page_only(pack_copy) -> None:
+    """The page has a Design toggle; a face's design picture shows its guides (magenta text boxes),
+    its plain picture and the print sheets none."""
+    import io
+    import re
+
+    from PIL import Image
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        page = _get(f"http://127.0.0.1:{port}/").decode()
+        assert 'id="mz-design"' in page and "applyDesign" in page
+        src = re.search(r'src="(img/[^"]+)"', page)
+        assert src is not None, page[:2000]
+        plain = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}"))).convert("RGB")
+        design = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}&design=1"))).convert("RGB")
+
+        def magenta(im: Image.Image) -> int:
+            return sum(n for n, (r, g, b) in im.getcolors(1 << 22) or [] if r - g > 80 and b - g > 40)
+
+        assert plain.size == design.size and magenta(design) > magenta(plain) + 300
+        sheet = _get(f"http://127.0.0.1:{port}/sheets/es/cartas.pdf")
+        assert b"%PDF" in sheet[:10]
+        assert b"design=1" not in sheet
+    finally:
+        if server.proc.poll() is None:
+            server.stop()

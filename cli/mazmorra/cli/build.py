@@ -255,6 +255,15 @@ def build_cmd(
             "print-shop files carry none unless asked.",
         ),
     ] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="A value templates read as vars.NAME (repeatable): print variants such as "
+            "--set watermark=PLAYTEST, without editing the pack.",
+        ),
+    ] = None,
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
@@ -271,7 +280,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since,
+            changed_since=changed_since, values=tuple(set_ or ()),
         )  # fmt: skip
         args.check()
         failed = []

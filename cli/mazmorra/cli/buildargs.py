@@ -47,9 +47,23 @@ class BuildArgs:
     gallery: bool = False
     changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
     stamp: bool = False  # the version stamp on every face (playtest builds)
+    values: tuple[str, ...] = ()  # --set NAME=VALUE: vars.NAME in templates
+
+    def set_values(self) -> tuple[tuple[str, str], ...]:
+        """--set's NAME=VALUE pairs; a UsageError naming one that is not."""
+        out: dict[str, str] = {}
+        for raw in self.values:
+            name, eq, value = raw.partition("=")
+            if not eq or not name.isidentifier():
+                raise UsageError(
+                    f"--set {raw!r}: write NAME=VALUE, NAME a word of letters, digits and _ (watermark=PLAYTEST)"
+                )
+            out[name] = value
+        return tuple(sorted(out.items()))
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
+        self.set_values()
         offset = back_offset_mm(self.back_offset)
         if offset != (0.0, 0.0) and (self.layout is Layout.fold or self.duplex is Duplex.none):
             raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
@@ -117,6 +131,7 @@ class BuildArgs:
             jobs=self.jobs,
             changed_since=Revision(self.changed_since, since) if self.changed_since else None,
             stamp=self.stamp,
+            values=self.set_values(),
         )
 
     def copies(self, pack: Pack) -> int:

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 
+from mazmorra.colour import Colour
 from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
 from mazmorra.units import parse_size
 
-COLOUR = r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"
 ICON = r"^[a-z0-9][a-z0-9_-]*$"
 TYPE_WORDS = {
     "string": "text (not translated)",
@@ -23,7 +23,7 @@ TYPE_WORDS = {
     "number": "number",
     "bool": "true or false",
     "enum": "one of",
-    "colour": "colour #rrggbb",
+    "colour": "colour (#rrggbb, a CSS name, rgb() …)",
     "icon": "icon name",
     "image": "picture inside the pack",
     "size": "size (poker, 63x88mm ...)",
@@ -96,7 +96,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             raise DeclError("an enum needs `values:`, the list of allowed values", "values")
         return Literal[tuple(decl.allowed())]
     if t == "colour":
-        return Annotated[str, Field(pattern=COLOUR)]
+        return Colour
     if t in ("icon",):
         return Annotated[str, Field(pattern=ICON)]
     if t in ("image", "ref"):

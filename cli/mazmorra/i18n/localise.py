@@ -209,7 +209,7 @@ def _from_spreadsheet(
         problems.append(
             Problem(
                 "i18n.tokens",
-                f"the '{lang}' text has icon tokens/bold markers {token_signature(text)} "
+                f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(text)} "
                 f"but the source has {token_signature(msg.source)}",
                 loc,
                 msg.component,
@@ -245,7 +245,7 @@ def _translated(
         ]
     if token_signature(entry.msgstr) != token_signature(msg.source):
         tokens = (
-            f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+            f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(entry.msgstr)} "
             f"but the source has {token_signature(msg.source)}"
         )
         return LocalText(entry.msgstr, loc, "translated"), [

@@ -28,6 +28,14 @@ from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
 
 
+class Values(dict[str, str]):
+    """`vars` in templates: the build's --set values; a name not set reads as "" (so `{% if
+    vars.playtest %}` needs no `is defined`)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
 @dataclass
 class LayoutContext:
     """What laying out a pack in one language needs, shared by all its decks."""
@@ -41,6 +49,7 @@ class LayoutContext:
     draft: bool  # untranslated texts fall back visibly, marked on the face
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
+    values: tuple[tuple[str, str], ...] = ()  # `build --set NAME=VALUE`: `vars.NAME` in templates (print variants)
     cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
@@ -122,7 +131,12 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         },
         "pack": {"id": pack.id, "name": pack_name},
         "stamp": "",  # the version stamp's text in a build that stamps
+        "vars": Values(ctx.values),
+        "index": 0,  # the component's place in its deck (1, 2, …), set per component
+        "copy": 1,  # which copy of it (1 … copies), set per copy where the template uses it
+        "copies": 1,
     }
+    per_copy = {k.name: ctx.templates.uses([t for t in (k.template, k.back_template) if t], "copy") for k in deck.kinds}
     choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
     backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
@@ -135,7 +149,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             front_t = fronts[kind.name][0]
             if front_t is None:
                 return
-            found: list[Problem] = []  # what laying this component out met: carried by its item
+            found: list[Problem] = []  # what laying this component out met: carried by its item (its first)
             missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
             size = comp.size_mm
             sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
@@ -157,50 +171,87 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                     )
                     found += met
             stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
-            tctx = {
-                **sized,
-                "side": "front",
-                "card": ctx.contexts[comp.id],
-                "stamp": stamp,
-                "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
-            }
-            named: dict[str, str] = {}
-            front, met = _face(
-                ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named
+            n = copies[comp.id]
+            for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
+                first = copy <= 1
+                yield _item(
+                    comp,
+                    loc,
+                    copy,
+                    n,
+                    position,
+                    tuple(found) if first else (),
+                    missing_before,
+                    laid_before,
+                    stamp,
+                    shared[key],
+                )
+
+    def _item(
+        comp: Any,
+        loc: Localised,
+        copy: int,
+        n: int,
+        position: int,
+        earlier: tuple[Problem, ...],
+        missing_before: int,
+        laid_before: int,
+        stamp: str,
+        shared_back: Face | None,
+    ) -> Item:
+        """One component's item: every copy of it (copy 0), or only copy number `copy` (a template
+        that uses `copy` draws each copy on its own)."""
+        kind = comp.kind
+        front_t = fronts[kind.name][0]
+        assert front_t is not None
+        found = list(earlier)  # what the component met before (its deck's back): carried by its first item
+        if copy > 1:
+            missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
+        size = comp.size_mm
+        sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
+        sized.update(index=position, copy=max(copy, 1), copies=n)
+        tctx = {
+            **sized,
+            "side": "front",
+            "card": ctx.contexts[comp.id],
+            "stamp": stamp,
+            "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
+        }
+        named: dict[str, str] = {}
+        front, met = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named)
+        found += met
+        back = shared_back
+        if kind.two_sided:
+            back, met = _face(
+                ctx,
+                front_t,
+                {**tctx, "side": "back"},
+                comp.id,
+                "back",
+                loc.text_loc,
+                size,
+                kind.shape,
+                loc.text_lang,
             )
             found += met
-            back = shared[key]
-            if kind.two_sided:
-                back, met = _face(
-                    ctx,
-                    front_t,
-                    {**tctx, "side": "back"},
-                    comp.id,
-                    "back",
-                    loc.text_loc,
-                    size,
-                    kind.shape,
-                    loc.text_lang,
-                )
-                found += met
-            untranslated = loc.untranslated()
-            if ctx.draft and untranslated and front is not None:
-                front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
-            if front is None:
-                front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
-            yield Item(
-                front,
-                back,
-                copies[comp.id],
-                not kind.two_sided,
-                _export_name(loc, named.get(comp.id), deck_name, position),
-                _state(untranslated, lang == pack.spec.source_language),
-                tuple(f"{k} ({s})" for k, s in untranslated),
-                tuple(found),
-                tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
-                stamp,
-                tuple(ctx.laid[laid_before:]),
-            )
+        untranslated = loc.untranslated()
+        if ctx.draft and untranslated and front is not None:
+            front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
+        if front is None:
+            front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
+        return Item(
+            front,
+            back,
+            1 if copy else n,
+            not kind.two_sided,
+            _export_name(loc, named.get(comp.id), deck_name, position),
+            _state(untranslated, lang == pack.spec.source_language),
+            tuple(f"{k} ({s})" for k, s in untranslated),
+            tuple(found),
+            tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
+            stamp,
+            tuple(ctx.laid[laid_before:]),
+        )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
     inputs = {

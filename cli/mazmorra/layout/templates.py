@@ -197,6 +197,21 @@ class Templates:
             stack += reversed(refs)
         return list(files)
 
+    def uses(self, names: Iterable[str], variable: str) -> bool:
+        """Whether the named templates, or any they include, read `variable` from their context."""
+        for path in self.files(names):
+            for name, (filename, _) in self._refs.items():
+                if filename != path:
+                    continue
+                try:
+                    source, fn, _ = self.loader.get_source(self.env, name)
+                    if variable in meta.find_undeclared_variables(self.env.parse(source, name, fn)):
+                        return True
+                except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
+                    pass  # reported when the template is compiled
+                break
+        return False
+
     def _references(self, name: str) -> tuple[Path | None, list[str]]:
         """A template's file and the templates it includes or imports: parsed once per build."""
         if name not in self._refs:
