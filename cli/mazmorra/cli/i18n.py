@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -32,9 +33,38 @@ def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
     return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
 
 
+@i18n_app.command("extract")
+def i18n_extract(packs: PacksArg = None) -> None:
+    """Write locale/<pack>.pot, the translation template (Weblate, Crowdin, msgmerge, msginit).
+
+    Every text a catalogue translates, with its context, reference and notes; rewritten (and
+    re-dated) only when a text changed.
+    """
+    from mazmorra.i18n.template import extract
+    from mazmorra.load import load_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            path, written = extract(pack)
+            state = "written" if written else "up to date"
+            err.print(f"[green]✓[/] {escape(_shown(pack, path))}: {state}")
+
+
+def _shown(pack: Pack, path: Path) -> str:
+    """A pack's file as messages name it: content/<pack>/..., never a path of this machine."""
+    return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
+
+
 @i18n_app.command("update")
-def i18n_update(packs: PacksArg = None) -> None:
-    """Create or update locale/<lang>.po for every non-source language, keeping translations.
+def i18n_update(
+    packs: PacksArg = None,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Write nothing; exit 1 naming each template or catalogue out of date (CI)."),
+    ] = False,
+) -> None:
+    """Refresh locale/<pack>.pot, then create or update locale/<lang>.po for every other language.
 
     Merges as msgmerge --previous: a changed or renamed text keeps its translation, marked fuzzy;
     removed texts become obsolete entries; entries that did not change are left exactly as written.
@@ -44,17 +74,25 @@ def i18n_update(packs: PacksArg = None) -> None:
     from mazmorra.load import load_pack
 
     with guard():
+        stale: list[str] = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
+            if check:
+                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels)]
+                continue
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
                     continue
                 stats = catalogue.update_catalogue(pack, lang, labels)
                 err.print(
-                    f"[green]✓[/] {escape(catalogue_path(pack.root, lang))}: {stats['kept']} kept, {stats['new']} new, "
-                    f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
+                    f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
+                    f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
                 )
+        for name in stale:
+            err.print(f"[red]✗[/] {escape(name)}: out of date with the pack's texts; run `mazmorra i18n update`")
+        if stale:
+            raise typer.Exit(1)
 
 
 @i18n_app.command("add")

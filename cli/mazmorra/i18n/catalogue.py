@@ -13,8 +13,20 @@ import polib
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
-from mazmorra.i18n.merge import merge
+from mazmorra.i18n.merge import MergeStats, merge
 from mazmorra.i18n.po import catalogue_path, load_po
+from mazmorra.i18n.template import (
+    DATE_FIELD,
+    POEDIT_BASEPATH,
+    creation_date,
+    date_in,
+    entry,
+    extract,
+    stored_date,
+    template_messages,
+    template_path,
+    wanted_template,
+)
 from mazmorra.load import load_pack
 from mazmorra.model import LANG_PATTERN, Pack
 from mazmorra.paths import templates_dir
@@ -46,46 +58,28 @@ def _header(lang: str, pack_id: str) -> dict[str, str]:
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": plural_forms(lang)[1],
+        **POEDIT_BASEPATH,
     }
 
 
-def reference(pack: Pack, loc: Loc) -> tuple[str, str]:
-    """A `#:` reference: the file relative to the pack (wherever the command runs), and the line."""
-    path = Path(loc.file)
-    try:
-        name = path.resolve().relative_to(pack.root.resolve()).as_posix()
-    except ValueError:
-        name = path.name  # never a path of this machine
-    return name, str(loc.line)
-
-
 def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POEntry]:
-    """Every entry the catalogue should hold now, untranslated: the pack's texts (except those a
-    spreadsheet translates) and, for a language the tool ships no label catalogue for, the labels."""
+    """Every entry the catalogue should hold now, untranslated: the template's (locale/<pack>.pot)
+    but those a spreadsheet translates in `lang` and, for a language the tool ships no label
+    catalogue for, the labels."""
     wanted: list[polib.POEntry] = []
     in_spreadsheets = spreadsheet_texts(pack, lang)
-    for msg in pack_messages(pack):
+    for msg in template_messages(pack):
         if (msg.component, msg.field) in in_spreadsheets:
             continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
-        wanted.append(
-            polib.POEntry(
-                msgctxt=msg.ctx,
-                msgid=msg.source,
-                msgstr="",
-                occurrences=[reference(pack, msg.loc)],
-                comment=f"{msg.component} {msg.field}",
-            )
-        )
+        wanted.append(entry(pack, msg))
     if labels_in_catalogue(lang):
         n = plural_forms(lang)[0]
         for label in labels:
-            entry = polib.POEntry(
-                msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template"
-            )
+            e = polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template")
             if label.plural:
-                entry.msgid_plural = label.plural
-                entry.msgstr_plural = {i: "" for i in range(n)}
-            wanted.append(entry)
+                e.msgid_plural = label.plural
+                e.msgstr_plural = {i: "" for i in range(n)}
+            wanted.append(e)
     return wanted
 
 
@@ -94,16 +88,45 @@ def labels_in_catalogue(lang: str) -> bool:
     return lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None
 
 
-def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
-    """Create or merge locale/<lang>.po as msgmerge would; only entries that changed are rewritten."""
+def merged_catalogue(pack: Pack, lang: str, labels: list[Label], date: str) -> tuple[str, bool, MergeStats]:
+    """locale/<lang>.po merged with the template dated `date`, as msgmerge would: its text, whether
+    it differs from the file, and what happened to its entries."""
     path = catalogue_path(pack.root, lang)
     load_po(path)  # a malformed catalogue is reported at its line before anything is merged
     old = path.read_text(encoding="utf-8") if path.is_file() else None
-    text, stats = merge(old, wanted_entries(pack, lang, labels), _header(lang, pack.id), ensure={"Language": lang})
-    if text != old:
+    text, stats = merge(
+        old,
+        wanted_entries(pack, lang, labels),
+        _header(lang, pack.id),
+        ensure={"Language": lang, **POEDIT_BASEPATH},
+        override={DATE_FIELD: date},
+    )
+    return text, text != old, stats
+
+
+def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
+    """Refresh the template, then create or merge locale/<lang>.po from it as msgmerge would; only
+    entries that changed are rewritten."""
+    extract(pack)
+    text, changed, stats = merged_catalogue(pack, lang, labels, stored_date(pack) or creation_date())
+    if changed:
+        path = catalogue_path(pack.root, lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, text)
     return stats.as_dict()
+
+
+def out_of_date(pack: Pack, labels: list[Label]) -> list[Path]:
+    """The template and catalogues `i18n update` would rewrite (nothing is written)."""
+    stale = []
+    text, changed = wanted_template(pack)
+    if changed:
+        stale.append(template_path(pack))
+    date = date_in(text) or ""
+    for lang in pack.spec.languages:
+        if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date)[1]:
+            stale.append(catalogue_path(pack.root, lang))
+    return stale
 
 
 @dataclass(frozen=True)
