@@ -120,6 +120,20 @@ class Face:
 
 
 @dataclass(frozen=True, slots=True)
+class TextBox:
+    """The box a component's field is set in: what a translator's budget is made of."""
+
+    field: str
+    w: float  # mm, inside its padding
+    h: float
+    size: float  # pt: the design size
+    min_size: float  # pt: the smallest it may shrink to
+    fitted: float  # pt: the size this text was set at
+    role: str  # body | title | label
+    capacity: int | None = None  # characters that fit at min_size (measured when asked)
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
     """One component laid out in one language: its faces and how many copies print."""
 
@@ -133,6 +147,7 @@ class Item:
     problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
     labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
+    boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
 
 
 @dataclass

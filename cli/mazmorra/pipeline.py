@@ -30,6 +30,7 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.textbox import SHRUNK
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
@@ -70,6 +71,7 @@ class BuildOptions:
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
+    shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
 
 
 @dataclass
@@ -159,7 +161,7 @@ def _build(
             shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
         rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
-        problems = once(problems + rendered.all_problems())
+        problems = once(problems + [p for p in rendered.all_problems() if opts.shrinks or p.rule != SHRUNK])
         result.documents = rendered.by_document()
         result.faces = rendered.faces
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process

@@ -159,7 +159,7 @@ def test_the_documented_weblate_and_poedit_configuration_fits_the_real_files(nam
         return value.replace("expedicion", name)
 
     assert doc["file_format"] == "po" and doc["template"] == "" and doc["new_lang"] == "add"
-    assert "weblate.gettext.msgmerge" in doc["addons"]
+    assert "weblate.gettext.msgmerge" not in doc["addons"]  # it would drop the max-length budgets
     matched = sorted(p.relative_to(repo).as_posix() for p in repo.glob(mine(doc["filemask"])))
     others = [lang for lang in pack.spec.languages if lang != pack.spec.source_language]
     assert matched == sorted(f"content/{name}/locale/{lang}.po" for lang in others)

@@ -16,6 +16,7 @@ from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
     from mazmorra.i18n.labels import Label
+    from mazmorra.i18n.template import Boxes
     from mazmorra.layout import Templates
     from mazmorra.model import Pack
 
@@ -46,9 +47,16 @@ def i18n_extract(packs: PacksArg = None) -> None:
     with guard():
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
-            path, written = extract(pack)
+            path, written = extract(pack, _boxes(pack))
             state = "written" if written else "up to date"
             err.print(f"[green]✓[/] {escape(_shown(pack, path))}: {state}")
+
+
+def _boxes(pack: Pack) -> Boxes:
+    """The box each text is set in, measured in the source language: the catalogue's budgets."""
+    from mazmorra.layout.budget import text_boxes
+
+    return text_boxes(pack)
 
 
 def _shown(pack: Pack, path: Path) -> str:
@@ -78,13 +86,14 @@ def i18n_update(
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
+            boxes = _boxes(pack)
             if check:
-                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels)]
+                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels, boxes)]
                 continue
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
                     continue
-                stats = catalogue.update_catalogue(pack, lang, labels)
+                stats = catalogue.update_catalogue(pack, lang, labels, boxes)
                 err.print(
                     f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
                     f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
@@ -108,7 +117,7 @@ def i18n_add(
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             try:
-                path = catalogue.add_language(pack, lang, _pack_labels(pack))
+                path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             err.print(
@@ -140,7 +149,7 @@ def i18n_status(
             labels = _pack_labels(pack, templates)
             try:
                 problems: list[Problem] = build(
-                    pack_dir, BuildOptions(draft=True), render=False, templates=templates, loaded=pack
+                    pack_dir, BuildOptions(draft=True, shrinks=True), render=False, templates=templates, loaded=pack
                 ).warnings
             except ContentError as exc:
                 problems = exc.problems
@@ -148,6 +157,7 @@ def i18n_status(
                 st = catalogue.catalogue_status(pack, lang, labels)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
+                st.shrunk = [p for p in problems if p.rule == "text.shrunk" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
             sys.stdout.write(
@@ -173,6 +183,7 @@ def i18n_status(
             "obsolete",
             "in spreadsheets",
             "overflowing",
+            "shrunk",
             "glossary",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
@@ -186,6 +197,7 @@ def i18n_status(
                 str(st.obsolete),
                 str(st.from_spreadsheets),
                 str(len(st.overflow or [])),
+                str(len(st.shrunk)),
                 str(len(st.glossary)),
             )
         out.print(table)
@@ -196,6 +208,10 @@ def i18n_status(
             for p in st.overflow or []:
                 out.print(
                     f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.shrunk:
+                out.print(
+                    f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )
             for p in st.glossary:
                 out.print(

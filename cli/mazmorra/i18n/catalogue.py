@@ -18,6 +18,7 @@ from mazmorra.i18n.po import catalogue_path, load_po
 from mazmorra.i18n.template import (
     DATE_FIELD,
     POEDIT_BASEPATH,
+    Boxes,
     creation_date,
     date_in,
     entry,
@@ -62,7 +63,7 @@ def _header(lang: str, pack_id: str) -> dict[str, str]:
     }
 
 
-def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POEntry]:
+def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> list[polib.POEntry]:
     """Every entry the catalogue should hold now, untranslated: the template's (locale/<pack>.pot)
     but those a spreadsheet translates in `lang` and, for a language the tool ships no label
     catalogue for, the labels."""
@@ -71,7 +72,7 @@ def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POE
     for msg in template_messages(pack):
         if (msg.component, msg.field) in in_spreadsheets:
             continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
-        wanted.append(entry(pack, msg))
+        wanted.append(entry(pack, msg, boxes))
     if labels_in_catalogue(lang):
         n = plural_forms(lang)[0]
         for label in labels:
@@ -88,7 +89,9 @@ def labels_in_catalogue(lang: str) -> bool:
     return lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None
 
 
-def merged_catalogue(pack: Pack, lang: str, labels: list[Label], date: str) -> tuple[str, bool, MergeStats]:
+def merged_catalogue(
+    pack: Pack, lang: str, labels: list[Label], date: str, boxes: Boxes | None = None
+) -> tuple[str, bool, MergeStats]:
     """locale/<lang>.po merged with the template dated `date`, as msgmerge would: its text, whether
     it differs from the file, and what happened to its entries."""
     path = catalogue_path(pack.root, lang)
@@ -96,7 +99,7 @@ def merged_catalogue(pack: Pack, lang: str, labels: list[Label], date: str) -> t
     old = path.read_text(encoding="utf-8") if path.is_file() else None
     text, stats = merge(
         old,
-        wanted_entries(pack, lang, labels),
+        wanted_entries(pack, lang, labels, boxes),
         _header(lang, pack.id),
         ensure={"Language": lang, **POEDIT_BASEPATH},
         override={DATE_FIELD: date},
@@ -104,11 +107,11 @@ def merged_catalogue(pack: Pack, lang: str, labels: list[Label], date: str) -> t
     return text, text != old, stats
 
 
-def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
+def update_catalogue(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> dict[str, int]:
     """Refresh the template, then create or merge locale/<lang>.po from it as msgmerge would; only
-    entries that changed are rewritten."""
-    extract(pack)
-    text, changed, stats = merged_catalogue(pack, lang, labels, stored_date(pack) or creation_date())
+    entries that changed are rewritten. `boxes`: the texts' boxes, for their budgets."""
+    extract(pack, boxes)
+    text, changed, stats = merged_catalogue(pack, lang, labels, stored_date(pack) or creation_date(), boxes)
     if changed:
         path = catalogue_path(pack.root, lang)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,15 +119,15 @@ def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, in
     return stats.as_dict()
 
 
-def out_of_date(pack: Pack, labels: list[Label]) -> list[Path]:
+def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> list[Path]:
     """The template and catalogues `i18n update` would rewrite (nothing is written)."""
     stale = []
-    text, changed = wanted_template(pack)
+    text, changed = wanted_template(pack, boxes)
     if changed:
         stale.append(template_path(pack))
     date = date_in(text) or ""
     for lang in pack.spec.languages:
-        if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date)[1]:
+        if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date, boxes)[1]:
             stale.append(catalogue_path(pack.root, lang))
     return stale
 
@@ -151,6 +154,7 @@ class LangStatus:
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
     glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
+    shrunk: list[Problem] = field(default_factory=list)  # texts set below their design size (both sizes)
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -178,6 +182,7 @@ class LangStatus:
                 for i in self.items
             ],
             "overflow": [_problem(p) for p in self.overflow],
+            "shrunk": [_problem(p) for p in self.shrunk],
             "glossary": [{**_problem(p), "rule": p.rule} for p in self.glossary],
         }
 
@@ -259,7 +264,7 @@ def _complete(e: polib.POEntry) -> bool:
     return all(e.msgstr_plural.values()) if e.msgid_plural else bool(e.msgstr)
 
 
-def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
+def add_language(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> Path:
     """Add `lang` to pack.yaml's languages (keeping the file's comments) and create its catalogue."""
     if not re.match(LANG_PATTERN, lang):
         raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR)")
@@ -280,5 +285,5 @@ def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
         else:  # flow list, possibly over several lines
             lines[i] = line[:after] + f", {lang}" + line[after:]
     atomic_write_text(pack_file, "".join(lines))
-    update_catalogue(load_pack(pack.root), lang, labels)
+    update_catalogue(load_pack(pack.root), lang, labels, boxes)
     return catalogue_path(pack.root, lang)

@@ -121,6 +121,9 @@ def localise(pack: Pack, lang: str) -> Localisation:
     po = None if source else load_po(catalogue_path(pack.root, lang))
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    # The template's budgets, for a catalogue that lost its flags (GNU msgmerge and msgcat drop them).
+    template = None if source else load_po(pack.root / "locale" / f"{pack.id}.pot")
+    template_budgets = {e.msgctxt: max_length(e) for e in template or ()}
     if not source and po is None:
         problems.append(
             Problem(
@@ -145,12 +148,29 @@ def localise(pack: Pack, lang: str) -> Localisation:
             problems += found
             lt = replace(lt, lang=pack.spec.source_language if lt.status in UNTRANSLATED else lang)
         limit = limits.get(msg.component, {}).get(msg.field)
+        budget = (
+            max_length(index.get(msg.ctx)) or template_budgets.get(msg.ctx)
+            if lt.status == "translated" and cell is None
+            else None
+        )
         if limit is not None and lt.status != "missing" and len(lt.text) > limit:
             problems.append(
                 Problem(
                     "text.too-long",
                     f"the '{lang}' text has {len(lt.text)} characters; kind '{_kind_name(pack, msg.component)}' "
                     f"allows {limit}",
+                    lt.loc,
+                    msg.component,
+                    msg.field,
+                    lang=lang,
+                )
+            )
+        elif budget is not None and len(lt.text) > budget:
+            problems.append(
+                Problem(
+                    "text.too-long",
+                    f"the '{lang}' text has {len(lt.text)} characters; its entry's budget is {budget} "
+                    f"(`#, max-length:{budget}`: what fits its box at the smallest size)",
                     lt.loc,
                     msg.component,
                     msg.field,
@@ -176,6 +196,15 @@ def localise(pack: Pack, lang: str) -> Localisation:
                 texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
         out.append(Localised(comp, lang, texts))
     return Localisation(lang, tuple(out), names, tuple(problems))
+
+
+def max_length(entry: polib.POEntry | None) -> int | None:
+    """The budget a catalogue entry carries (`#, max-length:N`, as Weblate reads it), if any."""
+    for flag in entry.flags if entry is not None else ():
+        name, _, value = flag.partition(":")
+        if name.strip() == "max-length" and value.strip().isdigit():
+            return int(value)
+    return None
 
 
 def _kind_name(pack: Pack, component: str) -> str:

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from mazmorra import fonts
-from mazmorra.contracts import Document, Face, Item
+from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
@@ -40,6 +40,7 @@ class LayoutContext:
     draft: bool  # untranslated texts fall back visibly, marked on the face
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
+    measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -134,8 +135,9 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
             }
             named: dict[str, str] = {}
+            boxes: list[TextBox] = []
             front, met = _face(
-                ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named
+                ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named, boxes
             )
             found += met
             back = shared[key]
@@ -150,6 +152,8 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                     size,
                     kind.shape,
                     loc.text_lang,
+                    None,
+                    boxes,
                 )
                 found += met
             untranslated = loc.untranslated()
@@ -168,6 +172,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 tuple(found),
                 tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
                 stamp,
+                tuple(boxes),
             )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -275,6 +280,7 @@ def _face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
     """One face: the template rendered and parsed (None when it cannot be), and the problems it met.
     The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
@@ -287,6 +293,7 @@ def _face(
         fonts=ctx.fonts,
         text_lang=text_lang,
         printing=ctx.pack.spec.print,
+        measure=ctx.measure,
     )
     try:
         jctx = template.new_context(tctx)
@@ -302,6 +309,8 @@ def _face(
             face = stamped or face
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
+        if boxes is not None:
+            boxes += fctx.boxes
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
         if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
             rule, loc = "template.render", ctx.templates.render_loc(exc, template)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mazmorra import fonts
-from mazmorra.contracts import IconOp, Op, RectOp, TextOp
-from mazmorra.errors import Problem
+from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
+from mazmorra.errors import Problem, Severity
 from mazmorra.layout.attrs import FaceContext, choice, colour, length, number, opt_colour
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Style, fit, number_label
 from mazmorra.text import IconPart, TextPart
@@ -23,6 +23,7 @@ TEXT_ATTRS = frozenset(
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
 SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
+SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
@@ -81,6 +82,26 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                 lang=ctx.lang,
             )
         )
+    if fld:
+        capacity = (
+            _capacity(content, w, h, style, min_size, ctx.lang_of(fld), role != "body", round_box)
+            if ctx.measure
+            else None
+        )
+        ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
+    if block.fits and block.size < size - 1e-9:
+        ctx.problems.append(
+            Problem(
+                SHRUNK,
+                f"text shrinks from its design size {size:g} pt to {block.size:g} pt to fit its {w:.1f}×{h:.1f} mm "
+                f"box (the minimum is {min_size:g} pt); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                Severity.WARNING,
+                lang=ctx.lang,
+            )
+        )
     if not block.fits:
         ctx.problems.append(
             Problem(
@@ -110,6 +131,36 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
         else:
             out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
+
+
+@lru_cache(maxsize=1024)
+def _capacity(
+    content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
+) -> int:
+    """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
+    a translator's budget, measured with the fitting engine itself."""
+    filler = " ".join(content.split()) + " "
+    if not filler.strip():
+        return 0
+
+    def text(n: int) -> str:
+        cut = (filler * (n // len(filler) + 1))[:n]
+        if cut.rfind("{") > cut.rfind("}"):  # never half an icon token
+            cut = cut[: cut.rfind("{")]
+        return cut.rstrip()
+
+    def fits(n: int) -> bool:
+        return fit(
+            text(n), w * PT_PER_MM, h * PT_PER_MM, style, min_size, min_size, lang, heading=heading, round_box=round_box
+        ).fits
+
+    lo, hi = 0, len(filler)
+    while fits(hi) and hi < 64 * len(filler):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # lo fits, hi does not
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return len(text(lo))
 
 
 def _number_ok(el: ET.Element) -> bool:
