@@ -21,6 +21,7 @@ from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
+from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.icons import IconSet
 from mazmorra.incremental import (
     depfile_path,
@@ -30,7 +31,6 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
-from mazmorra.layout.textbox import SHRUNK
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
@@ -72,6 +72,7 @@ class BuildOptions:
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
     shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
+    pseudo: float | None = None  # build the pseudo-locale only, texts this many percent longer (`i18n pseudo`)
 
 
 @dataclass
@@ -127,19 +128,32 @@ def _build(
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
-    langs = _languages(pack, opts.langs)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
     version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
-        localisation = localise(pack, lang)  # 3. localise
-        labels[lang] = Labels(pack.root, templates_dir(), lang)
+        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
+            localisation = pseudo_localise(pack, opts.pseudo)
+            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        else:
+            localisation = localise(pack, lang)
+            labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            shrinks=opts.shrinks,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -161,7 +175,7 @@ def _build(
             shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
         rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
-        problems = once(problems + [p for p in rendered.all_problems() if opts.shrinks or p.rule != SHRUNK])
+        problems = once(problems + rendered.all_problems())
         result.documents = rendered.by_document()
         result.faces = rendered.faces
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process

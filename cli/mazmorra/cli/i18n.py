@@ -217,3 +217,46 @@ def i18n_status(
                 out.print(
                     f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )
+
+
+@i18n_app.command("pseudo")
+def i18n_pseudo(
+    packs: PacksArg = None,
+    expand: Annotated[
+        float, typer.Option("--expand", min=0, max=300, help="How much longer every text gets, in percent.")
+    ] = 35.0,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (the PDFs go to <out>/<pack>/qps/).")] = Path(
+        "output"
+    ),
+) -> None:
+    """Build the pseudo-locale (qps): every text accented, bracketed and EXPAND % longer, to find tight boxes.
+
+    Built like any language (PDFs in <out>/<pack>/qps/ when every text fits); lists each box the
+    longer text overflows (error) or fits only by shrinking below its design size (warning), with
+    the YAML line of its source text. Exit 1 when a text overflows.
+    """
+    from mazmorra.load import load_pack
+    from mazmorra.pipeline import BuildOptions, build
+
+    with guard():
+        overflowing = 0
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)
+            try:
+                problems: list[Problem] = build(pack_dir, opts, loaded=pack).warnings
+                written = True
+            except ContentError as exc:
+                problems, written = exc.problems, False
+            tight = [p for p in problems if p.rule in ("text.overflow", "text.shrunk", "text.missing-glyph")]
+            others = [p for p in problems if p not in tight]
+            for p in tight + others:
+                err.print(escape(p.format()))
+            over = sum(p.rule == "text.overflow" for p in tight)
+            overflowing += over
+            shrunk = sum(p.rule == "text.shrunk" for p in tight)
+            where = f"; PDFs in {out_dir / pack.id / 'qps'}" if written else "; nothing written"
+            mark = "[red]✗[/]" if over else "[green]✓[/]"
+            err.print(f"{mark} {escape(f'{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk{where}')}")
+        if overflowing:
+            raise typer.Exit(1)

@@ -80,6 +80,7 @@ class FaceContext:
     safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
     boxes: list[TextBox] = field(default_factory=list)  # each field's text box, as laid out
     measure: bool = False  # also measure each box's capacity in characters (`i18n extract`)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 

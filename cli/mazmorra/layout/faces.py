@@ -41,6 +41,7 @@ class LayoutContext:
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
     measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -294,6 +295,7 @@ def _face(
         text_lang=text_lang,
         printing=ctx.pack.spec.print,
         measure=ctx.measure,
+        shrinks=ctx.shrinks,
     )
     try:
         jctx = template.new_context(tctx)

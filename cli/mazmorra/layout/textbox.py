@@ -89,7 +89,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             else None
         )
         ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
-    if block.fits and block.size < size - 1e-9:
+    if ctx.shrinks and block.fits and block.size < size - 1e-9:
         ctx.problems.append(
             Problem(
                 SHRUNK,
