@@ -14,7 +14,8 @@ from mazmorra.errors import Loc, Problem, rel
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
 from mazmorra.i18n.merge import MergeStats, merge
-from mazmorra.i18n.po import catalogue_path, load_po
+from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.i18n.sheetsources import wanted_records
 from mazmorra.i18n.template import (
     DATE_FIELD,
     POEDIT_BASEPATH,
@@ -119,9 +120,24 @@ def update_catalogue(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | 
     return stats.as_dict()
 
 
+def _records(pack: Pack) -> dict[Path, str]:
+    """The spreadsheets' translation records (i18n/sheetsources.py) as `i18n update` leaves them."""
+    return wanted_records(pack, [(m.ctx, m.component, m.field, m.source) for m in pack_messages(pack)])
+
+
+def update_records(pack: Pack) -> list[Path]:
+    """Write the spreadsheets' translation records that changed; the paths written."""
+    written = []
+    for path, text in _records(pack).items():
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            atomic_write_text(path, text)
+            written.append(path)
+    return written
+
+
 def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> list[Path]:
-    """The template and catalogues `i18n update` would rewrite (nothing is written)."""
-    stale = []
+    """The template, catalogues and spreadsheet records `i18n update` would rewrite (nothing is written)."""
+    stale = [p for p, text in _records(pack).items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
     text, changed = wanted_template(pack, boxes)
     if changed:
         stale.append(template_path(pack))
@@ -138,7 +154,7 @@ class StatusItem:
     ctx: str
     component: str
     field: str
-    loc: Loc  # the source text's YAML position (the .po line for obsolete entries)
+    loc: Loc  # where a translator fixes it: the .po line (the catalogue when the entry is missing), the cell
 
 
 @dataclass
@@ -205,6 +221,7 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
     po = None if st.source else load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     in_spreadsheets = spreadsheet_texts(pack, lang)
+    po_name = rel(catalogue_path(pack.root, lang))
     for msg in msgs:
         e = index.get(msg.ctx)
         cell = in_spreadsheets.get((msg.component, msg.field))
@@ -213,12 +230,15 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
         elif cell is not None and cell[0]:
             st.translated += 1
             st.from_spreadsheets += 1
+        elif cell is not None:  # an empty `field@lang` cell: translated there
+            st.untranslated += 1
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, cell[1]))
         elif e is None or not e.msgstr:
             st.untranslated += 1
-            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, _where(po_name, e)))
         elif "fuzzy" in e.flags or e.msgid != msg.source:
             st.fuzzy += 1
-            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
+            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, _where(po_name, e)))
         else:
             st.translated += 1
     for label, state in label_states(pack, lang, labels or []):
@@ -239,6 +259,11 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
                 )
             )
     return st
+
+
+def _where(po_name: str, e: polib.POEntry | None) -> Loc:
+    """Where a translator fixes an entry: its msgstr line, or the catalogue when it has none."""
+    return Loc(po_name, msgstr_line(e), 1) if e is not None else Loc(po_name)
 
 
 def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label, str]]:
