@@ -20,6 +20,7 @@ from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
+from mazmorra.i18n.literals import literal_problems
 from mazmorra.i18n.localise import localise
 from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.icons import IconSet
@@ -181,6 +182,7 @@ def _build(
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
             labels[lang].missing.update(dict.fromkeys(missing))
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:
