@@ -189,3 +189,23 @@ def test_the_weblate_placeholder_check_catches_a_dropped_icon_token() -> None:
     weblate = re.compile(re.search(r'placeholders:r"(.*?)"(?:,|$)', flags).group(1))
     source, translation = "Gain {coin=3} and draw {draw:2}.", "Gain 3 coins and draw {draw:2}."
     assert sorted(weblate.findall(source)) != sorted(weblate.findall(translation))
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_catalogue_headers_name_real_people_and_the_source_language(name: str) -> None:
+    from mazmorra.load import load_pack
+
+    pack = load_pack(CONTENT / name)
+    for po in (CONTENT / name / "locale").glob("*.po"):
+        meta = polib.pofile(str(po)).metadata
+        assert meta["X-Source-Language"] == pack.spec.source_language
+        for field in ("Last-Translator", "Language-Team"):
+            assert meta[field] and not any(p in meta[field] for p in ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org"))
+
+
+def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    assert run_cli("i18n", "add", "fr", "muestras", cwd=pack.parents[1]).returncode == 0
+    meta = polib.pofile(str(pack / "locale" / "fr.po")).metadata
+    assert meta["Language-Team"] == "French (mazmorra sample content)"
+    assert meta["Last-Translator"] == "mazmorra sample content" and meta["X-Source-Language"] == "es"

@@ -49,12 +49,37 @@ def plural_forms(lang: str) -> tuple[int, str]:
     return rule.num_plurals, rule.plural_forms
 
 
-def _header(lang: str, pack_id: str) -> dict[str, str]:
+_PLACEHOLDERS = ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org", "LANGUAGE")  # gettext's, never real values
+
+
+def people(pack: Pack, lang: str) -> dict[str, str]:
+    """The catalogue's Last-Translator and Language-Team from pack.yaml (its `author`), its language
+    by name, and the pack's source language (X-Source-Language)."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = str(Locale.parse(lang).english_name)
+    except (UnknownLocaleError, ValueError):
+        name = lang
+    who = pack.spec.author or pack.id
+    return {"Last-Translator": who, "Language-Team": f"{name} ({who})", "X-Source-Language": pack.spec.source_language}
+
+
+def _placeholders(path: Path, fields: dict[str, str]) -> dict[str, str]:
+    """The `fields` an existing catalogue lacks or still holds gettext's placeholder in."""
+    po = load_po(path)
+    if po is None:
+        return {}
     return {
-        "Project-Id-Version": pack_id,
+        k: v for k, v in fields.items() if not po.metadata.get(k) or any(p in po.metadata[k] for p in _PLACEHOLDERS)
+    }
+
+
+def _header(lang: str, pack: Pack) -> dict[str, str]:
+    return {
+        "Project-Id-Version": pack.id,
         "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
-        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
-        "Language-Team": f"{lang} <LL@li.org>",
+        **people(pack, lang),
         "Language": lang,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
@@ -101,9 +126,9 @@ def merged_catalogue(
     text, stats = merge(
         old,
         wanted_entries(pack, lang, labels, boxes),
-        _header(lang, pack.id),
+        _header(lang, pack),
         ensure={"Language": lang, **POEDIT_BASEPATH},
-        override={DATE_FIELD: date},
+        override={DATE_FIELD: date, **_placeholders(path, people(pack, lang))},
     )
     return text, text != old, stats
 
