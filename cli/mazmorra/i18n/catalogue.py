@@ -102,6 +102,8 @@ def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | No
     if labels_in_catalogue(lang):
         n = plural_forms(lang)[0]
         for label in labels:
+            if lang in dict(label.words):
+                continue  # the kind gives its word in this language: nothing to translate
             e = polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template")
             if label.plural:
                 e.msgid_plural = label.plural
@@ -303,6 +305,9 @@ def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label
                 found[e.msgid] = e
     out = []
     for label in labels:
+        if lang in dict(label.words):  # the kind gives its word in this language
+            out.append((label, "translated"))
+            continue
         e = found.get(label.msgid)
         state = "untranslated" if e is None or not _complete(e) else "fuzzy" if "fuzzy" in e.flags else "translated"
         out.append((label, state))

@@ -214,8 +214,9 @@ def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tup
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
-    """`choice(field, value)` in templates: an enum value's word (translated like a label) and icon,
-    as the kind declares them (`values: {reach: {label: Reach, icon: reach}}`)."""
+    """`choice(field, value)` in templates: an enum value's word (the kind's word in the language, else
+    translated like a label) and icon, as the kind declares them (`values: {reach: {label: Reach,
+    icon: reach}}`, or `label: {es: Alcance, en: Reach}`)."""
 
     def choice(name: str, value: Any) -> dict[str, Any]:
         decl = kind.fields.get(name)
@@ -223,7 +224,8 @@ def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]
         found = item.choices.get(str(value)) if item is not None else None
         if found is None:
             raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
-        return {"value": value, "label": labels(found.label), "icon": found.icon}
+        word = found.word(labels.lang)  # the kind's own word for this language, else the catalogues'
+        return {"value": value, "label": word if word is not None else labels(found.msgid), "icon": found.icon}
 
     return choice
 
