@@ -180,8 +180,22 @@ class Face:
     ops: tuple[Op, ...]
     background: str | None = None
     shape: str = "rect"  # rect | round: how it is cut
-    boxes: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
+    outlines: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
     safe: float | None = None  # its own safe margin (mm, <card safe-margin=>); None: the pack's
+
+
+@dataclass(frozen=True, slots=True)
+class TextBox:
+    """The box a component's field is set in: what a translator's budget is made of."""
+
+    field: str
+    w: float  # mm, inside its padding
+    h: float
+    size: float  # pt: the design size
+    min_size: float  # pt: the smallest it may shrink to
+    fitted: float  # pt: the size this text was set at
+    role: str  # body | title | label
+    capacity: int | None = None  # characters that fit at min_size (measured when asked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +213,7 @@ class Item:
     labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
+    boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
 
 
 @dataclass

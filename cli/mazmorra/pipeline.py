@@ -20,7 +20,9 @@ from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
+from mazmorra.i18n.literals import literal_problems
 from mazmorra.i18n.localise import localise
+from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.icons import IconSet
 from mazmorra.incremental import (
     depfile_path,
@@ -74,6 +76,8 @@ class BuildOptions:
     cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
     cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
     values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
+    shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
+    pseudo: float | None = None  # build the pseudo-locale only, texts this many percent longer (`i18n pseudo`)
 
 
 @dataclass
@@ -131,13 +135,17 @@ def _build(
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
-    langs = _languages(pack, opts.langs)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
     version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
-        localisation = localise(pack, lang)  # 3. localise
-        labels[lang] = Labels(pack.root, templates_dir(), lang)
+        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
+            localisation = pseudo_localise(pack, opts.pseudo)
+            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        else:
+            localisation = localise(pack, lang)
+            labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
@@ -154,6 +162,7 @@ def _build(
             version,
             opts.values,
             cache,
+            shrinks=opts.shrinks,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -182,6 +191,7 @@ def _build(
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
             labels[lang].missing.update(dict.fromkeys(missing))
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:

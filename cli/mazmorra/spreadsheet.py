@@ -286,6 +286,9 @@ def _rows(
                 row.values.locs[fld] = loc(row_no, c + 1)
             else:
                 row.translations.setdefault(lang, {})[fld] = (value, loc(row_no, c + 1))
+        for c, column in enumerate(columns):  # an empty `field@lang` cell: untranslated there, where it is typed
+            if column is not None and column[1] is not None and column[0] not in row.translations.get(column[1], {}):
+                row.translations.setdefault(column[1], {})[column[0]] = ("", loc(row_no, c + 1))
         out.append(row)
     return Spreadsheet(out, located), problems
 

@@ -26,7 +26,11 @@ def test_changed_source_turns_fuzzy_and_update_keeps_the_old_translation(pack_co
     assert st["fuzzy"] == 1
     item = next(i for i in st["items"] if i["state"] == "fuzzy")
     assert item["component"] == "mala-racha" and item["field"] == "name"
-    assert item["file"].endswith(ART) and item["line"] == line_of(pack / ART, "Racha funesta")
+    # located where the translator reviews it: the entry's msgstr line in the catalogue
+    po = (pack / "locale" / "en.po").read_text(encoding="utf-8").splitlines()
+    at = po.index('msgctxt "mala-racha.name"')
+    msgstr = next(i for i in range(at, len(po)) if po[i].startswith("msgstr")) + 1
+    assert item["file"] == "content/expedicion/locale/en.po" and item["line"] == msgstr
     old = polib.pofile(str(pack / "locale/en.po")).find("mala-racha.name", by="msgctxt").msgstr
     res = run_cli("i18n", "update", "expedicion", cwd=project)
     assert res.returncode == 0, res.stderr

@@ -36,6 +36,7 @@ class Label:
     msgid: str
     plural: str | None = None
     loc: Loc | None = None  # where a template first prints it
+    words: tuple[tuple[str, str], ...] = ()  # an enum value's own word per language (no catalogue needed there)
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:
@@ -55,7 +56,8 @@ def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
         for name, decl in kind.fields.items():
             item = decl.item() if decl.type == "list" else decl
             for choice in item.choices.values():
-                seen.setdefault(choice.label, Label(choice.label, None, kind.declared_at.get(name, kind.source)))
+                words = tuple(sorted(choice.label.items())) if isinstance(choice.label, dict) else ()
+                seen.setdefault(choice.msgid, Label(choice.msgid, None, kind.declared_at.get(name, kind.source), words))
     return list(seen.values())
 
 

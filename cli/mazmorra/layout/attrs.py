@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mazmorra.colour import parse as parse_colour
+from mazmorra.contracts import TextBox
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
@@ -75,7 +76,10 @@ class FaceContext:
     serial: int = 0  # elements (and grid parts) numbered so far
     overlapping: int = 0  # inside how many <g overlap="ok">
     safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
-    boxes: list[tuple[float, float, float, float]] = field(default_factory=list)  # text boxes, for design mode
+    outlines: list[tuple[float, float, float, float]] = field(default_factory=list)  # text boxes, for design mode
+    boxes: list[TextBox] = field(default_factory=list)  # each field's text box, as laid out
+    measure: bool = False  # also measure each box's capacity in characters (`i18n extract`)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 

@@ -268,4 +268,4 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
     out: list[Op] = []
     ctx.top = out
     elements(root, ctx, 0.0, 0.0, out)
-    return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape, tuple(ctx.boxes), ctx.safe_margin)
+    return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape, tuple(ctx.outlines), ctx.safe_margin)

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from mazmorra import fonts
-from mazmorra.contracts import Document, Face, Item
+from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
@@ -51,6 +51,8 @@ class LayoutContext:
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
     values: tuple[tuple[str, str], ...] = ()  # `build --set NAME=VALUE`: `vars.NAME` in templates (print variants)
     cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
+    measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -218,7 +220,10 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
         }
         named: dict[str, str] = {}
-        front, met = _face(ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named)
+        boxes: list[TextBox] = []
+        front, met = _face(
+            ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named, boxes
+        )
         found += met
         back = shared_back
         if kind.two_sided:
@@ -232,6 +237,8 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 size,
                 kind.shape,
                 loc.text_lang,
+                None,
+                boxes,
             )
             found += met
         untranslated = loc.untranslated()
@@ -251,6 +258,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
             stamp,
             tuple(ctx.laid[laid_before:]),
+            tuple(boxes),
         )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
@@ -291,8 +299,9 @@ def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tup
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
-    """`choice(field, value)` in templates: an enum value's word (translated like a label) and icon,
-    as the kind declares them (`values: {reach: {label: Reach, icon: reach}}`)."""
+    """`choice(field, value)` in templates: an enum value's word (the kind's word in the language, else
+    translated like a label) and icon, as the kind declares them (`values: {reach: {label: Reach,
+    icon: reach}}`, or `label: {es: Alcance, en: Reach}`)."""
 
     def choice(name: str, value: Any) -> dict[str, Any]:
         decl = kind.fields.get(name)
@@ -300,7 +309,8 @@ def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]
         found = item.choices.get(str(value)) if item is not None else None
         if found is None:
             raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
-        return {"value": value, "label": labels(found.label), "icon": found.icon}
+        word = found.word(labels.lang)  # the kind's own word for this language, else the catalogues'
+        return {"value": value, "label": word if word is not None else labels(found.msgid), "icon": found.icon}
 
     return choice
 
@@ -358,11 +368,13 @@ def _face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
-    """One face from the face cache, else laid out (and stored there): see `_lay_face`."""
-    if ctx.cache is None:
+    """One face from the face cache, else laid out (and stored there): see `_lay_face`. Measuring
+    text boxes or reporting shrinks (a translator's budgets) always lays the face out."""
+    if ctx.cache is None or ctx.measure or ctx.shrinks:
         ctx.laid.append(f"{component}/{side}")
-        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names)
+        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names, boxes)
     langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
     k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
 
@@ -395,6 +407,7 @@ def _lay_face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
     """One face: the template rendered and parsed (None when it cannot be), and the problems it met.
     The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
@@ -407,6 +420,8 @@ def _lay_face(
         fonts=ctx.fonts,
         text_lang=text_lang,
         printing=ctx.pack.spec.print,
+        measure=ctx.measure,
+        shrinks=ctx.shrinks,
     )
     try:
         jctx = template.new_context(tctx)
@@ -422,6 +437,8 @@ def _lay_face(
             face = stamped or face
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
+        if boxes is not None:
+            boxes += fctx.boxes
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
         if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
             rule, loc = "template.render", ctx.templates.render_loc(exc, template)

@@ -13,8 +13,8 @@ from itertools import pairwise
 from mazmorra import fonts
 from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
-from mazmorra.contracts import IconOp, Op, RectOp, TextOp
-from mazmorra.errors import Problem
+from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
+from mazmorra.errors import Problem, Severity
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.paint import corners, opacity, paint
@@ -29,6 +29,7 @@ TEXT_ATTRS = frozenset(
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
 SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
+SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
@@ -74,7 +75,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         span_fonts=spans,
     )
     if el.get("rotate") is None and ctx.top is not None:  # a design-mode outline (a turned box: not shown)
-        ctx.boxes.append((x, y, w, h))
+        ctx.outlines.append((x, y, w, h))
     frame = paint(el, (x, y, w, h))
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
         radius, radii = corners(el)
@@ -109,6 +110,26 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                 ctx.text_loc(fld),
                 ctx.component,
                 fld,
+                lang=ctx.lang,
+            )
+        )
+    if fld:
+        capacity = (
+            _capacity(content, w, h, style, min_size, ctx.lang_of(fld), role != "body", round_box)
+            if ctx.measure
+            else None
+        )
+        ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
+    if ctx.shrinks and block.fits and block.size < size - 1e-9:
+        ctx.problems.append(
+            Problem(
+                SHRUNK,
+                f"text shrinks from its design size {size:g} pt to {block.size:g} pt to fit its {w:.1f}×{h:.1f} mm "
+                f"box (the minimum is {min_size:g} pt); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                Severity.WARNING,
                 lang=ctx.lang,
             )
         )
@@ -156,6 +177,36 @@ def _letter_spacing(el: ET.Element) -> float:
     if not -0.2 <= value <= 1:
         raise ValueError(f'<text letter-spacing="{raw}">: in em, from -0.2 to 1 (0.05 adds a twentieth of the size)')
     return value
+
+
+@lru_cache(maxsize=1024)
+def _capacity(
+    content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
+) -> int:
+    """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
+    a translator's budget, measured with the fitting engine itself."""
+    filler = " ".join(content.split()) + " "
+    if not filler.strip():
+        return 0
+
+    def text(n: int) -> str:
+        cut = (filler * (n // len(filler) + 1))[:n]
+        if cut.rfind("{") > cut.rfind("}"):  # never half an icon token
+            cut = cut[: cut.rfind("{")]
+        return cut.rstrip()
+
+    def fits(n: int) -> bool:
+        return fit(
+            text(n), w * PT_PER_MM, h * PT_PER_MM, style, min_size, min_size, lang, heading=heading, round_box=round_box
+        ).fits
+
+    lo, hi = 0, len(filler)
+    while fits(hi) and hi < 64 * len(filler):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # lo fits, hi does not
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return len(text(lo))
 
 
 def _number_ok(el: ET.Element) -> bool:

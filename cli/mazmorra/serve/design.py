@@ -17,7 +17,7 @@ def with_guides(face: Face, safe: float) -> Face:
     """The face with its design guides on top: text boxes (solid), trim (dashed red) and the safe
     area (dashed blue), `safe` mm inside the trim unless the face has its own margin."""
     margin = face.safe if face.safe is not None else safe
-    guides: list[Op] = [RectOp(x, y, w, h, None, BOX, WIDTH) for x, y, w, h in face.boxes]
+    guides: list[Op] = [RectOp(x, y, w, h, None, BOX, WIDTH) for x, y, w, h in face.outlines]
     guides.append(RectOp(0.0, 0.0, face.w, face.h, None, TRIM, WIDTH, dash=(1.5, 1.0)))
     if 0 < margin < min(face.w, face.h) / 2:
         inner = (margin, margin, face.w - 2 * margin, face.h - 2 * margin)
