@@ -238,6 +238,27 @@ def build_cmd(
             rich_help_panel="Outputs",
         ),
     ] = None,
+    card_pdfs: Annotated[
+        bool,
+        typer.Option(
+            "--card-pdfs",
+            help="One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
+            "cut: output/<pack>/<lang>/cards/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    printer: Annotated[
+        str | None,
+        typer.Option(
+            "--printer",
+            metavar="NAME",
+            help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: drivethrucards, "
+            "thegamecrafter, makeplayingcards, printerstudio, home-a4, home-letter, or the pack's "
+            "printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+            rich_help_panel="Outputs",
+            show_default=False,
+        ),
+    ] = None,
     gallery: Annotated[
         bool,
         typer.Option(
@@ -271,7 +292,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since,
+            changed_since=changed_since, card_pdfs=card_pdfs, printer=printer,
         )  # fmt: skip
         args.check()
         failed = []
