@@ -194,6 +194,10 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
         shown = " or ".join(f + ("}" if not f.endswith("}") else "") for f in wanted)
         msg = f"files.name: '{naming}' lacks {shown} (layout {spec.files.layout} writes several files per deck)"
         problems.append(Problem("printer.profile", msg, locate(root, ("files", "name")) or loc, field="files.name"))
+    shipped = sorted(p.stem for p in (SHIPPED.parent / "icc").glob("*.icc"))
+    if spec.colour.icc is not None and spec.colour.icc not in shipped:
+        msg = f"colour.icc: unknown profile '{spec.colour.icc}'{did_you_mean(spec.colour.icc, shipped)} (shipped: {', '.join(shipped)})"
+        problems.append(Problem("printer.profile", msg, locate(root, ("colour", "icc")) or loc, field="colour.icc"))
     if spec.colour.space == "cmyk" and not spec.colour.icc:
         problems.append(
             Problem(

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity, rel
-from mazmorra.render.draw import DocMeta, HexColor, K, PdfPages
+from mazmorra.render import cmyk, pdfx
+from mazmorra.render.draw import DocMeta, K, PdfPages
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, prune
 
 if TYPE_CHECKING:
@@ -60,7 +61,11 @@ class _File:
         ctx = sink.ctx
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         self.target = target
-        self.pdf = ShopPages(ctx.stage(target), (10.0, 10.0), meta, ctx.icons)
+        printer = sink.printer
+        ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
+        self.pdf = ShopPages(ctx.stage(target), (10.0, 10.0), meta, ctx.icons, ink)
+        if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
+            pdfx.mark(self.pdf.c, printer.pdf, ink)
 
     def face(self, face: Face, sheet: Sheet, reused: bool) -> None:
         pdf = self.pdf
@@ -68,7 +73,7 @@ class _File:
         pdf.size = (sheet.w, sheet.h)
         pdf.page_h = sheet.h
         if face.background and face.shape == "rect":  # the product's bleed may reach past the face's own
-            pdf.c.setFillColor(HexColor(face.background))
+            pdf.c.setFillColor(pdf.colour(face.background))
             pdf.c.rect(0, 0, sheet.w * K, sheet.h * K, stroke=0, fill=1)
         pdf.draw_face(face, sheet.x, sheet.y, reused)
         trim = (sheet.tx, sheet.ty, sheet.w - sheet.tx, sheet.h - sheet.ty)  # the printer's cut

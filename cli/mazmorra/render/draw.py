@@ -40,6 +40,7 @@ from mazmorra.contracts import (
 from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.render import posters
 from mazmorra.render.boxes import Area, page_boxes, pdf_box
+from mazmorra.render.cmyk import Ink
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -84,7 +85,14 @@ def warm_up() -> None:
 class PdfPages:
     """One PDF being written, page by page."""
 
-    def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
+    def __init__(
+        self,
+        path: Path | BinaryIO,
+        page_size: tuple[float, float],
+        meta: DocMeta,
+        icons: IconSet,
+        ink: Ink | None = None,
+    ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
@@ -102,6 +110,8 @@ class PdfPages:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
+        self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
+        self.colour: Callable[[str], Any] = ink.colour if ink is not None else HexColor
         self._forms: dict[tuple[str, str | None], tuple[str, float]] = {}  # (icon, colour) -> (form, larger side pt)
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
@@ -187,18 +197,18 @@ class PdfPages:
             self.draw_face(face, p.x, p.y, True)
             c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
-        c.setStrokeColor(HexColor("#000000"))
+        c.setStrokeColor(self.colour("#000000"))
         for x1, y1, x2, y2 in page.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
         if page.folds:  # dash-dot: fold here, do not cut
             c.setDash([6, 2, 1, 2], 0)
-            c.setStrokeColor(HexColor("#555555"))
+            c.setStrokeColor(self.colour("#555555"))
             for x1, y1, x2, y2 in page.folds:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         if page.cuts:
             c.setDash(2, 2)
-            c.setStrokeColor(HexColor("#888888"))
+            c.setStrokeColor(self.colour("#888888"))
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
@@ -260,7 +270,7 @@ class PdfPages:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
         if face.background:
-            c.setFillColor(HexColor(face.background))
+            c.setFillColor(self.colour(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
@@ -287,7 +297,7 @@ class PdfPages:
                 t.setFont(fonts.register(op.font), op.size)
             if op.color != color:
                 color = op.color
-                t.setFillColor(HexColor(op.color))
+                t.setFillColor(self.colour(op.color))
             t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
             t.textOut(op.text)
         self.c.drawText(t)
@@ -296,7 +306,7 @@ class PdfPages:
         c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle
             c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(HexColor("#555555"))
+            c.setStrokeColor(self.colour("#555555"))
             c.setDash(1.5, 1.5)
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
             c.setDash()
@@ -304,9 +314,9 @@ class PdfPages:
     def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         c = self.c
         if fill:
-            c.setFillColor(HexColor(fill))
+            c.setFillColor(self.colour(fill))
         if stroke:
-            c.setStrokeColor(HexColor(stroke))
+            c.setStrokeColor(self.colour(stroke))
             c.setLineWidth(width * K)
         return (1 if fill else 0), (1 if stroke else 0)
 
@@ -314,7 +324,7 @@ class PdfPages:
         _DRAW[type(op)](self, op, ox, oy)
 
     def _text(self, op: TextOp, ox: float, oy: float) -> None:
-        self.c.setFillColor(HexColor(op.color))
+        self.c.setFillColor(self.colour(op.color))
         self.c.setFont(fonts.register(op.font), op.size)
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
@@ -370,6 +380,7 @@ class PdfPages:
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
         data = images.prepared(Path(op.path), op.w, op.h, op.color)
+        picture = ImageReader(io.BytesIO(data) if self.ink is None else self.ink.image(data))
         x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
         if op.radius:  # the picture clipped to a rounded frame
             self.c.saveState()
@@ -377,7 +388,7 @@ class PdfPages:
             path.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
             self.c.clipPath(path, stroke=0, fill=0)
         self.c.drawImage(
-            ImageReader(io.BytesIO(data)),
+            picture,
             x,
             y,
             op.w * K,
@@ -394,8 +405,9 @@ class PdfPages:
         self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
+            png = path.read_bytes() if color is None else images.tinted(path, color)
             c.drawImage(
-                ImageReader(str(path) if color is None else io.BytesIO(images.tinted(path, color))),
+                ImageReader(io.BytesIO(png) if self.ink is None else self.ink.image(png)),
                 self.X(x),
                 self.Y(y + size),
                 size * K,
@@ -409,7 +421,8 @@ class PdfPages:
         if known is None:  # drawn once per document (and colour) as a form, then referenced
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
 
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
+            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
             c.beginForm(known[0], 0, 0, drawing.width, drawing.height)

@@ -1,0 +1,57 @@
+"""PDF/X marks on a ReportLab canvas: the OutputIntent (the printer's ICC profile embedded), the
+GTS_PDFXVersion key and Trapped in the document information. The pages themselves are made
+conformant by drawing (DeviceCMYK only, every page with its TrimBox and BleedBox, fonts embedded)."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+
+from mazmorra.render.cmyk import Ink
+
+# The value of GTS_PDFXVersion for each standard a profile may name (ISO 15930-4 and -7).
+VERSIONS = {"PDF/X-1a:2003": "PDF/X-1:2003", "PDF/X-4": "PDF/X-4"}
+CONDITIONS = {"swop-tr005-240": ("CGATS TR 005", "SWOP grade 5 coated (CGATS/SWOP TR 005-2007), 240 % total ink")}
+
+
+class _Info(pdfdoc.PDFInfo):
+    """The document information with the PDF/X keys."""
+
+    pdfx = ""
+
+    def format(self, document: Any) -> bytes:
+        text: bytes = super().format(document)
+        extra = f"/GTS_PDFXVersion ({self.pdfx})".encode()
+        return text.replace(b"<<", b"<<\n" + extra + b"\n", 1)
+
+
+def mark(canvas: Canvas, standard: str, ink: Ink) -> None:
+    """Make the canvas's document a PDF/X file of `standard` for `ink`'s output condition."""
+    doc = canvas._doc
+    info = _Info()
+    info.__dict__.update(doc.info.__dict__)
+    info.pdfx = VERSIONS[standard]
+    info.trapped = "False"
+    doc.info = info
+    profile = pdfdoc.PDFStream(content=zlib.compress(ink.icc, 9))
+    profile.dictionary["N"] = 4
+    profile.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+    profile.__RefOnly__ = 1
+    ident, description = CONDITIONS.get(ink.name, (ink.name, ink.name))
+    intent = pdfdoc.PDFDictionary(
+        {
+            "Type": pdfdoc.PDFName("OutputIntent"),
+            "S": pdfdoc.PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": pdfdoc.PDFString(ident),
+            "OutputCondition": pdfdoc.PDFString(description),
+            "RegistryName": pdfdoc.PDFString("http://www.color.org"),
+            "Info": pdfdoc.PDFString(description),
+            "DestOutputProfile": doc.Reference(profile, f"OutputProfile{ink.name}"),
+        }
+    )
+    catalog = doc.Catalog
+    catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
+    catalog.OutputIntents = pdfdoc.PDFArray([intent])
