@@ -42,14 +42,14 @@ class Ink:
         k_ramp = Image.new("CMYK", (256, 1))
         k_ramp.putdata([(0, 0, 0, k) for k in range(256)])
         to_lab = ImageCms.buildTransform(cmyk, lab, "CMYK", "LAB", intent)
-        lightness = [px[0] for px in _pixels(ImageCms.applyTransform(k_ramp, to_lab))]
+        lightness = [px[0] for px in _pixels(_apply(k_ramp, to_lab))]
         self._k_lightness = lightness[::-1]  # rising, for bisect: index i is K = 255 - i
         self._colours: dict[str, CMYKColor] = {}
         self._images: dict[tuple[int, int], bytes] = {}
 
     def _k_for(self, rgb: tuple[int, int, int]) -> int:
         """The K value (0-255) printing the grey's lightness with black ink alone."""
-        img = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._to_lab)
+        img = _apply(Image.new("RGB", (1, 1), rgb), self._to_lab)
         lightness = _pixels(img)[0][0]
         i = min(bisect_left(self._k_lightness, lightness), 255)
         return 255 - i
@@ -63,7 +63,7 @@ class Ink:
                 c = m = y = 0
                 k = self._k_for(rgb)
             else:
-                c, m, y, k = _pixels(ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._to_cmyk))[0]
+                c, m, y, k = _pixels(_apply(Image.new("RGB", (1, 1), rgb), self._to_cmyk))[0]
             known = self._colours[value] = CMYKColor(c / 255, m / 255, y / 255, k / 255)
         return known
 
@@ -101,18 +101,24 @@ class Ink:
         key = (hash(data), len(data))
         cached = self._images.get(key)
         if cached is None:
-            img = Image.open(io.BytesIO(data))
+            img: Image.Image = Image.open(io.BytesIO(data))
             img.load()
             if img.mode in ("RGBA", "LA", "P", "PA"):
                 rgba = img.convert("RGBA")
                 flat = Image.new("RGB", rgba.size, (255, 255, 255))
                 flat.paste(rgba, mask=rgba.getchannel("A"))
                 img = flat
-            cmyk = ImageCms.applyTransform(img.convert("RGB"), self._to_cmyk)
+            cmyk = _apply(img.convert("RGB"), self._to_cmyk)
             buf = io.BytesIO()
             cmyk.save(buf, "TIFF", compression="tiff_deflate")
             cached = self._images[key] = buf.getvalue()
         return Image.open(io.BytesIO(cached))
+
+
+def _apply(img: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
+    out = ImageCms.applyTransform(img, transform)
+    assert out is not None  # not in place: a new image
+    return out
 
 
 def _pixels(img: Image.Image) -> list[Any]:

@@ -17,7 +17,7 @@ VERSIONS = {"PDF/X-1a:2003": "PDF/X-1:2003", "PDF/X-4": "PDF/X-4"}
 CONDITIONS = {"swop-tr005-240": ("CGATS TR 005", "SWOP grade 5 coated (CGATS/SWOP TR 005-2007), 240 % total ink")}
 
 
-class _Info(pdfdoc.PDFInfo):
+class _Info(pdfdoc.PDFInfo):  # type: ignore[misc]  # ReportLab has no type hints
     """The document information with the PDF/X keys."""
 
     pdfx = ""
