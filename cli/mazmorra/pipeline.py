@@ -137,8 +137,9 @@ def _build(
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
-        )
+            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version,
+            opts.outputs.printer,
+        )  # fmt: skip
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
         docs += laid  # 4. lay out: lazily, while stage 5 consumes it

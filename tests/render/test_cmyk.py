@@ -14,7 +14,7 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from mazmorra.render.cmyk import ink
+from mazmorra.printers.cmyk import ink
 
 RGB_OPS = {b"rg", b"RG"}
 DECKS = ("-d", "artimanas", "-d", "fichas", "-d", "losetas", "--lang", "en")

@@ -25,6 +25,7 @@ from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
+from mazmorra.printers import Printer
 
 
 @dataclass
@@ -40,6 +41,7 @@ class LayoutContext:
     draft: bool  # untranslated texts fall back visibly, marked on the face
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
+    printer: Printer | None = None  # a print-shop build (`--printer`): its preflight runs on every face
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -338,7 +340,13 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     from mazmorra.layout.printcheck import check_face
 
     problems = []
-    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
+    findings = check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin)
+    if ctx.printer is not None:
+        from mazmorra.layout.preflight import preflight_face
+
+        pack_safe = fctx.safe_margin if fctx.safe_margin is not None else ctx.pack.spec.print.safe_mm
+        findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe)
+    for found in findings:
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
         problems.append(
             template_problem(
@@ -347,7 +355,7 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
                     f"{face.side}: " + found.message.replace("{other}", other),
                     ctx.templates.element_loc(found.at, template),
                     face.component,
-                    severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                    severity=Severity.ERROR if found.rule in ("print.contrast", "preflight.ink") else Severity.WARNING,
                     lang=ctx.lang,
                 )
             )

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity, rel
-from mazmorra.render import cmyk, pdfx
+from mazmorra.printers import cmyk
+from mazmorra.render import pdfx
 from mazmorra.render.draw import DocMeta, K, PdfPages
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, prune
 
@@ -61,9 +62,10 @@ class _File:
         ctx = sink.ctx
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         self.target = target
+        self.staged = ctx.stage(target)
         printer = sink.printer
         ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
-        self.pdf = ShopPages(ctx.stage(target), (10.0, 10.0), meta, ctx.icons, ink)
+        self.pdf = ShopPages(self.staged, (10.0, 10.0), meta, ctx.icons, ink)
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
             pdfx.mark(self.pdf.c, printer.pdf, ink)
 
@@ -151,12 +153,12 @@ class CardPdfSink(Sink):
             file = _File(self, doc, self._path(doc, comp))
             for face, sheet in zip(faces, sheets):
                 file.face(face, sheet, False)
-            self._close(file)
+            self._close(file, doc)
         elif self.layout == "per-face":
             for face, sheet in zip(faces, sheets):
                 file = _File(self, doc, self._path(doc, comp, face.side))
                 file.face(face, sheet, False)
-                self._close(file)
+                self._close(file, doc)
         else:
             order = list(zip(faces, sheets))
             if self.layout == "deck-back-first":
@@ -167,13 +169,22 @@ class CardPdfSink(Sink):
                     file.face(face, sheet, item.copies > 1 or (face.side == "back" and item.shared_back))
         self._rows.append([str(self._n), comp, item.name, str(item.copies)])
 
-    def _close(self, file: _File) -> None:
+    def _close(self, file: _File, doc: Document) -> None:
         file.pdf.save()
         self._part.written.setdefault(file.target.parent, set()).add(file.target)
+        if self.printer is not None:  # the preflight of what only the written file shows
+            rgb, fonts = pdfx.leftovers(file.staged.read_bytes())
+            where = self.pack.deck(doc.deck_id).loc
+            if rgb and self.printer.colour == "cmyk":
+                msg = f"{file.target.name}: RGB colour left in a CMYK file for {self.printer.name}"
+                self.problem(Problem("preflight.rgb", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
+            if fonts:
+                msg = f"{file.target.name}: fonts not embedded ({', '.join(fonts)}); {self.printer.name} needs every font embedded"
+                self.problem(Problem("preflight.fonts", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
 
     def end(self, doc: Document) -> Part:
         for file in self._open.values():
-            self._close(file)
+            self._close(file, doc)
         self._open = {}
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")

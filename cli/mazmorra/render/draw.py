@@ -38,9 +38,9 @@ from mazmorra.contracts import (
     TextOp,
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
+from mazmorra.printers.cmyk import Ink
 from mazmorra.render import posters
 from mazmorra.render.boxes import Area, page_boxes, pdf_box
-from mazmorra.render.cmyk import Ink
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM

@@ -4,13 +4,15 @@ conformant by drawing (DeviceCMYK only, every page with its TrimBox and BleedBox
 
 from __future__ import annotations
 
+import base64
+import re
 import zlib
 from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from mazmorra.render.cmyk import Ink
+from mazmorra.printers.cmyk import Ink
 
 # The value of GTS_PDFXVersion for each standard a profile may name (ISO 15930-4 and -7).
 VERSIONS = {"PDF/X-1a:2003": "PDF/X-1:2003", "PDF/X-4": "PDF/X-4"}
@@ -55,3 +57,30 @@ def mark(canvas: Canvas, standard: str, ink: Ink) -> None:
     catalog = doc.Catalog
     catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
     catalog.OutputIntents = pdfdoc.PDFArray([intent])
+
+
+# The standard 14 fonts a PDF may name without embedding them (a print shop's preflight refuses them).
+_STANDARD = re.compile(rb"/BaseFont\s*/(Helvetica|Times|Courier|Symbol|ZapfDingbats)[\w-]*")
+_STREAM = re.compile(rb"stream\r?\n(.*?)\r?\n?endstream", re.S)
+_RGB_OP = re.compile(rb"(?:^|[\s\]])(rg|RG)(?=\s|$)")
+
+
+def leftovers(pdf: bytes) -> tuple[bool, list[str]]:
+    """What a finished PDF must not hold for a CMYK print shop: whether any content stream sets an
+    RGB colour or any image is DeviceRGB, and the fonts it names without embedding them."""
+    rgb = b"/DeviceRGB" in pdf
+    for m in _STREAM.finditer(pdf):
+        body = m.group(1)
+        if body.endswith(b"~>"):  # ASCII85 (ReportLab's default outside mazmorra's drawing)
+            body = base64.a85decode(body[:-2])
+        try:
+            body = zlib.decompress(body)
+        except zlib.error:
+            pass  # an uncompressed content stream
+        if body[36:40] == b"acsp":
+            continue  # the embedded ICC profile, not a content stream
+        if _RGB_OP.search(body):
+            rgb = True
+            break
+    fonts = sorted({m.group(0).split(b"/")[-1].decode("latin-1") for m in _STANDARD.finditer(pdf)})
+    return rgb, fonts
