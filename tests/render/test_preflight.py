@@ -85,6 +85,13 @@ def test_the_written_file_is_checked_for_rgb_and_unembedded_fonts() -> None:
     c.rect(10, 10, 20, 20, fill=1, stroke=0)
     c.save()
     assert pdfx.leftovers(buf.getvalue()) == (False, [])
+    assert not pdfx.transparent(buf.getvalue())
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1, initialFontName=fonts.register(fonts.DEFAULT))
+    c.setFillAlpha(0.5)
+    c.rect(10, 10, 20, 20, fill=1, stroke=0)
+    c.save()
+    assert pdfx.transparent(buf.getvalue())
 
 
 def test_a_broken_printer_profile_fails_like_bad_content(pack_copy) -> None:  # type: ignore[no-untyped-def]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import copy
 import io
+import zlib
 from bisect import bisect_left
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,11 @@ class Ink:
         self._k_lightness = lightness[::-1]  # rising, for bisect: index i is K = 255 - i
         self._colours: dict[str, CMYKColor] = {}
         self._images: dict[tuple[int, int], bytes] = {}
+
+    @cached_property
+    def icc_deflated(self) -> bytes:
+        """The profile's bytes deflated, as every PDF embeds it (compressed once per process)."""
+        return zlib.compress(self.icc, 9)
 
     def _k_for(self, rgb: tuple[int, int, int]) -> int:
         """The K value (0-255) printing the grey's lightness with black ink alone."""

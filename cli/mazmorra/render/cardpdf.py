@@ -173,7 +173,21 @@ class CardPdfSink(Sink):
         file.pdf.save()
         self._part.written.setdefault(file.target.parent, set()).add(file.target)
         if self.printer is not None:  # the preflight of what only the written file shows
-            rgb, fonts = pdfx.leftovers(file.staged.read_bytes())
+            data = file.staged.read_bytes()
+            rgb, fonts = pdfx.leftovers(data)
+            if self.printer.pdf == "PDF/X-1a:2003" and pdfx.transparent(data):
+                msg = (
+                    f"{file.target.name}: transparency (an image's alpha or a colour's opacity), which PDF/X-1a forbids"
+                )
+                self.problem(
+                    Problem(
+                        "preflight.transparency",
+                        msg,
+                        self.pack.deck(doc.deck_id).loc,
+                        f"deck:{doc.deck_id}",
+                        lang=doc.lang,
+                    )
+                )
             where = self.pack.deck(doc.deck_id).loc
             if rgb and self.printer.colour == "cmyk":
                 msg = f"{file.target.name}: RGB colour left in a CMYK file for {self.printer.name}"

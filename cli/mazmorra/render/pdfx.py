@@ -38,7 +38,7 @@ def mark(canvas: Canvas, standard: str, ink: Ink) -> None:
     info.pdfx = VERSIONS[standard]
     info.trapped = "False"
     doc.info = info
-    profile = pdfdoc.PDFStream(content=zlib.compress(ink.icc, 9))
+    profile = pdfdoc.PDFStream(content=ink.icc_deflated)
     profile.dictionary["N"] = 4
     profile.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
     profile.__RefOnly__ = 1
@@ -63,6 +63,14 @@ def mark(canvas: Canvas, standard: str, ink: Ink) -> None:
 _STANDARD = re.compile(rb"/BaseFont\s*/(Helvetica|Times|Courier|Symbol|ZapfDingbats)[\w-]*")
 _STREAM = re.compile(rb"stream\r?\n(.*?)\r?\n?endstream", re.S)
 _RGB_OP = re.compile(rb"(?:^|[\s\]])(rg|RG)(?=\s|$)")
+
+
+_TRANSPARENT = re.compile(rb"/SMask\s|/(?:ca|CA)\s+(?:0?\.\d+|0)\b")
+
+
+def transparent(pdf: bytes) -> bool:
+    """Whether a PDF uses transparency (a soft mask, or a fill or stroke alpha below 1), which PDF/X-1a forbids."""
+    return _TRANSPARENT.search(pdf) is not None
 
 
 def leftovers(pdf: bytes) -> tuple[bool, list[str]]:
