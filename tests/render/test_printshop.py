@@ -164,3 +164,16 @@ def test_an_unknown_printer_is_a_usage_error() -> None:
     res = run_cli("build", "expedicion", "--printer", "drivethrucard")
     assert res.returncode == 2
     assert "unknown printer 'drivethrucard'" in res.stdout + res.stderr and "drivethrucards" in res.stdout + res.stderr
+
+
+def test_png_profiles_are_views_of_the_printer_profiles_with_every_raster_product() -> None:
+    from mazmorra.contracts import Face
+    from mazmorra.render.raster import fits_profile, png_profiles, profile_frame
+
+    tgc = png_profiles("tgc")
+    assert [(p.width, p.height) for p in tgc] == [(825, 1125), (600, 825)]  # poker, mini
+    mini = Face("m", "front", 1.75 * IN, 2.5 * IN, 3.175, ())
+    fitted = next(f for p in tgc if (f := fits_profile(mini, p)) is not None)
+    frame = profile_frame(mini, fitted)
+    assert (frame.width, frame.height) == (600, 825)
+    assert [(p.width, p.height) for p in png_profiles("mpc")] == [(822, 1122)]

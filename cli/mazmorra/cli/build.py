@@ -202,8 +202,9 @@ def build_cmd(
     png_profile: Annotated[
         PngProfile | None,
         typer.Option(
-            help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
-            "mpc = MakePlayingCards poker 822×1122 px.",
+            help="PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
+            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
+            "makeplayingcards (poker 822×1122 px).",
             rich_help_panel="Outputs",
         ),
     ] = None,
