@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import need_tool
+from conftest import need_tool, run_cli
 from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
@@ -137,3 +137,20 @@ def test_ghostscript_measures_total_ink_within_240_percent(dtc: Path, tmp_path: 
             totals = [sum(data[i : i + 4]) for i in range(0, len(data), 4)]
             assert max(totals) <= round(2.4 * 255) + 4, f"{page.name}: {max(totals) / 2.55:.0f} % ink"
             assert max(totals) > 255  # something printed, richer than one ink
+
+
+def test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "sheets-cmyk.yaml").write_text(
+        "name: Sheets in CMYK\nextends: home-a4\npdf: PDF/X-1a:2003\ncolour:\n  space: cmyk\n  icc: swop-tr005-240\n",
+        encoding="utf-8",
+    )
+    res = run_cli(
+        "build", "expedicion", "--printer", "sheets-cmyk", "-d", "fichas", "--lang", "en", cwd=pack.parents[1]
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    reader = PdfReader(str(pack.parents[1] / "output" / "expedicion" / "en" / "fichas.pdf"))
+    ops = {op for cs, _ in _streams(reader) for _, op in cs.operations}
+    assert not ops & RGB_OPS and b"k" in ops
+    assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"

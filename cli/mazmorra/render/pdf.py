@@ -41,6 +41,8 @@ class PdfSink(Sink):
         return outputs.pdf
 
     def start(self, doc: Document) -> None:
+        from mazmorra.printers import cmyk
+        from mazmorra.render import pdfx
         from mazmorra.render.draw import DocMeta, PdfPages  # here: only a build that prints pays for ReportLab
 
         ctx = self.ctx
@@ -59,7 +61,11 @@ class PdfSink(Sink):
             self._pdf = None
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
-        self._pdf = PdfPages(ctx.stage(doc.path), ctx.sheet.size, meta, ctx.icons)
+        printer = ctx.outputs.printer  # a sheets profile in CMYK (a print shop that takes whole sheets)
+        ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
+        self._pdf = PdfPages(ctx.stage(doc.path), ctx.sheet.size, meta, ctx.icons, ink)
+        if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
+            pdfx.mark(self._pdf.c, printer.pdf, ink)
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
