@@ -11,6 +11,7 @@ reads to place the sheet. A page with no piece keeps both boxes at the page.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mazmorra.contracts import Placement
 
@@ -58,3 +59,10 @@ def pdf_box(area: Area, page_h: float, pt_per_mm: float) -> tuple[float, float, 
         round(x1 * pt_per_mm, 3),
         round((page_h - y0) * pt_per_mm, 3),
     )
+
+
+def set_boxes(canvas: Any, size: tuple[float, float], trim: Area, bleed: Area) -> None:
+    """Give the page being drawn on a ReportLab canvas (`size` mm) its TrimBox and BleedBox."""
+    k = 72 / 25.4
+    canvas.setTrimBox(pdf_box(trim, size[1], k))
+    canvas.setBleedBox(pdf_box(bleed, size[1], k))

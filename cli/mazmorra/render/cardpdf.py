@@ -21,6 +21,7 @@ from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity, rel
 from mazmorra.printers import cmyk
 from mazmorra.render import pdfx
+from mazmorra.render.boxes import set_boxes
 from mazmorra.render.draw import DocMeta, K, PdfPages
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, prune
 
@@ -79,7 +80,7 @@ class _File:
             pdf.c.rect(0, 0, sheet.w * K, sheet.h * K, stroke=0, fill=1)
         pdf.draw_face(face, sheet.x, sheet.y, reused)
         trim = (sheet.tx, sheet.ty, sheet.w - sheet.tx, sheet.h - sheet.ty)  # the printer's cut
-        pdf.set_boxes(trim, (0.0, 0.0, sheet.w, sheet.h))
+        set_boxes(pdf.c, (sheet.w, sheet.h), trim, (0.0, 0.0, sheet.w, sheet.h))
         pdf.c.showPage()
         pdf.pages += 1
 

@@ -40,7 +40,7 @@ from mazmorra.contracts import (
 from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.printers.cmyk import Ink
 from mazmorra.render import posters
-from mazmorra.render.boxes import Area, page_boxes, pdf_box
+from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -215,15 +215,10 @@ class PdfPages:
         for op in (*page.notes, *label):
             self._op(op, 0.0, 0.0)
         faces = [(p, held[p.index].front if p.side == "front" else held[p.index].back) for p in page.placements]
-        self.set_boxes(*page_boxes(page.size, [(p, f.bleed) for p, f in faces if f is not None]))
+        set_boxes(c, page.size, *page_boxes(page.size, [(p, f.bleed) for p, f in faces if f is not None]))
         c.showPage()
         self._compress_last_page()
         self.pages += 1
-
-    def set_boxes(self, trim: Area, bleed: Area) -> None:
-        """The TrimBox and BleedBox of the page being drawn (`boxes.py`), in mm from its top-left."""
-        self.c.setTrimBox(pdf_box(trim, self.page_h, K))
-        self.c.setBleedBox(pdf_box(bleed, self.page_h, K))
 
     def _compress_last_page(self) -> None:
         """Deflate the page just finished now rather than at save(): ReportLab keeps every page's

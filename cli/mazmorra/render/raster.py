@@ -17,7 +17,7 @@ from PIL import Image
 from mazmorra.contracts import Face, Placement
 from mazmorra.icons import IconSet
 from mazmorra.printers import Printer
-from mazmorra.render.boxes import page_boxes
+from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.draw import DocMeta, K, PdfPages
 
 MM_PER_IN = 25.4
@@ -37,7 +37,11 @@ class FacePages(PdfPages):
         self.c.setPageSize((page_w * K, page_h * K))
         self.page_h = page_h
         self._draw_face(face, x0, y0)
-        self.set_boxes(*page_boxes((page_w, page_h), [(Placement(0, face.side, x0, y0, face.w, face.h), face.bleed)]))
+        set_boxes(
+            self.c,
+            (page_w, page_h),
+            *page_boxes((page_w, page_h), [(Placement(0, face.side, x0, y0, face.w, face.h), face.bleed)]),
+        )
         self.c.showPage()
         self.pages += 1
 
