@@ -154,3 +154,11 @@ def test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk(pack_copy) -> None: 
     ops = {op for cs, _ in _streams(reader) for _, op in cs.operations}
     assert not ops & RGB_OPS and b"k" in ops
     assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+
+
+def test_cmyk_files_are_byte_identical_whatever_the_workers(dtc: Path, tmp_path: Path) -> None:
+    res = run_cli("build", "expedicion", "--printer", "drivethrucards", *DECKS, "-j", "2", "--out", str(tmp_path))
+    assert res.returncode == 0, res.stdout + res.stderr
+    again = tmp_path / "expedicion" / "en" / "drivethrucards"
+    for pdf in sorted(dtc.glob("*.pdf")):
+        assert (again / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
