@@ -162,3 +162,21 @@ def test_cmyk_files_are_byte_identical_whatever_the_workers(dtc: Path, tmp_path:
     again = tmp_path / "expedicion" / "en" / "drivethrucards"
     for pdf in sorted(dtc.glob("*.pdf")):
         assert (again / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "x4.yaml").write_text(
+        "name: X-4 shop\nextends: drivethrucards\npdf: PDF/X-4\n", encoding="utf-8"
+    )
+    res = run_cli("build", "expedicion", "--printer", "x4", "-d", "fichas", "--lang", "en", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stdout + res.stderr
+    pdf = pack.parents[1] / "output" / "expedicion" / "en" / "x4" / "fichas.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF-1.6")
+    reader = PdfReader(str(pdf))
+    assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4"
+    xmp = reader.trailer["/Root"]["/Metadata"].get_object().get_data().decode("utf-8")
+    assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+    assert f"<pdf:Producer>{reader.metadata['/Producer']}</pdf:Producer>" in xmp
+    assert reader.metadata["/Title"] in xmp

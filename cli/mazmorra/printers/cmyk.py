@@ -61,7 +61,8 @@ class Ink:
         return 255 - i
 
     def colour(self, value: str) -> CMYKColor:
-        """A colour of the ops ('#rrggbb') in the profile's CMYK (neutrals in K alone)."""
+        """A colour of the ops ('#rrggbb', or '#rrggbbaa' with its opacity) in the profile's CMYK
+        (neutrals in K alone)."""
         known = self._colours.get(value)
         if known is None:
             rgb = _hex(value)
@@ -70,7 +71,8 @@ class Ink:
                 k = self._k_for(rgb)
             else:
                 c, m, y, k = _pixels(_apply(Image.new("RGB", (1, 1), rgb), self._to_cmyk))[0]
-            known = self._colours[value] = CMYKColor(c / 255, m / 255, y / 255, k / 255)
+            alpha = int(value.lstrip("#")[6:8], 16) / 255 if len(value.lstrip("#")) == 8 else 1  # '#rrggbbaa'
+            known = self._colours[value] = CMYKColor(c / 255, m / 255, y / 255, k / 255, alpha=alpha)
         return known
 
     def of(self, colour: Color) -> CMYKColor:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+import uuid
 import zlib
 from typing import Any
 
@@ -57,6 +58,43 @@ def mark(canvas: Canvas, standard: str, ink: Ink) -> None:
     catalog = doc.Catalog
     catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
     catalog.OutputIntents = pdfdoc.PDFArray([intent])
+    if standard == "PDF/X-4":  # PDF 1.6 and XMP metadata saying the same as the document information
+        doc._pdfVersion = max(tuple(doc._pdfVersion), (1, 6))
+        xmp = pdfdoc.PDFStream(content=_xmp(info, standard).encode("utf-8"), filters=[])
+        xmp.dictionary["Type"] = pdfdoc.PDFName("Metadata")
+        xmp.dictionary["Subtype"] = pdfdoc.PDFName("XML")
+        catalog.Metadata = xmp
+
+
+def _xmp(info: Any, standard: str) -> str:
+    """The XMP packet of a PDF/X-4 file: title, dates, producer and trapping as in the document
+    information (a builds' fixed date: files stay byte-identical), the PDF/X version, a document id
+    made from the title."""
+    date = "2000-01-01T00:00:00Z"
+    doc_id = uuid.uuid5(uuid.NAMESPACE_URL, f"mazmorra:{info.title}")
+    esc = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
+    return f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/"
+    xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/">
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{str(info.title).translate(esc)}</rdf:li></rdf:Alt></dc:title>
+   <dc:format>application/pdf</dc:format>
+   <xmp:CreateDate>{date}</xmp:CreateDate>
+   <xmp:ModifyDate>{date}</xmp:ModifyDate>
+   <xmp:MetadataDate>{date}</xmp:MetadataDate>
+   <xmp:CreatorTool>{str(info.creator).translate(esc)}</xmp:CreatorTool>
+   <pdf:Producer>{str(info.producer).translate(esc)}</pdf:Producer>
+   <pdf:Trapped>False</pdf:Trapped>
+   <pdfxid:GTS_PDFXVersion>{standard}</pdfxid:GTS_PDFXVersion>
+   <xmpMM:DocumentID>uuid:{doc_id}</xmpMM:DocumentID>
+   <xmpMM:VersionID>1</xmpMM:VersionID>
+   <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>"""
 
 
 # The standard 14 fonts a PDF may name without embedding them (a print shop's preflight refuses them).
