@@ -101,3 +101,24 @@ def test_a_broken_printer_profile_fails_like_bad_content(pack_copy) -> None:  # 
     res = run_cli("build", "expedicion", "--printer", "x", cwd=pack.parents[1])
     assert res.returncode == 1
     assert "x.yaml:4" in res.stdout + res.stderr and "unknown profile 'fogra99'" in res.stdout + res.stderr
+
+
+def test_a_printer_with_a_wider_safe_area_warns_at_the_template_lines(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "wide.yaml").write_text(
+        "name: Wide margins\nextends: drivethrucards\nproducts:\n  poker: {size: 2.5x3.5in, safe: 6mm}\n",
+        encoding="utf-8",
+    )
+    res = run_cli("build", "expedicion", "--printer", "wide", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 0, text  # a warning: the build goes on
+    found = [ln for ln in text.splitlines() if "(preflight.safe-area)" in ln]
+    assert found and all("templates/artimana" in ln and ".xml.j2:" in ln for ln in found), text
+    assert "inside Wide margins's safe area" in found[0]
+    assert (
+        "(preflight.safe-area)"
+        not in run_cli(
+            "build", "expedicion", "--printer", "drivethrucards", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1]
+        ).stderr
+    )

@@ -90,11 +90,23 @@ def preflight_face(
                     )
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer)
+    found += _safe(face, owners, printer, icons, pack_safe)
+    return found
+
+
+def _safe(face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float) -> list[Finding]:
+    """Text and icons outside the printer's safe area, measured from the printer's cut (which, for a
+    face a little smaller than the product, lies a fraction of a millimetre outside the face's trim)."""
+    found = []
     product = printer.product(face.w, face.h, face.bleed)
-    safe = product[0].safe if product is not None else printer.safe
+    safe = printer.safe
+    if product is not None:
+        (pw, ph), turned = product[0].trim, product[1]
+        pw, ph = (ph, pw) if turned else (pw, ph)
+        safe = product[0].safe - min((pw - face.w) / 2, (ph - face.h) / 2)  # the cut may lie inside the trim too
     if safe > pack_safe + 1e-6:
         for f in safe_area(face, inks(face.ops, owners), safe, icons):
-            message = f.message.split(" (pack.yaml")[0] + f" of {printer.name}'s safe area; move it inwards"
+            message = f.message.split(", inside the")[0] + f", inside {printer.name}'s safe area; move it inwards"
             found.append(Finding("preflight.safe-area", f.at, message))
     return found
 
