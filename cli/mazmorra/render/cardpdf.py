@@ -104,6 +104,8 @@ class CardPdfSink(Sink):
         self.naming = self.printer.naming if self.printer is not None else "{deck}/{component}.pdf"
         self._open: dict[str, _File] = {}
         self._n = 0
+        self._pages = 0  # of the current document
+        self.pages = 0  # of the build
         self._rows: list[list[str]] = []
         self._unsold: set[tuple[float, float]] = set()
 
@@ -119,7 +121,7 @@ class CardPdfSink(Sink):
         return self.folder(doc) / name
 
     def start(self, doc: Document) -> None:
-        self._open, self._n, self._rows, self._unsold = {}, 0, [], set()
+        self._open, self._n, self._rows, self._unsold, self._pages = {}, 0, [], set(), 0
         if self.layout in ("deck-front-first", "deck-back-first"):
             self._open["deck"] = _File(self, doc, self._path(doc))
         elif self.layout == "fronts-backs":
@@ -172,6 +174,7 @@ class CardPdfSink(Sink):
 
     def _close(self, file: _File, doc: Document) -> None:
         file.pdf.save()
+        self._pages += file.pdf.pages
         self._part.written.setdefault(file.target.parent, set()).add(file.target)
         if self.printer is not None:  # the preflight of what only the written file shows
             data = file.staged.read_bytes()
@@ -206,7 +209,9 @@ class CardPdfSink(Sink):
         w.writerow(["n", "component", "name", "copies"])
         w.writerows(self._rows)
         self.write(self.folder(doc) / f"{doc.deck_id}-cards.csv", buf.getvalue().encode("utf-8"))
-        return super().end(doc)
+        part = super().end(doc)
+        part.data = self._pages
+        return part
 
     def committed(self) -> None:
         for folder in {self.folder_root(f) for f in self.written}:
@@ -217,5 +222,10 @@ class CardPdfSink(Sink):
         rel = folder.relative_to(self.out_dir / self.pack.id)
         return self.out_dir / self.pack.id / rel.parts[0] / rel.parts[1]
 
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        self.pages += part.data or 0
+
     def summary(self) -> list[str]:
-        return [f"{folder}/ ({len(files)} files)" for folder, files in sorted(self.written.items())]
+        pdfs = {folder: sum(1 for f in files if f.suffix == ".pdf") for folder, files in sorted(self.written.items())}
+        return [f"{folder}/ ({n} PDF)" for folder, n in pdfs.items() if n] + [f"print-shop PDFs: {self.pages} pages"]
