@@ -177,3 +177,23 @@ def test_png_profiles_are_views_of_the_printer_profiles_with_every_raster_produc
     frame = profile_frame(mini, fitted)
     assert (frame.width, frame.height) == (600, 825)
     assert [(p.width, p.height) for p in png_profiles("mpc")] == [(822, 1122)]
+
+
+def test_sheet_images_are_the_print_sheets_as_pictures_at_the_profile_dpi(pack_copy, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "si.yaml").write_text(
+        "name: Sheets as images\nextends: home-a4\nfiles:\n  layout: sheet-images\n", encoding="utf-8"
+    )
+    res = run_cli("build", "expedicion", "--printer", "si", "-d", "fichas", "--lang", "en", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stdout + res.stderr
+    images = sorted((pack.parents[1] / "output" / "expedicion" / "en" / "si").glob("*.png"))
+    sheets = run_cli(
+        "build", "expedicion", "--printer", "home-a4", "-d", "fichas", "--lang", "en", "--out", str(tmp_path)
+    )
+    assert sheets.returncode == 0
+    pdf = PdfReader(str(tmp_path / "expedicion" / "en" / "fichas.pdf"))
+    assert [p.name for p in images] == [f"fichas-{n:03d}.png" for n in range(1, len(pdf.pages) + 1)]
+    first = Image.open(images[0])
+    assert first.size == (2480, 3508)  # A4 at 300 dpi
+    assert first.convert("L").getextrema()[0] < 100  # the chits are on it

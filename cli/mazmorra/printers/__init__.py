@@ -32,6 +32,7 @@ LAYOUTS = {
     "deck-back-first": "one PDF per deck, every copy in order: back, front, back, front…",
     "fronts-backs": "two PDFs per deck: every copy's front, then every copy's back in the same order",
     "images": "one image per face at the profile's exact pixel size (PNG), cards.csv with the counts",
+    "sheet-images": "the print-and-play sheets on the profile's paper, one PNG per page at its dpi",
 }
 
 
@@ -45,6 +46,7 @@ NAMES = {
     "deck-back-first": "{deck}.pdf",
     "fronts-backs": "{deck}-{side}s.pdf",
     "images": "{deck}/{component}-{side}.png",
+    "sheet-images": "{deck}-{n:03d}.png",
 }
 
 
