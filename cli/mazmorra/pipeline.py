@@ -163,6 +163,7 @@ def _build(
             opts.values,
             cache,
             shrinks=opts.shrinks,
+            printer=opts.outputs.printer,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)

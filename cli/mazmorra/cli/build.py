@@ -202,8 +202,9 @@ def build_cmd(
     png_profile: Annotated[
         PngProfile | None,
         typer.Option(
-            help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
-            "mpc = MakePlayingCards poker 822×1122 px.",
+            help="PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
+            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
+            "makeplayingcards (poker 822×1122 px).",
             rich_help_panel="Outputs",
         ),
     ] = None,
@@ -236,6 +237,27 @@ def build_cmd(
             "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
             "(default: file:/// URIs of this machine).",
             rich_help_panel="Outputs",
+        ),
+    ] = None,
+    card_pdfs: Annotated[
+        bool,
+        typer.Option(
+            "--card-pdfs",
+            help="One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
+            "cut: output/<pack>/<lang>/cards/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    printer: Annotated[
+        str | None,
+        typer.Option(
+            "--printer",
+            metavar="NAME",
+            help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: drivethrucards, "
+            "thegamecrafter, makeplayingcards, printerstudio, home-a4, home-letter, or the pack's "
+            "printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+            rich_help_panel="Outputs",
+            show_default=False,
         ),
     ] = None,
     gallery: Annotated[
@@ -280,7 +302,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since, values=tuple(set_ or ()),
+            changed_since=changed_since, values=tuple(set_ or ()), card_pdfs=card_pdfs, printer=printer,
         )  # fmt: skip
         args.check()
         failed = []

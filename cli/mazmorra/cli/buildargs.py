@@ -47,6 +47,8 @@ class BuildArgs:
     gallery: bool = False
     changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
     stamp: bool = False  # the version stamp on every face (playtest builds)
+    card_pdfs: bool = False  # one PDF per component, trimmed to its bleed
+    printer: str | None = None  # a printer profile's name: exactly its files
     values: tuple[str, ...] = ()  # --set NAME=VALUE: vars.NAME in templates
 
     def set_values(self) -> tuple[tuple[str, str], ...]:
@@ -71,6 +73,11 @@ class BuildArgs:
             raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
         if self.png_profile is not None and self.dpi is not None:
             raise UsageError(f"--png-profile {self.png_profile.value} fixes the resolution: drop --dpi")
+        if self.printer is not None and (self.png or self.png_profile or self.page or self.bleed is not None):
+            raise UsageError(
+                f"--printer {self.printer} says the paper, bleed and files itself: drop --page, --bleed, --png and "
+                "--png-profile (or edit the profile: `mazmorra printers`)"
+            )
         outputs = self.outputs(None)
         outputs.check()
         if self.changed_only and self.changed_since is not None:
@@ -83,27 +90,31 @@ class BuildArgs:
 
     def outputs(self, pack: Pack | None) -> Outputs:
         """What stage 5 makes, for one pack (its paper when no --page is given)."""
+        from mazmorra import printers
         from mazmorra.render import Outputs
         from mazmorra.render.impose import ImposeOptions
 
         sheet = None
+        # without a pack (checking the options) a printer's name is not resolved: a pack may have its own
+        printer = printers.load(self.printer, pack.root) if self.printer and pack is not None else None
         if pack is not None:
             sheet = ImposeOptions(
-                page=(self.page.value if self.page else pack.spec.page),
+                page=(printer.page if printer and printer.page else self.page.value if self.page else pack.spec.page),
                 landscape=self.landscape,
                 margin=self.margin,
-                crop_marks=self.crop_marks,
+                crop_marks=self.crop_marks and (printer is None or printer.crop_marks),
                 cut_lines=self.cut_lines,
                 duplex=self.duplex.value,
                 layout=self.layout.value,
                 fold=self.fold.value,
                 back_offset=back_offset_mm(self.back_offset),
                 gutter=self.gutter,
-                bleed=self.bleed,
+                bleed=printer.bleed if printer is not None else self.bleed,
                 overlap=self.overlap,
             )
         return Outputs(
-            pdf=self.pdf,
+            pdf=(self.pdf and (printer is None or printer.layout == "sheets"))
+            or (self.printer is not None and pack is None),
             sheet=sheet,
             png=self.png,
             png_profile=self.png_profile.value if self.png_profile else None,
@@ -112,6 +123,8 @@ class BuildArgs:
             tts=self.tts,
             tts_url=self.tts_url,
             gallery=self.gallery,
+            card_pdfs=self.card_pdfs,
+            printer=printer,
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:

@@ -96,6 +96,30 @@ def icons(packs: PacksArg = None) -> None:
             out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
 
 
+@app.command("printers")
+def printers_cmd(packs: PacksArg = None) -> None:
+    """List the printer profiles `build --printer NAME` can use: shipped, plus each pack's printers/*.yaml."""
+    from mazmorra import printers
+
+    with guard():
+        for pack_dir in pack_dirs(packs) if packs else [None]:
+            if pack_dir is not None:
+                out.print(f"[bold]{escape(pack_dir.name)}[/]:")
+            for name in printers.names(pack_dir):
+                p = printers.load(name, pack_dir)
+                sizes = ", ".join(
+                    f"{x.name} {x.trim[0]:g}×{x.trim[1]:g} mm"
+                    + (f" ({x.pixels[0]}×{x.pixels[1]} px)" if x.pixels else "")
+                    for x in p.products
+                )
+                colour = p.colour + (f", ink ≤ {p.ink_limit} %" if p.ink_limit else "")
+                where = f"paper {p.page}" if p.page else sizes or "no products listed"
+                out.print(
+                    f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, PDF {p.pdf}, "
+                    f"bleed {p.bleed:g} mm; {escape(where)}"
+                )
+
+
 @app.command("kinds")
 def kinds_cmd(
     what: Annotated[

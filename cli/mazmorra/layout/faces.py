@@ -26,6 +26,7 @@ from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
+from mazmorra.printers import Printer
 
 
 class Values(dict[str, str]):
@@ -53,6 +54,7 @@ class LayoutContext:
     cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
     measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
     shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
+    printer: Printer | None = None  # a print-shop build (`--printer`): its preflight runs on every face
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -82,7 +84,9 @@ class LayoutContext:
             self.keys[""] = facecache.digest(
                 facecache.tool_hash(),
                 facecache.pack_hash(pack.root, skip),
-                facecache.canonical([pack.spec, pack.bleed_mm, self.lang, self.draft, self.stamp, self.version]),
+                facecache.canonical(
+                    [pack.spec, pack.bleed_mm, self.lang, self.draft, self.stamp, self.version, self.printer]
+                ),
                 facecache.canonical(sorted(self.fonts.items())),
                 facecache.labels_hash(labels.table, labels.plurals, labels.plural_index),
             )
@@ -475,7 +479,13 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     from mazmorra.layout.printcheck import check_face
 
     problems = []
-    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
+    findings = check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin)
+    if ctx.printer is not None:
+        from mazmorra.layout.preflight import preflight_face
+
+        pack_safe = fctx.safe_margin if fctx.safe_margin is not None else ctx.pack.spec.print.safe_mm
+        findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe)
+    for found in findings:
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
         problems.append(
             template_problem(
@@ -484,7 +494,7 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
                     f"{face.side}: " + found.message.replace("{other}", other),
                     ctx.templates.element_loc(found.at, template),
                     face.component,
-                    severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                    severity=Severity.ERROR if found.rule in ("print.contrast", "preflight.ink") else Severity.WARNING,
                     lang=ctx.lang,
                 )
             )

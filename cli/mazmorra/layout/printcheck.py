@@ -54,7 +54,7 @@ def check_face(
     return [
         *contrast_findings(face, drawn, index, printing, icons),
         *_overlaps(drawn, index, icons),
-        *_safe_area(face, drawn, printing.safe_mm if safe is None else safe, icons),
+        *safe_area(face, drawn, printing.safe_mm if safe is None else safe, icons),
     ]
 
 
@@ -112,7 +112,7 @@ def clear_area(face: Face, drawn: list[Ink], op: TextOp, icons: IconSet, safe: f
     """The cheap part of `room_findings`: `op` inside the safe area, and its glyphs' box clear of
     the glyphs' box of other text and of pictures (icons, whose shapes vary, are left to the pixels)."""
     b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
-    if next(_safe_area(face, [b], safe, icons), None) is not None:
+    if next(safe_area(face, [b], safe, icons), None) is not None:
         return False
     tb = tight_box(b, icons)
     for a in drawn:
@@ -301,7 +301,8 @@ def _clear_flush_sides(touch: Image.Image, op: RectOp, box: Box, win: Window) ->
 # ---------------------------------------------------------------- safe area
 
 
-def _safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterator[Finding]:
+def safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterator[Finding]:
+    """Text and icons closer than m mm to the trim."""
     for ink in drawn:
         if not ink.content or _inside_safe(face, ink.box, m):
             continue

@@ -34,6 +34,8 @@ Progress = Callable[[str, int], None]  # (what was just done or "", how many com
 SINKS: dict[str, str] = {
     "pdf": "mazmorra.render.pdf:PdfSink",
     "png": "mazmorra.render.png:PngSink",
+    "cards": "mazmorra.render.cardpdf:CardPdfSink",
+    "sheet-images": "mazmorra.render.sheetimages:SheetImageSink",
     "tts": "mazmorra.render.tts:TtsSink",
     "gallery": "mazmorra.render.gallery:GallerySink",
 }

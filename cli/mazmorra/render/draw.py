@@ -38,7 +38,9 @@ from mazmorra.contracts import (
     TextOp,
 )
 from mazmorra.icons import IconSet, faded, load_svg, recoloured
+from mazmorra.printers.cmyk import Ink
 from mazmorra.render import posters, shapes, text
+from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.forms import end_form
 from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
@@ -79,7 +81,14 @@ def warm_up() -> None:
 class PdfPages:
     """One PDF being written, page by page."""
 
-    def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
+    def __init__(
+        self,
+        path: Path | BinaryIO,
+        page_size: tuple[float, float],
+        meta: DocMeta,
+        icons: IconSet,
+        ink: Ink | None = None,
+    ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
@@ -100,6 +109,8 @@ class PdfPages:
         self._svgs: dict[
             tuple[str, str | None, float], tuple[str, float, float]
         ] = {}  # (file, colour, opacity) -> form
+        self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
+        self.colour: Callable[[str], Any] = ink.colour if ink is not None else paint
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
@@ -184,23 +195,25 @@ class PdfPages:
             self.draw_face(face, p.x, p.y, True)
             c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
-        c.setStrokeColor(paint("#000000"))
+        c.setStrokeColor(self.colour("#000000"))
         for x1, y1, x2, y2 in page.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
         if page.folds:  # dash-dot: fold here, do not cut
             c.setDash([6, 2, 1, 2], 0)
-            c.setStrokeColor(paint("#555555"))
+            c.setStrokeColor(self.colour("#555555"))
             for x1, y1, x2, y2 in page.folds:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         if page.cuts:
             c.setDash(2, 2)
-            c.setStrokeColor(paint("#888888"))
+            c.setStrokeColor(self.colour("#888888"))
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         for op in (*page.notes, *label):
             self._op(op, 0.0, 0.0)
+        faces = [(p, held[p.index].front if p.side == "front" else held[p.index].back) for p in page.placements]
+        set_boxes(c, page.size, *page_boxes(page.size, [(p, f.bleed) for p, f in faces if f is not None]))
         c.showPage()
         self._compress_last_page()
         self.pages += 1
@@ -250,7 +263,7 @@ class PdfPages:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
         if face.background:
-            c.setFillColor(paint(face.background))
+            c.setFillColor(self.colour(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
@@ -275,7 +288,7 @@ class PdfPages:
         c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle
             c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(paint("#555555"))
+            c.setStrokeColor(self.colour("#555555"))
             c.setDash(1.5, 1.5)
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
             c.setDash()
@@ -292,7 +305,7 @@ class PdfPages:
         if op.outline or op.underline or op.strike or op.spacing or op.rise:
             self._texts([op], ox, oy)
             return
-        self.c.setFillColor(paint(op.color))
+        self.c.setFillColor(self.colour(op.color))
         self.c.setFont(fonts.register(op.font), op.size)
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
@@ -331,7 +344,7 @@ class PdfPages:
                 self.c.setFillAlpha(op.opacity)
             data = images.prepared(Path(op.path), op.w, op.h, op.color)
             self.c.drawImage(
-                ImageReader(io.BytesIO(data)),
+                ImageReader(io.BytesIO(data) if self.ink is None else self.ink.image(data)),
                 x,
                 y,
                 op.w * K,
@@ -349,7 +362,8 @@ class PdfPages:
         if known is None:
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
 
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), paint(color))
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
+            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing
             if opacity < 1:
                 drawing = faded(drawing, opacity)
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
@@ -367,8 +381,9 @@ class PdfPages:
             c.saveState()
             if opacity < 1:
                 c.setFillAlpha(opacity)
+            png = path.read_bytes() if color is None else images.tinted(path, color)
             c.drawImage(
-                ImageReader(str(path) if color is None else io.BytesIO(images.tinted(path, color))),
+                ImageReader(io.BytesIO(png) if self.ink is None else self.ink.image(png)),
                 self.X(x),
                 self.Y(y + size),
                 size * K,

@@ -1,8 +1,8 @@
 """Stage 5's shapes: one draw function per kind of shape op (rectangles, circles, ellipses, polygons,
 lines, paths), their fills (flat, translucent or a gradient), strokes and dashes, onto a canvas.
 
-Every colour a shape is drawn in goes through `color`, the one place the renderer turns an op's
-colour (a canonical string, `mazmorra.colour`) into ReportLab's, alpha included.
+Every colour a shape is drawn in goes through its pen's `colour`: `color` below (an op's canonical
+string, `mazmorra.colour`, as ReportLab's RGB, alpha included) or a printer's CMYK (printers/cmyk.py).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ class Pen(Protocol):
 
     def X(self, x: float) -> float: ...
     def Y(self, y: float) -> float: ...
+    def colour(self, value: str) -> Any: ...  # an op's colour as the page draws it (RGB, or a printer's CMYK)
 
 
 @lru_cache(maxsize=1024)
@@ -153,9 +154,9 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
 def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
     c = pen.c
     if fill:
-        c.setFillColor(color(fill))
+        c.setFillColor(pen.colour(fill))
     if stroke:
-        c.setStrokeColor(color(stroke))
+        c.setStrokeColor(pen.colour(stroke))
         c.setLineWidth(width * K)
     return (1 if fill else 0), (1 if stroke else 0)
 
@@ -193,7 +194,7 @@ def _paint(
 def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
     """Paint a gradient over the current clip (its colours opaque, `opacity` over all of it)."""
     c = pen.c
-    colours = [color(stop) for _, stop in g.stops]
+    colours = [pen.colour(stop) for _, stop in g.stops]
     where = [at for at, _ in g.stops]
     if g.opacity < 1:
         c.setFillAlpha(g.opacity)

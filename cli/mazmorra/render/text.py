@@ -9,7 +9,7 @@ from reportlab.lib.rl_accel import fp_str
 
 from mazmorra import fonts
 from mazmorra.contracts import TextOp
-from mazmorra.render.shapes import Pen, color, translucent
+from mazmorra.render.shapes import Pen, translucent
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -25,7 +25,7 @@ def decorate(pen: Pen, op: TextOp, ox: float, oy: float) -> None:
     width = fonts.width(op.text, op.font, op.size) + op.spacing * max(len(op.text) - 1, 0)  # pt
     x0 = pen.X(ox + op.x)
     base = pen.Y(oy + op.y) + op.rise
-    c.setStrokeColor(color(op.color))
+    c.setStrokeColor(pen.colour(op.color))
     c.setLineWidth(op.size * WEIGHT)
     for on, at in ((op.underline, UNDER), (op.strike, STRIKE)):
         if on:
@@ -74,9 +74,9 @@ def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline:
         if ink != ink_now:
             ink_now = ink
             if outline:
-                t.setStrokeColor(color(ink))
+                t.setStrokeColor(pen.colour(ink))
             else:
-                t.setFillColor(color(ink))
+                t.setFillColor(pen.colour(ink))
         if outline:
             t._code.append(f"{fp_str(op.outline_width * 2 * K)} w")  # half of it lies under the fill
         if op.spacing != spacing:
