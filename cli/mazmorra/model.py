@@ -125,6 +125,9 @@ def setting_name(what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+Orientation = Literal["auto", "portrait", "landscape"]
+
+
 class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
@@ -136,6 +139,9 @@ class DeckSpec(Strict):
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
     sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")
+    orientation: Orientation | None = Field(
+        None, description="the deck's print sheets: portrait, landscape or auto (default: the pack's orientation)"
+    )
 
     @field_validator("card_size")
     @classmethod
@@ -193,6 +199,10 @@ class PackSpec(Strict):
     page: Literal["a4", "letter", "a3"] = "a4"
     card_size: str = "poker"
     bleed: str | float = "3mm"
+    orientation: Orientation = Field(
+        "auto",
+        description="print sheets: portrait, landscape, or auto: whichever fits more pieces a sheet (per deck)",
+    )
     decks: list[DeckSpec] = Field(min_length=1)
     edition: Literal["reference", "custom"] | None = Field(
         None,

@@ -23,14 +23,16 @@ def px(mm: float) -> float:
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
-    """`mazmorra build expedicion --lang es --deck DECK OPTIONS` once per option set; returns the PDF."""
+    """`mazmorra build expedicion --lang es --deck DECK OPTIONS` once per option set, on portrait sheets
+    unless the options say --landscape (the geometry below is measured on them); returns the PDF."""
     done: dict[tuple[str, ...], Path] = {}
 
     def make(deck: str, *options: str) -> Path:
         key = (deck, *options)
         if key not in done:
             out = tmp_path_factory.mktemp("print")
-            res = run_cli("build", "expedicion", "--lang", "es", "--deck", deck, "--out", str(out), *options)
+            turn = () if "--landscape" in options else ("--portrait",)
+            res = run_cli("build", "expedicion", "--lang", "es", "--deck", deck, "--out", str(out), *turn, *options)
             assert res.returncode == 0, res.stderr
             done[key] = out / "expedicion" / "es" / f"{deck}.pdf"
         return done[key]
@@ -149,9 +151,9 @@ def test_short_edge_backs_mirror_rows(build, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_long_edge_backs_mirror_columns(built_expedicion: Path, tmp_path: Path) -> None:
+def test_long_edge_backs_mirror_columns(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    front, back = _last_sheet(built_expedicion / "es" / "maldiciones.pdf", tmp_path)
+    front, back = _last_sheet(build("maldiciones"), tmp_path)
     grid = plan(ImposeOptions(), 63, 88, BLEED)
     for r in range(grid.rows):
         y = px(grid.cell(r * grid.cols)[1] + 44)
@@ -161,11 +163,11 @@ def test_long_edge_backs_mirror_columns(built_expedicion: Path, tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_back_offset_moves_backs_by_the_given_millimetres(build, built_expedicion: Path, tmp_path: Path) -> None:
+def test_back_offset_moves_backs_by_the_given_millimetres(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     dx, dy = 2.0, -1.5
     pdf = build("maldiciones", f"--back-offset={dx:g},{dy:g}")
-    reference = built_expedicion / "es" / "maldiciones.pdf"  # the same deck without an offset
+    reference = build("maldiciones")  # the same deck without an offset
     plain, moved = render_png(reference, 2, DPI, tmp_path), render_png(pdf, 2, DPI, tmp_path)
     fronts_plain, fronts_moved = (
         render_png(reference, 1, DPI, tmp_path),

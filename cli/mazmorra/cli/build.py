@@ -81,7 +81,15 @@ def build_cmd(
         Page | None,
         typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
     ] = None,
-    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Print sheets")] = False,
+    landscape: Annotated[
+        bool | None,
+        typer.Option(
+            "--landscape/--portrait",
+            help="Sheet orientation for every deck (default: the deck's or pack's `orientation`, else "
+            "whichever fits more pieces a sheet).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = None,
     duplex: Annotated[
         Duplex,
         typer.Option(

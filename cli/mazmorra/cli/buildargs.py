@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BuildArgs:
     lang: str = "all"
     page: Page | None = None  # None: the pack's paper
-    landscape: bool = False
+    landscape: bool | None = None  # None: the deck's or pack's orientation, else whichever fits more
     duplex: Duplex = Duplex.long
     crop_marks: bool = True
     cut_lines: bool = False

@@ -3,12 +3,12 @@ drawn (`draw.py`) while the document's items arrive."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
-from mazmorra.render.impose import DoesNotFit, impose
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
 
 if TYPE_CHECKING:
@@ -22,6 +22,16 @@ class _Made:
 
     pages: int
     inputs: set[Path] = field(default_factory=set)
+
+
+def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
+    """The build's sheet turned as the deck (else the pack) asks when the command line did not say;
+    still None for auto, which imposition settles by what fits more."""
+    if ctx.sheet.landscape is not None:
+        return ctx.sheet
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    wanted = (spec.orientation if spec else None) or ctx.pack.spec.orientation
+    return ctx.sheet if wanted == "auto" else replace(ctx.sheet, landscape=wanted == "landscape")
 
 
 class PdfSink(Sink):
@@ -45,7 +55,7 @@ class PdfSink(Sink):
 
         ctx = self.ctx
         try:
-            pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
+            pages = impose(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
         except DoesNotFit as exc:
             self.problem(
                 Problem(
@@ -59,7 +69,7 @@ class PdfSink(Sink):
             self._pdf = None
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
-        self._pdf = PdfPages(ctx.stage(doc.path), ctx.sheet.size, meta, ctx.icons)
+        self._pdf = PdfPages(ctx.stage(doc.path), pages[0].size if pages else ctx.sheet.size, meta, ctx.icons)
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
