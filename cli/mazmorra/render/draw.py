@@ -39,6 +39,7 @@ from mazmorra.contracts import (
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.render import posters
+from mazmorra.render.guides import guide_colour
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -51,6 +52,7 @@ def HexColor(value: str) -> Any:
 
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
+GUIDE_WIDTH_PT = 0.6  # a round piece's cut guide: solid, wide enough to keep its colour once rasterised
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class PdfPages:
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
+        self._guides: dict[tuple[str, str], str] = {}  # (component, side) -> its cut guide's colour
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -285,12 +288,13 @@ class PdfPages:
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
-        if face.shape == "round":  # the cut guide of a round component: its trim circle
-            c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(HexColor("#555555"))
-            c.setDash(1.5, 1.5)
+        if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
+            key = (face.component, face.side)
+            if key not in self._guides:
+                self._guides[key] = guide_colour(face, self.icons)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(HexColor(self._guides[key]))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
-            c.setDash()
 
     def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         c = self.c

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from mazmorra.contracts import Page, Placement, Segment
 from mazmorra.render import posters
+from mazmorra.render.cuts import cut_lines
 from mazmorra.render.grid import (
     CORNER_MARK,
     MARK_MAX,
@@ -121,12 +122,12 @@ def _impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[
     for fronts in plan_fronts(sheet, sizes, bleed):
         placed = [_placement(s, "front") for s in fronts.slots]
         placed += [_placement(s, "back", fronts.turn_backs) for s in fronts.backs if backs[s.index]]
-        out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds))
+        out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds, bleed))
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
             # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
             placed = [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]]
-            out.append(_page(sheet, behind.slots, placed, behind.marks, ()))
+            out.append(_page(sheet, behind.slots, placed, behind.marks, (), bleed))
     return out
 
 
@@ -150,12 +151,10 @@ def _page(
     placed: list[Placement],
     marks: tuple[Segment, ...],
     folds: tuple[Segment, ...],
+    bleed: float,
 ) -> Page:
     pw, ph = sheet.size
-    cuts: list[Segment] = []
-    if sheet.cut_lines:  # across the whole sheet through every trim edge; neighbours share a line
-        cuts += [(x, ph, x, 0.0) for x in sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})]
-        cuts += [(0.0, y, pw, y) for y in sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})]
+    cuts = cut_lines(slots, bleed, printable(sheet), (pw, ph)) if sheet.cut_lines else []
     return Page((pw, ph), tuple(placed), marks, folds, tuple(cuts))
 
 
