@@ -4,13 +4,12 @@ outline; on sheets mixing sizes each piece has its own; drawn where imposition p
 from __future__ import annotations
 
 import re
-import zlib
 from functools import cache
 
 import pytest
+from conftest import CONTENT, SAMPLES, run_cli
 from pypdf import PdfReader
 
-from conftest import CONTENT, SAMPLES, run_cli
 from mazmorra.contracts import Page
 from mazmorra.load import load_pack
 from mazmorra.render.impose import ImposeOptions, impose
@@ -29,26 +28,30 @@ def _decks(pack: str) -> list[tuple[str, list[tuple[float, float]], list[bool], 
     return out
 
 
+def _enters(seg: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether an axis-parallel segment runs through the open inside of box b."""
+    x1, y1, x2, y2 = seg
+    return (
+        min(x1, x2) < b[2] - EPS and max(x1, x2) > b[0] + EPS and min(y1, y2) < b[3] - EPS and max(y1, y2) > b[1] + EPS
+    )
+
+
 def _crossed(page: Page, bleed: float) -> list[tuple[int, tuple[float, float, float, float]]]:
     """(piece, cut line) for every line that enters a piece's bleed box other than along one of
     that piece's own trim edges, or enters any piece's trim box."""
     bad = []
     for seg in page.cuts:
         x1, y1, x2, y2 = seg
-        lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
         for p in page.placements:
             if p.clip is not None:
                 continue  # a poster's tile: its own trimming lines
             trim = (p.x, p.y, p.x + p.w, p.y + p.h)
             box = (p.x - bleed, p.y - bleed, p.x + p.w + bleed, p.y + p.h + bleed)
 
-            def enters(b: tuple[float, float, float, float]) -> bool:
-                return lo_x < b[2] - EPS and hi_x > b[0] + EPS and lo_y < b[3] - EPS and hi_y > b[1] + EPS
-
             own_edge = (x1 == x2 and any(abs(x1 - v) < 1e-3 for v in (trim[0], trim[2]))) or (
                 y1 == y2 and any(abs(y1 - v) < 1e-3 for v in (trim[1], trim[3]))
             )
-            if enters(trim) or (enters(box) and not own_edge):
+            if _enters(seg, trim) or (_enters(seg, box) and not own_edge):
                 bad.append((p.index, seg))
     return bad
 

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 from conftest import CONTENT, need_tool, render_png
+
 from mazmorra.layout.contrast import luminance
 from mazmorra.load import load_pack
 from mazmorra.render.impose import ImposeOptions, impose
@@ -38,10 +39,11 @@ def test_round_cut_guides_pass_3_to_1_against_the_chip_rim(built, tmp_path: Path
         ratios = []
         for k in range(72):
             a = 2 * math.pi * k / 72
-            at = lambda d: (round(px(cx + d * math.cos(a))), round(px(cy + d * math.sin(a))))  # noqa: E731
-            guide = img.getpixel(at(r))
-            # the rim on both sides of the guide, clear of its antialiased edge
-            ratios.append(min(_ratio(guide, img.getpixel(at(r - 0.5))), _ratio(guide, img.getpixel(at(r + 0.5)))))
+            guide, inside, outside = (
+                img.getpixel((round(px(cx + d * math.cos(a))), round(px(cy + d * math.sin(a)))))
+                for d in (r, r - 0.5, r + 0.5)  # the rim on both sides of the guide, clear of its antialiased edge
+            )
+            ratios.append(min(_ratio(guide, inside), _ratio(guide, outside)))
         ratios.sort()
         worst.append(ratios[len(ratios) // 20])  # 95 % of the circle: a glyph's edge may touch it
     assert min(worst) >= 3.0, [round(w, 2) for w in worst]

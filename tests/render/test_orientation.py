@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import edit, run_cli
 from pypdf import PdfReader
 
-from conftest import edit, run_cli
 from mazmorra.render.impose import ImposeOptions, impose
 from mazmorra.units import PAGE_SIZES_MM
 

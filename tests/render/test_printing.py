@@ -339,3 +339,20 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
         if comp.size_mm == (44.0, 68.0):  # where a 63×88 back would have spilled: paper
             assert colour(slot.x + 44 + 3 + 2, slot.y + 34) == (255, 255, 255)
             assert colour(slot.x + 22, slot.y + 68 + 3 + 2) == (255, 255, 255)
+
+
+def test_fold_layout_of_a_deck_without_backs_has_no_fold_and_no_blank_half(tmp_path: Path) -> None:
+    out = {}
+    for name, options in (("fold", ("--layout", "fold")), ("fronts", ("--duplex", "none"))):
+        res = run_cli(
+            "build", "cripta", "--lang", "en", "--deck", "marcadores", *options, "--out", str(tmp_path / name)
+        )
+        assert res.returncode == 0, res.stdout + res.stderr
+        out[name] = PdfReader(str(tmp_path / name / "cripta" / "en" / "marcadores.pdf"))
+    fold, fronts = out["fold"], out["fronts"]
+    assert len(fold.pages) == len(fronts.pages) == 2  # 12 markers, 6 an A4 sheet (folded: 4 a sheet, 3 pages)
+    for page in fold.pages:
+        stream = page.get_contents().get_data()
+        assert b"[6 2 1 2] 0 d" not in stream  # the fold line's dash-dot
+        assert b"Do" in stream
+    assert [p.get_contents().get_data() for p in fold.pages] == [p.get_contents().get_data() for p in fronts.pages]

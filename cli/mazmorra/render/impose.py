@@ -119,6 +119,8 @@ def fits(sheet: ImposeOptions, w: float, h: float, bleed: float) -> bool:
 
 def _impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
     out: list[Page] = []
+    if sheet.layout == "fold" and not any(backs):  # nothing to fold behind: the whole page for fronts
+        sheet = replace(sheet, layout="duplex", duplex="none")
     for fronts in plan_fronts(sheet, sizes, bleed):
         placed = [_placement(s, "front") for s in fronts.slots]
         placed += [_placement(s, "back", fronts.turn_backs) for s in fronts.backs if backs[s.index]]
