@@ -128,6 +128,13 @@ def setting_name(what: str) -> AfterValidator:
 Orientation = Literal["auto", "portrait", "landscape"]
 
 
+def _radius(v: str | float) -> str | float:
+    """A corner radius: a length from 0 to 10 mm."""
+    if not 0 <= parse_length(v) <= 10:
+        raise ValueError(f"corner radius {v!r}: use 0 to 10mm")
+    return v
+
+
 class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
@@ -142,6 +149,14 @@ class DeckSpec(Strict):
     orientation: Orientation | None = Field(
         None, description="the deck's print sheets: portrait, landscape or auto (default: the pack's orientation)"
     )
+    corner_radius: str | float | None = Field(
+        None, description="the radius of the deck's rounded corners, for the cut guides (default: the pack's)"
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float | None) -> str | float | None:
+        return v if v is None else _radius(v)
 
     @field_validator("card_size")
     @classmethod
@@ -203,6 +218,15 @@ class PackSpec(Strict):
         "auto",
         description="print sheets: portrait, landscape, or auto: whichever fits more pieces a sheet (per deck)",
     )
+    corner_radius: str | float = Field(
+        0, description="the radius of the pieces' rounded corners (3mm for most cards): cut guides at each corner"
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float) -> str | float:
+        return _radius(v)
+
     decks: list[DeckSpec] = Field(min_length=1)
     edition: Literal["reference", "custom"] | None = Field(
         None,

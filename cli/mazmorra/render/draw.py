@@ -38,8 +38,7 @@ from mazmorra.contracts import (
     TextOp,
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
-from mazmorra.render import posters
-from mazmorra.render.guides import guide_colour
+from mazmorra.render import guides, posters
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -84,7 +83,9 @@ def warm_up() -> None:
 class PdfPages:
     """One PDF being written, page by page."""
 
-    def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
+    def __init__(
+        self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet, corner: float = 0.0
+    ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
@@ -107,6 +108,7 @@ class PdfPages:
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
         self._guides: dict[tuple[str, str], str] = {}  # (component, side) -> its cut guide's colour
+        self.corner = corner  # mm, the radius of rectangular pieces' rounded corners (0: square)
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -289,12 +291,21 @@ class PdfPages:
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
-            key = (face.component, face.side)
-            if key not in self._guides:
-                self._guides[key] = guide_colour(face, self.icons)
             c.setLineWidth(GUIDE_WIDTH_PT)
-            c.setStrokeColor(HexColor(self._guides[key]))
+            c.setStrokeColor(HexColor(self._guide(face, guides.circle_points(face))))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
+        elif self.corner > 0:  # rounded corners: where the corner rounder (or scissors) goes
+            r = min(self.corner, face.w / 2, face.h / 2)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(HexColor(self._guide(face, guides.corner_points(face, r))))
+            for (cx, cy), start in guides.corners(face, r):
+                c.arc(self.X(x0 + cx - r), self.Y(y0 + cy + r), self.X(x0 + cx + r), self.Y(y0 + cy - r), start, 90)
+
+    def _guide(self, face: Face, points: list[tuple[float, float]]) -> str:
+        key = (face.component, face.side)
+        if key not in self._guides:
+            self._guides[key] = guides.guide_colour(face, self.icons, points)
+        return self._guides[key]
 
     def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         c = self.c

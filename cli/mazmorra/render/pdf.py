@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import Problem
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.units import parse_length
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
@@ -32,6 +33,13 @@ def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
     spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
     wanted = (spec.orientation if spec else None) or ctx.pack.spec.orientation
     return ctx.sheet if wanted == "auto" else replace(ctx.sheet, landscape=wanted == "landscape")
+
+
+def corner_radius(ctx: SinkContext, deck_id: str) -> float:
+    """The radius (mm) of the deck's rounded corners: its own `corner_radius`, else the pack's."""
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    value = spec.corner_radius if spec is not None and spec.corner_radius is not None else ctx.pack.spec.corner_radius
+    return parse_length(value)
 
 
 class PdfSink(Sink):
@@ -69,7 +77,8 @@ class PdfSink(Sink):
             self._pdf = None
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
-        self._pdf = PdfPages(ctx.stage(doc.path), pages[0].size if pages else ctx.sheet.size, meta, ctx.icons)
+        size = pages[0].size if pages else ctx.sheet.size
+        self._pdf = PdfPages(ctx.stage(doc.path), size, meta, ctx.icons, corner_radius(ctx, doc.deck_id))
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
