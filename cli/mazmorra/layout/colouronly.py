@@ -159,11 +159,12 @@ def game_colours(pack: Pack) -> dict[str, tuple[str, ...]]:
 
 
 MARK = (1.5, 12.0)  # mm: the sides of a small mark (a cube, a pip, a coloured icon)
+BESIDE = 2.5  # mm around a mark where a letter or symbol still reads as its own (a door's, just inside the wall)
 
 
 def small_marks(face: Face) -> list[tuple[Shape, str]]:
     """Each small filled shape or recoloured icon of the face, as (its shape with what is written or
-    drawn on it, its colour)."""
+    drawn on it or right beside it, its colour)."""
     ops = face.ops
     out: list[tuple[Shape, str]] = []
     for i, op in enumerate(ops):
@@ -193,9 +194,9 @@ def _label(op: Op) -> object:
 
 
 def _within(op: Op, box: tuple[float, float, float, float]) -> bool:
-    """Whether a text or icon (or a shape) drawn later sits on the mark."""
-    if isinstance(op, TextOp):
-        x, y = op.x, op.y
+    """Whether a text or icon (or a shape) drawn later sits on the mark or right beside it."""
+    if isinstance(op, TextOp):  # from the start of its baseline to about the middle of its capitals
+        x, y = op.x, op.y - op.size * 25.4 / 72 * 0.35
     elif isinstance(op, IconOp):
         x, y = op.x + op.size / 2, op.y + op.size / 2
     elif isinstance(op, (RectOp, ImageOp)):
@@ -206,7 +207,8 @@ def _within(op: Op, box: tuple[float, float, float, float]) -> bool:
         x, y = sum(p[0] for p in op.points) / len(op.points), sum(p[1] for p in op.points) / len(op.points)
     else:
         return False
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+    across = box[0] <= x <= box[2] and box[1] - BESIDE <= y <= box[3] + BESIDE  # on it, above or below
+    return across or (box[1] <= y <= box[3] and box[0] - BESIDE <= x <= box[2] + BESIDE)  # or to a side
 
 
 def differing(comp: Component, other: Component | None) -> Loc:
