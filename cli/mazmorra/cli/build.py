@@ -115,6 +115,22 @@ def build_cmd(
         float,
         typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Print sheets"),
     ] = 5.0,
+    greyscale: Annotated[
+        bool,
+        typer.Option(
+            "--greyscale",
+            help="Print sheets in shades of grey only (no colour at all).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
+    ink_saver: Annotated[
+        bool,
+        typer.Option(
+            "--ink-saver",
+            help="Light tints instead of full fills and backgrounds, outlines kept, light text darkened.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
     layout: Annotated[
         Layout,
         typer.Option(
@@ -279,7 +295,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since,
+            changed_since=changed_since, greyscale=greyscale, ink_saver=ink_saver,
         )  # fmt: skip
         args.check()
         failed = []

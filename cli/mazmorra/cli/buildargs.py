@@ -47,6 +47,8 @@ class BuildArgs:
     gallery: bool = False
     changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
     stamp: bool = False  # the version stamp on every face (playtest builds)
+    greyscale: bool = False  # print sheets in grey only
+    ink_saver: bool = False  # print sheets with light tints and outlines
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
@@ -87,6 +89,8 @@ class BuildArgs:
                 gutter=self.gutter,
                 bleed=self.bleed,
                 overlap=self.overlap,
+                greyscale=self.greyscale,
+                ink_saver=self.ink_saver,
             )
         return Outputs(
             pdf=self.pdf,

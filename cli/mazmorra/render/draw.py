@@ -20,7 +20,6 @@ from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
 from mazmorra.contracts import (
@@ -39,6 +38,7 @@ from mazmorra.contracts import (
 )
 from mazmorra.icons import IconSet, load_svg, recoloured
 from mazmorra.render import guides, posters
+from mazmorra.render.inks import OUTLINE, Look
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -84,13 +84,19 @@ class PdfPages:
     """One PDF being written, page by page."""
 
     def __init__(
-        self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet, corner: float = 0.0
+        self,
+        path: Path | BinaryIO,
+        page_size: tuple[float, float],
+        meta: DocMeta,
+        icons: IconSet,
+        look: Look | None = None,
     ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
         self.page_h = ph
-        self.c = Canvas(
+        self.look = look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
+        self.c = look.canvas()(
             str(path) if isinstance(path, Path) else path,
             pagesize=(pw * K, ph * K),
             invariant=1,
@@ -107,8 +113,7 @@ class PdfPages:
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
-        self._guides: dict[tuple[str, str], str] = {}  # (component, side) -> its cut guide's colour
-        self.corner = corner  # mm, the radius of rectangular pieces' rounded corners (0: square)
+        self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -255,7 +260,7 @@ class PdfPages:
         else:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
-        if face.background:
+        if face.background and not self.look.ink_saver:  # the ink saver prints no full-bleed fill
             c.setFillColor(HexColor(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
@@ -283,7 +288,7 @@ class PdfPages:
                 t.setFont(fonts.register(op.font), op.size)
             if op.color != color:
                 color = op.color
-                t.setFillColor(HexColor(op.color))
+                t.setFillColor(HexColor(self.look.ink(op.color)))
             t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
             t.textOut(op.text)
         self.c.drawText(t)
@@ -292,27 +297,23 @@ class PdfPages:
         c = self.c
         if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
             c.setLineWidth(GUIDE_WIDTH_PT)
-            c.setStrokeColor(HexColor(self._guide(face, guides.circle_points(face))))
+            c.setStrokeColor(HexColor(self._guides.of(face, guides.circle_points(face))))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
-        elif self.corner > 0:  # rounded corners: where the corner rounder (or scissors) goes
-            r = min(self.corner, face.w / 2, face.h / 2)
+        elif self.look.corner > 0:  # rounded corners: where the corner rounder (or scissors) goes
+            r = min(self.look.corner, face.w / 2, face.h / 2)
             c.setLineWidth(GUIDE_WIDTH_PT)
-            c.setStrokeColor(HexColor(self._guide(face, guides.corner_points(face, r))))
+            c.setStrokeColor(HexColor(self._guides.of(face, guides.corner_points(face, r))))
             for (cx, cy), start in guides.corners(face, r):
                 c.arc(self.X(x0 + cx - r), self.Y(y0 + cy + r), self.X(x0 + cx + r), self.Y(y0 + cy - r), start, 90)
 
-    def _guide(self, face: Face, points: list[tuple[float, float]]) -> str:
-        key = (face.component, face.side)
-        if key not in self._guides:
-            self._guides[key] = guides.guide_colour(face, self.icons, points)
-        return self._guides[key]
-
     def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
         c = self.c
+        if fill and self.look.ink_saver:  # a light tint, its outline kept in the colour itself
+            stroke, width = stroke or fill, width if stroke else OUTLINE
         if fill:
-            c.setFillColor(HexColor(fill))
+            c.setFillColor(HexColor(self.look.fill(fill)))
         if stroke:
-            c.setStrokeColor(HexColor(stroke))
+            c.setStrokeColor(HexColor(self.look.ink(stroke)))
             c.setLineWidth(width * K)
         return (1 if fill else 0), (1 if stroke else 0)
 
@@ -320,12 +321,12 @@ class PdfPages:
         _DRAW[type(op)](self, op, ox, oy)
 
     def _text(self, op: TextOp, ox: float, oy: float) -> None:
-        self.c.setFillColor(HexColor(op.color))
+        self.c.setFillColor(HexColor(self.look.ink(op.color)))
         self.c.setFont(fonts.register(op.font), op.size)
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
     def _icon_op(self, op: IconOp, ox: float, oy: float) -> None:
-        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color)
+        self._icon(op.name, ox + op.x, oy + op.y, op.size, self.look.ink(op.color) if op.color else None)
 
     def _rotate(self, op: RotateOp, ox: float, oy: float) -> None:
         self._turn(op.angle, ox + op.cx, oy + op.cy)
@@ -375,7 +376,7 @@ class PdfPages:
 
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
-        data = images.prepared(Path(op.path), op.w, op.h, op.color)
+        data = self.look.picture(images.prepared(Path(op.path), op.w, op.h, op.color))
         x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
         if op.radius:  # the picture clipped to a rounded frame
             self.c.saveState()

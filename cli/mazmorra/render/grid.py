@@ -37,6 +37,8 @@ class ImposeOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm every backs page moves (+x right, +y down)
     bleed: float | None = None  # None: the pack's bleed; 0 abuts cards, neighbours sharing cut lines
     overlap: float = 10.0  # mm neighbouring pages of a poster share
+    greyscale: bool = False  # --greyscale: every colour printed as its grey (render/inks.py)
+    ink_saver: bool = False  # --ink-saver: light tints for fills, outlines kept, light text darkened
 
     def __post_init__(self) -> None:
         if not 0 <= self.overlap <= 50:

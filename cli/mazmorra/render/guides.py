@@ -57,3 +57,18 @@ def guide_colour(face: Face, icons: IconSet, points: list[Point]) -> str:
     """Black or white: the one whose weakest contrast against the ground at the points is higher."""
     under = ground(face, icons, points)
     return max((BLACK, WHITE), key=lambda ink: min(contrast(ink, g) for g in under))
+
+
+class Colours:
+    """The guide colour of each face of a document, worked out once (a deck repeats its faces)."""
+
+    def __init__(self, icons: IconSet):
+        self.icons = icons
+        self._seen: dict[tuple[str, str], str] = {}
+
+    def of(self, face: Face, points: list[Point]) -> str:
+        """The face's guide colour for a guide through the points."""
+        key = (face.component, face.side)
+        if key not in self._seen:
+            self._seen[key] = guide_colour(face, self.icons, points)
+        return self._seen[key]

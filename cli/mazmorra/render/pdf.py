@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.render.inks import Look
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
 from mazmorra.units import parse_length
 
@@ -78,7 +79,8 @@ class PdfSink(Sink):
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         size = pages[0].size if pages else ctx.sheet.size
-        self._pdf = PdfPages(ctx.stage(doc.path), size, meta, ctx.icons, corner_radius(ctx, doc.deck_id))
+        look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
+        self._pdf = PdfPages(ctx.stage(doc.path), size, meta, ctx.icons, look)
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
