@@ -290,6 +290,9 @@ def test_build_help_documents_every_printing_option(cli) -> None:
         "--crop-marks",
         "--cut-lines",
         "--margin",
+        "--portrait",
+        "--greyscale",
+        "--ink-saver",
     ):
         assert option in res.stdout, option
     res = cli("calibrate", "--help")

@@ -270,6 +270,15 @@ def build_cmd(
             rich_help_panel="Outputs",
         ),
     ] = False,
+    cut_file: Annotated[
+        bool,
+        typer.Option(
+            "--cut-file",
+            help="Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
+            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
     stamp: Annotated[
         bool,
         typer.Option(
@@ -295,7 +304,7 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since, greyscale=greyscale, ink_saver=ink_saver,
+            changed_since=changed_since, greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
         )  # fmt: skip
         args.check()
         failed = []

@@ -49,6 +49,7 @@ class BuildArgs:
     stamp: bool = False  # the version stamp on every face (playtest builds)
     greyscale: bool = False  # print sheets in grey only
     ink_saver: bool = False  # print sheets with light tints and outlines
+    cut_file: bool = False  # print-and-cut sheets and SVG cut paths for a cutting machine
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
@@ -66,7 +67,9 @@ class BuildArgs:
                 "--changed-only (skip decks whose PDF is up to date, for make) and --changed-since REV (print only "
                 "the components changed since REV) cannot go together: drop --changed-only"
             )
-        if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
+        if self.changed_only and (
+            outputs.png or outputs.png_profile or outputs.tts or outputs.gallery or outputs.cut_file
+        ):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
 
     def outputs(self, pack: Pack | None) -> Outputs:
@@ -102,6 +105,7 @@ class BuildArgs:
             tts=self.tts,
             tts_url=self.tts_url,
             gallery=self.gallery,
+            cut_file=self.cut_file,
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:

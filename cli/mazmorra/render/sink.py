@@ -41,6 +41,7 @@ class Outputs:
     tts: bool = False  # Tabletop Simulator deck images and a saved-object JSON
     tts_url: tuple[str, ...] = ()  # where the TTS images will be served from, per language (default: file:/// URIs)
     gallery: bool = False  # output/<pack>/gallery/index.html
+    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
 
     def check(self) -> None:
         if self.png_profile is not None:
@@ -52,8 +53,8 @@ class Outputs:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:
             raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        if not (self.pdf or self.png or self.png_profile or self.tts or self.gallery):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
+        if not (self.pdf or self.png or self.png_profile or self.tts or self.gallery or self.cut_file):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
         for value in self.tts_url:
             if not _TTS_URL.match(value):
                 raise UsageError(
