@@ -85,13 +85,15 @@ class ColourOnly:
     found: list[Problem] = field(default_factory=list)
     marks: dict[Shape, dict[str, str]] = field(default_factory=dict)  # small mark -> its colours -> first component
     told: set[tuple[tuple[str, str], ...]] = field(default_factory=set)  # colour differences reported
+    declared: dict[str, tuple[str, ...]] = field(init=False)  # the colours the game gives a meaning
+
+    def __post_init__(self) -> None:
+        self.declared = game_colours(self.pack)
 
     def add(self, face: Face, components: Mapping[str, Component]) -> None:
         """A face laid out (`components`: the deck's, by id, to locate what sets its colour apart)."""
-        declared = game_colours(self.pack)
-        for mark, colour in small_marks(face):
-            if colour.lower() in declared:  # a colour the game gives a meaning (a cube's, a player's)
-                self._mark(face, mark, colour.lower(), declared)
+        for mark, colour in small_marks(face, set(self.declared)):  # a cube's, a player's colour
+            self._mark(face, mark, colour, self.declared)
         shape, colours = split(face)
         group = self.seen.setdefault(shape, [])
         for earlier in group:
@@ -162,9 +164,9 @@ MARK = (1.5, 12.0)  # mm: the sides of a small mark (a cube, a pip, a coloured i
 BESIDE = 2.5  # mm around a mark where a letter or symbol still reads as its own (a door's, just inside the wall)
 
 
-def small_marks(face: Face) -> list[tuple[Shape, str]]:
-    """Each small filled shape or recoloured icon of the face, as (its shape with what is written or
-    drawn on it or right beside it, its colour)."""
+def small_marks(face: Face, colours: set[str]) -> list[tuple[Shape, str]]:
+    """Each small filled shape or recoloured icon of the face in one of the (lower-case) colours, as
+    (its shape with what is written or drawn on it or right beside it, its colour)."""
     ops = face.ops
     out: list[tuple[Shape, str]] = []
     for i, op in enumerate(ops):
@@ -177,11 +179,12 @@ def small_marks(face: Face) -> list[tuple[Shape, str]]:
             box, key = (op.x, op.y, op.x + op.size, op.y + op.size), (f"'{op.name}' icon", op.size)
         else:
             continue
-        colour = op.fill if isinstance(op, (RectOp, CircleOp)) else op.color
-        if not (MARK[0] <= box[2] - box[0] <= MARK[1] and MARK[0] <= box[3] - box[1] <= MARK[1]) or not colour:
+        colour = (op.fill if isinstance(op, (RectOp, CircleOp)) else op.color) or ""
+        small = MARK[0] <= box[2] - box[0] <= MARK[1] and MARK[0] <= box[3] - box[1] <= MARK[1]
+        if colour.lower() not in colours or not small:
             continue
         on = tuple(_label(o) for o in ops[i + 1 :] if _within(o, box))
-        out.append(((*key, on), colour))
+        out.append(((*key, on), colour.lower()))
     return out
 
 
