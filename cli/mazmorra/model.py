@@ -124,6 +124,16 @@ def setting_name(what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+Orientation = Literal["auto", "portrait", "landscape"]
+
+
+def _radius(v: str | float) -> str | float:
+    """A corner radius: a length from 0 to 10 mm."""
+    if not 0 <= parse_length(v) <= 10:
+        raise ValueError(f"corner radius {v!r}: use 0 to 10mm")
+    return v
+
+
 class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
@@ -135,6 +145,17 @@ class DeckSpec(Strict):
     counts: dict[str, int] | None = Field(None, description="declared copies per type")
     card_size: str | None = None
     sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")
+    orientation: Orientation | None = Field(
+        None, description="the deck's print sheets: portrait, landscape or auto (default: the pack's orientation)"
+    )
+    corner_radius: str | float | None = Field(
+        None, description="the radius of the deck's rounded corners, for the cut guides (default: the pack's)"
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float | None) -> str | float | None:
+        return v if v is None else _radius(v)
 
     @field_validator("card_size")
     @classmethod
@@ -192,6 +213,19 @@ class PackSpec(Strict):
     page: Literal["a4", "letter", "a3"] = "a4"
     card_size: str = "poker"
     bleed: str | float = "3mm"
+    orientation: Orientation = Field(
+        "auto",
+        description="print sheets: portrait, landscape, or auto: whichever fits more pieces a sheet (per deck)",
+    )
+    corner_radius: str | float = Field(
+        0, description="the radius of the pieces' rounded corners (3mm for most cards): cut guides at each corner"
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float) -> str | float:
+        return _radius(v)
+
     decks: list[DeckSpec] = Field(min_length=1)
     edition: Literal["reference", "custom"] | None = Field(
         None,

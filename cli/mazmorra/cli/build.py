@@ -81,7 +81,15 @@ def build_cmd(
         Page | None,
         typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
     ] = None,
-    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Print sheets")] = False,
+    landscape: Annotated[
+        bool | None,
+        typer.Option(
+            "--landscape/--portrait",
+            help="Sheet orientation for every deck (default: the deck's or pack's `orientation`, else "
+            "whichever fits more pieces a sheet).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = None,
     duplex: Annotated[
         Duplex,
         typer.Option(
@@ -107,6 +115,22 @@ def build_cmd(
         float,
         typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Print sheets"),
     ] = 5.0,
+    greyscale: Annotated[
+        bool,
+        typer.Option(
+            "--greyscale",
+            help="Print sheets in shades of grey only (no colour at all).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
+    ink_saver: Annotated[
+        bool,
+        typer.Option(
+            "--ink-saver",
+            help="Light tints instead of full fills and backgrounds, outlines kept, light text darkened.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
     layout: Annotated[
         Layout,
         typer.Option(
@@ -268,6 +292,15 @@ def build_cmd(
             rich_help_panel="Outputs",
         ),
     ] = False,
+    cut_file: Annotated[
+        bool,
+        typer.Option(
+            "--cut-file",
+            help="Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
+            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
     stamp: Annotated[
         bool,
         typer.Option(
@@ -303,6 +336,7 @@ def build_cmd(
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
             changed_since=changed_since, values=tuple(set_ or ()), card_pdfs=card_pdfs, printer=printer,
+            greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
         )  # fmt: skip
         args.check()
         failed = []

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BuildArgs:
     lang: str = "all"
     page: Page | None = None  # None: the pack's paper
-    landscape: bool = False
+    landscape: bool | None = None  # None: the deck's or pack's orientation, else whichever fits more
     duplex: Duplex = Duplex.long
     crop_marks: bool = True
     cut_lines: bool = False
@@ -63,6 +63,10 @@ class BuildArgs:
             out[name] = value
         return tuple(sorted(out.items()))
 
+    greyscale: bool = False  # print sheets in grey only
+    ink_saver: bool = False  # print sheets with light tints and outlines
+    cut_file: bool = False  # print-and-cut sheets and SVG cut paths for a cutting machine
+
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
         self.set_values()
@@ -85,7 +89,9 @@ class BuildArgs:
                 "--changed-only (skip decks whose PDF is up to date, for make) and --changed-since REV (print only "
                 "the components changed since REV) cannot go together: drop --changed-only"
             )
-        if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
+        if self.changed_only and (
+            outputs.png or outputs.png_profile or outputs.tts or outputs.gallery or outputs.cut_file
+        ):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
 
     def outputs(self, pack: Pack | None) -> Outputs:
@@ -111,6 +117,8 @@ class BuildArgs:
                 gutter=self.gutter,
                 bleed=printer.bleed if printer is not None else self.bleed,
                 overlap=self.overlap,
+                greyscale=self.greyscale,
+                ink_saver=self.ink_saver,
             )
         return Outputs(
             pdf=(self.pdf and (printer is None or printer.layout == "sheets"))
@@ -125,6 +133,7 @@ class BuildArgs:
             gallery=self.gallery,
             card_pdfs=self.card_pdfs,
             printer=printer,
+            cut_file=self.cut_file,
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:

@@ -22,6 +22,7 @@ from mazmorra.i18n.po import catalogue_path
 from mazmorra.icons import IconSet
 from mazmorra.layout import facecache
 from mazmorra.layout.attrs import ElementError, FaceContext
+from mazmorra.layout.colouronly import ColourOnly
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
@@ -149,6 +150,23 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
     compiled = [p for _, found in (*fronts.values(), *backs.values()) for p in found]  # reported with the document
 
     def items() -> Iterator[Item]:
+        """Each component laid out, the last one carrying what the deck as a whole was found to have
+        (`print.colour-only`)."""
+        check = ColourOnly(lang, pack)
+        held: Item | None = None
+        for item in _items():
+            for face in (item.front, item.back if not item.shared_back else None):
+                if face is not None:
+                    check.add(face, by_id)
+            if held is not None:
+                yield held
+            held = item
+        if held is not None:
+            yield replace(held, problems=held.problems + tuple(check.found))
+
+    by_id = {loc.component.id: loc.component for loc in mine}
+
+    def _items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
         for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind

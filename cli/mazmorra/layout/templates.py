@@ -19,6 +19,7 @@ from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
 from mazmorra.i18n.labels import Label, Labels, template_labels
 from mazmorra.layout import facecache
 from mazmorra.layout.attrs import AT
+from mazmorra.layout.contrast import contrast
 from mazmorra.layout.facecache import FaceCache
 
 _JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)
@@ -138,6 +139,11 @@ class _Environment(SandboxedEnvironment):
         return tree if tree is not None else super()._parse(source, name, filename)
 
 
+def ink_on(colour: str) -> str:
+    """Near-black or white: whichever reads better on `colour` (#rrggbb), for a mark printed on it."""
+    return max(("#1b1b1b", "#ffffff"), key=lambda ink: contrast(ink, colour))
+
+
 class Templates:
     """The one Jinja environment of a build: each template compiled once, problems located."""
 
@@ -162,6 +168,7 @@ class Templates:
         self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        self.env.filters["ink_on"] = ink_on
 
     def get(self, name: str) -> jinja2.Template:
         """A template, compiled; TemplateError (with a located problem) when it cannot be."""

@@ -18,7 +18,6 @@ from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
 from mazmorra.contracts import (
@@ -39,9 +38,10 @@ from mazmorra.contracts import (
 )
 from mazmorra.icons import IconSet, faded, load_svg, recoloured
 from mazmorra.printers.cmyk import Ink
-from mazmorra.render import posters, shapes, text
+from mazmorra.render import guides, posters, shapes, text
 from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.forms import end_form
+from mazmorra.render.inks import Look
 from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
 
@@ -50,6 +50,7 @@ K = PT_PER_MM
 
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
+GUIDE_WIDTH_PT = 0.6  # a round piece's cut guide: solid, wide enough to keep its colour once rasterised
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,14 @@ class PdfPages:
         meta: DocMeta,
         icons: IconSet,
         ink: Ink | None = None,
+        look: Look | None = None,
     ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
         self.page_h = ph
-        self.c = Canvas(
+        self.look = look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
+        self.c = look.canvas()(
             str(path) if isinstance(path, Path) else path,
             pagesize=(pw * K, ph * K),
             invariant=1,
@@ -110,10 +113,11 @@ class PdfPages:
             tuple[str, str | None, float], tuple[str, float, float]
         ] = {}  # (file, colour, opacity) -> form
         self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
-        self.colour: Callable[[str], Any] = ink.colour if ink is not None else paint
+        self._base: Callable[[str], Any] = ink.colour if ink is not None else paint
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
+        self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -121,6 +125,20 @@ class PdfPages:
 
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
+
+    # -- colours: an op's colour as this page draws it (ink saver, then RGB with alpha or the printer's CMYK)
+    def colour(self, value: str) -> Any:
+        """A text's, a line's, a stroke's or a recoloured icon's colour."""
+        return self._base(self.look.ink(value))
+
+    def fill(self, value: str) -> Any:
+        """A shape's fill."""
+        return self._base(self.look.fill(value))
+
+    def picture(self, data: bytes) -> Any:
+        """An embedded picture (PNG bytes) as ReportLab takes it: in grey or the printer's CMYK if asked."""
+        data = self.look.picture(data)
+        return io.BytesIO(data) if self.ink is None else self.ink.image(data)
 
     def begin(self, pages: list[Page]) -> None:
         """The pages of a document, planned: they are drawn as its items arrive (`push`), each as
@@ -262,8 +280,8 @@ class PdfPages:
         else:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
-        if face.background:
-            c.setFillColor(self.colour(face.background))
+        if face.background and not self.look.ink_saver:  # the ink saver prints no full-bleed fill
+            c.setFillColor(self.fill(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
@@ -286,12 +304,16 @@ class PdfPages:
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
-        if face.shape == "round":  # the cut guide of a round component: its trim circle
-            c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(self.colour("#555555"))
-            c.setDash(1.5, 1.5)
+        if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(self.colour(self._guides.of(face, guides.circle_points(face))))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
-            c.setDash()
+        elif self.look.corner > 0:  # rounded corners: where the corner rounder (or scissors) goes
+            r = min(self.look.corner, face.w / 2, face.h / 2)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(self.colour(self._guides.of(face, guides.corner_points(face, r))))
+            for (cx, cy), start in guides.corners(face, r):
+                c.arc(self.X(x0 + cx - r), self.Y(y0 + cy + r), self.X(x0 + cx + r), self.Y(y0 + cy - r), start, 90)
 
     def _op(self, op: Op, ox: float, oy: float) -> None:
         if shapes.translucent(op):  # its alpha ends with it: what follows (a form above all) starts solid
@@ -344,7 +366,7 @@ class PdfPages:
                 self.c.setFillAlpha(op.opacity)
             data = images.prepared(Path(op.path), op.w, op.h, op.color)
             self.c.drawImage(
-                ImageReader(io.BytesIO(data) if self.ink is None else self.ink.image(data)),
+                ImageReader(self.picture(data)),
                 x,
                 y,
                 op.w * K,
@@ -383,7 +405,7 @@ class PdfPages:
                 c.setFillAlpha(opacity)
             png = path.read_bytes() if color is None else images.tinted(path, color)
             c.drawImage(
-                ImageReader(io.BytesIO(png) if self.ink is None else self.ink.image(png)),
+                ImageReader(self.picture(png)),
                 self.X(x),
                 self.Y(y + size),
                 size * K,

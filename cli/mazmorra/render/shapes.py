@@ -15,6 +15,7 @@ from reportlab.lib.colors import Color
 
 from mazmorra.colour import rgba
 from mazmorra.contracts import CircleOp, EllipseOp, Gradient, LineOp, PathOp, PolyOp, RectOp
+from mazmorra.render.inks import OUTLINE, Look
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
@@ -28,7 +29,11 @@ class Pen(Protocol):
 
     def X(self, x: float) -> float: ...
     def Y(self, y: float) -> float: ...
-    def colour(self, value: str) -> Any: ...  # an op's colour as the page draws it (RGB, or a printer's CMYK)
+
+    look: Look  # --greyscale, --ink-saver (render/inks.py)
+
+    def colour(self, value: str) -> Any: ...  # a stroke's colour as the page draws it (RGB, or a printer's CMYK)
+    def fill(self, value: str) -> Any: ...  # a fill's (a light tint of it with the ink saver)
 
 
 @lru_cache(maxsize=1024)
@@ -153,8 +158,10 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
 
 def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
     c = pen.c
+    if fill and pen.look.ink_saver:  # a light tint, its outline kept in the colour itself
+        stroke, width = stroke or fill, width if stroke else OUTLINE
     if fill:
-        c.setFillColor(pen.colour(fill))
+        c.setFillColor(pen.fill(fill))
     if stroke:
         c.setStrokeColor(pen.colour(stroke))
         c.setLineWidth(width * K)

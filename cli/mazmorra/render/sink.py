@@ -44,6 +44,7 @@ class Outputs:
     gallery: bool = False  # output/<pack>/gallery/index.html
     card_pdfs: bool = False  # one PDF per component, trimmed to its bleed (print shops)
     printer: Printer | None = None  # --printer: that printer's files, as its profile says (mazmorra.printers)
+    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
 
     def check(self) -> None:
         if self.png_profile is not None:
@@ -55,8 +56,18 @@ class Outputs:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:
             raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        if not (self.pdf or self.png or self.png_profile or self.tts or self.gallery or self.card_pdfs or self.printer):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
+        wanted = (
+            self.pdf,
+            self.png,
+            self.png_profile,
+            self.tts,
+            self.gallery,
+            self.card_pdfs,
+            self.printer,
+            self.cut_file,
+        )
+        if not any(wanted):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
         for value in self.tts_url:
             if not _TTS_URL.match(value):
                 raise UsageError(

@@ -25,6 +25,12 @@ class Cube(Strict):
     supply: int = Field(ge=0, le=500, description="cubes of this colour in the box")
     points: int = Field(ge=0, le=50, description="points each cube is worth")
     colour: Colour = Field(description="print colour")
+    mark: str = Field(
+        "",
+        max_length=2,
+        description="a letter or symbol printed on every cube of this colour, the same in every language, so that "
+        "colour is not the only way to tell cubes apart (print.colour-only)",
+    )
 
 
 class Floor(Strict):

@@ -21,6 +21,12 @@ from mazmorra.model import Family, Strict, setting_name
 
 class Player(Strict):
     colour: Colour = Field(description="print colour of the player's tokens and cards")
+    mark: str = Field(
+        "",
+        max_length=2,
+        description="a symbol printed on the player's tokens, lines and cards, the same in every language, so that "
+        "colour is not the only way to tell players apart (print.colour-only)",
+    )
 
 
 class CardSet(Strict):
