@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import Any
+
 from mazmorra.errors import MazmorraError
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice import parse_dice

@@ -110,5 +110,3 @@ def ahead(o: Opening, length: int, width: int) -> Rect:
 def far(rect: Rect, side: str, width: int) -> Opening:
     """The opening in a piece's `side` wall a passage `width` wide leaves by."""
     return Opening(rect.wall(side)[0], side, min(width, len(rect.wall(side))))
-
-
