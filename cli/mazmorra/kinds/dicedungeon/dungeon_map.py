@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.dicedungeon import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
 from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, edge_key, runs, shared_boundary, walls
 from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
@@ -309,6 +309,15 @@ def doors_on_walls(deck: Deck, pack: Pack) -> Iterable[Problem]:
                     )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "dungeon_map.quest",
+        "one quest room at most, never before the pack's threshold (2 lairs or 8 rooms): one rolled earlier is a lair",
+        "«Tabla de habitaciones», Habitación de Gesta: before 2 lairs or 8 rooms (whichever is fewer) a quest room "
+        "is a lair",
+    ),
+)
 def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """dungeon_map.quest: at most one quest room, and never before the pack's lairs or rooms
     threshold (2 lairs or 8 rooms in the rulebook): one rolled earlier is a lair."""
@@ -334,6 +343,14 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 lairs += a.type == "lair"
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "dungeon_map.piece",
+        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5)",
+        "«Longitud de pasillo», «Tabla de final de pasillo», «Generación de habitaciones»: the sizes the rules assume",
+    ),
+)
 def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """dungeon_map.piece (warning): each area has its piece's size (corridor sections 5×2, corners 2×2,
     rooms 5×5, lairs and quest rooms 10×5 or, where no such room fits, 5×5; either way round;
