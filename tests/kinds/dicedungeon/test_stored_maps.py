@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import assert_build_fails, edit, located
+from conftest import assert_build_fails, edit, located, run_cli
 
 from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
 from mazmorra.kinds.dicedungeon.plan import Opening
@@ -147,3 +147,58 @@ def test_a_pack_missing_a_table_the_generator_rolls(pack_copy) -> None:
         command="validate",
     )
     assert "Traceback" not in text
+
+
+# ---------------------------------------------------------------- the reference edition (the rulebook's tables)
+
+
+def test_the_sample_is_the_reference_edition(pack_copy) -> None:
+    pack = pack_copy("generada")
+    res = run_cli("validate", "generada", "--strict", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    assert "edition: reference" in (pack / "pack.yaml").read_text(encoding="utf-8")
+
+
+def test_a_reference_copy_with_one_range_changed_fails(pack_copy) -> None:
+    pack = pack_copy("generada")
+    edit(pack / "decks/tablas.yaml", "{roll: 1-4, result: Un tramo", "{roll: 1-3, result: Un tramo")
+    edit(pack / "decks/tablas.yaml", "{roll: 5-9, result: Dos tramos", "{roll: 4-9, result: Dos tramos")
+    assert_build_fails(
+        pack,
+        "(edition.value)",
+        "corridor length table (largo-pasadizo): ranges is 1-3 1; 4-9 2;",
+        "«Longitud de pasillo»",
+        located(pack, "decks/tablas.yaml", "{roll: 1-3, result: Un tramo"),
+        command="validate",
+    )
+
+
+def test_a_reference_copy_with_its_own_quest_threshold_fails_and_custom_warns(pack_copy) -> None:
+    pack = pack_copy("generada")
+    edit(pack / "pack.yaml", "    square: 25mm", "    square: 25mm\n    quest_lairs: 3")
+    assert_build_fails(
+        pack,
+        "(edition.game)",
+        "game.dungeon.quest_lairs is 3, the reference edition 2",
+        located(pack, "pack.yaml", "quest_lairs: 3"),
+        command="validate",
+    )
+    edit(pack / "pack.yaml", "edition: reference", "edition: custom")
+    res = run_cli("validate", "generada", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    assert "warning" in res.stderr and "differs from the reference edition: game.dungeon.quest_lairs is 3" in res.stderr
+    res = run_cli("validate", "generada", "--strict", cwd=pack.parents[1])
+    assert res.returncode == 1
+
+
+def test_a_reference_copy_with_another_die_fails(pack_copy) -> None:
+    pack = pack_copy("generada")
+    edit(pack / "decks/tablas.yaml", "die: 1d12\n  role: room-doors", "die: 1d10\n  role: room-doors")
+    edit(pack / "decks/tablas.yaml", "{roll: 10-12, result: Dos puertas", "{roll: 10, result: Dos puertas")
+    assert_build_fails(
+        pack,
+        "(edition.value)",
+        "room doors table (puertas-sala): die is 1d10, the reference edition 1d12",
+        located(pack, "decks/tablas.yaml", "die: 1d10"),
+        command="validate",
+    )

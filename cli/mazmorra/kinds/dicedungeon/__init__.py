@@ -8,6 +8,8 @@ Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import Field, field_validator
 
 from mazmorra.kinds import register_family
@@ -91,6 +93,7 @@ FAMILY = register_family(
         "rolled from them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
         settings=Settings,
         former_names=("generated",),
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 
