@@ -20,6 +20,12 @@ from mazmorra.model import Family
 
 EDITION_RULES = (
     RuleDoc(
+        "edition.value",
+        "under `edition: reference`, the component the rulebook describes has each value it gives (a table's die "
+        "and ranges, at the first row that differs; a warning under `edition: custom`)",
+        "the reference edition's values, each with its passage (table above)",
+    ),
+    RuleDoc(
         "edition.count",
         "under `edition: reference`, the components of each kind add up to the reference count and show every "
         "listed value (a warning under `edition: custom`)",
@@ -67,6 +73,12 @@ def markdown(family: Family) -> str:
             lines.append(
                 f"| {_cell(count.what)} | {kinds_} | {count.total} | {_cell(values)} | {_cell(count.source)} |"
             )
+        if ref.matches:
+            lines += ["", "| component | picked by | values | rulebook |", "| --- | --- | --- | --- |"]
+            for m in ref.matches:
+                picked = ", ".join(f"`{k}: {v}`" for k, v in m.where.items()) or "—"
+                said = "; ".join(f"{k}: {v}" for k, v in m.expect.items())
+                lines.append(f"| {_cell(m.what)} | {picked} | {_cell(said)} | {_cell(m.source)} |")
         if ref.game:
             lines += ["", "| `game:` setting | reference | rulebook |", "| --- | --- | --- |"]
             lines += [f"| `{s.path}` | {_cell(s.expected)} | {_cell(s.source)} |" for s in ref.game]
