@@ -61,12 +61,11 @@ def markdown(family: Family) -> str:
             "## Reference edition",
             "",
             f"The box the rulebook describes ({_cell(ref.edition)}). A pack with `edition: reference` in pack.yaml "
-            "must match every line below (`edition.count`, `edition.game` errors); with `edition: custom` each "
+            "must match every line below (`edition.count`, `edition.value`, `edition.game` errors); with `edition: custom` each "
             "difference is a warning.",
-            "",
-            "| components | kinds | total | every one of | rulebook |",
-            "| --- | --- | --- | --- | --- |",
         ]
+        if ref.components:
+            lines += ["", "| components | kinds | total | every one of | rulebook |", "| --- | --- | --- | --- | --- |"]
         for count in ref.components:
             values = "; ".join(f"{k}: {', '.join(v)}" for k, v in count.values.items()) or "—"
             kinds_ = ", ".join(f"`{k}`" for k in count.kinds)
