@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.kinds import register
-from mazmorra.kinds.bagdraw import FAMILY
+from mazmorra.kinds.bagdraw import FAMILY, bagdraw_settings
 from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 FLOORS = {"entrance": 3, "depths": 2}  # floors per side, by variant
@@ -92,8 +92,9 @@ def sides(card: MapCard) -> Iterable[tuple[str, MapSide]]:
 
 def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Each side of an entrance map has 3 floors, each side of a depths map 2."""
+    floors = bagdraw_settings(pack).floors
     for comp, card in of(deck.components, MapCard):
-        want = FLOORS[card.variant]
+        want = floors.entrance if card.variant == "entrance" else floors.depths
         for side, m in sides(card):
             if len(m.floors) != want:
                 what = "an entrance" if card.variant == "entrance" else "a depths"
@@ -163,6 +164,7 @@ KIND = register(
         count_field="variant",
         deck_rules=(floors_per_variant, six_spaces, entrance_mark, playable_floors),
         two_sided=True,
+        reads_settings=False,
         summary="Double-sided dungeon map: an entrance (3 floors) or depths (2 floors) of six spaces each.",
     )
 )

@@ -1,0 +1,86 @@
+"""Family B's setup against the number of players and its reference edition (seeds/000, «Fase 1:
+Mazmorra»): broken copies of content/profundidades fail with the rule id at the faulty line."""
+
+from __future__ import annotations
+
+from conftest import assert_build_fails, edit, located, run_cli
+
+PACK = "profundidades"
+ENTRANCES, DEPTHS, BAG = "decks/entradas.yaml", "decks/hondonadas.yaml", "decks/bolsa.yaml"
+
+
+def test_the_sample_states_and_is_the_reference_edition(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    assert "edition: reference" in text and "players: 4" in text
+    res = run_cli("validate", PACK, "--strict", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+
+
+def test_more_players_than_entrance_maps(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / "pack.yaml", "  players: 4", "  players: 7")
+    edit(pack / BAG, "  players: 4", "  players: 7")
+    edit(pack / BAG, "  copies: 4", "  copies: 7")
+    assert_build_fails(
+        pack,
+        "(map_card.entrances)",
+        "6 entrance map(s) for 7 players (game.players): each player starts on their own",
+        located(pack, "pack.yaml", "size: 6"),
+        command="validate",
+    )
+
+
+def test_a_bag_made_for_another_player_count(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / BAG, "  players: 4", "  players: 3")
+    assert_build_fails(
+        pack,
+        "(bag.players)",
+        "the bag is made for 3 player(s); game.players is 4",
+        located(pack, BAG, "  players: 3"),
+        command="validate",
+    )
+
+
+def test_an_entrance_map_in_the_depths_pile(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    text = (pack / DEPTHS).read_text(encoding="utf-8")
+    first = text.index("  variant: depths")
+    (pack / DEPTHS).write_text(
+        text[:first] + "  variant: entrance" + text[first + len("  variant: depths") :], encoding="utf-8"
+    )
+    edit(pack / "pack.yaml", "counts: {depths: 8}", "counts: {depths: 7, entrance: 1}")
+    assert_build_fails(
+        pack,
+        "(map_card.pile)",
+        "an entrance map in deck 'hondonadas', the depths pile",
+        located(pack, DEPTHS, "variant: entrance"),
+        command="validate",
+    )
+
+
+def test_a_reference_copy_with_four_floor_entrances_fails_and_custom_warns(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / "pack.yaml", "  players: 4", "  players: 4\n  floors: {entrance: 4}")
+    assert_build_fails(
+        pack,
+        "(edition.game)",
+        "game.floors.entrance is 4, the reference edition 3",
+        "«Anatomía de una Mazmorra» 3",
+        located(pack, "pack.yaml", "floors: {entrance: 4}"),
+        command="validate",
+    )
+    edit(pack / "pack.yaml", "edition: reference", "edition: custom")
+    res = run_cli("validate", PACK, cwd=pack.parents[1])
+    assert "differs from the reference edition: game.floors.entrance is 4" in res.stderr
+    assert "(map_card.floors)" in res.stderr  # the maps, drawn with 3 floors, now have one too few
+
+
+def test_depths_maps_of_the_rulebook_two_floors(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / "pack.yaml", "  players: 4", "  players: 4\n  floors: {depths: 3}")
+    edit(pack / "pack.yaml", "edition: reference", "edition: custom")
+    res = run_cli("validate", PACK, cwd=pack.parents[1])
+    assert res.returncode == 1
+    assert "(map_card.floors)" in res.stderr and "a depths map has 3 floors on each side; this side has 2" in res.stderr
