@@ -84,3 +84,29 @@ def test_depths_maps_of_the_rulebook_two_floors(pack_copy) -> None:
     res = run_cli("validate", PACK, cwd=pack.parents[1])
     assert res.returncode == 1
     assert "(map_card.floors)" in res.stderr and "a depths map has 3 floors on each side; this side has 2" in res.stderr
+
+
+def test_a_numbered_chip_face_as_a_map_feature_is_printed_beside_its_icon() -> None:
+    from conftest import CONTENT, laid_out
+
+    from mazmorra.contracts import IconOp, TextOp
+
+    faces = laid_out(CONTENT / PACK, "entradas")["cripta-del-eco"]
+    front = faces[0]
+    icons = [op for op in front.ops if isinstance(op, IconOp) and op.name == "monster"]
+    twos = [op for op in front.ops if isinstance(op, TextOp) and op.text == "2"]
+    assert icons and twos, "the monster:2 feature prints its icon and its number"
+    icon, two = icons[0], twos[0]
+    assert icon.x < two.x < icon.x + 12 and icon.y < two.y < icon.y + 12  # beside it, in the same space
+
+
+def test_a_numbered_feature_no_chip_shows(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / ENTRANCES, '".torch . x . monster:2! ."', '".torch . x . monster:5! ."')
+    assert_build_fails(
+        pack,
+        "(map_card.unknown-face)",
+        "front: floor 1, space 5: 'monster:5' is not a chip face",
+        located(pack, ENTRANCES, "monster:5!"),
+        command="validate",
+    )
