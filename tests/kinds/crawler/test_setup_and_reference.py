@@ -99,3 +99,31 @@ def test_a_reference_copy_with_a_market_of_four_fails_and_custom_warns(pack_copy
     res = run_cli("validate", PACK, cwd=pack.parents[1])
     assert res.returncode == 0, res.stderr
     assert "differs from the reference edition: game.market is 4" in res.stderr
+
+
+def test_red_enemies_print_their_stun_immunity_in_both_languages() -> None:
+    from conftest import CONTENT, laid_out
+
+    from mazmorra.contracts import TextOp
+
+    for lang, words in (("en", "Immune to stun"), ("es", "Inmune a aturdir")):
+        faces = laid_out(CONTENT / PACK, "enemigos", lang)
+        said = {cid: " ".join(op.text for op in f[0].ops if isinstance(op, TextOp)) for cid, f in faces.items()}
+        assert words.split()[0] in said["coloso-osamenta"] and words.split()[-1] in said["coloso-osamenta"], said
+        assert words.split()[0] not in said["rata-osario"]  # a bone-white threat: stun works on it
+
+
+def test_a_red_threat_not_immune_to_stun_warns_at_its_line(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / "pack.yaml", "rank: 4, stun_immune: true}", "rank: 4}")
+    res = run_cli("validate", PACK, cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr  # a warning: fatal only with --strict
+    for needle in (
+        "(game.stun-immune)",
+        "warning",
+        "game.threats.brasa is red (#b8322a): the rulebook's red enemies are immune to stun",
+        located(pack, "pack.yaml", "brasa: {colour:"),
+    ):
+        assert needle in res.stderr, res.stderr
+    res = run_cli("validate", PACK, "--strict", cwd=pack.parents[1])
+    assert res.returncode == 1

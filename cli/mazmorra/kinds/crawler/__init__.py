@@ -22,6 +22,9 @@ from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
 class Threat(Strict):
     colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
     rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
+    stun_immune: bool = Field(
+        default=False, description="stun does not affect its enemies (the rulebook's red enemies); printed on them"
+    )
 
 
 class Settings(Strict):

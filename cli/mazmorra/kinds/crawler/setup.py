@@ -3,9 +3,10 @@ and the item market (`game.market`): rulebook C, «Configuración» steps 2 to 4
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Iterable
 
-from mazmorra.errors import Loc, Problem
+from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.crawler import FAMILY, Settings
 from mazmorra.kinds.values import of_kind, value
@@ -86,3 +87,36 @@ def per_player(pack: Pack) -> Iterable[Problem]:
             deck or "pack",
             "size",
         )
+
+
+def _is_red(colour: str) -> bool:
+    """A print colour a player calls red: hue within 20° of red, saturated and not too dark or pale."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, light, sat = colorsys.rgb_to_hls(r, g, b)
+    return (hue <= 20 / 360 or hue >= 340 / 360) and sat >= 0.4 and 0.2 <= light <= 0.75
+
+
+@family_rule(
+    FAMILY,
+    RuleDoc(
+        "game.stun-immune",
+        "warning: a red threat (its print colour) is `stun_immune: true`, which its enemy cards print",
+        "«Palabras Clave», Aturdir (Stun): stun does not affect red enemies",
+    ),
+)
+def red_threats_shrug_off_stun(pack: Pack) -> Iterable[Problem]:
+    """The rulebook's red enemies are immune to stun: a red threat that is not says so to no one."""
+    settings = pack.settings_of(Settings)
+    if settings is None:
+        return
+    for name, threat in settings.threats.items():
+        if _is_red(threat.colour) and not threat.stun_immune:
+            yield Problem(
+                "game.stun-immune",
+                f"game.threats.{name} is red ({threat.colour}): the rulebook's red enemies are immune to stun; "
+                "add `stun_immune: true` (printed on its enemies) or give it another colour",
+                pack.setting_loc("threats", name),
+                "pack",
+                f"game.threats.{name}",
+                severity=Severity.WARNING,
+            )
