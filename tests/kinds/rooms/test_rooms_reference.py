@@ -67,3 +67,45 @@ def test_two_jump_cards_fail_and_custom_warns(pack_copy) -> None:
     res = run_cli("validate", PACK, cwd=pack.parents[1])
     assert "differs from the reference edition: game.card_set.jump is 2" in res.stderr
     assert "warning" in res.stderr
+
+
+# ---------------------------------------------------------------- character abilities (character_card)
+
+CARDS = "decks/descripciones.yaml"
+
+
+def test_each_character_ability_prints_in_both_languages_with_its_use() -> None:
+    from conftest import CONTENT, laid_out
+
+    from mazmorra.contracts import IconOp, TextOp
+
+    for lang, words, use in (
+        ("en", "Adjacent enemy characters", "Permanent"),
+        ("es", "Los personajes enemigos", "Permanente"),
+    ):
+        face = laid_out(CONTENT / PACK, "descripciones", lang)["guardia"][0]
+        text = " ".join(op.text for op in face.ops if isinstance(op, TextOp))
+        assert words in text and use in text, text
+        assert any(isinstance(op, IconOp) and op.name == "permanent" for op in face.ops)
+    face = laid_out(CONTENT / PACK, "descripciones", "en")["forzudo"][0]
+    assert any(isinstance(op, IconOp) and op.name == "action" for op in face.ops)
+    assert "1 action" in " ".join(op.text for op in face.ops if isinstance(op, TextOp))
+
+
+def test_a_character_card_for_no_character_token(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / CARDS, "  name: Guardia\n", "  name: Vigia\n")
+    assert_build_fails(
+        pack,
+        "(character_card.token)",
+        "no character token is named 'Vigia'",
+        located(pack, CARDS, "name: Vigia"),
+        "character 'Guardia' has no character card: its special ability is described nowhere",
+        command="validate",
+    )
+
+
+def test_an_ability_that_is_neither_permanent_nor_an_action(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    edit(pack / CARDS, '  use: permanent\n  ability: "Atraviesa', '  use: pasiva\n  ability: "Atraviesa')
+    assert_build_fails(pack, "pasiva", located(pack, CARDS, "use: pasiva"), command="validate")
