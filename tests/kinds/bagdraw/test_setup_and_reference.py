@@ -110,3 +110,29 @@ def test_a_numbered_feature_no_chip_shows(pack_copy) -> None:
         located(pack, ENTRANCES, "monster:5!"),
         command="validate",
     )
+
+
+def test_each_player_has_a_hero_figure_printed_in_both_languages() -> None:
+    from conftest import CONTENT, laid_out
+
+    from mazmorra.contracts import IconOp, TextOp
+
+    for lang, name, fold in (("es", "Ámbar", "Dóblala"), ("en", "Amber", "Fold to stand")):
+        face = laid_out(CONTENT / PACK, "figuras", lang)["figura-ambar"][0]
+        text = " ".join(op.text for op in face.ops if isinstance(op, TextOp))
+        assert name in text and fold in text, text
+        assert any(isinstance(op, IconOp) and op.name == "hero" for op in face.ops)
+
+
+def test_fewer_hero_figures_than_players(pack_copy) -> None:
+    pack = pack_copy(PACK)
+    text = (pack / "decks/figuras.yaml").read_text(encoding="utf-8")
+    (pack / "decks/figuras.yaml").write_text(text.split("- {id: figura-grana")[0], encoding="utf-8")
+    edit(pack / "pack.yaml", "    file: decks/figuras.yaml\n    size: 4", "    file: decks/figuras.yaml\n    size: 3")
+    assert_build_fails(
+        pack,
+        "(hero_figure.players)",
+        "3 hero figure(s) for 4 players (game.players): each player marks their floor with one",
+        located(pack, "pack.yaml", "size: 3", after="id: figuras"),
+        command="validate",
+    )

@@ -1,5 +1,5 @@
 """The bag-draw family (spec B): double-sided map cards of floors of six spaces, round chips with
-two faces, and the bag each player starts with.
+two faces, the bag each player starts with and each player's hero figure (a kind file, kinds/).
 
 Its part of pack.yaml's `game:` section is optional: the number of players (what the setup rules
 count entrance maps and bags against) and the floors of each map variant (the rulebook's 3 and 2 by
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from mazmorra.kinds import register_family
+from mazmorra.kinds import register_family, register_shipped_kinds
 from mazmorra.model import Family, Pack, Strict
 
 
@@ -40,6 +40,9 @@ FAMILY = register_family(
         reference=Path(__file__).with_name("reference.yaml"),
     )
 )
+
+
+register_shipped_kinds(Path(__file__).parent)  # hero_figure (kinds/*.yaml)
 
 
 def bagdraw_settings(pack: Pack) -> Settings:

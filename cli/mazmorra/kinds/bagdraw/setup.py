@@ -23,6 +23,12 @@ from mazmorra.model import Component, Pack
         "«Paso 1: Elige un Mapa de Mazmorra»: each player starts with their own entrance map",
     ),
     RuleDoc(
+        "hero_figure.players",
+        "with `game.players` set, one hero figure per player",
+        "«Paso 1: Elige un Mapa de Mazmorra» 3: each player places their hero figure beside the top floor; "
+        "«Descender»: it marks the current floor",
+    ),
+    RuleDoc(
         "bag.players",
         "with `game.players` set, each starting bag is made for that many players",
         "«Paso 1: Elige un Mapa de Mazmorra»: every player plays their own dungeon from their own bag",
@@ -48,6 +54,17 @@ def per_player(pack: Pack) -> Iterable[Problem]:
                 deck.id if deck is not None else "pack",
                 "size",
             )
+    figures = [c for c in pack.components() if c.kind.name == "hero_figure"]
+    have = sum(c.data.copies for c in figures)
+    if have < players:
+        deck = next((d for d in pack.decks if any(k.name == "hero_figure" for k in d.kinds)), None)
+        yield Problem(
+            "hero_figure.players",
+            f"{have} hero figure(s) for {players} players (game.players): each player marks their floor with one",
+            pack.deck_loc(deck.id, "size") if deck is not None else pack.setting_loc("players"),
+            deck.id if deck is not None else "pack",
+            "size",
+        )
     for comp, bag in pack.of(Bag):
         if bag.players != players:
             yield Problem(
