@@ -8,7 +8,10 @@ corridor (length, features and end rolled), a corridor's door opens onto a room,
 onto a corridor (even) or a room (odd). Rooms roll their type and doors; a quest room before
 enough lairs or rooms is a lair; a door onto an area already revealed is a secret door. Pieces
 never overlap: a room tries every place along its door (the compactest first), a passage that
-runs into the map already drawn ends there, and each such case is noted in the map's rolls.
+runs into the map already drawn ends there, no piece stands half over a door not opened yet, and
+a door nothing can stand behind is taken back; each such case is noted on its roll (a list of
+notes, never one in place of another). When every way is closed the heroes search wall by wall,
+each search a roll (found on the rulebook's 10 or more).
 """
 
 from __future__ import annotations
