@@ -81,6 +81,7 @@ KIND = register(
         translatable=("name",),
         deck_rules=(faces_known, chips_distinct),
         two_sided=True,
+        reads_settings=False,
         summary="Round two-faced chip: an icon and an optional number on each face.",
     )
 )

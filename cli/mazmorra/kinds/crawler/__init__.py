@@ -23,6 +23,9 @@ from mazmorra.model import Family, Strict, setting_name
 class Threat(Strict):
     colour: Colour = Field(description="print colour")
     rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
+    stun_immune: bool = Field(
+        default=False, description="stun does not affect its enemies (the rulebook's red enemies); printed on them"
+    )
 
 
 class Settings(Strict):
@@ -31,6 +34,10 @@ class Settings(Strict):
     threats: dict[Annotated[str, setting_name("threat")], Threat] = Field(
         min_length=1, max_length=8, description="enemy threat types: print colour and activation rank per name"
     )
+    players: int | None = Field(
+        default=None, ge=1, le=8, description="how many play: each takes a hero, an equipment, a skill and 3 markers"
+    )
+    market: int = Field(default=3, ge=1, le=9, description="item cards turned face up to buy from (the rulebook's 3)")
 
     @field_validator("threats")
     @classmethod
@@ -47,6 +54,7 @@ FAMILY = register_family(
         "Deck-box crawler (spec C): map tile cards with terrain, connections and spawn points; hero, "
         "equipment, skill, item, enemy and marker cards; a custom enemy die to fold.",
         settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 

@@ -56,6 +56,7 @@ FAMILY = register_family(
         "Rotating rooms (spec D): two-sided room tiles with walls, portcullises, pit traps and a rotation gear; "
         "starting lines; character and item tokens; action, combat and jump cards per player colour.",
         settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 
