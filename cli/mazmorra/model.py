@@ -330,6 +330,7 @@ class Pack:
     raw: Any = None  # pack.yaml as located YAML, for nested locations
     declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
     rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
+    warnings: tuple[Problem, ...] = ()  # stage 1's warnings (an id made from a name twice), shown by stage 2
 
     @property
     def id(self) -> str:
