@@ -49,7 +49,7 @@ def new(
         else:
             shutil.copytree(SKELETON_DIR, target)
             pack_yaml = target / "pack.yaml"
-            text = pack_yaml.read_text(encoding="utf-8").replace("__ID__", name)
+            text = pack_yaml.read_text(encoding="utf-8").replace("__PATH__", target.as_posix()).replace("__ID__", name)
             pack_yaml.write_text(modeline(f"{SCHEMA_DIR}/{PACK_SCHEMA}") + text, encoding="utf-8")
             for deck in sorted((target / "decks").glob("*.yaml")):  # editors complete and check while typing
                 deck.write_text(
