@@ -13,7 +13,7 @@ from mazmorra.cli.app import app
 from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, UsageError, did_you_mean
-from mazmorra.paths import SKELETON_DIR, templates_dir
+from mazmorra.paths import SAMPLES_DIR, SKELETON_DIR, templates_dir
 
 if TYPE_CHECKING:
     from mazmorra.model import Kind
@@ -138,6 +138,10 @@ def kinds_cmd(
         for pack_dir in packs:
             for name, kind in _declared(pack_dir).items():
                 found.setdefault(name, (kind, pack_dir.name))
+        if any(n not in found for n in names):  # a kind a sample pack declares: documented from anywhere
+            for pack_dir in sorted(SAMPLES_DIR.glob("*/pack.yaml")):
+                for name, kind in _declared(pack_dir.parent).items():
+                    found.setdefault(name, (kind, f"sample {pack_dir.parent.name}"))
         if markdown or names:
             if len(names) != 1:
                 raise UsageError("name one kind: `mazmorra kinds NAME --markdown` (and its pack, if it is declared)")

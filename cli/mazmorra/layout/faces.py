@@ -25,6 +25,7 @@ from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
+from mazmorra.wording import template_words
 
 
 @dataclass
@@ -308,7 +309,7 @@ def _face(
         else:  # a bad element: at the line that wrote it
             at = exc.at if isinstance(exc, ElementError) else None
             rule, loc = "template.element", ctx.templates.element_loc(at, template)
-        message = f"template {template.name}: {exc}"
+        message = f"template {template.name}: {template_words(str(exc))}"
         if isinstance(exc, RecursionError):
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
