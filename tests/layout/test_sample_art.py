@@ -17,7 +17,7 @@ ART_MM = 12.0  # an icon or picture this large on a front is its illustration, n
 SYMBOLS = {"turn-cw", "turn-ccw", "jump"}
 # Decks whose components still share one illustration (issue 24 left them for later): each must
 # still do so, so that whoever illustrates one removes it from here and the test guards it.
-PENDING = {("expedicion", "becarios"): "every becario shows the same student figure"}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def _ops(ops: tuple[Op, ...]) -> list[Op]:

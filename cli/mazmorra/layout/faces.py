@@ -79,6 +79,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         "_": ctx.labels,
         "ngettext": ctx.labels.ngettext,
         "num": number_formatter(lang),
+        "has_icon": ctx.icons.__contains__,  # art by convention: `icons/<id>.svg` when the pack has one
         "w": w,
         "h": h,
         "bleed": pack.bleed_mm,
