@@ -53,8 +53,9 @@ def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageProblem(f"image is too large to decode safely (over {MAX_PIXELS} pixels)") from None
-    except Exception as exc:  # Pillow raises many types for corrupt files
-        raise ImageProblem(f"not a readable image ({type(exc).__name__}: {exc})") from None
+    except Exception:  # Pillow raises many types for corrupt files; none of their words help a designer
+        kinds = ", ".join(sorted(FORMATS))
+        raise ImageProblem(f"not a readable image: the file is damaged or not a picture ({kinds})") from None
     return dims
 
 

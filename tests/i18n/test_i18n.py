@@ -111,6 +111,14 @@ def test_character_missing_from_the_font_is_reported(pack_copy) -> None:
 def test_a_third_language_is_one_command_away(pack_copy) -> None:
     pack = pack_copy("muestras")
     project = pack.parents[1]
+    # the pack's own back counts its cards: a label with plural forms, to translate like the others
+    from mazmorra.paths import templates_dir
+
+    back = (templates_dir() / "card-back.xml.j2").read_text(encoding="utf-8")
+    count = '<text role="label" x="6" y="{{ h - 10 }}" w="{{ w - 12 }}" h="4" size="6" align="center" color="#bdc3c7">'
+    count += '{{ ngettext("%(n)d card", "%(n)d cards", deck.count) }}</text>\n</card>'
+    (pack / "templates").mkdir()
+    (pack / "templates" / "card-back.xml.j2").write_text(back.replace("</card>", count), encoding="utf-8")
     res = run_cli("i18n", "add", "fr", "muestras", cwd=project)
     assert res.returncode == 0, res.stderr
     assert "fr" in (pack / "pack.yaml").read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from mazmorra.colour import Colour
 from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
 from mazmorra.units import parse_size
+from mazmorra.wording import error_message, given
 
 ICON = r"^[a-z0-9][a-z0-9_-]*$"
 TYPE_WORDS = {
@@ -205,8 +206,8 @@ def model_field(decl: FieldDecl, name: str) -> tuple[Any, Any]:
         try:
             TypeAdapter(typ).validate_python(decl.default)
         except ValidationError as exc:
-            reason = exc.errors()[0]["msg"]
-            raise DeclError(f"default {decl.default!r} is not a valid value: {reason}", "default") from None
+            reason = error_message(exc.errors()[0])
+            raise DeclError(f"default {given(decl.default)} is not a valid value: it {reason}", "default") from None
         return typ, Field(decl.default, description=description, json_schema_extra=extra)
     if decl.type == "list" or (decl.type == "grid" and decl.cells is None):
         return typ, Field(default_factory=list, description=description, json_schema_extra=extra)

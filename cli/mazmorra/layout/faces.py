@@ -38,6 +38,9 @@ class Values(dict[str, str]):
         return ""
 
 
+from mazmorra.wording import template_words
+
+
 @dataclass
 class LayoutContext:
     """What laying out a pack in one language needs, shared by all its decks."""
@@ -125,6 +128,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         "_": ctx.labels,
         "ngettext": ctx.labels.ngettext,
         "num": number_formatter(lang),
+        "has_icon": ctx.icons.__contains__,  # art by convention: `icons/<id>.svg` when the pack has one
         "w": w,
         "h": h,
         "bleed": pack.bleed_mm,
@@ -467,7 +471,7 @@ def _lay_face(
         else:  # a bad element: at the line that wrote it
             at = exc.at if isinstance(exc, ElementError) else None
             rule, loc = "template.element", ctx.templates.element_loc(at, template)
-        message = f"template {template.name}: {exc}"
+        message = f"template {template.name}: {template_words(str(exc))}"
         if isinstance(exc, RecursionError):
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
