@@ -15,7 +15,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -135,6 +135,10 @@ rules-doc: setup
 # After changing pack.yaml's schema (model.PackSpec): rewrite docs/pack-yaml.md; a test keeps it current.
 pack-doc: setup
 	$(BIN)/python -m mazmorra.packdoc docs/pack-yaml.md
+
+# docs/limits.md: the table of every input limit, from cli/mazmorra/limits.py; a test keeps it current.
+limits-doc: setup
+	$(BIN)/python -m mazmorra.limits > docs/limits.md
 
 bench: setup
 	$(BIN)/python bench/run.py

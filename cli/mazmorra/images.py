@@ -12,9 +12,10 @@ from pathlib import Path
 from PIL import Image
 
 from mazmorra.colour import rgba
+from mazmorra.limits import IMAGE_BYTES, IMAGE_PIXELS
 
-MAX_PIXELS = 40_000_000  # beyond this an image is refused (Pillow calls it a decompression bomb)
-MAX_BYTES = 64 * 1024 * 1024
+MAX_PIXELS = IMAGE_PIXELS  # beyond this an image is refused (Pillow calls it a decompression bomb)
+MAX_BYTES = IMAGE_BYTES
 PRINT_DPI = 300
 FORMATS = {"PNG", "JPEG", "WEBP", "GIF", "TIFF", "BMP"}
 

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
 
@@ -142,7 +143,7 @@ class DeckSpec(Strict):
     file: str = Field(description="its components: a YAML list, or a .csv/.xlsx/.ods file", examples=["decks/a.yaml"])
     name: str = Field(min_length=1, description="deck name in the source language", examples=["Hechizos"])
     size: int | None = Field(
-        None, ge=1, le=10000, description="declared total of copies (checked: deck.size)", examples=[24]
+        None, ge=1, le=DECK_COMPONENTS, description="declared total of copies (checked: deck.size)", examples=[24]
     )
     counts: dict[str, int] | None = Field(
         None, description="declared copies per value of the kind's type field (checked)", examples=[{"fuego": 8}]
@@ -256,6 +257,12 @@ class PackSpec(Strict):
         return _radius(v)
 
     decks: list[DeckSpec] = Field(min_length=1, description="the pack's decks, each a file of components")
+    format: int | None = Field(
+        None,
+        ge=1,
+        description="the pack format it is written in (docs/formats.md); absent: format 1, written before formats "
+        "were numbered; `mazmorra upgrade` rewrites a pack in the current format",
+    )
     edition: Literal["reference", "custom"] | None = Field(
         None,
         description="reference: the game's families' reference counts are enforced; custom: differences "
@@ -399,6 +406,7 @@ class Pack:
     declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
     rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
     warnings: tuple[Problem, ...] = ()  # stage 1's warnings (an id made from a name twice), shown by stage 2
+    notices: tuple[Problem, ...] = ()  # warnings of loading (an earlier format's field names, read upgraded)
 
     @property
     def id(self) -> str:

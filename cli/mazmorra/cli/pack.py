@@ -1,4 +1,4 @@
-"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`."""
+"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`, `upgrade`."""
 
 from __future__ import annotations
 
@@ -302,4 +302,30 @@ def templates_cmd(
             shutil.copy2(shipped / name, into / "templates" / name)
             err.print(
                 f"[green]✓[/] {escape(into / 'templates' / name)}: edit it; the pack now uses it instead of the shipped one"
+            )
+
+
+@app.command("upgrade")
+def upgrade_cmd(
+    packs: PacksArg = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the changes; write nothing.")] = False,
+) -> None:
+    """Rewrite packs written for an earlier pack format in the current one (docs/formats.md): renamed
+    fields under their new names, `format:` in pack.yaml; comments, key order and quoting kept."""
+    from mazmorra.formats import CURRENT
+    from mazmorra.upgrade import upgrade_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            edits, problems = upgrade_pack(pack_dir, write=not dry_run)
+            if problems:
+                raise ContentError(problems)
+            if not edits:
+                err.print(f"[green]✓[/] {escape(f'{pack_dir.name}: already in pack format {CURRENT}')}")
+                continue
+            for edit in edits:
+                out.print(escape(f"{edit.loc}: {edit.what}"))
+            done = "would be upgraded" if dry_run else "upgraded"
+            err.print(
+                f"[green]✓[/] {escape(f'{pack_dir.name}: {done} to pack format {CURRENT} ({len(edits)} change(s))')}"
             )

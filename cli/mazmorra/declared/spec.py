@@ -9,6 +9,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.limits import GRID_COLS, GRID_ROWS
 from mazmorra.schemas import checked
 from mazmorra.units import parse_size
 
@@ -123,8 +124,8 @@ class FieldDecl(_Strict):
         None, description="list: the type of each item (a type name or a field declaration)"
     )
     deck: str | None = Field(None, description="ref: the deck whose component ids it names")
-    rows: int | None = Field(None, ge=1, le=500, description="grid: exact number of rows")
-    cols: int | None = Field(None, ge=1, le=500, description="grid: exact number of columns")
+    rows: int | None = Field(None, ge=1, le=GRID_ROWS, description="grid: exact number of rows")
+    cols: int | None = Field(None, ge=1, le=GRID_COLS, description="grid: exact number of columns")
     pattern: str | None = Field(None, description="string: a regular expression the value must match")
     cells: dict[str, CellDecl] | None = Field(
         None, description="grid: the legend of cells by name, each with its symbol (the grid then also takes edges)"

@@ -28,6 +28,7 @@ from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
 from mazmorra.printers import Printer
+from mazmorra.wording import template_words
 
 
 class Values(dict[str, str]):
@@ -36,9 +37,6 @@ class Values(dict[str, str]):
 
     def __missing__(self, key: str) -> str:
         return ""
-
-
-from mazmorra.wording import template_words
 
 
 @dataclass

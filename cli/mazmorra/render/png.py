@@ -27,6 +27,7 @@ from mazmorra.render.raster import (
     profile_frame,
 )
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.safetext import csv_row, file_stem
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
@@ -68,7 +69,7 @@ class PngSink(Sink):
 
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "png"
-        return self.out_dir / self.pack.id / doc.lang / shop / doc.deck_id
+        return self.out_dir / self.pack.id / doc.lang / shop / file_stem(doc.deck_id)
 
     def _frame(self, doc: Document, face: Face) -> Frame:
         how = self._sizing
@@ -111,7 +112,7 @@ class PngSink(Sink):
     def add(self, doc: Document, item: Item) -> None:
         folder = self.folder(doc)
         comp = item.front.component
-        wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
+        wanted: list[tuple[str, Face]] = [(f"{file_stem(comp)}-front.png", item.front)]
         back_name = ""
         if item.back is not None:
             back_name = back_stem(doc, item) + ".png"
@@ -124,13 +125,13 @@ class PngSink(Sink):
         images = raster.images(list(zip((face for _, face in wanted), frames)))
         for (name, _), img, fr in zip(wanted, images, frames):
             self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
-        self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
+        self._rows.append([comp, item.name, str(item.copies), f"{file_stem(comp)}-front.png", back_name])
 
     def end(self, doc: Document) -> Part:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["component", "name", "copies", "front", "back"])
-        w.writerows(self._rows)
+        w.writerows(csv_row(row) for row in self._rows)  # designer text never runs as a formula
         self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
         part = super().end(doc)
         part.data = self._sizing

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mazmorra.errors import Problem, UsageError
+from mazmorra.safetext import file_stem
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item, Round
@@ -198,7 +199,7 @@ def back_stem(doc: Document, item: Item) -> str:
     image each, written once per deck)."""
     assert item.back is not None
     if not item.shared_back:
-        return f"{item.front.component}-back"
+        return f"{file_stem(item.front.component)}-back"
     own = f"deck:{doc.deck_id}"
     if item.back.component == own:
         return "back"
