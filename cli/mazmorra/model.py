@@ -246,7 +246,7 @@ class PackSpec(Strict):
         examples=["landscape"],
     )
     corner_radius: str | float = Field(
-        0,
+        0.0,
         description="the radius of the pieces' rounded corners (3mm for most cards): cut guides at each corner",
         examples=["3mm"],
     )
