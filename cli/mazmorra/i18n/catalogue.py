@@ -104,7 +104,13 @@ def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | No
         for label in labels:
             if lang in dict(label.words):
                 continue  # the kind gives its word in this language: nothing to translate
-            e = polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template")
+            e = polib.POEntry(
+                msgctxt=LABEL_CTX,
+                msgid=label.msgid,
+                msgstr="",
+                comment="label printed by a template",
+                flags=["python-format"] if "%(" in label.msgid else [],  # msgfmt --check-format keeps %(n)s
+            )
             if label.plural:
                 e.msgid_plural = label.plural
                 e.msgstr_plural = {i: "" for i in range(n)}

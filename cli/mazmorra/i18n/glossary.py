@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.labels import TEMPLATE_LANG
 from mazmorra.i18n.localise import pack_messages
+from mazmorra.text import TOKEN
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 FILE = "glossary.yaml"
+_NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,11 @@ class Pair:
     field: str
 
 
+def _words(text: str) -> str:
+    """The text with its icon tokens and placeholders blanked (same length: spans stay valid)."""
+    return _NOT_WORDS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: Iterable[Pair]) -> list[Problem]:
     """glossary.term and glossary.untranslated for every pair translated from source_lang to lang."""
     rules = []
@@ -121,6 +128,7 @@ def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: It
         rules.append((term, src, dst, shared))
     problems: list[Problem] = []
     for pair in pairs:
+        pair = replace(pair, source=_words(pair.source), text=_words(pair.text))  # icon names are no words
         spans = {id(t): [m.span() for m in src.finditer(pair.source)] for t, src, _, _ in rules}
         for term, src, dst, shared in rules:
             own = [s for s in spans[id(term)] if not _inside_longer(s, spans, id(term))]  # "quest room", not "room"
