@@ -64,7 +64,7 @@ def test_labels_are_whole_messages_with_named_placeholders(pack_copy) -> None:
     assert "%(minutes)s min per player" in labels and "{omega:%(omega)s} always" in labels
     pack = pack_copy("expedicion")
     assert run_cli("i18n", "add", "fr", "expedicion", cwd=pack.parents[1]).returncode == 0
-    fr = (pack / "locale" / "fr.po").read_text(encoding="utf-8")
+    fr = (pack / "locale" / "labels" / "fr.po").read_text(encoding="utf-8")
     assert '#, python-format\nmsgctxt "label"\nmsgid "%(minutes)s min per player"' in fr
     need_tool("msgfmt")
     shipped = templates_dir() / "locale" / "es.po"
