@@ -29,7 +29,7 @@ def test_a_third_language_never_prints_the_spanish_word(pack_copy, tmp_path) -> 
     pack = pack_copy("grimorio")
     project = pack.parents[1]
     assert run_cli("i18n", "add", "fr", "grimorio", cwd=project).returncode == 0
-    fr = (pack / "locale" / "fr.po").read_text(encoding="utf-8")
+    fr = (pack / "locale" / "labels" / "fr.po").read_text(encoding="utf-8")
     assert 'msgid "Fire"' in fr  # the English word is what a French translator translates
     res = run_cli("build", "grimorio", "--lang", "fr", "--out", str(tmp_path / "o"), cwd=project)
     assert res.returncode == 1 and "template label 'Fire' has no 'fr' translation" in res.stderr

@@ -127,14 +127,15 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
     # Untranslated: a draft build works and says so; a normal build refuses.
     assert run_cli("build", "muestras", "--lang", "fr", cwd=project).returncode == 1
     assert run_cli("build", "muestras", "--lang", "fr", "--draft", cwd=project).returncode == 0
-    po = polib.pofile(str(fr), wrapwidth=0)
     french = {"pack.name": "Échantillons", "deck:cartas.name": "Cartes"}
-    for e in po:
-        if e.msgid_plural:
-            e.msgstr_plural = {0: "%(n)d carte", 1: "%(n)d cartes"}
-        else:
-            e.msgstr = french.get(e.msgctxt, "FR " + e.msgid)
-    po.save()
+    for path in (fr, pack / "locale" / "labels" / "fr.po"):  # the pack's texts, and its template labels
+        po = polib.pofile(str(path), wrapwidth=0)
+        for e in po:
+            if e.msgid_plural:
+                e.msgstr_plural = {0: "%(n)d carte", 1: "%(n)d cartes"}
+            else:
+                e.msgstr = french.get(e.msgctxt, "FR " + e.msgid)
+        po.save()
     res = run_cli("build", "muestras", "--lang", "fr", "--strict", cwd=project)
     assert res.returncode == 0, res.stderr
     text = pdf_text(project / "output/muestras/fr/cartas.pdf")

@@ -48,3 +48,24 @@ def test_a_single_language_pack_may_type_its_words(pack_copy) -> None:
     )
     res = run_cli("validate", "muestras", cwd=pack.parents[1])
     assert res.returncode == 0 and "template.literal-text" not in res.stderr
+
+
+def test_labels_are_whole_messages_with_named_placeholders(pack_copy) -> None:
+    """No sentence fragments ("players", "always", "min per player"): a language can reorder the
+    whole message; msgfmt checks its placeholders."""
+    import subprocess
+
+    from conftest import need_tool
+
+    from mazmorra.i18n.labels import template_labels
+
+    labels = {lb.msgid for lb in template_labels(sorted(templates_dir().glob("*.j2")))}
+    assert not {"players", "always", "min per player"} & labels
+    assert "%(minutes)s min per player" in labels and "{omega:%(omega)s} always" in labels
+    pack = pack_copy("expedicion")
+    assert run_cli("i18n", "add", "fr", "expedicion", cwd=pack.parents[1]).returncode == 0
+    fr = (pack / "locale" / "labels" / "fr.po").read_text(encoding="utf-8")
+    assert '#, python-format\nmsgctxt "label"\nmsgid "%(minutes)s min per player"' in fr
+    need_tool("msgfmt")
+    shipped = templates_dir() / "locale" / "es.po"
+    assert subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(shipped)]).returncode == 0

@@ -48,13 +48,13 @@ def test_pseudo_builds_the_pack_like_a_language(pack_copy, tmp_path) -> None:
 def test_a_box_too_tight_for_a_longer_text_is_reported_at_its_source_line(pack_copy, tmp_path) -> None:
     pack = pack_copy("muestras")
     deck = pack / "decks" / "cartas.yaml"
-    sentence = "Mira las tres cartas superiores de cualquier mazo y devuélvelas en el orden que quieras."
+    sentence = "Mira las 3 cartas superiores de cualquier mazo y devuélvelas en el orden que quieras."
     edit(deck, f'text: "{sentence}"', f'text: "{" ".join([sentence] * 7)}"')  # fits, but not 35 % longer
     es = run_cli("build", "muestras", "--lang", "es", "--out", str(tmp_path / "es"), cwd=pack.parents[1])
     assert es.returncode == 0, es.stderr
     res = run_cli("i18n", "pseudo", "muestras", "--out", str(tmp_path / "out"), cwd=pack.parents[1])
     assert res.returncode == 1
-    line = line_of(deck, 'text: "Mira las tres')
+    line = line_of(deck, 'text: "Mira las 3')
     overflow = [ln for ln in res.stderr.splitlines() if "(text.overflow)" in ln]
     assert overflow and overflow[0].startswith(f"content/muestras/decks/cartas.yaml:{line}:")
     assert "[ojo-del-vigia.text] (qps)" in overflow[0]

@@ -209,3 +209,21 @@ def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_co
     meta = polib.pofile(str(pack / "locale" / "fr.po")).metadata
     assert meta["Language-Team"] == "French (mazmorra sample content)"
     assert meta["Last-Translator"] == "mazmorra sample content" and meta["X-Source-Language"] == "es"
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_template_labels_have_their_own_catalogue_with_one_source_language(name: str) -> None:
+    from mazmorra.load import load_pack
+
+    pack = load_pack(CONTENT / name)
+    locale = CONTENT / name / "locale"
+    for po in locale.glob("*.po"):  # the pack's texts: its source language only
+        assert not [e for e in polib.pofile(str(po)) if e.msgctxt == "label"], po
+    template = polib.pofile(str(locale / "labels.pot"))
+    assert template.metadata["X-Source-Language"] == "en" and len(template) > 0
+    source = pack.spec.source_language
+    labels = polib.pofile(str(locale / "labels" / f"{source}.po"))  # created for the source language too
+    assert labels.metadata["X-Source-Language"] == "en" and labels.metadata["Language"] == source
+    untranslated = [e.msgid for e in labels if not (all(e.msgstr_plural.values()) if e.msgid_plural else e.msgstr)]
+    assert untranslated == []  # filled from the tool's catalogue: no hand-written es.po
+    assert {e.msgid for e in labels} <= {e.msgid for e in template}

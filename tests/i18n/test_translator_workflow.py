@@ -5,8 +5,7 @@ wraps lines its own way (msgcat --width=79, as Poedit writes), a translator's no
 untranslated, two successive edits of one source text, a component id renamed, and a new language.
 At every step the catalogue `mazmorra i18n update` leaves is compared, entry by entry, with what
 `msgmerge --previous` makes of the same catalogue and the template `mazmorra i18n extract` writes
-(locale/<pack>.pot; for a language whose template labels the tool does not translate, with those
-labels added, as `i18n update` adds them to that language's catalogue).
+(locale/<pack>.pot; template labels have their own catalogues, locale/labels/<lang>.po).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import polib
 import pytest
 from conftest import edit, need_tool, run_cli
 
-from mazmorra.i18n.catalogue import labels_in_catalogue, plural_forms, wanted_entries
+from mazmorra.i18n.catalogue import plural_forms
 from mazmorra.i18n.merge import lcs_length, similarity
 from mazmorra.load import load_pack
 
@@ -27,20 +26,12 @@ CURSES = "decks/maldiciones.yaml"
 
 
 def _pot(pack: Path, lang: str, out: Path) -> Path:
-    """The template `i18n extract` writes, checked by msgfmt; plus the labels `lang`'s catalogue
-    carries (none for English), for msgmerge."""
-    from mazmorra.cli.i18n import _pack_labels
-
+    """The template `i18n extract` writes, checked by msgfmt, for msgmerge."""
     assert run_cli("i18n", "extract", pack.name, cwd=pack.parents[1]).returncode == 0
     template = pack / "locale" / f"{pack.name}.pot"
     check = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(template)], capture_output=True, text=True)
     assert check.returncode == 0 and "error" not in check.stderr, check.stderr
-    loaded = load_pack(pack)
     pot = polib.pofile(str(template), wrapwidth=0)
-    if labels_in_catalogue(lang):
-        for e in wanted_entries(loaded, lang, _pack_labels(loaded)):
-            if e.msgctxt == "label":
-                pot.append(e)
     pot.save(str(out))
     return out
 
@@ -123,7 +114,10 @@ def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) 
     assert res.returncode == 0, res.stderr
     fr = polib.pofile(str(pack / "locale" / "fr.po"), wrapwidth=0)
     assert fr.metadata["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
-    assert any(e.msgctxt == "label" and e.msgid_plural for e in fr)
+    assert not any(e.msgctxt == "label" for e in fr)  # one source language per catalogue
+    fr_labels = polib.pofile(str(pack / "locale" / "labels" / "fr.po"), wrapwidth=0)
+    assert fr_labels.metadata["X-Source-Language"] == "en"
+    assert any(e.msgctxt == "label" and e.msgid_plural for e in fr_labels)
     _update_as_msgmerge(pack, "fr")
     need_tool("msgfmt")
     assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(pack / "locale" / "fr.po")]).returncode == 0

@@ -98,6 +98,8 @@ def i18n_update(
                     f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
                     f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
                 )
+            for path in catalogue.update_label_catalogues(pack, labels):
+                err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
             for path in catalogue.update_records(pack):
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: translated cells recorded")
         for name in stale:

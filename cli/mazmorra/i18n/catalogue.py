@@ -11,10 +11,11 @@ from typing import Any
 import polib
 
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.i18n.labelcat import stale_labels, update_labels
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
 from mazmorra.i18n.merge import MergeStats, merge
-from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 from mazmorra.i18n.sheetsources import wanted_records
 from mazmorra.i18n.template import (
     DATE_FIELD,
@@ -91,30 +92,25 @@ def _header(lang: str, pack: Pack) -> dict[str, str]:
 
 def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> list[polib.POEntry]:
     """Every entry the catalogue should hold now, untranslated: the template's (locale/<pack>.pot)
-    but those a spreadsheet translates in `lang` and, for a language the tool ships no label
-    catalogue for, the labels."""
+    but those a spreadsheet translates in `lang`. (Template labels have their own catalogue:
+    i18n/labelcat.py.)"""
     wanted: list[polib.POEntry] = []
     in_spreadsheets = spreadsheet_texts(pack, lang)
     for msg in template_messages(pack):
         if (msg.component, msg.field) in in_spreadsheets:
             continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
         wanted.append(entry(pack, msg, boxes))
-    if labels_in_catalogue(lang):
-        n = plural_forms(lang)[0]
-        for label in labels:
-            if lang in dict(label.words):
-                continue  # the kind gives its word in this language: nothing to translate
-            e = polib.POEntry(msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template")
-            if label.plural:
-                e.msgid_plural = label.plural
-                e.msgstr_plural = {i: "" for i in range(n)}
-            wanted.append(e)
     return wanted
 
 
-def labels_in_catalogue(lang: str) -> bool:
-    """Whether the pack's own catalogue carries the template labels: the tool ships none for `lang`."""
-    return lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None
+def update_label_catalogues(pack: Pack, labels: list[Label]) -> list[Path]:
+    """Write locale/labels.pot and locale/labels/<lang>.po where they changed; the paths written."""
+    return update_labels(pack, labels, *_label_settings(pack))
+
+
+def _label_settings(pack: Pack) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    langs = pack.spec.languages
+    return {lang: _header(lang, pack) for lang in langs}, {lang: plural_forms(lang)[0] for lang in langs}
 
 
 def merged_catalogue(
@@ -168,6 +164,7 @@ def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> 
     text, changed = wanted_template(pack, boxes)
     if changed:
         stale.append(template_path(pack))
+    stale += stale_labels(pack, labels, *_label_settings(pack))
     date = date_in(text) or ""
     for lang in pack.spec.languages:
         if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date, boxes)[1]:
@@ -299,7 +296,11 @@ def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label
     if lang == TEMPLATE_LANG:
         return [(label, "translated") for label in labels]
     found: dict[str, polib.POEntry] = {}
-    for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack.root, lang))):
+    for po in (
+        load_po(templates_dir() / "locale" / f"{lang}.po"),
+        load_po(catalogue_path(pack.root, lang)),
+        load_po(labels_path(pack.root, lang)),
+    ):
         for e in po or ():
             if e.msgctxt == LABEL_CTX and not e.obsolete and (_complete(e) or e.msgid not in found):
                 found[e.msgid] = e
@@ -340,5 +341,7 @@ def add_language(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None
         else:  # flow list, possibly over several lines
             lines[i] = line[:after] + f", {lang}" + line[after:]
     atomic_write_text(pack_file, "".join(lines))
-    update_catalogue(load_pack(pack.root), lang, labels, boxes)
+    again = load_pack(pack.root)
+    update_catalogue(again, lang, labels, boxes)
+    update_label_catalogues(again, labels)
     return catalogue_path(pack.root, lang)

@@ -19,7 +19,7 @@ from jinja2 import TemplateSyntaxError
 from jinja2.ext import babel_extract
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
-from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
     from mazmorra.model import Kind
@@ -80,7 +80,8 @@ def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
 
 
 class Labels:
-    """Template labels in one language: pack catalogue, then the tool's, then English as written.
+    """Template labels in one language: the pack's label catalogue (locale/labels/<lang>.po), its main
+    catalogue, then the tool's, then English as written.
 
     Callable as `_("Label")`; `ngettext(singular, plural, n)` picks the plural form of the language
     (its catalogue's Plural-Forms) and fills `%(n)s`/`%(n)d` with n. Labels with no translation
@@ -97,6 +98,7 @@ class Labels:
         for po in (
             load_po(shared / "locale" / f"{lang}.po"),
             load_po(catalogue_path(pack_root, lang)),
+            load_po(labels_path(pack_root, lang)),
         ):
             if po is None:
                 continue

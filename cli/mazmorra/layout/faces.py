@@ -18,7 +18,7 @@ from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
-from mazmorra.i18n.po import catalogue_path
+from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.icons import IconSet
 from mazmorra.layout import facecache
 from mazmorra.layout.attrs import ElementError, FaceContext
@@ -294,7 +294,11 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.regular, f.bold, f.italic, f.bold_italic)),
         *ctx.templates.files(names),
     }
-    for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
+    for cat in (
+        catalogue_path(pack.root, lang),
+        labels_path(pack.root, lang),
+        ctx.templates.shared / "locale" / f"{lang}.po",
+    ):
         if cat.is_file():
             inputs.add(cat)
     return Document(

@@ -350,7 +350,7 @@ class Templates:
         out = []
         for lang, labels in by_lang.items():
             for msgid in labels.missing:
-                catalogue = rel(pack_root / "locale" / f"{lang}.po")
+                catalogue = rel(pack_root / "locale" / "labels" / f"{lang}.po")
                 out.append(
                     Problem(
                         "i18n.label",
