@@ -33,6 +33,10 @@ def test_index_copy_and_set_values_print(pack_copy) -> None:
     assert tts.returncode == 0, tts.stdout + tts.stderr  # exports take a component drawn copy by copy
     saved = (project / "output/muestras/es/tts/cartas.json").read_text(encoding="utf-8")
     assert saved.count('"CardID": 100') == 2  # its two copies, in Tabletop Simulator too
+    pngs = project / "output/muestras/es/png/cartas"
+    assert (pngs / "cofre-olvidado-front.png").is_file() and (pngs / "cofre-olvidado-2-front.png").is_file()
+    gallery = (project / "output/muestras/gallery/index.html").read_text(encoding="utf-8")
+    assert gallery.count('id="c-cofre-olvidado"') == 1
     plain = run_cli("build", "muestras", "--lang", "es", cwd=project)
     assert plain.returncode == 0 and "PRUEBA" not in pdf_text(project / "output/muestras/es/cartas.pdf")
 
