@@ -29,6 +29,14 @@ def test_index_copy_and_set_values_print(pack_copy) -> None:
     text = pdf_text(project / "output/muestras/es/cartas.pdf")
     assert "No. 1-1/2" in text and "No. 1-2/2" in text  # the first card has two copies, each its own number
     assert "No. 2-1/1" in text and "PRUEBA" in text
+    tts = run_cli("build", "muestras", "--lang", "es", "--tts", "--png", "--gallery", cwd=project)
+    assert tts.returncode == 0, tts.stdout + tts.stderr  # exports take a component drawn copy by copy
+    saved = (project / "output/muestras/es/tts/cartas.json").read_text(encoding="utf-8")
+    assert saved.count('"CardID": 100') == 2  # its two copies, in Tabletop Simulator too
+    pngs = project / "output/muestras/es/png/cartas"
+    assert (pngs / "cofre-olvidado-front.png").is_file() and (pngs / "cofre-olvidado-2-front.png").is_file()
+    gallery = (project / "output/muestras/gallery/index.html").read_text(encoding="utf-8")
+    assert gallery.count('id="c-cofre-olvidado"') == 1
     plain = run_cli("build", "muestras", "--lang", "es", cwd=project)
     assert plain.returncode == 0 and "PRUEBA" not in pdf_text(project / "output/muestras/es/cartas.pdf")
 

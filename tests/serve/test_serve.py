@@ -316,3 +316,27 @@ def test_malformed_and_dropped_requests_leave_the_server_quiet_and_serving(pack_
     assert code == 0, said
     assert "Traceback" not in said and "Error" not in said, said
     assert [line for line in server.lines[quiet:] if line.strip() and "stopp" not in line.lower()] == [], said
+
+
+def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        with Browser(tmp_path / "chromium-profile") as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+            b.js("document.querySelector('#mz-design input').click()")
+            thumbs = "[...document.querySelectorAll('img.thumb')]"
+            assert b.wait_for(f"{thumbs}.length > 0 && {thumbs}.every(i => i.src.endsWith('design=1'))")
+            assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
+            b.js("document.querySelector('#mz-design input').click()")
+            assert b.wait_for(f"{thumbs}.every(i => !i.src.includes('design=1'))")
+            assert b.errors() == []
+    finally:
+        if server.proc.poll() is None:
+            server.stop()

@@ -2,14 +2,13 @@
 commands in mm, every mistake named by the command it is in.
 
 Our own small reader for the letters and numbers (so a mistake is said in words, with where it is);
-svglib, already a dependency for icons, converts quadratic curves and elliptical arcs to cubic ones.
+svglib, already a dependency for icons, converts elliptical arcs to cubic curves (imported only when a
+path has an arc: checking a pack imports no drawing library).
 """
 
 from __future__ import annotations
 
 import re
-
-from svglib.utils import bezier_arc_from_end_points, convert_quadratic_to_cubic_path
 
 Command = tuple[str | float, ...]
 ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
@@ -79,7 +78,8 @@ def parse_path(d: str, ox: float = 0.0, oy: float = 0.0) -> tuple[Command, ...]:
             else:
                 q = (2 * x - last_q[0], 2 * y - last_q[1]) if last_q else (x, y)
                 end = (bx + v[0], by + v[1])
-            _, c1, c2, _ = convert_quadratic_to_cubic_path((x, y), q, end)
+            c1 = (x + 2 / 3 * (q[0] - x), y + 2 / 3 * (q[1] - y))  # a quadratic curve as a cubic one
+            c2 = (end[0] + 2 / 3 * (q[0] - end[0]), end[1] + 2 / 3 * (q[1] - end[1]))
             x, y = end
             out.append(("C", c1[0] + ox, c1[1] + oy, c2[0] + ox, c2[1] + oy, x + ox, y + oy))
             cur_q = q
@@ -91,6 +91,8 @@ def parse_path(d: str, ox: float = 0.0, oy: float = 0.0) -> tuple[Command, ...]:
             if rx < 1e-9 or ry < 1e-9:
                 out.append(("L", end[0] + ox, end[1] + oy))
             else:
+                from svglib.utils import bezier_arc_from_end_points
+
                 for seg in bezier_arc_from_end_points(x, y, rx, ry, phi, int(large), int(sweep), *end):
                     out.append(("C", *(c + (ox if k % 2 == 0 else oy) for k, c in enumerate(seg[2:]))))
             x, y = end

@@ -52,6 +52,7 @@ class PngSink(Sink):
         self.dpi = self.printer.dpi if self.printer else self.profile.dpi if self.profile else opts.dpi
         self._rows: list[list[str]] = []
         self._backs_done: set[str] = set()
+        self._drawn: dict[str, int] = {}  # component -> items of it so far in this document
         self._misfit = False
         self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
         self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
@@ -66,6 +67,7 @@ class PngSink(Sink):
 
     def start(self, doc: Document) -> None:
         self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()
+        self._drawn = {}
 
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "png"
@@ -112,7 +114,9 @@ class PngSink(Sink):
     def add(self, doc: Document, item: Item) -> None:
         folder = self.folder(doc)
         comp = item.front.component
-        wanted: list[tuple[str, Face]] = [(f"{file_stem(comp)}-front.png", item.front)]
+        self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
+        front_name = f"{file_stem(comp)}-front.png" if n == 1 else f"{file_stem(comp)}-{n}-front.png"
+        wanted: list[tuple[str, Face]] = [(front_name, item.front)]
         back_name = ""
         if item.back is not None:
             back_name = back_stem(doc, item) + ".png"
@@ -125,7 +129,7 @@ class PngSink(Sink):
         images = raster.images(list(zip((face for _, face in wanted), frames)))
         for (name, _), img, fr in zip(wanted, images, frames):
             self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
-        self._rows.append([comp, item.name, str(item.copies), f"{file_stem(comp)}-front.png", back_name])
+        self._rows.append([comp, item.name, str(item.copies), front_name, back_name])
 
     def end(self, doc: Document) -> Part:
         buf = io.StringIO()

@@ -15,7 +15,8 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
         for deck, lang, name in sheets
     )
     return (
-        '<label id="mz-design"><input type="checkbox"> Design: text boxes, trim and safe area</label>'
+        '<aside id="mz-design" aria-label="Design mode"><label><input type="checkbox"> Design: text boxes, '
+        "trim and safe area</label></aside>"
         f'<nav id="mz-sheets" aria-label="Print sheets"><b>Print sheets</b> {links}</nav>'
         '<aside id="mz-problems" hidden><h2>The last change has problems: the preview shows the last good build'
         "</h2><ol></ol></aside>"
