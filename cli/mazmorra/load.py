@@ -26,7 +26,7 @@ def find_pack(ref: str | Path, content_dir: Path = Path("content")) -> Path:
     p = Path(ref)
     for cand in (p, content_dir / p):
         if (cand / PACK_FILE).is_file():
-            return cand
+            return cand.resolve() if cand.name in ("", "..") else cand  # `.` names the pack by its folder
     raise UsageError(f"no pack at '{ref}' (looked for {p / PACK_FILE} and {content_dir / p / PACK_FILE})")
 
 
@@ -124,9 +124,9 @@ def load_pack(pack_dir: Path) -> Pack:
     )
     settings, setting_problems = game_settings(pack)
     problems += setting_problems
-    if problems:
+    if any(p.severity is Severity.ERROR for p in problems):
         raise ContentError(problems + notices)
-    return replace(pack, settings=settings)
+    return replace(pack, settings=settings, warnings=tuple(problems))
 
 
 def game_settings(pack: Pack) -> tuple[dict[str, BaseModel], list[Problem]]:

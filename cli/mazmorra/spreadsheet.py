@@ -58,10 +58,10 @@ class Row:
 
 
 def read_spreadsheet(
-    path: Path, worksheet: str | None, source_language: str, languages: list[str]
+    path: Path, worksheet: str | None, source_language: str, languages: list[str] | None
 ) -> tuple[Spreadsheet | None, list[Problem]]:
     """The components of a spreadsheet deck and the problems of its header and rows; None when the
-    file cannot be read, with the problem that says why."""
+    file cannot be read, with the problem that says why. `languages` None takes any `@lang` column."""
     shown = rel(path)
     problems: list[Problem] = []
     try:
@@ -246,7 +246,7 @@ def _rows(
     cells: list[tuple[int, list[Any]]],
     loc: Callable[[int, int], Loc],
     source_language: str,
-    languages: list[str],
+    languages: list[str] | None,
 ) -> tuple[Spreadsheet | None, list[Problem]]:
     """The rows under the header and the problems of both; None past a limit or without a header."""
     if not cells or all(_empty(v) for v in cells[0][1]):
@@ -267,7 +267,7 @@ def _rows(
         fld, _, given = name.partition("@")
         lang = given or None
         key: tuple[str, str | None] = (fld, None if lang is None or lang == source_language else lang)
-        if lang is not None and lang not in languages:
+        if lang is not None and languages is not None and lang not in languages:
             problems.append(
                 Problem(
                     "spreadsheet.language",
@@ -327,6 +327,9 @@ def _rows(
                 row.values.locs[fld] = loc(row_no, c + 1)
             else:
                 row.translations.setdefault(lang, {})[fld] = (value, loc(row_no, c + 1))
+        for c, column in enumerate(columns):  # an empty `field@lang` cell: untranslated there, where it is typed
+            if column is not None and column[1] is not None and column[0] not in row.translations.get(column[1], {}):
+                row.translations.setdefault(column[1], {})[column[0]] = ("", loc(row_no, c + 1))
         out.append(row)
     return Spreadsheet(out, located), problems
 

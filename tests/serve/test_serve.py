@@ -190,6 +190,38 @@ def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_c
         assert server.stop() == 0
 
 
+def test_design_mode_outlines_text_boxes_trim_and_safe_area_in_the_page_only(pack_copy) -> None:
+    """The page has a Design toggle; a face's design picture shows its guides (magenta text boxes),
+    its plain picture and the print sheets none."""
+    import io
+    import re
+
+    from PIL import Image
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        page = _get(f"http://127.0.0.1:{port}/").decode()
+        assert 'id="mz-design"' in page and "applyDesign" in page
+        src = re.search(r'src="(img/[^"]+)"', page)
+        assert src is not None, page[:2000]
+        plain = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}"))).convert("RGB")
+        design = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}&design=1"))).convert("RGB")
+
+        def magenta(im: Image.Image) -> int:
+            return sum(n for n, (r, g, b) in im.getcolors(1 << 22) or [] if r - g > 80 and b - g > 40)
+
+        assert plain.size == design.size and magenta(design) > magenta(plain) + 300
+        sheet = _get(f"http://127.0.0.1:{port}/sheets/es/cartas.pdf")
+        assert b"%PDF" in sheet[:10]
+        assert b"design=1" not in sheet
+    finally:
+        if server.proc.poll() is None:
+            server.stop()
+
+
 def _exchange(port: int, data: bytes, read: bool, reset: bool) -> bytes:
     """Send raw bytes; read the answer (up to a second) or not; close politely or with a reset (RST:
     what a browser's cancelled request looks like to the server)."""
@@ -284,3 +316,27 @@ def test_malformed_and_dropped_requests_leave_the_server_quiet_and_serving(pack_
     assert code == 0, said
     assert "Traceback" not in said and "Error" not in said, said
     assert [line for line in server.lines[quiet:] if line.strip() and "stopp" not in line.lower()] == [], said
+
+
+def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        with Browser(tmp_path / "chromium-profile") as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+            b.js("document.querySelector('#mz-design input').click()")
+            thumbs = "[...document.querySelectorAll('img.thumb')]"
+            assert b.wait_for(f"{thumbs}.length > 0 && {thumbs}.every(i => i.src.endsWith('design=1'))")
+            assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
+            b.js("document.querySelector('#mz-design input').click()")
+            assert b.wait_for(f"{thumbs}.every(i => !i.src.includes('design=1'))")
+            assert b.errors() == []
+    finally:
+        if server.proc.poll() is None:
+            server.stop()

@@ -10,12 +10,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 
+from mazmorra.colour import Colour
 from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
 from mazmorra.limits import GRID_COLS, GRID_ROWS, TEXT_CHARS
 from mazmorra.units import parse_size
+from mazmorra.wording import error_message, given
 
-COLOUR = r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"
 ICON = r"^[a-z0-9][a-z0-9_-]*$"
 TYPE_WORDS = {
     "string": "text (not translated)",
@@ -24,7 +25,7 @@ TYPE_WORDS = {
     "number": "number",
     "bool": "true or false",
     "enum": "one of",
-    "colour": "colour #rrggbb",
+    "colour": "colour (#rrggbb, a CSS name, rgb() …)",
     "icon": "icon name",
     "image": "picture inside the pack",
     "size": "size (poker, 63x88mm ...)",
@@ -109,7 +110,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
         _no_repeats(decl.allowed())
         return Literal[tuple(decl.allowed())]
     if t == "colour":
-        return Annotated[str, Field(pattern=COLOUR)]
+        return Colour
     if t in ("icon",):
         return Annotated[str, Field(pattern=ICON)]
     if t in ("image", "ref"):
@@ -219,8 +220,8 @@ def model_field(decl: FieldDecl, name: str) -> tuple[Any, Any]:
         try:
             TypeAdapter(typ).validate_python(decl.default)
         except ValidationError as exc:
-            reason = exc.errors()[0]["msg"]
-            raise DeclError(f"default {decl.default!r} is not a valid value: {reason}", "default") from None
+            reason = error_message(exc.errors()[0])
+            raise DeclError(f"default {given(decl.default)} is not a valid value: it {reason}", "default") from None
         return typ, Field(decl.default, description=description, json_schema_extra=extra)
     if decl.type == "list" or (decl.type == "grid" and decl.cells is None):
         return typ, Field(default_factory=list, description=description, json_schema_extra=extra)

@@ -67,6 +67,9 @@ class GallerySink(Sink):
         deck.names[doc.lang] = doc.deck_name
         deck.pack_names[doc.lang] = doc.pack_name
         comp = item.front.component
+        if doc.lang in deck.components.get(comp, {}):  # a component drawn copy by copy: its first, all counted
+            deck.components[comp][doc.lang].copies += item.copies
+            return
         base = f"img/{doc.lang}/{file_stem(doc.deck_id)}/"
         wanted = [(base + f"{file_stem(comp)}-front.jpg", item.front)]
         back = ""

@@ -83,6 +83,7 @@ class _DeckState:
     shared_back: Face | None = None
     own_backs: bool = False
     thumb: Image.Image | None = None
+    last: str = ""  # the component of the last card placed
 
 
 def grid(n: int, w: float, h: float, max_px_per_mm: float) -> tuple[int, int, tuple[int, int]]:
@@ -151,6 +152,11 @@ class TtsSink(Sink):
         if front.shape == "round":
             self._add_tile(doc, item, st)
             return
+        if st.cards and st.last == front.component:  # a later copy of a card drawn copy by copy (`copy` in
+            name, stamp, cid, copies, size = st.cards[-1]  # its template): one more of the card, as it is planned
+            st.cards[-1] = (name, stamp, cid, copies + item.copies, size)
+            return
+        st.last = front.component
         atlas = st.open_by_size[(front.w, front.h)][0]
         if atlas.fronts is None:
             atlas.fronts = Image.new("RGB", atlas.px, "white")

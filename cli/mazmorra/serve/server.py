@@ -50,7 +50,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(json.dumps(preview.status.as_dict()).encode(), "application/json")
         elif path == "/events":
             self._events()
+        elif path.startswith("/img/") and "design=1" in urlsplit(self.path).query:  # design mode's guides
+            design = preview.design(path[1:])
+            if design is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+            else:
+                self._send(design, "image/jpeg", cache=True)
         elif path.startswith("/img/") and (image := preview.images.get(path[1:])) is not None:
+            preview.viewing = path.split("/")[2]  # img/<lang>/...: the language on screen, rebuilt first
             self._send(image, "image/jpeg", cache=True)
         elif m := _SHEET.match(path):
             pdf = preview.sheet(m.group(2), m.group(1))
