@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, Op, PolyOp, RectOp, RotateOp, TextOp
 from mazmorra.errors import Loc, Problem, Severity
@@ -45,9 +45,9 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
         if isinstance(op, RotateOp):
             return ("rotate", op.angle, op.cx, op.cy, tuple(strip(o) for o in op.ops))
         out: list[object] = [type(op).__name__]
-        for f in fields(op):
-            value = getattr(op, f.name)
-            if f.name in PAINTS:
+        for name in _names(type(op)):
+            value = getattr(op, name)
+            if name in PAINTS:
                 colours.append(value or "")
                 out.append(value is None)  # painted or not is a difference of shape
             else:
@@ -56,6 +56,12 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)
+
+
+@cache
+def _names(kind: type) -> tuple[str, ...]:
+    """An op class's field names (dataclasses.fields is slow on every op of every face)."""
+    return tuple(f.name for f in fields(kind))
 
 
 def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:
