@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, Op, PolyOp, RectOp, RotateOp, TextOp
 from mazmorra.errors import Loc, Problem, Severity
@@ -58,10 +58,14 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
     return shape, tuple(colours)
 
 
-@cache
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _names(kind: type) -> tuple[str, ...]:
     """An op class's field names (dataclasses.fields is slow on every op of every face)."""
-    return tuple(f.name for f in fields(kind))
+    if kind not in _NAMES:
+        _NAMES[kind] = tuple(f.name for f in fields(kind))
+    return _NAMES[kind]
 
 
 def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:

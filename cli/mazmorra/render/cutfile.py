@@ -149,7 +149,7 @@ class CutSink(Sink):
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name} (print and cut)", doc.lang)
         look = Look(greyscale=ctx.sheet.greyscale)  # marks stay solid black: no ink saver
         self._pdf = PdfPages(
-            ctx.stage(target), self._pages[0].size if self._pages else sheet.size, meta, self.icons, look
+            ctx.stage(target), self._pages[0].size if self._pages else sheet.size, meta, self.icons, look=look
         )
         self._part.written.setdefault(target.parent, set()).add(target)
         self._pdf.begin(self._pages)

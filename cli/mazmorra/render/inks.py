@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image
 from reportlab.lib.colors import Color, toColor
-
-if TYPE_CHECKING:
-    from reportlab.pdfgen.canvas import Canvas
 
 INK = "#1b1b1b"  # what light text prints in on the ink saver's light grounds
 TINT = 0.18  # the share of a fill's colour the ink saver keeps (the rest is paper)
@@ -33,14 +30,6 @@ class Look:
     greyscale: bool = False
     ink_saver: bool = False
     corner: float = 0.0  # mm, the radius of rectangular pieces' rounded corners, for their cut guides (0: square)
-
-    def canvas(self) -> type[Canvas]:
-        """The ReportLab canvas class that draws the sheets (imported only now: `validate` draws nothing)."""
-        from reportlab.pdfgen.canvas import Canvas
-
-        from mazmorra.render.greycanvas import GreyCanvas
-
-        return GreyCanvas if self.greyscale else Canvas
 
     def fill(self, colour: str) -> str:
         """A shape's fill."""
@@ -60,14 +49,14 @@ class Look:
 
 
 def tint(colour: str) -> str:
-    """#rrggbb mixed with paper white, keeping TINT of it."""
+    """#rrggbb (or #rrggbbaa, its alpha kept) mixed with paper white, keeping TINT of it."""
     r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
-    return "#" + "".join(f"{round(255 - (255 - v) * TINT):02x}" for v in (r, g, b))
+    return "#" + "".join(f"{round(255 - (255 - v) * TINT):02x}" for v in (r, g, b)) + colour[7:9]
 
 
 def luminance(colour: str) -> float:
-    """WCAG 2 relative luminance of #rrggbb."""
-    return _y(toColor(colour))
+    """WCAG 2 relative luminance of #rrggbb (an alpha suffix is ignored)."""
+    return _y(toColor(colour[:7]))
 
 
 def grey(colour: Any) -> float:

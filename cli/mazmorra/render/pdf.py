@@ -60,6 +60,8 @@ class PdfSink(Sink):
         return outputs.pdf
 
     def start(self, doc: Document) -> None:
+        from mazmorra.printers import cmyk
+        from mazmorra.render import pdfx
         from mazmorra.render.draw import DocMeta, PdfPages  # here: only a build that prints pays for ReportLab
 
         ctx = self.ctx
@@ -78,9 +80,14 @@ class PdfSink(Sink):
             self._pdf = None
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
+        printer = ctx.outputs.printer  # a sheets profile in CMYK (a print shop that takes whole sheets)
+        ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
         size = pages[0].size if pages else ctx.sheet.size
         look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
-        self._pdf = PdfPages(ctx.stage(doc.path), size, meta, ctx.icons, look)
+        self._staged = ctx.stage(doc.path)
+        self._pdf = PdfPages(self._staged, size, meta, ctx.icons, ink, look)
+        if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
+            pdfx.mark(self._pdf.c, printer.pdf, ink)
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
@@ -88,12 +95,31 @@ class PdfSink(Sink):
             self._pdf.push(item)
 
     def end(self, doc: Document) -> Part:
-        part = super().end(doc)
         if self._pdf is not None:
             self._pdf.save()
+            self._preflight(doc)  # its problems go with this document's part
+        part = super().end(doc)
+        if self._pdf is not None:
             part.data = _Made(self._pdf.pages, self._pdf.inputs)
             self._pdf = None
         return part
+
+    def _preflight(self, doc: Document) -> None:
+        """A print-shop build's checks of the written sheets (`render/pdfx.py`): RGB left in a CMYK file,
+        fonts not embedded."""
+        from mazmorra.render import pdfx
+
+        printer = self.ctx.outputs.printer
+        if printer is None:
+            return
+        rgb, fonts = pdfx.leftovers(self._staged.read_bytes())
+        where = next((d.loc for d in self.ctx.pack.decks if d.id == doc.deck_id), self.ctx.pack.loc)
+        if rgb and printer.colour == "cmyk":
+            msg = f"{doc.path.name}: RGB colour left in a CMYK file for {printer.name}"
+            self.problem(Problem("preflight.rgb", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
+        if fonts:
+            msg = f"{doc.path.name}: fonts not embedded ({', '.join(fonts)}); {printer.name} needs every font embedded"
+            self.problem(Problem("preflight.fonts", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
 
     def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
         super().absorb(doc, part, problems)
