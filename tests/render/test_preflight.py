@@ -4,6 +4,7 @@ line that causes them, errors stop the build, what only the written file shows c
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from conftest import line_of, run_cli
@@ -122,3 +123,24 @@ def test_a_printer_with_a_wider_safe_area_warns_at_the_template_lines(pack_copy)
             "build", "expedicion", "--printer", "drivethrucards", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1]
         ).stderr
     )
+
+
+def test_a_raster_image_over_the_ink_limit_is_found_at_its_element(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from mazmorra.contracts import Face, ImageOp
+    from mazmorra.icons import IconSet
+    from mazmorra.layout.attrs import Owner
+    from mazmorra.layout.preflight import preflight_face
+    from mazmorra.printers import load
+
+    art = tmp_path / "art.png"
+    Image.new("RGB", (300, 300), (3, 0, 0)).save(art)  # a rich black: about 290 % in SWOP's 300 % profile
+    face = Face("c", "front", 63.5, 88.9, 3.175, (ImageOp(str(art), 10, 10, 20, 20),))
+    owners = {0: Owner(1, "card.xml.j2:7:3", "image")}
+    dtc = load("drivethrucards")
+    icons = IconSet.for_pack(None)
+    assert [f.rule for f in preflight_face(face, owners, dtc, icons, 3.0)] == []  # separated within 240 %
+    wide = replace(dtc, icc="swop-tr005")
+    (found,) = [f for f in preflight_face(face, owners, wide, icons, 3.0) if f.rule == "preflight.ink"]
+    assert found.at == "card.xml.j2:7:3" and "image art.png" in found.message
