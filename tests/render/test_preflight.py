@@ -43,6 +43,8 @@ def test_a_panel_over_the_ink_limit_fails_the_build_at_its_template_line(pack_co
     assert "#030000" in finding and "over DriveThruCards with swop-tr005's limit of 240 %" in finding
     total = int(finding.split("separates to ")[1].split(" %")[0])
     assert 280 <= total <= 300
+    back = line_of(templates_dir() / "artimana-back.xml.j2", "<card")  # its background, set on <card>
+    assert any(f"artimana-back.xml.j2:{back}:" in ln and "background" in ln for ln in findings), findings
     written = [p for p in (pack.parents[1] / "output").rglob("*") if p.is_file()]
     assert written == []  # errors stop the build: nothing written
 

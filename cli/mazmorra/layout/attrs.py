@@ -77,6 +77,7 @@ class FaceContext:
     serial: int = 0  # elements (and grid parts) numbered so far
     overlapping: int = 0  # inside how many <g overlap="ok">
     safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
+    root_at: str | None = None  # the <card> element's marker (its background= is drawn by no op)
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 

@@ -253,6 +253,7 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
     with located(root):
         check_attrs(root, ROOT_ATTRS)
         bg = root.get("background")
+        ctx.root_at = root.get(AT)
         background = colour(bg) if bg else None
         if root.get("safe-margin") is not None:
             ctx.safe_margin = length(root, "safe-margin")

@@ -63,16 +63,17 @@ def _flat(ops: tuple[Op, ...] | list[Op], owners: dict[int, Owner]) -> Iterator[
 
 
 def preflight_face(
-    face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float
+    face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float, root_at: str | None = None
 ) -> list[Finding]:
-    """Every preflight finding of one face for `printer`."""
+    """Every preflight finding of one face for `printer` (`root_at`: where its <card> element, which
+    sets the background, was written)."""
     found: list[Finding] = []
     profile = ink(printer.icc) if printer.colour == "cmyk" and printer.icc else None
     limit = printer.ink_limit
     if profile is not None and limit is not None and face.background:
         total = _total(profile.colour(face.background))
         if total > limit + 0.5:
-            found.append(Finding("preflight.ink", None, _too_much("background", face.background, total, printer)))
+            found.append(Finding("preflight.ink", root_at, _too_much("background", face.background, total, printer)))
     for op, at in _flat(face.ops, owners):
         if profile is not None:
             for what, value in _colours(op):
