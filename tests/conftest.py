@@ -215,9 +215,15 @@ def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face
 
 
 def tree_snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under folder and its bytes; but the face cache (`.cache/`), which holds no output:
+    a failed build may leave faces it laid out there, each entry whole (layout/facecache.py)."""
     if not folder.exists():
         return {}
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.relative_to(folder).parts
+    }
 
 
 def have(tool: str) -> bool:

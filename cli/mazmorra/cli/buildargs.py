@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BuildArgs:
     lang: str = "all"
     page: Page | None = None  # None: the pack's paper
-    landscape: bool = False
+    landscape: bool | None = None  # None: the deck's or pack's orientation, else whichever fits more
     duplex: Duplex = Duplex.long
     crop_marks: bool = True
     cut_lines: bool = False
@@ -49,9 +49,27 @@ class BuildArgs:
     stamp: bool = False  # the version stamp on every face (playtest builds)
     card_pdfs: bool = False  # one PDF per component, trimmed to its bleed
     printer: str | None = None  # a printer profile's name: exactly its files
+    values: tuple[str, ...] = ()  # --set NAME=VALUE: vars.NAME in templates
+
+    def set_values(self) -> tuple[tuple[str, str], ...]:
+        """--set's NAME=VALUE pairs; a UsageError naming one that is not."""
+        out: dict[str, str] = {}
+        for raw in self.values:
+            name, eq, value = raw.partition("=")
+            if not eq or not name.isidentifier():
+                raise UsageError(
+                    f"--set {raw!r}: write NAME=VALUE, NAME a word of letters, digits and _ (watermark=PLAYTEST)"
+                )
+            out[name] = value
+        return tuple(sorted(out.items()))
+
+    greyscale: bool = False  # print sheets in grey only
+    ink_saver: bool = False  # print sheets with light tints and outlines
+    cut_file: bool = False  # print-and-cut sheets and SVG cut paths for a cutting machine
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
+        self.set_values()
         offset = back_offset_mm(self.back_offset)
         if offset != (0.0, 0.0) and (self.layout is Layout.fold or self.duplex is Duplex.none):
             raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
@@ -71,7 +89,9 @@ class BuildArgs:
                 "--changed-only (skip decks whose PDF is up to date, for make) and --changed-since REV (print only "
                 "the components changed since REV) cannot go together: drop --changed-only"
             )
-        if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
+        if self.changed_only and (
+            outputs.png or outputs.png_profile or outputs.tts or outputs.gallery or outputs.cut_file
+        ):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
 
     def outputs(self, pack: Pack | None) -> Outputs:
@@ -97,6 +117,8 @@ class BuildArgs:
                 gutter=self.gutter,
                 bleed=printer.bleed if printer is not None else self.bleed,
                 overlap=self.overlap,
+                greyscale=self.greyscale,
+                ink_saver=self.ink_saver,
             )
         return Outputs(
             pdf=(self.pdf and (printer is None or printer.layout == "sheets"))
@@ -111,6 +133,7 @@ class BuildArgs:
             gallery=self.gallery,
             card_pdfs=self.card_pdfs,
             printer=printer,
+            cut_file=self.cut_file,
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:
@@ -130,6 +153,7 @@ class BuildArgs:
             jobs=self.jobs,
             changed_since=Revision(self.changed_since, since) if self.changed_since else None,
             stamp=self.stamp,
+            values=self.set_values(),
         )
 
     def copies(self, pack: Pack) -> int:

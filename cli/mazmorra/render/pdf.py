@@ -3,13 +3,15 @@ drawn (`draw.py`) while the document's items arrive."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
-from mazmorra.render.impose import DoesNotFit, impose
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.render.inks import Look
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.units import parse_length
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
@@ -22,6 +24,23 @@ class _Made:
 
     pages: int
     inputs: set[Path] = field(default_factory=set)
+
+
+def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
+    """The build's sheet turned as the deck (else the pack) asks when the command line did not say;
+    still None for auto, which imposition settles by what fits more."""
+    if ctx.sheet.landscape is not None:
+        return ctx.sheet
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    wanted = (spec.orientation if spec else None) or ctx.pack.spec.orientation
+    return ctx.sheet if wanted == "auto" else replace(ctx.sheet, landscape=wanted == "landscape")
+
+
+def corner_radius(ctx: SinkContext, deck_id: str) -> float:
+    """The radius (mm) of the deck's rounded corners: its own `corner_radius`, else the pack's."""
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    value = spec.corner_radius if spec is not None and spec.corner_radius is not None else ctx.pack.spec.corner_radius
+    return parse_length(value)
 
 
 class PdfSink(Sink):
@@ -47,7 +66,7 @@ class PdfSink(Sink):
 
         ctx = self.ctx
         try:
-            pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
+            pages = impose(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
         except DoesNotFit as exc:
             self.problem(
                 Problem(
@@ -63,8 +82,10 @@ class PdfSink(Sink):
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         printer = ctx.outputs.printer  # a sheets profile in CMYK (a print shop that takes whole sheets)
         ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
+        size = pages[0].size if pages else ctx.sheet.size
+        look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
         self._staged = ctx.stage(doc.path)
-        self._pdf = PdfPages(self._staged, ctx.sheet.size, meta, ctx.icons, ink)
+        self._pdf = PdfPages(self._staged, size, meta, ctx.icons, ink, look)
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
             pdfx.mark(self._pdf.c, printer.pdf, ink)
         self._pdf.begin(pages)

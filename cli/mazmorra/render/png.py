@@ -27,6 +27,7 @@ from mazmorra.render.raster import (
     profile_frame,
 )
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.safetext import csv_row, file_stem
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
@@ -51,6 +52,7 @@ class PngSink(Sink):
         self.dpi = self.printer.dpi if self.printer else self.profile.dpi if self.profile else opts.dpi
         self._rows: list[list[str]] = []
         self._backs_done: set[str] = set()
+        self._drawn: dict[str, int] = {}  # component -> items of it so far in this document
         self._misfit = False
         self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
         self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
@@ -65,10 +67,11 @@ class PngSink(Sink):
 
     def start(self, doc: Document) -> None:
         self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()
+        self._drawn = {}
 
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "png"
-        return self.out_dir / self.pack.id / doc.lang / shop / doc.deck_id
+        return self.out_dir / self.pack.id / doc.lang / shop / file_stem(doc.deck_id)
 
     def _frame(self, doc: Document, face: Face) -> Frame:
         how = self._sizing
@@ -111,7 +114,9 @@ class PngSink(Sink):
     def add(self, doc: Document, item: Item) -> None:
         folder = self.folder(doc)
         comp = item.front.component
-        wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
+        self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
+        front_name = f"{file_stem(comp)}-front.png" if n == 1 else f"{file_stem(comp)}-{n}-front.png"
+        wanted: list[tuple[str, Face]] = [(front_name, item.front)]
         back_name = ""
         if item.back is not None:
             back_name = back_stem(doc, item) + ".png"
@@ -124,13 +129,13 @@ class PngSink(Sink):
         images = raster.images(list(zip((face for _, face in wanted), frames)))
         for (name, _), img, fr in zip(wanted, images, frames):
             self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
-        self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
+        self._rows.append([comp, item.name, str(item.copies), front_name, back_name])
 
     def end(self, doc: Document) -> Part:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["component", "name", "copies", "front", "back"])
-        w.writerows(self._rows)
+        w.writerows(csv_row(row) for row in self._rows)  # designer text never runs as a formula
         self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
         part = super().end(doc)
         part.data = self._sizing

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mazmorra.errors import Problem, UsageError
+from mazmorra.safetext import file_stem
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item, Round
@@ -44,6 +45,7 @@ class Outputs:
     gallery: bool = False  # output/<pack>/gallery/index.html
     card_pdfs: bool = False  # one PDF per component, trimmed to its bleed (print shops)
     printer: Printer | None = None  # --printer: that printer's files, as its profile says (mazmorra.printers)
+    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
 
     def check(self) -> None:
         if self.png_profile is not None:
@@ -55,8 +57,18 @@ class Outputs:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:
             raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        if not (self.pdf or self.png or self.png_profile or self.tts or self.gallery or self.card_pdfs or self.printer):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
+        wanted = (
+            self.pdf,
+            self.png,
+            self.png_profile,
+            self.tts,
+            self.gallery,
+            self.card_pdfs,
+            self.printer,
+            self.cut_file,
+        )
+        if not any(wanted):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
         for value in self.tts_url:
             if not _TTS_URL.match(value):
                 raise UsageError(
@@ -187,7 +199,7 @@ def back_stem(doc: Document, item: Item) -> str:
     image each, written once per deck)."""
     assert item.back is not None
     if not item.shared_back:
-        return f"{item.front.component}-back"
+        return f"{file_stem(item.front.component)}-back"
     own = f"deck:{doc.deck_id}"
     if item.back.component == own:
         return "back"
