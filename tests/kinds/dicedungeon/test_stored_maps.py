@@ -229,3 +229,10 @@ def test_a_door_half_onto_an_area(pack_copy) -> None:
     assert_build_fails(
         pack, "(dungeon_map.secret)", "and half onto rock", located(pack, MAPS, line), command="validate"
     )
+
+
+def test_a_map_rolled_before_notes_were_a_list_still_reads(pack_copy) -> None:
+    pack = pack_copy("generada")
+    edit(pack / MAPS, "outcome: quest, notes: [quest-became-lair]", "outcome: quest, note: quest-became-lair")
+    m = _sample(pack)
+    assert any(r.notes == ["quest-became-lair"] for r in m.rolls)
