@@ -96,10 +96,8 @@ class Generator:
                     self.corridor(way, "door")
                 else:
                     self.room(way)
-            if way.kind != "passage" and len(self.map.areas) == before:
-                self.drop_door(
-                    way.opening, len(self.map.rolls) - 1, way.source
-                )  # nothing stands behind it: no door into rock
+            if way.kind != "passage" and len(self.map.areas) == before:  # nothing behind it: no door into rock
+                self.drop_door(way.opening, len(self.map.rolls) - 1, way.source)
         for way in self.pending:  # where the heroes had not been yet
             if way.kind == "passage" and all(sq not in self.owner for sq in way.opening.beyond()):
                 self.map.exits.append(way.opening)
