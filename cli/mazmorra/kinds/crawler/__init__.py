@@ -15,12 +15,13 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
+from mazmorra.colour import Colour
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
+from mazmorra.model import Family, Strict, setting_name
 
 
 class Threat(Strict):
-    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
+    colour: Colour = Field(description="print colour")
     rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
     stun_immune: bool = Field(
         default=False, description="stun does not affect its enemies (the rulebook's red enemies); printed on them"

@@ -13,10 +13,11 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from mazmorra.kinds import register_family
+from mazmorra.limits import COMPONENT_MM
 from mazmorra.model import Family, Pack, Strict
 from mazmorra.units import parse_length
 
-MAX_PRINT_MM = 2000.0  # the largest component a pack may hold (units.parse_size)
+MAX_PRINT_MM = COMPONENT_MM  # the largest component a pack may hold (units.parse_size)
 MAP_FRAME_MM = 10.0  # around the squares of a printed map
 MAP_HEADER_MM = 34.0  # above them: title, seed and legend
 
