@@ -163,8 +163,14 @@ def _decl_type(decl: FieldDecl) -> str:
             return f"grid{size} with a legend (below): rows of cells, edges, spans"
         cells = f" of {', '.join(f'`{v}`' for v in decl.allowed())}" if decl.values else ""
         return f"grid{size}: rows of cells{cells}"
-    words = {"text": "text (translated)", "string": "text", "colour": "colour `#rrggbb`", "int": "whole number"}
-    return words.get(decl.type, decl.type.replace("bool", "true/false"))
+    words = {
+        "text": "text (translated)",
+        "string": "text",
+        "colour": "colour `#rrggbb`",
+        "int": "whole number",
+        "bool": "true/false",
+    }
+    return words.get(decl.type, decl.type)
 
 
 def _type(annotation: Any) -> str:
