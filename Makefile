@@ -4,9 +4,10 @@
 # Builds are incremental. `mazmorra build` writes, for every PDF, a dependency file in
 # output/.deps/ naming each YAML, template, catalogue, icon, image and font it was made from, and
 # one per pack and language for the stamp below. `make` runs one `mazmorra build --changed-only`
-# per pack and language whose inputs changed; that run rewrites only the decks that read a
-# changed file. `make -j2` builds packs and languages in parallel; with nothing changed, `make`
-# does nothing.
+# for every pack and language whose inputs changed; that run rewrites only the decks that read a
+# changed file (and lays out only the faces whose inputs changed: output/.cache). `make -j2` gives
+# that build two worker processes; with nothing changed, `make` does nothing (the stamps are
+# listed from each pack.yaml alone).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -14,7 +15,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -33,21 +34,35 @@ $(VENV)/.installed: $(LOCK) pyproject.toml
 
 setup: $(VENV)/.installed
 
-# Evaluated only inside the sub-make, once the tool is installed.
+# Evaluated only inside the sub-make, once the tool is installed: every pack's stamps, read from each
+# pack.yaml alone (the same list as `mazmorra outputs --stamps`, without the command's start-up).
 ifeq ($(MAKECMDGOALS),pdfs)
-STAMPS := $(shell $(MZ) outputs --stamps --out $(OUT) 2>/dev/null || echo outputs-failed)
+STAMPS := $(shell $(BIN)/python -m mazmorra.incremental $(OUT) 2>/dev/null || echo outputs-failed)
 endif
 
 # The content could not even be listed: show why and fail.
 outputs-failed:
 	@$(MZ) validate; exit 1
 
-pdfs: $(STAMPS)
+pdfs: $(if $(filter outputs-failed,$(STAMPS)),outputs-failed,$(OUT)/.stamps/.built)
 
-# $(OUT)/.stamps/<pack>/<lang>.stamp: that pack in that language is up to date.
+# $(OUT)/.stamps/<pack>/<lang>.stamp: that pack in that language is up to date. A stale stamp is
+# only touched here (and again once built: it depends on its PDFs too); then ONE `mazmorra build --changed-only` makes every stale pack and language
+# (one start-up, one load of each pack, its worker processes as many as make's -jN, else 1). If that
+# build fails, the stamps it was to make are removed, so the next `make` tries them again.
 $(OUT)/.stamps/%.stamp:
-	$(MZ) build $(word 1,$(subst /, ,$*)) --lang $(word 2,$(subst /, ,$*)) --changed-only --out $(OUT)
 	@mkdir -p $(@D) && touch $@
+
+STALE       = $(patsubst $(OUT)/.stamps/%.stamp,%,$(filter %.stamp,$?))
+STALE_PACKS = $(sort $(foreach s,$(STALE),$(firstword $(subst /, ,$(s)))))
+STALE_LANGS = $(sort $(foreach s,$(STALE),$(lastword $(subst /, ,$(s)))))
+MAKE_J      = $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
+JOBS        = $(if $(filter -j%,$(MAKEFLAGS)),$(if $(MAKE_J),-j $(MAKE_J)),-j 1)
+
+$(OUT)/.stamps/.built: $(STAMPS)
+	$(MZ) build $(STALE_PACKS) $(if $(filter 1,$(words $(STALE_LANGS))),--lang $(STALE_LANGS)) --changed-only --out $(OUT) $(JOBS) \
+	  || { rm -f $(filter %.stamp,$?); exit 1; }
+	@touch $(filter %.stamp,$?) && touch $@
 
 -include $(wildcard $(OUT)/.deps/*/*.d)
 
@@ -121,8 +136,13 @@ rules-doc: setup
 pack-doc: setup
 	$(BIN)/python -m mazmorra.packdoc docs/pack-yaml.md
 
+# docs/limits.md: the table of every input limit, from cli/mazmorra/limits.py; a test keeps it current.
+limits-doc: setup
+	$(BIN)/python -m mazmorra.limits > docs/limits.md
+
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/designer.py $(if $(BEFORE),--before $(BEFORE))
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/badinput.py --repeat 1
 

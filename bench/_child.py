@@ -21,7 +21,7 @@ def peak_mb() -> float:
 
 def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
     """`mazmorra build PACK --lang LANG -j JOBS` through the real command line; "seconds" is the time
-    of the build itself (load to write), the parent also times the whole process."""
+    of the build itself (validate to write: the command has loaded the pack before), the parent also times the whole process."""
     import mazmorra.pipeline as pipeline
     from mazmorra.cli import main
 

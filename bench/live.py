@@ -73,18 +73,18 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def preview(root: Path) -> dict[str, float]:
+def preview(root: Path, python: str = sys.executable, name: str = "serve") -> dict[str, float]:
     """`mazmorra serve` on a copy of the expedition pack: one card's name edited -> its new image
     loaded in the page (median of several edits); a colour of the family's shared palette template
     edited -> the page updated with every affected face; CPU the idle server uses."""
     from cdp import Browser
 
-    project = root / "serve"
+    project = root / name
     shutil.copytree(REPO / "content" / "expedicion", project / "content" / "expedicion")
     shutil.copytree(REPO / "cli" / "mazmorra" / "templates", project / "templates")
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazmorra", "serve", "expedicion", "--port", str(port)],
+        [python, "-m", "mazmorra", "serve", "expedicion", "--port", str(port)],
         cwd=project,
         env={**ENV, "MAZMORRA_TEMPLATES": str(project / "templates")},
         stderr=subprocess.PIPE,
@@ -95,7 +95,7 @@ def preview(root: Path) -> dict[str, float]:
     try:
         _wait_line(proc, "previewing")
         deck = project / "content" / "expedicion" / "decks" / "artimanas.yaml"
-        with Browser(root / "chromium") as b:
+        with Browser(root / f"chromium-{name}") as b:
             b.open(url)
             b.wait_for("document.documentElement.dataset.status === 'ok'", timeout=30)
             b.js(

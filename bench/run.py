@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,9 @@ def make_timing(root: Path) -> dict[str, float]:
     bin_dir.mkdir(parents=True)
     (bin_dir / "mazmorra").write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     (bin_dir / "mazmorra").chmod(0o755)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    shutil.copytree(REPO / "requirements", proj / "requirements")  # what .venv/.installed follows
     (proj / ".venv" / ".installed").touch()
     env = {"CI": "1", "PATH": "/usr/bin:/bin"}
     times = {}
@@ -73,11 +77,15 @@ def make_timing(root: Path) -> dict[str, float]:
     return times
 
 
-def best(runs: list[dict]) -> dict:
-    top = min(runs, key=lambda r: r["seconds"])
+def summary(runs: list[dict]) -> dict:
+    """The median of every time over the runs (with the spread of the whole-process time), and the
+    largest peak memory of any run: each figure over all the runs, never one run's best."""
+    times = sorted(r["process_seconds"] for r in runs)
     return {
-        **top,
-        "process_seconds": min(r["process_seconds"] for r in runs),
+        **runs[0],
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "process_seconds": statistics.median(times),
+        "spread": (times[0], times[-1]),
         "peak_mb": max(r["peak_mb"] for r in runs),
     }
 
@@ -107,8 +115,10 @@ def main() -> None:
             flush=True,
         )
         print(
-            "\nsynthetic decks, one language, -j1; build = the build itself, process = the whole command "
-            "(start-up included; the baseline's reading of its input excluded)"
+            "\nsynthetic decks, one language, -j1, medians of paired alternated runs (peak: the largest of "
+            "them); build = validate to write (the command loads the pack first), process = the whole command "
+            "(start-up included; the baseline's reading of its input excluded); cold = an empty face cache, "
+            "warm = the same build again with every face cached"
         )
         print(
             f"{'cards':>6} {'build s':>8} {'cards/s':>8} {'process s':>9} {'peak MB':>8} {'base s':>7} "
@@ -121,12 +131,17 @@ def main() -> None:
                 [sys.executable, str(HERE / "_child.py"), "dump", str(pack), "es", str(dump)],
                 check=True,
             )
-            repeat = 1 if n >= 10000 else args.repeat
-            mz, base = [], []
-            for _ in range(repeat):  # interleaved, so both see the same machine state
-                mz.append(child("mazmorra", str(pack), "es", str(root / "out")))
-                base.append(child("baseline", str(dump), str(root / f"base{n}.pdf")))
-            m, b = best(mz), best(base)
+            repeat = max(2, args.repeat // 2) if n >= 10000 else args.repeat
+            mz, base, warm = [], [], []
+            for i in range(repeat):  # paired and alternated, so both see the same machine state
+                cold = root / f"out{n}-{i}"  # a fresh output folder: an empty face cache
+                order = ["cold", "base", "warm"] if i % 2 == 0 else ["base", "cold", "warm"]
+                for which in order:  # warm: the same build again, every face in the cache
+                    if which == "base":
+                        base.append(child("baseline", str(dump), str(root / f"base{n}.pdf")))
+                    else:
+                        (mz if which == "cold" else warm).append(child("mazmorra", str(pack), "es", str(cold)))
+            m, b, w = summary(mz), summary(base), summary(warm)
             row = {
                 "cards": n,
                 "seconds": round(m["seconds"], 3),
@@ -139,17 +154,25 @@ def main() -> None:
                 "ratio": round(m["seconds"] / b["seconds"], 2),
                 "process_ratio": round(m["process_seconds"] / b["process_seconds"], 2),
                 "pages": m["pages"],
+                "process_spread": [round(x, 3) for x in m["spread"]],
+                "baseline_spread": [round(x, 3) for x in b["spread"]],
+                "warm_process_seconds": round(w["process_seconds"], 3),
+                "warm_process_ratio": round(w["process_seconds"] / b["process_seconds"], 2),
             }
             rows.append(row)
-            limit = 1.5 if n <= 100 else 1.25
-            targets = f"ratio <= {limit}: {mark(row['process_ratio'] <= limit)}"
+            limit = 1.5 if n <= 100 else 1.6  # issue 27: cold <= 1.6 at 1k and 10k; warm <= 1.25 at 10k
+            targets = f"cold <= {limit}: {mark(row['process_ratio'] <= limit)}"
+            targets += f"; warm {row['warm_process_ratio']:.2f}"
+            if n >= 10000:
+                targets += f" (<= 1.25: {mark(row['warm_process_ratio'] <= 1.25)})"
             if n >= 10000:
                 targets += f"; peak <= 150 MB: {mark(row['peak_mb'] <= 150)}"
             print(
                 f"{n:>6} {row['seconds']:>8.2f} {row['cards_per_s']:>8.0f} {row['process_seconds']:>9.2f} "
                 f"{row['peak_mb']:>8.0f} {row['baseline_seconds']:>7.2f} {row['baseline_process_seconds']:>9.2f} "
                 f"{row['baseline_peak_mb']:>8.0f} {row['ratio']:>6.2f} {row['process_ratio']:>10.2f} "
-                f"{row['pages']:>6}  {targets}",
+                f"{row['pages']:>6}  {targets}; process spread {m['spread'][0]:.2f}-{m['spread'][1]:.2f} s, "
+                f"baseline {b['spread'][0]:.2f}-{b['spread'][1]:.2f} s",
                 flush=True,
             )
         report["decks"] = rows

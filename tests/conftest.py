@@ -215,9 +215,15 @@ def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face
 
 
 def tree_snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under folder and its bytes; but the face cache (`.cache/`), which holds no output:
+    a failed build may leave faces it laid out there, each entry whole (layout/facecache.py)."""
     if not folder.exists():
         return {}
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.relative_to(folder).parts
+    }
 
 
 def have(tool: str) -> bool:
@@ -251,6 +257,7 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
 # The external judges some tests use, and the Debian/Ubuntu package of each (README, "Developing").
 TOOL_PACKAGES = {"pdftoppm": "poppler-utils", "pdffonts": "poppler-utils", "qpdf": "qpdf", "msgfmt": "gettext"}
 TOOL_PACKAGES["chromium"] = "chromium"
+TOOL_PACKAGES["gs"] = "ghostscript"
 _missing: dict[str, int] = {}  # tool -> tests skipped for want of it
 
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from mazmorra import spreadsheet
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.model import Kind, PackSpec
 from mazmorra.slugs import MAX_ID, slug
+from mazmorra.workbook import is_spreadsheet
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 
@@ -36,7 +38,7 @@ def read_entries(
     default: Kind,
 ) -> tuple[list[Entry] | None, list[Problem]]:
     """Every entry of a deck file and their problems; None when the file cannot be read at all."""
-    if path.suffix.lower() in spreadsheet.SUFFIXES:
+    if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
         table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
         if table is None:
             return None, problems
@@ -61,6 +63,9 @@ def read_entries(
         not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods spreadsheet)"
         where = getattr(data, "loc", Loc(rel(path), 1, 1))
         return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
+    if len(data) > DECK_COMPONENTS:  # refused before any component is validated
+        too_many = f"the deck file holds {len(data):,} components; a deck holds at most {DECK_COMPONENTS:,}"
+        return None, [*problems, Problem("deck.too-many", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):

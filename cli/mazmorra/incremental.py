@@ -4,6 +4,7 @@ a stamp per pack and language, and the cleanup of outputs whose deck is gone."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from mazmorra.errors import rel
@@ -74,6 +75,26 @@ def stamp_path(out_dir: Path, pack_id: str, lang: str) -> Path:
     return out_dir / ".stamps" / pack_id / f"{lang}.stamp"
 
 
+def listed_stamps(out_dir: Path, pack_dirs: list[Path]) -> list[Path] | None:
+    """Every pack's stamp per language, from pack.yaml alone (its `id:` and `languages:`), so that a
+    `make` with nothing to do loads no pack; None when a pack.yaml does not say them plainly (a full
+    load then reports why)."""
+    from mazmorra.yamlsafe import YamlError, load_yaml
+
+    stamps = []
+    for pack_dir in pack_dirs:
+        try:
+            spec = load_yaml(pack_dir / "pack.yaml")
+        except YamlError:
+            return None
+        pack_id = spec.get("id") if isinstance(spec, dict) else None
+        langs = spec.get("languages", ["es", "en"]) if isinstance(spec, dict) else None
+        if not isinstance(pack_id, str) or not isinstance(langs, list) or not all(isinstance(x, str) for x in langs):
+            return None
+        stamps += [stamp_path(out_dir, pack_id, lang) for lang in langs]
+    return stamps
+
+
 def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | None = None) -> None:
     """out_dir/.deps/<pack>/<lang>.d: the stamp depends on every deck's inputs and on the PDFs
     themselves (so a deleted PDF is rebuilt too)."""
@@ -100,3 +121,19 @@ def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> No
             if target.suffix == ".pdf" and target.resolve().is_relative_to(out_dir.resolve()):
                 target.unlink(missing_ok=True)
         depfile.unlink(missing_ok=True)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m mazmorra.incremental [OUT]`: every stamp of the packs under content/, one a line,
+    from each pack.yaml alone (what the Makefile lists on every run, without the command's start-up);
+    exit 1 when a pack.yaml does not say them plainly (`mazmorra validate` then says why)."""
+    packs = sorted(p.parent for p in Path("content").glob("*/pack.yaml"))
+    stamps = listed_stamps(Path(argv[0]) if argv else Path("output"), packs) if packs else None
+    if stamps is None:
+        return 1
+    print("\n".join(str(s) for s in stamps))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

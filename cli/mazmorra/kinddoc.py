@@ -96,7 +96,8 @@ def _choices(name: str, decl: FieldDecl) -> list[str]:
     lines = ["", f"Values of `{name}` (each word is a label, translated like a template's):", ""]
     lines += ["| value | prints | icon | meaning |", "| --- | --- | --- | --- |"]
     for value, c in item.choices.items():
-        lines.append(f"| `{value}` | {c.label} | {f'`{c.icon}`' if c.icon else ''} | {_cell(c.description)} |")
+        word = c.label if isinstance(c.label, str) else ", ".join(f"{k}: {v}" for k, v in c.label.items())
+        lines.append(f"| `{value}` | {word} | {f'`{c.icon}`' if c.icon else ''} | {_cell(c.description)} |")
     return lines
 
 

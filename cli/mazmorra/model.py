@@ -12,12 +12,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
 
 LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"  # a print colour, #rrggbb
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
 M = TypeVar("M", bound=BaseModel)
@@ -125,6 +125,16 @@ def setting_name(what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+Orientation = Literal["auto", "portrait", "landscape"]
+
+
+def _radius(v: str | float) -> str | float:
+    """A corner radius: a length from 0 to 10 mm."""
+    if not 0 <= parse_length(v) <= 10:
+        raise ValueError(f"corner radius {v!r}: use 0 to 10mm")
+    return v
+
+
 class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
@@ -133,7 +143,7 @@ class DeckSpec(Strict):
     file: str = Field(description="its components: a YAML list, or a .csv/.xlsx/.ods file", examples=["decks/a.yaml"])
     name: str = Field(min_length=1, description="deck name in the source language", examples=["Hechizos"])
     size: int | None = Field(
-        None, ge=1, le=10000, description="declared total of copies (checked: deck.size)", examples=[24]
+        None, ge=1, le=DECK_COMPONENTS, description="declared total of copies (checked: deck.size)", examples=[24]
     )
     counts: dict[str, int] | None = Field(
         None, description="declared copies per value of the kind's type field (checked)", examples=[{"fuego": 8}]
@@ -142,6 +152,21 @@ class DeckSpec(Strict):
     sheet: str | None = Field(
         None, description="the worksheet of an .xlsx or .ods deck file (default: the first)", examples=["Hechizos"]
     )
+    orientation: Orientation | None = Field(
+        None,
+        description="the deck's print sheets: portrait, landscape or auto (default: the pack's orientation)",
+        examples=["landscape"],
+    )
+    corner_radius: str | float | None = Field(
+        None,
+        description="the radius of the deck's rounded corners, for the cut guides (default: the pack's)",
+        examples=["3mm"],
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float | None) -> str | float | None:
+        return v if v is None else _radius(v)
 
     @field_validator("card_size")
     @classmethod
@@ -215,7 +240,29 @@ class PackSpec(Strict):
         "poker", description="the cards' trim size: poker, bridge, tarot, mini or WxH (63x88mm)", examples=["mini"]
     )
     bleed: str | float = Field("3mm", description="art printed past the trim, 0 to 10 mm", examples=["0.125in"])
+    orientation: Orientation = Field(
+        "auto",
+        description="print sheets: portrait, landscape, or auto: whichever fits more pieces a sheet (per deck)",
+        examples=["landscape"],
+    )
+    corner_radius: str | float = Field(
+        0.0,
+        description="the radius of the pieces' rounded corners (3mm for most cards): cut guides at each corner",
+        examples=["3mm"],
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float) -> str | float:
+        return _radius(v)
+
     decks: list[DeckSpec] = Field(min_length=1, description="the pack's decks, each a file of components")
+    format: int | None = Field(
+        None,
+        ge=1,
+        description="the pack format it is written in (docs/formats.md); absent: format 1, written before formats "
+        "were numbered; `mazmorra upgrade` rewrites a pack in the current format",
+    )
     edition: Literal["reference", "custom"] | None = Field(
         None,
         description="reference: the game's families' reference counts are enforced; custom: differences "
@@ -359,6 +406,7 @@ class Pack:
     declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
     rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
     warnings: tuple[Problem, ...] = ()  # stage 1's warnings (an id made from a name twice), shown by stage 2
+    notices: tuple[Problem, ...] = ()  # warnings of loading (an earlier format's field names, read upgraded)
 
     @property
     def id(self) -> str:

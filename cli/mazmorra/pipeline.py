@@ -20,7 +20,9 @@ from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
+from mazmorra.i18n.literals import literal_problems
 from mazmorra.i18n.localise import localise
+from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.icons import IconSet
 from mazmorra.incremental import (
     depfile_path,
@@ -30,6 +32,7 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.facecache import FaceCache
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
@@ -70,6 +73,11 @@ class BuildOptions:
     jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
     changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
+    cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
+    cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
+    values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
+    shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
+    pseudo: float | None = None  # build the pseudo-locale only, texts this many percent longer (`i18n pseudo`)
 
 
 @dataclass
@@ -81,6 +89,7 @@ class BuildResult:
     documents: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
     components: int = 0
     faces: int = 0
+    laid_out: list[str] = field(default_factory=list)  # "<lang>/<component>/<side>" laid out, not from the cache
     pages: int = 0
     seconds: float = 0.0
 
@@ -112,32 +121,49 @@ def _build(
     loaded: Pack | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
+    cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load
-    sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page)
+    sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
     decks = _decks(pack, opts.decks)
-    templates = templates or Templates(pack.root, templates_dir())
+    templates = templates or Templates(pack.root, templates_dir(), cache.beside("templates") if cache else None)
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
-    langs = _languages(pack, opts.langs)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
     version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
-        localisation = localise(pack, lang)  # 3. localise
-        labels[lang] = Labels(pack.root, templates_dir(), lang)
+        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
+            localisation = pseudo_localise(pack, opts.pseudo)
+            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        else:
+            localisation = localise(pack, lang)
+            labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            opts.values,
+            cache,
+            shrinks=opts.shrinks,
+            printer=opts.outputs.printer,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -148,6 +174,7 @@ def _build(
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
@@ -161,10 +188,11 @@ def _build(
         rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
         problems = once(problems + rendered.all_problems())
         result.documents = rendered.by_document()
-        result.faces = rendered.faces
+        result.faces, result.laid_out = rendered.faces, rendered.laid_out
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
             labels[lang].missing.update(dict.fromkeys(missing))
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:
@@ -177,6 +205,8 @@ def _build(
         _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
     finally:
         staging.discard()
+        if cache is not None and result.laid_out:  # only new entries can take it past its bound
+            cache.trim()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result

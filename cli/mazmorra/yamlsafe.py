@@ -7,6 +7,8 @@ anything recursive runs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +16,11 @@ import yaml
 from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
 
-MAX_BYTES = 8 * 1024 * 1024
-MAX_DEPTH = 40
-MAX_NODES = 2_000_000
+MAX_BYTES = YAML_BYTES
+MAX_DEPTH = YAML_DEPTH
+MAX_NODES = YAML_NODES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PLAIN_TAGS = {
@@ -81,7 +84,29 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
                 Loc(shown, line, col),
             )
         ) from None
-    return parse_yaml(text, shown)
+    if _KEPT is None:
+        return parse_yaml(text, shown)
+    key = (shown, text)
+    if key not in _KEPT:  # read unchanged: parsed before (the values are never modified after parsing)
+        _KEPT[key] = parse_yaml(text, shown)
+    return _KEPT[key]
+
+
+_KEPT: dict[tuple[str, str], Any] | None = None  # within `kept_parsed`: files parsed before, by name and text
+
+
+@contextmanager
+def kept_parsed(store: dict[tuple[str, str], Any]) -> Iterator[None]:
+    """Within: a file whose text is unchanged since a load that used `store` is not parsed again (the
+    live preview re-parses only the files a save changed)."""
+    global _KEPT
+    before, _KEPT = _KEPT, store
+    try:
+        yield
+    finally:
+        _KEPT = before
+        for key in list(store)[: max(0, len(store) - 256)]:  # the oldest go: a file's earlier texts
+            del store[key]
 
 
 def parse_yaml(text: str, name: str) -> Any:

@@ -28,7 +28,8 @@ def project(tmp_path: Path) -> Path:
         shutil.copytree(REPO / "content" / pack, tmp_path / "content" / pack)
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')  # this Python, its venv kept
+    (bin_dir / "python").chmod(0o755)
     script = bin_dir / "mazmorra"
     script.write_text(f'#!/bin/sh\nexec {sys.executable} -m mazmorra "$@"\n')
     script.chmod(0o755)
@@ -108,3 +109,33 @@ def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> No
     assert "chips.pdf" in names and "fichas.pdf" not in names
     assert not (project / "output/.deps/profundidades/es/fichas.d").exists()
     assert "Nothing to be done" in make(project)
+
+
+def test_one_build_process_makes_every_stale_pack_and_language(project: Path) -> None:
+    """Stale stamps of two packs: one `mazmorra build --changed-only` for both, with make's -jN workers;
+    a failed build leaves its stamps stale, so the next `make` tries them again."""
+    make(project)
+    first = pdfs(project)
+    touch(project / "content/profundidades/decks/fichas.yaml")
+    touch(project / "content/muestras/decks/cartas.yaml")
+    out = make(project, "-j2")
+    assert out.count("mazmorra build") == 1, out
+    assert "build muestras profundidades  --changed-only --out output -j 2" in out
+    after = pdfs(project)
+    assert sorted(k for k in after if after[k] != first[k]) == [
+        "output/muestras/en/cartas.pdf",
+        "output/muestras/es/cartas.pdf",
+        "output/profundidades/en/fichas.pdf",
+        "output/profundidades/es/fichas.pdf",
+    ]
+    deck = project / "content/muestras/decks/cartas.yaml"
+    good = deck.read_text(encoding="utf-8")
+    time.sleep(0.05)
+    deck.write_text(good.replace("copies: 2", "copies: many"), encoding="utf-8")
+    env = dict(os.environ, CI="1", MAZMORRA_TEMPLATES=str(project / "templates"))
+    failed = subprocess.run(["make"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert failed.returncode != 0 and "copies" in failed.stderr
+    assert not (project / "output/.stamps/muestras/es.stamp").exists()
+    time.sleep(0.05)
+    deck.write_text(good, encoding="utf-8")
+    assert "build muestras" in make(project) and "Nothing to be done" in make(project)

@@ -1,4 +1,4 @@
-"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`."""
+"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`, `upgrade`."""
 
 from __future__ import annotations
 
@@ -94,6 +94,30 @@ def icons(packs: PacksArg = None) -> None:
             return
         for pack_dir in pack_dirs(packs):
             out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
+
+
+@app.command("printers")
+def printers_cmd(packs: PacksArg = None) -> None:
+    """List the printer profiles `build --printer NAME` can use: shipped, plus each pack's printers/*.yaml."""
+    from mazmorra import printers
+
+    with guard():
+        for pack_dir in pack_dirs(packs) if packs else [None]:
+            if pack_dir is not None:
+                out.print(f"[bold]{escape(pack_dir.name)}[/]:")
+            for name in printers.names(pack_dir):
+                p = printers.load(name, pack_dir)
+                sizes = ", ".join(
+                    f"{x.name} {x.trim[0]:g}×{x.trim[1]:g} mm"
+                    + (f" ({x.pixels[0]}×{x.pixels[1]} px)" if x.pixels else "")
+                    for x in p.products
+                )
+                colour = p.colour + (f", ink ≤ {p.ink_limit} %" if p.ink_limit else "")
+                where = f"paper {p.page}" if p.page else sizes or "no products listed"
+                out.print(
+                    f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, PDF {p.pdf}, "
+                    f"bleed {p.bleed:g} mm; {escape(where)}"
+                )
 
 
 @app.command("kinds")
@@ -282,4 +306,30 @@ def templates_cmd(
             shutil.copy2(shipped / name, into / "templates" / name)
             err.print(
                 f"[green]✓[/] {escape(into / 'templates' / name)}: edit it; the pack now uses it instead of the shipped one"
+            )
+
+
+@app.command("upgrade")
+def upgrade_cmd(
+    packs: PacksArg = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the changes; write nothing.")] = False,
+) -> None:
+    """Rewrite packs written for an earlier pack format in the current one (docs/formats.md): renamed
+    fields under their new names, `format:` in pack.yaml; comments, key order and quoting kept."""
+    from mazmorra.formats import CURRENT
+    from mazmorra.upgrade import upgrade_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            edits, problems = upgrade_pack(pack_dir, write=not dry_run)
+            if problems:
+                raise ContentError(problems)
+            if not edits:
+                err.print(f"[green]✓[/] {escape(f'{pack_dir.name}: already in pack format {CURRENT}')}")
+                continue
+            for edit in edits:
+                out.print(escape(f"{edit.loc}: {edit.what}"))
+            done = "would be upgraded" if dry_run else "upgraded"
+            err.print(
+                f"[green]✓[/] {escape(f'{pack_dir.name}: {done} to pack format {CURRENT} ({len(edits)} change(s))')}"
             )

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.labels import TEMPLATE_LANG
 from mazmorra.i18n.localise import pack_messages
+from mazmorra.text import TOKEN
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 FILE = "glossary.yaml"
+_NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
 
 
 @dataclass(frozen=True)
@@ -110,47 +112,74 @@ class Pair:
     field: str
 
 
+def _words(text: str) -> str:
+    """The text with its icon tokens and placeholders blanked (same length: spans stay valid)."""
+    return _NOT_WORDS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: Iterable[Pair]) -> list[Problem]:
     """glossary.term and glossary.untranslated for every pair translated from source_lang to lang."""
-    rules = []
+    rules: list[Rule] = []
     for term in terms:
         src, dst = term.pattern(source_lang), term.pattern(lang)
         if src is None or dst is None:
             continue
         shared = {f.lower() for f in term.forms[source_lang]} & {f.lower() for f in term.forms[lang]}
         rules.append((term, src, dst, shared))
+    memo = _memo(terms, source_lang, lang)
     problems: list[Problem] = []
     for pair in pairs:
-        spans = {id(t): [m.span() for m in src.finditer(pair.source)] for t, src, _, _ in rules}
-        for term, src, dst, shared in rules:
-            own = [s for s in spans[id(term)] if not _inside_longer(s, spans, id(term))]  # "quest room", not "room"
-            if own and not dst.search(pair.text):
-                problems.append(
-                    Problem(
-                        "glossary.term",
-                        f"the source says {pair.source[own[0][0] : own[0][1]]!r}: the '{lang}' text should say "
-                        f"{' / '.join(repr(f) for f in term.forms[lang])} (glossary, {term.loc})"
-                        + (f"; {term.note}" if term.note else ""),
-                        pair.loc,
-                        pair.component,
-                        pair.field,
-                        lang=lang,
-                    )
-                )
-            left = [m.group(0) for m in src.finditer(pair.text) if m.group(0).lower() not in shared]
-            if left:
-                problems.append(
-                    Problem(
-                        "glossary.untranslated",
-                        f"{left[0]!r} is the '{source_lang}' term, left untranslated in the '{lang}' text: "
-                        f"{term.name(lang)!r} (glossary, {term.loc})",
-                        pair.loc,
-                        pair.component,
-                        pair.field,
-                        lang=lang,
-                    )
-                )
+        found = memo.get((pair.source, pair.text))
+        if found is None:  # a text checked once per process (the live preview checks again what changed)
+            found = memo[(pair.source, pair.text)] = _judge(
+                rules, source_lang, lang, _words(pair.source), _words(pair.text)
+            )  # icon names are no words
+        problems += [Problem(rule, message, pair.loc, pair.component, pair.field, lang=lang) for rule, message in found]
     return problems
+
+
+_MEMO: dict[tuple[int, str, str], tuple[object, dict[tuple[str, str], list[tuple[str, str]]]]] = {}
+
+
+def _memo(terms: Iterable[Term], source_lang: str, lang: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """What each (source, translation) pair met with these terms, kept for the process: a glossary
+    loaded once is one tuple for as long as it is unchanged (`_load`), so its identity is its key."""
+    if not isinstance(terms, tuple):
+        return {}
+    if len(_MEMO) > 16:
+        _MEMO.clear()
+    kept = _MEMO.setdefault((id(terms), source_lang, lang), (terms, {}))  # the tuple kept: its id stays its own
+    return kept[1]
+
+
+Rule = tuple[Term, "re.Pattern[str]", "re.Pattern[str]", set[str]]
+
+
+def _judge(rules: list[Rule], source_lang: str, lang: str, source: str, text: str) -> list[tuple[str, str]]:
+    """(rule id, message) of every glossary problem of one text and its translation."""
+    out = []
+    spans = {id(t): [m.span() for m in src.finditer(source)] for t, src, _, _ in rules}
+    for term, src, dst, shared in rules:
+        own = [s for s in spans[id(term)] if not _inside_longer(s, spans, id(term))]  # "quest room", not "room"
+        if own and not dst.search(text):
+            out.append(
+                (
+                    "glossary.term",
+                    f"the source says {source[own[0][0] : own[0][1]]!r}: the '{lang}' text should say "
+                    f"{' / '.join(repr(f) for f in term.forms[lang])} (glossary, {term.loc})"
+                    + (f"; {term.note}" if term.note else ""),
+                )
+            )
+        left = [m.group(0) for m in src.finditer(text) if m.group(0).lower() not in shared]
+        if left:
+            out.append(
+                (
+                    "glossary.untranslated",
+                    f"{left[0]!r} is the '{source_lang}' term, left untranslated in the '{lang}' text: "
+                    f"{term.name(lang)!r} (glossary, {term.loc})",
+                )
+            )
+    return out
 
 
 def _inside_longer(span: tuple[int, int], spans: dict[int, list[tuple[int, int]]], own: int) -> bool:

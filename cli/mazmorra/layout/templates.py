@@ -17,7 +17,11 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
 from mazmorra.i18n.labels import Label, Labels, template_labels
+from mazmorra.layout import facecache
 from mazmorra.layout.attrs import AT
+from mazmorra.layout.contrast import contrast
+from mazmorra.layout.facecache import FaceCache
+from mazmorra.limits import INCLUDE_DEPTH
 
 _JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)
 _TAG = re.compile(r"<([A-Za-z][\w.-]*)")
@@ -96,22 +100,43 @@ class _SharedBytecode(jinja2.BytecodeCache):
     a template whose (marked) source is unchanged is not parsed and compiled again. Jinja checks
     each entry against a checksum of the source, so an edited template is always compiled anew."""
 
-    def __init__(self, store: dict[str, bytes]):
+    def __init__(self, store: dict[str, bytes], disk: FaceCache | None = None):
         self.store = store
+        self.disk = disk  # and between processes: the build's cache folder (layout/facecache.py)
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        return facecache.key(facecache.tool_hash(), "bytecode", bucket.key, bucket.checksum)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = self.store.get(bucket.key)
+        if data is None and self.disk is not None:
+            found = self.disk.get(self._key(bucket))
+            data = found if isinstance(found, bytes) else None
         if data is not None:
-            bucket.bytecode_from_string(data)
+            bucket.bytecode_from_string(data)  # Jinja checks it against the source's checksum again
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.store[bucket.key] = bucket.bytecode_to_string()
+        if self.disk is not None:
+            self.disk.put(self._key(bucket), self.store[bucket.key])
 
 
 # For the life of the process: compiled templates (by name and file, checked against their source),
 # and what each template source includes or imports.
 _COMPILED: dict[str, bytes] = {}
 _REFERENCES: dict[tuple[str, str | None], list[str]] = {}
+_INCLUDE_LINES: dict[tuple[str, str | None], list[tuple[str, int]]] = {}  # each template named as text, its line
+
+
+def _include_lines(tree: nodes.Template) -> list[tuple[str, int]]:
+    """The templates a template includes, imports or extends by a name written as text, with the
+    line of each."""
+    out = []
+    for node in tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+        name = getattr(node, "template", None)
+        if isinstance(name, nodes.Const) and isinstance(name.value, str):
+            out.append((name.value, node.lineno))
+    return out
 
 
 class _Environment(SandboxedEnvironment):
@@ -127,10 +152,16 @@ class _Environment(SandboxedEnvironment):
         return tree if tree is not None else super()._parse(source, name, filename)
 
 
+def ink_on(colour: str) -> str:
+    """Near-black or white: whichever reads better on `colour` (#rrggbb), for a mark printed on it."""
+    return max(("#1b1b1b", "#ffffff"), key=lambda ink: contrast(ink, colour))
+
+
 class Templates:
     """The one Jinja environment of a build: each template compiled once, problems located."""
 
-    def __init__(self, pack_root: Path | None, shared: Path):
+    def __init__(self, pack_root: Path | None, shared: Path, disk: FaceCache | None = None):
+        self.disk = disk  # compiled templates, their includes and labels, kept between processes
         search = []
         if pack_root is not None and (pack_root / "templates").is_dir():
             search.append(pack_root / "templates")
@@ -145,15 +176,18 @@ class Templates:
             lstrip_blocks=True,
             auto_reload=False,
             cache_size=400,
-            bytecode_cache=_SharedBytecode(_COMPILED),
+            bytecode_cache=_SharedBytecode(_COMPILED, disk),
         )
         self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
+        self._lines: dict[str, list[tuple[str, int]]] = {}  # name -> what it includes by a written name, where
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        self.env.filters["ink_on"] = ink_on
 
     def get(self, name: str) -> jinja2.Template:
         """A template, compiled; TemplateError (with a located problem) when it cannot be."""
         try:
+            self._includes_bounded(name)
             return self.env.get_template(name)
         except jinja2.TemplateSyntaxError as exc:
             loc = Loc(rel(exc.filename or name), exc.lineno or 0, 1)
@@ -167,6 +201,38 @@ class Templates:
                     None,
                 )
             ) from None
+
+    def _includes_bounded(self, name: str) -> None:
+        """Refuse, before rendering it, a template that includes itself (directly or through others),
+        at the first include that starts going round, or nests includes deeper than
+        limits.INCLUDE_DEPTH, at the one too deep (only templates named as text can be followed; the
+        others meet Python's recursion limit when rendered)."""
+        path: list[str] = [name]
+        edges: list[Loc] = []  # edges[k]: the include line in path[k] that leads to path[k + 1]
+        done: set[str] = set()
+
+        def visit(current: str) -> None:
+            filename, _ = self._references(current)
+            for ref, line in self._lines.get(current, []):
+                here = Loc(rel(str(filename)), line, 1)
+                if ref in path:
+                    start = path.index(ref)
+                    chain = " → ".join([*path[start:], ref])
+                    message = f"template {ref} includes itself ({chain}): an endless recursion"
+                    raise TemplateError(Problem("template.render", message, [*edges, here][start]))
+                if len(path) > INCLUDE_DEPTH:  # len(path) includes, with this one
+                    chain = " → ".join([*path, ref])
+                    message = f"templates include templates more than {INCLUDE_DEPTH} deep ({chain})"
+                    raise TemplateError(Problem("template.render", message, here))
+                if ref not in done:
+                    path.append(ref)
+                    edges.append(here)
+                    visit(ref)
+                    path.pop()
+                    edges.pop()
+            done.add(current)
+
+        visit(name)
 
     def files(self, names: Iterable[str]) -> list[Path]:
         """The files of the named templates and of everything they include or import, recursively,
@@ -185,24 +251,70 @@ class Templates:
             stack += reversed(refs)
         return list(files)
 
+    def uses(self, names: Iterable[str], variable: str) -> bool:
+        """Whether the named templates, or any they include, read `variable` from their context."""
+        for path in self.files(names):
+            for name, (filename, _) in self._refs.items():
+                if filename != path:
+                    continue
+                try:
+                    source, fn, _ = self.loader.get_source(self.env, name)
+                    if variable in meta.find_undeclared_variables(self.env.parse(source, name, fn)):
+                        return True
+                except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
+                    pass  # reported when the template is compiled
+                break
+        return False
+
     def _references(self, name: str) -> tuple[Path | None, list[str]]:
         """A template's file and the templates it includes or imports: parsed once per build."""
         if name not in self._refs:
             try:
                 source, filename, _ = self.loader.get_source(self.env, name)
                 refs = _REFERENCES.get((source, filename))
+                key = facecache.key(facecache.tool_hash(), "includes", filename or "", source)
+                if refs is None and self.disk is not None:
+                    found = self.disk.get(key)
+                    if isinstance(found, list) and all(isinstance(r, str) for r in found):
+                        refs = _REFERENCES[(source, filename)] = found
                 if refs is None:
                     tree = self.env.parse(source, name, filename)
                     refs = _REFERENCES[(source, filename)] = [r for r in meta.find_referenced_templates(tree) if r]
+                    _INCLUDE_LINES[(source, filename)] = _include_lines(tree)
                     self.env.parsed[(source, name, filename)] = tree  # what get() compiles, unless cached
+                    if self.disk is not None:
+                        self.disk.put(key, refs)
                 self._refs[name] = (Path(filename) if filename else None, refs)
+                self._lines[name] = _INCLUDE_LINES.get((source, filename), [])
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
                 self._refs[name] = (None, [])  # reported when the template is compiled
         return self._refs[name]
 
     def labels(self, names: Iterable[str]) -> list[Label]:
         """The labels the named templates (and what they include) print."""
-        return template_labels(self.files(names))
+        files = self.files(names)
+        if self.disk is None:
+            return template_labels(files)
+        key = facecache.key(facecache.tool_hash(), "labels", facecache.files_hash(files))
+        found = self.disk.get(key)
+        if isinstance(found, list):  # as found before: (msgid, plural, file, line) each
+            try:
+                return [Label(m, p, Loc(rel(Path(f)), line, 1)) for m, p, f, line in found]
+            except (TypeError, ValueError):
+                pass
+        labels = template_labels(files)
+        absolute = {rel(f.resolve()): str(f.resolve()) for f in files}  # each file as the next process finds it
+        kept = [
+            (
+                la.msgid,
+                la.plural,
+                absolute.get(la.loc.file, la.loc.file) if la.loc else "",
+                la.loc.line if la.loc else 0,
+            )
+            for la in labels
+        ]
+        self.disk.put(key, kept)
+        return labels
 
     def element_loc(self, at: str | None, template: jinja2.Template) -> Loc:
         """Where an element marked `at` was written; the template file when unknown."""
@@ -238,7 +350,7 @@ class Templates:
         out = []
         for lang, labels in by_lang.items():
             for msgid in labels.missing:
-                catalogue = rel(pack_root / "locale" / f"{lang}.po")
+                catalogue = rel(pack_root / "locale" / "labels" / f"{lang}.po")
                 out.append(
                     Problem(
                         "i18n.label",

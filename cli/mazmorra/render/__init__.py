@@ -2,7 +2,7 @@
 
 One entry, `render(docs, sinks, staging, jobs, progress)`: each document is laid out once, its items
 streamed through every sink (`sink.py`: the protocol; one module per sink: `pdf.py` the
-print-and-play sheets, `png.py`, `tts.py`, `gallery.py`), documents side by side in forked worker
+print-and-play sheets, `png.py`, `tts.py`, `gallery.py`, `cutfile.py` for cutting machines), documents side by side in forked worker
 processes when `jobs` > 1. `make_sinks` builds the list from the build's `Outputs`; `SINKS` names
 every sink in the order they run. Imposition (`impose.py`, `posters.py`) and drawing (`draw.py`,
 `raster.py`) are the sinks' tools.
@@ -34,8 +34,11 @@ Progress = Callable[[str, int], None]  # (what was just done or "", how many com
 SINKS: dict[str, str] = {
     "pdf": "mazmorra.render.pdf:PdfSink",
     "png": "mazmorra.render.png:PngSink",
+    "cards": "mazmorra.render.cardpdf:CardPdfSink",
+    "sheet-images": "mazmorra.render.sheetimages:SheetImageSink",
     "tts": "mazmorra.render.tts:TtsSink",
     "gallery": "mazmorra.render.gallery:GallerySink",
+    "cut": "mazmorra.render.cutfile:CutSink",
 }
 
 
@@ -63,6 +66,7 @@ class _Done:
     parts: list[Part | None]  # None: a sink the document does not go to (`Document.sheets_only`)
     staged: list[tuple[Path, Path]]  # (temporary file, target) the document's sinks staged
     labels: list[str] = field(default_factory=list)  # template labels its layout met untranslated
+    laid_out: list[str] = field(default_factory=list)  # faces laid out now, not taken from the face cache
 
 
 @dataclass
@@ -70,6 +74,7 @@ class Rendered:
     """What stage 5 made of a build's documents."""
 
     faces: int = 0
+    laid_out: list[str] = field(default_factory=list)  # "<lang>/<component>/<side>": faces laid out, not cached
     problems: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
     labels: dict[str, list[str]] = field(default_factory=dict)  # lang -> template labels met untranslated
     finished: list[Problem] = field(default_factory=list)  # what the sinks' pack-wide steps found
@@ -103,7 +108,7 @@ def render(
     def one(i: int, prog: Progress) -> _Done:
         doc = docs[i]
         before = len(staging.files)
-        faces, problems, labels = 0, list(doc.problems), list[str]()
+        faces, problems, labels, laid = 0, list(doc.problems), list[str](), list[str]()
         mine = [s for s in sinks if s.takes(doc)]
         for sink in mine:
             sink.start(doc)
@@ -112,6 +117,7 @@ def render(
             faces += item.copies * (1 + (item.back is not None))
             problems += item.problems
             labels += item.labels
+            laid += [f"{doc.lang}/{face}" for face in item.laid_out]
             for sink in mine:
                 sink.add(doc, item)
         parts = [sink.end(doc) if sink in mine else None for sink in sinks]
@@ -119,7 +125,7 @@ def render(
             problems += part.problems if part is not None else []
         what = "rendered" if sinks else "checked"
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
-        return _Done(faces, problems, parts, list(staging.files[before:]), labels)
+        return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
 
     if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
         if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
@@ -134,6 +140,7 @@ def render(
     result = Rendered()
     for doc, d in zip(docs, done):
         result.faces += d.faces
+        result.laid_out += d.laid_out
         result.problems[(doc.deck_id, doc.lang)] = d.problems
         result.labels.setdefault(doc.lang, []).extend(d.labels)
         for sink, part in zip(sinks, d.parts):

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
@@ -27,6 +27,7 @@ from mazmorra.render import Outputs
 from mazmorra.render.beforeafter import REMOVED, Shown
 from mazmorra.render.gallery import GallerySink, _Deck, render_page
 from mazmorra.render.sink import Part, Sink, SinkContext
+from mazmorra.yamlsafe import kept_parsed
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
@@ -88,9 +89,11 @@ class _Export(GallerySink):
         return beside.status(doc.lang, doc.deck_id, item, self.pack.root, self.icons) if beside else None
 
     def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+        if icons is None:  # design mode draws these again, with their guides, when the page asks
+            self.preview.drawn.update({rel: (face, lang) for rel, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         missing = [(rel, face) for rel, face in wanted if face not in cache]
-        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons)):
+        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons) if missing else []):
             cache[face] = data
         return [cache[face] for _, face in wanted]
 
@@ -138,6 +141,8 @@ class Preview:
         self.changed = threading.Condition()
         self.faces: dict[Face, bytes] = {}
         self.earlier_faces: dict[Face, bytes] = {}  # `--since`: the earlier revision's, drawn once
+        self.drawn: dict[str, tuple[Face, str]] = {}  # a picture's address -> its face and language
+        self.designs: dict[Face, bytes] = {}  # design mode's pictures, drawn when the page asks
         self.docs: dict[Key, _DocView] = {}
         self.images: dict[str, bytes] = {}
         # Until a first build succeeds: a page with the problems overlay alone.
@@ -149,6 +154,8 @@ class Preview:
         self.tmp = Path(tempfile.mkdtemp(prefix="mazmorra-serve-"))  # print sheets, built when asked for
         self.sheets: dict[Key, bytes] = {}
         self._failed = True  # the next build is a whole one
+        self.parsed: dict[tuple[str, str], Any] = {}  # YAML files as last parsed, by name and text
+        self.viewing: str | None = None  # the language of the last picture the page asked for: built first
 
     # ------------------------------------------------------------------ building
 
@@ -161,12 +168,23 @@ class Preview:
                 self.templates = None  # compiled again: a new or changed template, or an include of one
             if changed is not None and any(p.suffix not in _TEXT_SOURCES for p in changed):
                 self.faces.clear()  # an icon, image or font: same layout, other pixels
+                self.designs.clear()
             decks = tuple(sorted({d for d, _ in keys})) if keys is not None else None
             langs = tuple(sorted({lang for _, lang in keys})) if keys is not None else self.langs
             if keys is not None and not keys:
                 return self.status  # nothing the preview shows read these files
             if self.templates is None:
                 self.templates = Templates(self.pack_dir, templates_dir())
+            if keys is not None and langs and self.viewing in langs and len(langs) > 1:  # the page's language first
+                first = self._build(decks, (self.viewing,), t0)
+                if not first.ok:
+                    return first
+                langs = tuple(lang for lang in langs if lang != self.viewing)
+            return self._build(decks, langs, t0)
+
+    def _build(self, decks: tuple[str, ...] | None, langs: tuple[str, ...] | None, t0: float) -> Status:
+        """One build of those decks in those languages (None: all), its outcome published."""
+        with self.lock:
             opts = BuildOptions(
                 langs=langs,
                 decks=decks,
@@ -174,9 +192,11 @@ class Preview:
                 outputs=Outputs(pdf=False),
                 out_dir=self.tmp / "output",
                 stamp=self.stamp,
+                cache_dir=self.tmp / "faces",  # shared by the preview's builds and its print sheets
             )
             try:
-                res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
+                with kept_parsed(self.parsed):  # only the files changed since are parsed again
+                    res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
                 status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
                 status.rebuilt = len([k for k in self.docs if decks is None or k[0] in decks])
                 self._failed = False
@@ -273,7 +293,14 @@ class Preview:
                 return None
             if (deck, lang) not in self.sheets:
                 out = self.tmp / "sheets"
-                opts = BuildOptions(langs=(lang,), decks=(deck,), draft=True, out_dir=out, stamp=self.stamp)
+                opts = BuildOptions(
+                    langs=(lang,),
+                    decks=(deck,),
+                    draft=True,
+                    out_dir=out,
+                    stamp=self.stamp,
+                    cache_dir=self.tmp / "faces",
+                )
                 try:
                     build(self.pack_dir, opts, templates=self.templates)
                 except MazmorraError:
@@ -281,6 +308,26 @@ class Preview:
                 assert self.pack is not None
                 self.sheets[(deck, lang)] = (out / self.pack.id / lang / f"{deck}.pdf").read_bytes()
             return self.sheets[(deck, lang)]
+
+    def design(self, rel: str) -> bytes | None:
+        """A face's picture in design mode (its text boxes, trim and safe area outlined), drawn when
+        first asked for; None when no face has that picture."""
+        from mazmorra.icons import IconSet
+        from mazmorra.render.gallery import DPI, MAX_PIXELS
+        from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+        from mazmorra.serve.design import with_guides
+
+        with self.lock:
+            found = self.drawn.get(rel)
+            if found is None or self.pack is None:
+                return None
+            face, lang = found
+            if face not in self.designs:
+                guided = with_guides(face, self.pack.spec.print.safe_mm)
+                frame = dpi_frame(guided, fitting_dpi(guided, DPI, False, MAX_PIXELS), bleed=False)
+                image = Rasteriser(IconSet.for_pack(self.pack.root), lang).images([(guided, frame)])[0]
+                self.designs[face] = jpeg_bytes(image, 85)
+            return self.designs[face]
 
     def close(self) -> None:
         """Remove the temporary folder of the print sheets."""

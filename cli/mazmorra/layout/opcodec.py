@@ -1,0 +1,100 @@
+"""Faces, ops and problems as plain tuples derived from their dataclass fields (what marshal can
+store and what the face cache keeps), and back: no registry, so a new op class in `contracts` needs
+no change here."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mazmorra import contracts, errors
+from mazmorra.errors import Loc
+
+CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entry may hold
+_DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
+
+_PLAIN = (str, int, float, bool, type(None))
+_SHAPES: dict[type, tuple[str, str, tuple[str, ...]] | None] = {}  # class -> (module, name, fields); None: not one
+
+
+def _shape(cls: type) -> tuple[str, str, tuple[str, ...]] | None:
+    """A dataclass's module, name and field names (looked up once per class: encoding is per op)."""
+    if cls not in _SHAPES:
+        dc = dataclasses.is_dataclass(cls)
+        _SHAPES[cls] = (cls.__module__, cls.__name__, tuple(f.name for f in dataclasses.fields(cls))) if dc else None
+    return _SHAPES[cls]
+
+
+def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
+    """A face, problem or op (any dataclass or enum of `CLASSES`, nested in tuples and lists) as
+    plain tuples marshal can store; a Loc found in `locs` as the field it is the text of, so that a
+    problem reads the component's current line after an edit moved it."""
+    cls = type(value)
+    if cls in _PLAIN:
+        return value
+    if cls is tuple:
+        items = tuple([v if type(v) in _PLAIN else encode(v, locs) for v in value])
+        return (_TU, *items) if items and type(items[0]) is str and items[0].startswith("\0") else items
+    if locs and cls is Loc and value in locs:
+        return (_TL, locs[value])
+    shape = _shape(cls)
+    if shape is not None:
+        module, name, names = shape
+        return (_DC, module, name, *[encode(getattr(value, n), locs) for n in names])
+    if isinstance(value, enum.Enum):
+        return (_EN, cls.__module__, cls.__name__, value.value)
+    if cls is list:
+        return [encode(v, locs) for v in value]
+    if isinstance(value, Path):
+        return (_PA, str(value))
+    return value
+
+
+_DECODABLE: dict[tuple[str, str], tuple[type, tuple[str, ...]]] = {}
+
+
+def _class(module: str, name: str) -> type:
+    return _decodable(module, name)[0]
+
+
+def _decodable(module: str, name: str) -> tuple[type, tuple[str, ...]]:
+    """A class an entry names, if it is one of `CLASSES`' dataclasses or enums, with its fields."""
+    if (module, name) not in _DECODABLE:
+        allowed = {m.__name__: m for m in CLASSES}
+        cls = getattr(allowed[module], name, None) if module in allowed else None
+        if not isinstance(cls, type) or not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
+            raise ValueError(f"not a class a face is made of: {module}.{name}")
+        fields = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
+        _DECODABLE[(module, name)] = (cls, fields)
+    return _DECODABLE[(module, name)]
+
+
+def decode(value: Any, text_loc: Callable[[str | None], Loc | None] | None = None) -> Any:
+    """The inverse of `encode`; a text's place read again through `text_loc`."""
+    if type(value) is list:
+        return [decode(v, text_loc) for v in value]
+    if type(value) is not tuple or not value:
+        return value
+    tag = value[0]
+    if tag == _DC:
+        cls, names = _decodable(value[1], value[2])
+        if len(names) != len(value) - 3:
+            raise ValueError(f"{cls.__name__}: {len(value) - 3} values for {len(names)} fields")
+        obj: Any = object.__new__(cls)
+        for n, v in zip(names, value[3:]):
+            object.__setattr__(obj, n, v if type(v) in _PLAIN else decode(v, text_loc))  # frozen or slotted alike
+        return obj
+    if tag == _EN:
+        return _class(value[1], value[2])(value[3])
+    if tag == _TL:
+        if text_loc is None:
+            raise ValueError("a text's place without the component to read it from")
+        return text_loc(value[1])
+    if tag == _PA:
+        return Path(value[1])
+    if tag == _TU:
+        value = value[1:]
+    return tuple([v if type(v) in _PLAIN else decode(v, text_loc) for v in value])

@@ -1,0 +1,184 @@
+"""The face cache (layout/facecache.py): what a build lays out again, and what it never trusts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import edit, laid_out, pdf_text, run_cli
+
+from mazmorra.contracts import Face, TextOp
+from mazmorra.errors import ContentError, Loc, Problem, Severity
+from mazmorra.layout import facecache
+from mazmorra.layout.facecache import FaceCache, cache_dir
+from mazmorra.layout.opcodec import decode, encode
+from mazmorra.pipeline import BuildOptions, BuildResult, build
+
+
+def _build(pack: Path, *langs: str, cache: bool = True, out: str = "output") -> BuildResult:
+    opts = BuildOptions(langs=langs or None, out_dir=pack.parents[1] / out, cache=cache)
+    return build(pack, opts)
+
+
+def _pdfs(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def _entries(out: Path) -> list[Path]:
+    return sorted(p for p in cache_dir(out).rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def here(pack_copy, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A copy of muestras, the working folder its project (problems name files relative to it)."""
+
+    def make(name: str = "muestras") -> Path:
+        pack: Path = pack_copy(name)
+        monkeypatch.chdir(pack.parents[1])
+        return pack
+
+    return make
+
+
+def test_nothing_changed_lays_out_nothing_and_one_edit_exactly_that_cards_faces(here) -> None:  # type: ignore[no-untyped-def]
+    pack = here()
+    first = _build(pack)
+    faces = ["deck:cartas/back", "cofre-olvidado/front", "fogata-del-claustro/front", "ojo-del-vigia/front"]
+    assert sorted(first.laid_out) == sorted(f"{lang}/{face}" for lang in ("es", "en") for face in faces)  # each once
+    assert _build(pack).laid_out == []
+    edit(pack / "decks/cartas.yaml", "  icon: coin\n", "  icon: chest\n")  # cofre-olvidado, in both languages
+    again = _build(pack)
+    assert sorted(again.laid_out) == ["en/cofre-olvidado/front", "es/cofre-olvidado/front"]
+    edit(pack / "decks/cartas.yaml", "ganas {coin} {coin}", "ganas {coin}")  # its Spanish text only
+    assert _build(pack, "es").laid_out == ["es/cofre-olvidado/front"]
+    res = run_cli("build", "muestras", "--lang", "es", cwd=pack.parents[1])  # the command says so too
+    assert res.returncode == 0 and "8 faces (0 laid out, the others from the face cache)" in res.stderr
+
+
+def test_a_face_that_reads_another_component_is_laid_out_again_when_that_one_changes(here) -> None:  # type: ignore[no-untyped-def]
+    pack = here("cripta")  # an enemy die prints the enemies on its faces: components.get(id) in its template
+    _build(pack, "es")
+    edit(pack / "decks/enemigos.yaml", "  defence: -1\n", "  defence: 0\n")  # the first: rata-osario
+    laid = _build(pack, "es").laid_out
+    assert {face.split("/")[1] for face in laid} == {"rata-osario", "dado-cripta"}, laid  # not dado-hondo
+
+
+def test_outputs_are_byte_identical_with_and_without_the_cache(here) -> None:  # type: ignore[no-untyped-def]
+    pack = here("cripta")
+    cold = _build(pack, out="cold")
+    warm = _build(pack, out="cold")  # the same folder again: every face from its cache
+    none = _build(pack, cache=False, out="none")
+    assert warm.laid_out == [] and cold.laid_out and len(none.laid_out) == len(cold.laid_out)
+    assert not (pack.parents[1] / "none" / ".cache").exists()
+    assert _pdfs(pack.parents[1] / "cold") == _pdfs(pack.parents[1] / "none") != {}
+    assert [p.format() for p in warm.warnings] == [p.format() for p in none.warnings]
+
+
+def test_a_cached_problem_reads_the_line_its_text_stands_on_now(here) -> None:  # type: ignore[no-untyped-def]
+    pack = here()
+    po = pack / "locale/en.po"
+    text = po.read_text(encoding="utf-8")
+    at = text.index('msgstr "', text.index('msgctxt "cofre-olvidado.text"')) + len('msgstr "')
+    po.write_text(text[:at] + "Lose again. " * 60 + text[at:], encoding="utf-8")
+    with pytest.raises(ContentError) as first:
+        _build(pack, "en")
+    line = next(p.loc.line for p in first.value.problems if p.rule == "text.overflow" and p.loc)
+    po.write_text("# moved two lines down\n#\n" + po.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(ContentError) as again:
+        _build(pack, "en")
+    found = [p for p in again.value.problems if p.rule == "text.overflow"]
+    assert [(p.component, p.loc) for p in found] == [
+        ("cofre-olvidado", Loc("content/muestras/locale/en.po", line + 2, 1))
+    ]
+    assert _entries(pack.parents[1] / "output")  # the faces a failed build laid out are kept
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "swap", "garbage"])
+def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> None:  # type: ignore[no-untyped-def]
+    pack = here()
+    out = pack.parents[1] / "output"
+    _build(pack)
+    good = _pdfs(out)
+    entries = _entries(out)
+    hurt = entries[::3]
+    for path in hurt:
+        data = path.read_bytes()
+        if damage == "truncate":
+            path.write_bytes(data[: len(data) // 2])
+        elif damage == "flip":  # one byte of the payload: its hash no longer matches
+            path.write_bytes(data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:])
+        elif damage == "empty":
+            path.write_bytes(b"")
+        elif damage == "swap":  # a whole, valid entry of another face under this face's key
+            path.write_bytes(entries[(entries.index(path) + 1) % len(entries)].read_bytes())
+        else:
+            path.write_bytes(os.urandom(len(data)))
+    for pdf in out.rglob("*.pdf"):
+        pdf.unlink()
+    res = _build(pack)
+    assert len(res.laid_out) == len(hurt)
+    assert _pdfs(out) == good
+    assert len(_entries(out)) == len(entries)  # each laid out again and stored whole
+    assert _build(pack).laid_out == []
+
+
+def test_the_live_preview_keeps_entries_in_memory_too(tmp_path: Path) -> None:
+    kept = FaceCache.for_output(tmp_path / "output", tmp_path / "faces")
+    assert kept is not None and kept.memory
+    kept.put("cd" * 32, ("a", 1))
+    for path in kept.root.rglob("*"):
+        if path.is_file():
+            path.write_bytes(b"damaged")
+    assert kept.get("cd" * 32) == ("a", 1)  # what this process wrote, as it wrote it
+    disk = FaceCache.for_output(tmp_path / "output")
+    assert disk is not None and not disk.memory and disk.root == cache_dir(tmp_path / "output")
+
+
+def test_a_stored_value_of_the_wrong_shape_is_a_miss(tmp_path: Path) -> None:
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache.put("ab" * 32, ("\0dc", "os", "system", "rm"))  # a class no face is made of
+    labels = type("L", (), {"missing": {}})()
+    face = Face("x", "front", 10, 10, 0, ())
+    none: dict[str, object] = {}
+    got = facecache.through(cache, "ab" * 32, lambda f: None, labels, none, str, lambda at, seen: (face, [], None))
+    assert got == (face, [], None, True) and cache.damaged == 1
+    again = facecache.through(cache, "ab" * 32, lambda f: None, labels, none, str, lambda at, seen: (None, [], None))
+    assert again == (face, [], None, False)
+
+
+def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None:
+    from conftest import CONTENT
+
+    faces = [f for fs in laid_out(CONTENT / "cripta", "losetas").values() for f in fs]
+    faces += [f for fs in laid_out(CONTENT / "engranajes", "salas").values() for f in fs]
+    assert faces
+    for face in faces:
+        assert decode(encode(face)) == face
+    where = Loc("content/p/decks/d.yaml", 7, 3)
+    problem = Problem("text.overflow", "too long", where, "c", "text", Severity.WARNING, "en", once=True)
+    stored = encode((problem, ("\0dc", 1), [TextOp(1, 2, "a", "sans", 8, "#000")]), {where: "text"})
+    back = decode(stored, lambda f: Loc("content/p/decks/d.yaml", 9, 3) if f == "text" else None)
+    assert back[0].loc.line == 9 and back[0].once and back[0].severity is Severity.WARNING
+    assert back[1:] == (("\0dc", 1), [TextOp(1, 2, "a", "sans", 8, "#000")])
+
+
+def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Path) -> None:
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000)
+    for i in range(30):
+        cache.put(f"{i:064x}", "x" * 2_000)
+        path = cache.root / f"{i:064x}"[:2] / f"{i:064x}"[2:]
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # written one second apart
+    assert cache.trim() > 0
+    left = sorted(int(p.parent.name + p.name, 16) for p in cache.root.rglob("*") if p.is_file())
+    assert sum(p.stat().st_size for p in cache.root.rglob("*") if p.is_file()) <= 40_000 * 0.8
+    assert left == list(range(30 - len(left), 30))  # the newest kept
+    assert not list((tmp_path / "scratch").glob("*"))  # nothing left half-written
+
+
+def test_turned_off_by_the_environment(here, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    pack = here()
+    monkeypatch.setenv("MAZMORRA_FACE_CACHE", "0")
+    assert _build(pack).laid_out and _build(pack).laid_out
+    assert not (pack.parents[1] / "output" / ".cache").exists()
+    assert "Forgotten Chest" in pdf_text(pack.parents[1] / "output/muestras/en/cartas.pdf")
