@@ -17,7 +17,9 @@ ART_MM = 12.0  # an icon or picture this large on a front is its illustration, n
 SYMBOLS = {"turn-cw", "turn-ccw", "jump"}
 # Decks whose components still share one illustration (issue 24 left them for later): each must
 # still do so, so that whoever illustrates one removes it from here and the test guards it.
-PENDING: dict[tuple[str, str], str] = {}
+PENDING: dict[tuple[str, str], str] = {
+    ("profundidades", "figuras"): "the four player figures draw one hero on their colour's base (a deck merged late)",
+}
 
 
 def _ops(ops: tuple[Op, ...]) -> list[Op]:
@@ -28,11 +30,12 @@ def _ops(ops: tuple[Op, ...]) -> list[Op]:
 
 
 def art(face: Face) -> frozenset[str]:
-    """The illustrations of a face: its large icons (symbols aside) and pictures."""
+    """The illustrations of a face: its large icons (symbols aside, each in the colour it is drawn in:
+    one figure in four players' colours is four pieces) and pictures."""
     found = set()
     for op in _ops(face.ops):
         if isinstance(op, IconOp) and op.size >= ART_MM and op.name not in SYMBOLS:
-            found.add(f"icon:{op.name}")
+            found.add(f"icon:{op.name}" + (f" in {op.color}" if op.color else ""))  # a player's piece in its colour
         elif isinstance(op, ImageOp) and min(op.w, op.h) >= ART_MM:
             found.add(f"image:{op.path}")
     return frozenset(found)
