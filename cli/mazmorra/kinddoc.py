@@ -35,7 +35,7 @@ def markdown(kind: Kind) -> str:
     lines = [f"# Kind `{kind.name}` — {kind.summary}", ""]
     if kind.source is not None:
         shown = Path(rel(kind.source.file))  # outside the working folder (a sample pack): from the pack's folder on
-        outside = shown.is_absolute() or shown.parts[0] == ".."
+        outside = shown.is_absolute() or shown.parts[:1] == ("..",)
         lines += [f"Declared in `{Path(*shown.parts[-3:]) if outside else shown}`.", ""]
     lines += [
         f"Size: {kind.size if kind.size != 'card' else 'the pack card_size'}; shape: {kind.shape}; "
@@ -165,14 +165,8 @@ def _decl_type(decl: FieldDecl) -> str:
             return f"grid{size} with a legend (below): rows of cells, edges, spans"
         cells = f" of {', '.join(f'`{v}`' for v in decl.allowed())}" if decl.values else ""
         return f"grid{size}: rows of cells{cells}"
-    words = {
-        "text": "text (translated)",
-        "string": "text",
-        "colour": "colour `#rrggbb`",
-        "int": "whole number",
-        "bool": "true/false",
-    }
-    return words.get(decl.type, decl.type)
+    words = {"text": "text (translated)", "string": "text", "colour": "colour `#rrggbb`", "int": "whole number"}
+    return words.get(decl.type, decl.type.replace("bool", "true/false"))
 
 
 def _type(annotation: Any) -> str:
