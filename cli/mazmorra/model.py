@@ -262,6 +262,7 @@ class PackSpec(Strict):
         ge=1,
         description="the pack format it is written in (docs/formats.md); absent: format 1, written before formats "
         "were numbered; `mazmorra upgrade` rewrites a pack in the current format",
+        examples=[2],
     )
     edition: Literal["reference", "custom"] | None = Field(
         None,

@@ -17,7 +17,9 @@ ART_MM = 12.0  # an icon or picture this large on a front is its illustration, n
 SYMBOLS = {"turn-cw", "turn-ccw", "jump"}
 # Decks whose components still share one illustration (issue 24 left them for later): each must
 # still do so, so that whoever illustrates one removes it from here and the test guards it.
-PENDING: dict[tuple[str, str], str] = {}
+PENDING: dict[tuple[str, str], str] = {
+    ("profundidades", "figuras"): "the four player figures draw one hero on their colour's base (a deck merged late)",
+}
 
 
 def _ops(ops: tuple[Op, ...]) -> list[Op]:
@@ -28,11 +30,12 @@ def _ops(ops: tuple[Op, ...]) -> list[Op]:
 
 
 def art(face: Face) -> frozenset[str]:
-    """The illustrations of a face: its large icons (symbols aside) and pictures."""
+    """The illustrations of a face: its large icons (symbols aside, each in the colour it is drawn in:
+    one figure in four players' colours is four pieces) and pictures."""
     found = set()
     for op in _ops(face.ops):
         if isinstance(op, IconOp) and op.size >= ART_MM and op.name not in SYMBOLS:
-            found.add(f"icon:{op.name}")
+            found.add(f"icon:{op.name}" + (f" in {op.color}" if op.color else ""))  # a player's piece in its colour
         elif isinstance(op, ImageOp) and min(op.w, op.h) >= ART_MM:
             found.add(f"image:{op.path}")
     return frozenset(found)
@@ -122,3 +125,29 @@ def test_the_scan_sees_shared_art() -> None:
     small = Face("c", "front", 63, 88, 3, (IconOp("sword", 20, 20, 4),))
     assert art(big) == art(other) == {"icon:sword"} and art(small) == frozenset()
     assert Path(CONTENT).is_dir()
+
+
+def test_each_spell_prints_its_own_picture(built) -> None:
+    """In the printed pixels (the PNG export of grimorio's spells): each art box holds a drawing in the
+    card's cream over the school colour (not a solid square: the icons' black background is gone), and
+    no two spells' pictures are the same pixels."""
+    from PIL import Image, ImageChops
+
+    dpi, bleed = 100, 3.0
+    folder = built("grimorio", "--png", "--dpi", str(dpi), "--lang", "en") / "en" / "png" / "hechizos"
+    fronts = sorted(folder.glob("*-front.png"))
+    assert len(fronts) == 8
+    px = lambda mm: round((mm + bleed) * dpi / 25.4)  # noqa: E731 - trim millimetres to pixels of the export
+    crops = []
+    for png in fronts:
+        with Image.open(png) as im:
+            box = im.convert("RGB").crop((px(63 / 2 - 11), px(18.5), px(63 / 2 + 11), px(39.5)))
+        r, g, b = box.split()
+        darkest = ImageChops.darker(ImageChops.darker(r, g), b)  # each pixel's darkest channel
+        cream = sum(darkest.histogram()[201:]) / (box.width * box.height)
+        assert 0.08 < cream < 0.75, f"{png.name}: {cream:.0%} of the art box is the drawing's cream"
+        crops.append((png.name, box))
+    for i, (name_a, a) in enumerate(crops):
+        for name_b, b in crops[i + 1 :]:
+            differing = sum(ImageChops.difference(a, b).convert("L").histogram()[61:])
+            assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same picture"

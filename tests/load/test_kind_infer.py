@@ -115,3 +115,19 @@ def test_slugs(name: str, want: str) -> None:
     from mazmorra.slugs import slug
 
     assert slug(name) == want
+
+
+def test_an_ods_sheet_is_inferred_like_a_workbook(tmp_path: Path) -> None:
+    """LibreOffice stores every number as a decimal: a column of 1.0, 2.0 is still whole numbers."""
+    from test_sheets import _write_ods
+
+    _write_ods(
+        tmp_path / "fichas.ods",
+        "Fichas",
+        [["name", "name@en", "value", "shape"], ["Rubí", "Ruby", 3, "gema"], ["Ópalo", "Opal", 5, "gema"]],
+    )
+    res = run_cli("kinds", "infer", "fichas.ods", "--out", "-", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "  name: {type: text, required: true}" in res.stdout
+    assert "  value: {type: int, min: 3, max: 5, required: true}" in res.stdout
+    assert "  shape: {type: enum, values: [gema], required: true}" in res.stdout

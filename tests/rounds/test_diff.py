@@ -247,7 +247,7 @@ def test_an_icon_change_is_listed_with_the_components_it_alters(tmp_path: Path) 
     root = tmp_path
     shutil.copytree(CONTENT / PACK, root / "content" / PACK)
     icons = root / "content" / PACK / "icons"
-    icons.mkdir()
+    icons.mkdir(exist_ok=True)  # the sample has its own illustrations there
     shutil.copy(REPO / "cli/mazmorra/icons/crush.svg", icons / "crush.svg")
     git(root, "init", "-q")
     git(root, "add", "-A")

@@ -217,7 +217,11 @@ def _infer(path: Path, sheet: str | None, to: str | None) -> None:
     if to == "-" or (to is None and pack_dir is None):
         out.print(text, markup=False, highlight=False, end="")
         return
-    target = Path(to) if to is not None else pack_dir / KINDS_DIR / f"{name}.yaml"  # type: ignore[operator]
+    if to is not None:
+        target = Path(to)
+    else:
+        assert pack_dir is not None  # without a pack and --out the draft was printed above
+        target = pack_dir / KINDS_DIR / f"{name}.yaml"
     if target.exists():
         raise UsageError(f"'{target}' already exists: move it away or choose another --out")
     target.parent.mkdir(parents=True, exist_ok=True)

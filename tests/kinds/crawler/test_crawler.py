@@ -55,7 +55,11 @@ def _fails(pack: Path, *needles: str) -> str:
 
 def test_an_enemy_with_the_keyword_fly(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / ENEMIES, "  keywords: [siphon]\n  icon: bat", "  keywords: [siphon, fly]\n  icon: bat")
+    edit(
+        pack / ENEMIES,
+        "  keywords: [siphon]\n  icon: murcielago-cripta",
+        "  keywords: [siphon, fly]\n  icon: murcielago-cripta",
+    )
     _fails(
         pack,
         located(pack, ENEMIES, "keywords: [siphon, fly]") + "22: error [murcielago-cripta.keywords.1]",
