@@ -54,10 +54,11 @@ def cache_dir(out_dir: Path) -> Path:
 
 
 def digest(*parts: bytes | str) -> bytes:
+    """One BLAKE2b hash of several parts, each with its length (so ("ab", "c") is not ("a", "bc"))."""
     h = hashlib.blake2b(digest_size=_DIGEST)
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
+        h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.digest()
 
