@@ -15,7 +15,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup lock check-ranges test golden rules-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -131,6 +131,14 @@ golden: setup
 # from) and docs/kinds/<kind>.md of those kind files; a test keeps them current.
 rules-doc: setup
 	$(BIN)/python -m mazmorra.ruletable docs/kinds
+
+# After changing pack.yaml's schema (model.PackSpec): rewrite docs/pack-yaml.md; a test keeps it current.
+pack-doc: setup
+	$(BIN)/python -m mazmorra.packdoc docs/pack-yaml.md
+
+# docs/limits.md: the table of every input limit, from cli/mazmorra/limits.py; a test keeps it current.
+limits-doc: setup
+	$(BIN)/python -m mazmorra.limits > docs/limits.md
 
 bench: setup
 	$(BIN)/python bench/run.py

@@ -257,6 +257,7 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
 # The external judges some tests use, and the Debian/Ubuntu package of each (README, "Developing").
 TOOL_PACKAGES = {"pdftoppm": "poppler-utils", "pdffonts": "poppler-utils", "qpdf": "qpdf", "msgfmt": "gettext"}
 TOOL_PACKAGES["chromium"] = "chromium"
+TOOL_PACKAGES["gs"] = "ghostscript"
 _missing: dict[str, int] = {}  # tool -> tests skipped for want of it
 
 

@@ -20,6 +20,25 @@ OPTIONAL = {"optional": True}  # field metadata: omitted from golden layouts at 
 
 
 @dataclass(frozen=True, slots=True)
+class Gradient:
+    """A fill shading through opaque colours: linear from (x1, y1) to (x2, y2), or radial from the
+    centre (x1, y1) out to r; `opacity` (0-1) applies to all of it."""
+
+    kind: str  # linear | radial
+    stops: tuple[tuple[float, str], ...]  # (where, 0-1 along it; colour #rrggbb)
+    x1: float
+    y1: float
+    x2: float = 0.0
+    y2: float = 0.0
+    r: float = 0.0
+    opacity: float = 1.0
+
+
+# Colours in ops are canonical strings (mazmorra.colour): #rrggbb, or #rrggbbaa when translucent.
+# A shape with a `gradient` fills with it instead of `fill`; `dash` (mm, on and off) dashes its stroke.
+
+
+@dataclass(frozen=True, slots=True)
 class RectOp:
     x: float
     y: float
@@ -29,6 +48,10 @@ class RectOp:
     stroke: str | None = None
     stroke_width: float = 0.3
     radius: float = 0.0
+    dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
+    gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+    radii: tuple[float, float, float, float] | None = field(default=None, metadata=OPTIONAL)  # per corner, mm:
+    # top-left, top-right, bottom-right, bottom-left (instead of `radius`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +62,35 @@ class CircleOp:
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.3
+    dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
+    gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass(frozen=True, slots=True)
+class EllipseOp:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.3
+    dash: tuple[float, ...] = ()
+    gradient: Gradient | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PathOp:
+    """An outline of straight and curved segments (from SVG path data), absolute mm: each command is
+    ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y) or ("Z",)."""
+
+    commands: tuple[tuple[str | float, ...], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.3
+    dash: tuple[float, ...] = ()
+    gradient: Gradient | None = None
+    even_odd: bool = False  # fill-rule="evenodd": holes where outlines overlap
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +110,8 @@ class PolyOp:
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.3
+    dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
+    gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +124,12 @@ class TextOp:
     font: str
     size: float  # pt
     color: str
+    spacing: float = field(default=0.0, metadata=OPTIONAL)  # letter-spacing, pt between characters
+    outline: str | None = field(default=None, metadata=OPTIONAL)  # an outline round every glyph, this colour
+    outline_width: float = field(default=0.0, metadata=OPTIONAL)  # mm
+    rise: float = field(default=0.0, metadata=OPTIONAL)  # pt above the baseline (superscript; below: subscript)
+    underline: bool = field(default=False, metadata=OPTIONAL)
+    strike: bool = field(default=False, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +139,7 @@ class IconOp:
     y: float  # top
     size: float
     color: str | None = field(default=None, metadata=OPTIONAL)  # recoloured: every ink of the icon in this colour
+    opacity: float = field(default=1.0, metadata=OPTIONAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +151,8 @@ class ImageOp:
     h: float
     radius: float = field(default=0.0, metadata=OPTIONAL)  # rounded corners (the picture is clipped)
     color: str | None = field(default=None, metadata=OPTIONAL)  # tinted: its shape (alpha or darkness) in this colour
+    opacity: float = field(default=1.0, metadata=OPTIONAL)
+    vector: bool = field(default=False, metadata=OPTIONAL)  # an SVG drawn as vectors (checked like icons)
 
 
 @dataclass(frozen=True)
@@ -102,7 +165,7 @@ class RotateOp:
     ops: tuple[Op, ...]
 
 
-Op = RectOp | CircleOp | LineOp | PolyOp | TextOp | IconOp | ImageOp | RotateOp
+Op = RectOp | CircleOp | EllipseOp | PathOp | LineOp | PolyOp | TextOp | IconOp | ImageOp | RotateOp
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +180,22 @@ class Face:
     ops: tuple[Op, ...]
     background: str | None = None
     shape: str = "rect"  # rect | round: how it is cut
+    outlines: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
+    safe: float | None = None  # its own safe margin (mm, <card safe-margin=>); None: the pack's
+
+
+@dataclass(frozen=True, slots=True)
+class TextBox:
+    """The box a component's field is set in: what a translator's budget is made of."""
+
+    field: str
+    w: float  # mm, inside its padding
+    h: float
+    size: float  # pt: the design size
+    min_size: float  # pt: the smallest it may shrink to
+    fitted: float  # pt: the size this text was set at
+    role: str  # body | title | label
+    capacity: int | None = None  # characters that fit at min_size (measured when asked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +213,7 @@ class Item:
     labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
+    boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
 
 
 @dataclass

@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from mazmorra import spreadsheet
-from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.model import Kind, PackSpec
+from mazmorra.slugs import MAX_ID, slug
+from mazmorra.workbook import is_spreadsheet
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 
@@ -35,11 +38,12 @@ def read_entries(
     default: Kind,
 ) -> tuple[list[Entry] | None, list[Problem]]:
     """Every entry of a deck file and their problems; None when the file cannot be read at all."""
-    if path.suffix.lower() in spreadsheet.SUFFIXES:
+    if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
         table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
         if table is None:
             return None, problems
         problems += _check_columns(table, deck, kind_of, default)
+        problems += _ids_from_names(table, deck)
         return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows], problems
     problems = []
     if worksheet is not None:
@@ -59,6 +63,9 @@ def read_entries(
         not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods spreadsheet)"
         where = getattr(data, "loc", Loc(rel(path), 1, 1))
         return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
+    if len(data) > DECK_COMPONENTS:  # refused before any component is validated
+        too_many = f"the deck file holds {len(data):,} components; a deck holds at most {DECK_COMPONENTS:,}"
+        return None, [*problems, Problem("deck.too-many", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
     out = []
     for j, item in enumerate(data):
         if not isinstance(item, YMap):
@@ -133,6 +140,40 @@ def _check_columns(
                 row.values.locs.pop(name, None)
             else:
                 row.translations.get(lang, {}).pop(name, None)
+    return problems
+
+
+def _ids_from_names(table: spreadsheet.Spreadsheet, deck: str) -> list[Problem]:
+    """A row without an `id` takes a slug of its `name` (a Squib or nanDECK sheet has no ids); a
+    slug already taken gets `-2`, `-3`… and a warning, since that id then depends on row order."""
+    problems: list[Problem] = []
+    used = {str(r.values["id"]): r.values.locs.get("id", r.values.loc) for r in table.rows if "id" in r.values}
+    for n, row in enumerate(table.rows, start=1):
+        name = row.values.get("name")
+        if "id" in row.values or name is None:
+            continue  # no name either: the model reports the missing id
+        where = row.values.locs.get("name", row.values.loc)
+        base = slug(str(name)) or f"{slug(deck) or 'row'}-{n}"
+        given, k = base, 1
+        while given in used:
+            k += 1
+            given = f"{base[: MAX_ID - 1 - len(str(k))]}-{k}"
+        if given != base:
+            problems.append(
+                Problem(
+                    "spreadsheet.id-collision",
+                    f"no id: the name '{name}' gives '{base}', already the id at {used[base]}; this row is "
+                    f"'{given}', which changes if rows move: add an `id` column to keep ids (and the "
+                    "translations filed under them) stable",
+                    where,
+                    given,
+                    "id",
+                    Severity.WARNING,
+                )
+            )
+        used[given] = where
+        row.values["id"] = given
+        row.values.locs["id"] = where
     return problems
 
 

@@ -38,15 +38,17 @@ class Setting(Strict):
     """One value of pack.yaml's `game:` section: exactly one of value, keys or entries."""
 
     path: str = Field(min_length=1, description="dotted path under game:, e.g. cubes.milicia.supply")
-    value: int | str | None = None
+    value: int | str | list[int] | None = None
     keys: list[str] | None = Field(None, description="the mapping at path has exactly these keys")
-    entries: int | None = Field(None, ge=0, description="the mapping at path has this many entries")
+    entries: int | None = Field(None, ge=0, description="the mapping or list at path has this many entries")
+    contains: list[int | str] | None = Field(None, description="the list at path holds each of these")
+    default: int | str | None = Field(None, description="what the family reads when the pack leaves it out")
     source: str = Field(min_length=1)
 
     @model_validator(mode="after")
     def _one(self) -> Setting:
-        if sum(x is not None for x in (self.value, self.keys, self.entries)) != 1:
-            raise ValueError(f"{self.path}: give exactly one of value, keys, entries")
+        if sum(x is not None for x in (self.value, self.keys, self.entries, self.contains)) != 1:
+            raise ValueError(f"{self.path}: give exactly one of value, keys, entries, contains")
         return self
 
     @property
@@ -55,14 +57,27 @@ class Setting(Strict):
             return ", ".join(self.keys)
         if self.entries is not None:
             return f"{self.entries} entries"
+        if self.contains is not None:
+            return "a list holding " + ", ".join(map(str, self.contains))
         return str(self.value)
+
+
+class Match(Strict):
+    """Values one component of the box has, field by field (a table's die and ranges, a card's value)."""
+
+    what: str = Field(min_length=1, description="what the rulebook calls it")
+    kinds: list[str] = Field(min_length=1)
+    where: dict[str, str] = Field(default_factory=dict, description="field -> value picking the component")
+    expect: dict[str, str] = Field(min_length=1, description="field -> the value it has (compared as text)")
+    source: str = Field(min_length=1)
 
 
 class Reference(Strict):
     """A family's reference edition."""
 
     edition: str = Field(min_length=1, description="the rulebook it comes from")
-    components: list[Count] = Field(min_length=1)
+    components: list[Count] = Field(default_factory=list)
+    matches: list[Match] = Field(default_factory=list)
     game: list[Setting] = Field(default_factory=list)
 
 
@@ -104,7 +119,8 @@ def edition_problems(pack: Pack) -> list[Problem]:
     prefix = "" if mode == "reference" else "differs from the reference edition: "
     out = []
     for _family, ref in refs:
-        for rule, message, loc, field in [*_count_differences(pack, ref), *_setting_differences(pack, ref)]:
+        found = [*_count_differences(pack, ref), *_match_differences(pack, ref), *_setting_differences(pack, ref)]
+        for rule, message, loc, field in found:
             out.append(Problem(rule, prefix + message, loc, "pack", field, severity))
     return out
 
@@ -137,6 +153,40 @@ def _count_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
                 )
 
 
+def _match_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
+    """edition.value: the component the rulebook describes has each value it gives, at that field's line."""
+    for match in ref.matches:
+        comps = [
+            c
+            for c in pack.components()
+            if c.kind.name in match.kinds and all(str(getattr(c.data, k, None)) == v for k, v in match.where.items())
+        ]
+        if not comps:
+            picked = ", ".join(f"{k} {v}" for k, v in match.where.items())
+            decks = [d for d in pack.decks if any(k.name in match.kinds for k in d.kinds)]
+            yield (
+                "edition.value",
+                f"{match.what}: no {'/'.join(match.kinds)} with {picked} ({match.source})",
+                _deck_loc(pack, decks, "kind"),
+                "kind",
+            )
+            continue
+        comp = comps[0]
+        for fld, want in match.expect.items():
+            have = str(getattr(comp.data, fld, None))
+            if have != want:
+                at = fld
+                if fld == "ranges":  # a table's rows: at the first row that differs
+                    pairs = list(zip(have.split("; "), want.split("; ")))
+                    at = f"rows.{next((i for i, (a, b) in enumerate(pairs) if a != b), len(pairs) - 1)}"
+                yield (
+                    "edition.value",
+                    f"{match.what} ({comp.id}): {fld} is {have}, the reference edition {want} ({match.source})",
+                    comp.field_loc(at),
+                    fld,
+                )
+
+
 def _deck_loc(pack: Pack, decks: list[Deck], key: str) -> Loc:
     """pack.yaml's line of the first deck's `key` (its `size:`), else of the deck, else of `decks:`."""
     return pack.deck_loc(decks[0].id, key) if decks else pack.field_locs.get("decks", pack.loc)
@@ -147,6 +197,7 @@ def _setting_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
     for setting in ref.game:
         parts = setting.path.split(".")
         have = _at(game, parts)
+        have = setting.default if have is None else have
         loc, fld = pack.setting_loc(*parts), f"game.{setting.path}"
         if have is None:
             yield (
@@ -175,6 +226,16 @@ def _setting_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
                 yield (
                     "edition.game",
                     f"{fld} has {n} entries, the reference edition {setting.entries} ({setting.source})",
+                    loc,
+                    fld,
+                )
+        elif setting.contains is not None:
+            held = [str(v) for v in have] if isinstance(have, list) else []
+            missing = [str(v) for v in setting.contains if str(v) not in held]
+            if missing:
+                yield (
+                    "edition.game",
+                    f"{fld} holds no {', '.join(missing)}; the reference edition's does ({setting.source})",
                     loc,
                     fld,
                 )

@@ -122,12 +122,16 @@ class UsageError(MazmorraError):
 
 
 def rel(path: Path | str) -> str:
-    """A path as the user should read it: relative to the working directory when possible."""
+    """A path as the user should read it: relative to the working directory (with ../ when outside it)."""
     p = Path(path)
+    cwd = _resolved(os.getcwd())
     try:
-        return str(p.resolve().relative_to(_resolved(os.getcwd())))
-    except ValueError:
-        return str(p)
+        return str(p.resolve().relative_to(cwd))
+    except ValueError:  # elsewhere: still relative (../…), never a path of this machine
+        try:
+            return os.path.relpath(p.resolve(), cwd)
+        except ValueError:  # another drive (Windows)
+            return p.name
 
 
 @lru_cache(maxsize=8)

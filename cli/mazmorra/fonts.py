@@ -19,6 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from mazmorra.errors import Loc, Problem, UsageError, rel
+from mazmorra.limits import FONT_BYTES, MIB
 
 FONT_DIR = Path(__file__).parent / "fonts"
 FONT_EXTS = (".ttf", ".otf")
@@ -139,8 +140,14 @@ def _truetype(path: Path) -> str | io.BytesIO:
     return buf
 
 
+class FontTooLarge(ValueError):
+    """A font file over the size limit (limits.FONT_BYTES), refused unread."""
+
+
 def _why(exc: Exception) -> str:
     """A font library's error in our words: a missing table is a KeyError carrying only its tag."""
+    if isinstance(exc, FontTooLarge):
+        return str(exc)
     if isinstance(exc, KeyError):
         return f"it has no '{exc.args[0]}' table: not a complete TrueType or OpenType font"
     return f"not a usable TrueType or OpenType font ({exc})"
@@ -155,6 +162,9 @@ def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]
     problems: list[Problem] = []
     for path in sorted(p for p in (pack_root / "fonts").iterdir() if p.suffix.lower() in FONT_EXTS):
         try:
+            size = path.stat().st_size
+            if size > FONT_BYTES:  # refused before a font library parses it
+                raise FontTooLarge(f"the file is {size / MIB:.0f} MiB; a font file is at most {FONT_BYTES // MIB} MiB")
             family, bold, italic = _describe(path)
             name = family + _SUFFIX[(bold, italic)]
             known = FONTS.get(name)

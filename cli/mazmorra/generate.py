@@ -18,8 +18,9 @@ from mazmorra.icons import IconSet
 from mazmorra.kinds.dicedungeon import dungeon_rules
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
 from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
-from mazmorra.kinds.dicedungeon.generator import Dungeon, Generator
+from mazmorra.kinds.dicedungeon.generator import Generator
 from mazmorra.kinds.dicedungeon.mapfile import map_entry, preview_svg, with_entry
+from mazmorra.kinds.dicedungeon.pieces import Dungeon
 from mazmorra.load import load_pack
 from mazmorra.model import ID_PATTERN, Deck, Pack
 from mazmorra.validate import validate

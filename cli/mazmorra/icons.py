@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from mazmorra import iconnumbers
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.iconnumbers import NumberPlace
 
 BUILTIN_DIR = Path(__file__).parent / "icons"
 ICON_EXTS = (".svg", ".png")
@@ -44,6 +46,8 @@ class IconSet:
     """Icon name -> file; a pack's icons/ folder overrides and extends the bundled ones."""
 
     files: dict[str, Path]
+    numbers: dict[str, NumberPlace] = field(default_factory=dict)  # where {name=N} draws N (icons.yaml)
+    number_problems: tuple[Problem, ...] = ()
 
     @classmethod
     def for_pack(cls, pack_root: Path | None) -> IconSet:
@@ -52,7 +56,15 @@ class IconSet:
             for p in sorted((pack_root / "icons").iterdir()):
                 if p.suffix.lower() in ICON_EXTS:
                     files[p.stem] = p
-        return cls(files)
+        if pack_root is None:
+            return cls(files)
+        numbers, problems = iconnumbers.load(pack_root, set(files))
+        return cls(files, numbers, tuple(problems))
+
+    @cached_property
+    def number_places(self) -> tuple[tuple[str, float, float, float], ...]:
+        """(icon, x, y, scale) of every icon whose number the pack places (hashable, for caches)."""
+        return tuple(sorted((n, p.x, p.y, p.scale) for n, p in self.numbers.items()))
 
     def __contains__(self, name: str) -> bool:
         return name in self.files
@@ -66,7 +78,7 @@ class IconSet:
 
     def problems(self) -> list[Problem]:
         """Icon files that cannot be used: an SVG declaring a DOCTYPE or entities, unreadable files."""
-        out = []
+        out = list(self.number_problems)
         for path in self.files.values():
             if path.suffix.lower() != ".svg":
                 continue
@@ -114,5 +126,28 @@ def recoloured(drawing: Any, color: Any) -> Any:
         for attr in ("fillColor", "strokeColor"):
             if getattr(node, attr, None) is not None:
                 setattr(node, attr, color)
+        stack.extend(getattr(node, "contents", []))
+    return out
+
+
+def faded(drawing: Any, opacity: float) -> Any:
+    """A copy of a drawing with every fill and stroke `opacity` times as opaque (opacity= on an
+    icon or an SVG image: a form cannot carry an alpha of its own)."""
+    import copy
+
+    from reportlab.lib.colors import Color
+
+    out = copy.deepcopy(drawing)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        for attr, extra in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
+            c = getattr(node, attr, None)
+            if isinstance(c, Color):
+                own = getattr(node, extra, None)
+                alpha = (own if own is not None else c.alpha) * opacity
+                setattr(node, attr, Color(c.red, c.green, c.blue, alpha=alpha))
+                if own is not None:
+                    setattr(node, extra, alpha)
         stack.extend(getattr(node, "contents", []))
     return out

@@ -4,14 +4,18 @@ resolution they are printed at, so a huge photo costs neither memory nor PDF siz
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
 
-MAX_PIXELS = 40_000_000  # beyond this an image is refused (Pillow calls it a decompression bomb)
-MAX_BYTES = 64 * 1024 * 1024
+from mazmorra.colour import rgba
+from mazmorra.limits import IMAGE_BYTES, IMAGE_PIXELS
+
+MAX_PIXELS = IMAGE_PIXELS  # beyond this an image is refused (Pillow calls it a decompression bomb)
+MAX_BYTES = IMAGE_BYTES
 PRINT_DPI = 300
 FORMATS = {"PNG", "JPEG", "WEBP", "GIF", "TIFF", "BMP"}
 
@@ -33,6 +37,8 @@ def check(path: Path) -> tuple[int, int]:
 def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
     if size > MAX_BYTES:
         raise ImageProblem(f"image file is {size // (1024 * 1024)} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+    if path.suffix.lower() == ".svg":
+        return _check_svg(path)
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
         with warnings.catch_warnings():
@@ -48,8 +54,9 @@ def _check(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageProblem(f"image is too large to decode safely (over {MAX_PIXELS} pixels)") from None
-    except Exception as exc:  # Pillow raises many types for corrupt files
-        raise ImageProblem(f"not a readable image ({type(exc).__name__}: {exc})") from None
+    except Exception:  # Pillow raises many types for corrupt files; none of their words help a designer
+        kinds = ", ".join(sorted(FORMATS))
+        raise ImageProblem(f"not a readable image: the file is damaged or not a picture ({kinds})") from None
     return dims
 
 
@@ -85,8 +92,9 @@ def _tint(im: Image.Image, color: str) -> Image.Image:
     from PIL import ImageOps
 
     shape = im.getchannel("A") if "A" in im.getbands() else ImageOps.invert(im.convert("L"))
-    out = Image.new("RGBA", im.size, color)
-    out.putalpha(shape)
+    r, g, b, a = rgba(color)
+    out = Image.new("RGBA", im.size, (round(r * 255), round(g * 255), round(b * 255), 255))
+    out.putalpha(shape.point(lambda v: round(v * a)))
     return out
 
 
@@ -117,3 +125,26 @@ def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float, tint: str | N
         else:
             im.save(buf, "PNG", optimize=True)
         return buf.getvalue()
+
+
+_EXTERNAL = re.compile(rb"""(?:href|src)\s*=\s*["']\s*(?!#|data:)""", re.IGNORECASE)
+
+
+def _check_svg(path: Path) -> tuple[int, int]:
+    """An SVG picture checked as icons are (no DOCTYPE, no entities) and refused when it reaches for
+    other files or the network (an href that is not inside the drawing); (width, height) in pt."""
+    from mazmorra.icons import UnsafeSvg, check_svg, load_svg
+
+    try:
+        data = check_svg(path)
+    except UnsafeSvg as exc:
+        raise ImageProblem(str(exc)) from None
+    m = _EXTERNAL.search(data)
+    if m is not None:
+        line = data.count(b"\n", 0, m.start()) + 1
+        raise ImageProblem(f"SVG line {line} refers to another file or address; embed it or draw it in the SVG itself")
+    try:
+        drawing = load_svg(path)
+    except Exception as exc:  # svglib and lxml raise many types for broken files
+        raise ImageProblem(f"not a readable SVG ({type(exc).__name__}: {exc})") from None
+    return round(drawing.width), round(drawing.height)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 from mazmorra import kinds
@@ -24,6 +25,7 @@ from mazmorra.declared.spec import (
 )
 from mazmorra.errors import rel
 from mazmorra.model import Kind
+from mazmorra.wording import pattern_words
 
 _BASE_FIELDS = ("id", "copies", "size")
 
@@ -32,7 +34,8 @@ def markdown(kind: Kind) -> str:
     """The kind's page in Markdown."""
     lines = [f"# Kind `{kind.name}` — {kind.summary}", ""]
     if kind.source is not None:
-        lines += [f"Declared in `{rel(kind.source.file)}`.", ""]
+        shown = Path(rel(kind.source.file))  # outside the working folder (a sample pack): from the pack's folder on
+        lines += [f"Declared in `{Path(*shown.parts[-3:]) if shown.is_absolute() else shown}`.", ""]
     lines += [
         f"Size: {kind.size if kind.size != 'card' else 'the pack card_size'}; shape: {kind.shape}; "
         f"game family: {kind.family.name}.",
@@ -93,7 +96,8 @@ def _choices(name: str, decl: FieldDecl) -> list[str]:
     lines = ["", f"Values of `{name}` (each word is a label, translated like a template's):", ""]
     lines += ["| value | prints | icon | meaning |", "| --- | --- | --- | --- |"]
     for value, c in item.choices.items():
-        lines.append(f"| `{value}` | {c.label} | {f'`{c.icon}`' if c.icon else ''} | {_cell(c.description)} |")
+        word = c.label if isinstance(c.label, str) else ", ".join(f"{k}: {v}" for k, v in c.label.items())
+        lines.append(f"| `{value}` | {word} | {f'`{c.icon}`' if c.icon else ''} | {_cell(c.description)} |")
     return lines
 
 
@@ -160,7 +164,8 @@ def _decl_type(decl: FieldDecl) -> str:
             return f"grid{size} with a legend (below): rows of cells, edges, spans"
         cells = f" of {', '.join(f'`{v}`' for v in decl.allowed())}" if decl.values else ""
         return f"grid{size}: rows of cells{cells}"
-    return {"text": "text (translated)", "string": "text", "colour": "colour `#rrggbb`"}.get(decl.type, decl.type)
+    words = {"text": "text (translated)", "string": "text", "colour": "colour `#rrggbb`", "int": "whole number"}
+    return words.get(decl.type, decl.type.replace("bool", "true/false"))
 
 
 def _type(annotation: Any) -> str:
@@ -191,11 +196,11 @@ def _limits(metadata: list[Any]) -> str:
             ("lt", "<"),
             ("min_length", "min length "),
             ("max_length", "max length "),
-            ("pattern", "matches "),
+            ("pattern", ""),
         ):
             value = getattr(meta, attr, None)
             if value is not None:
-                out.append(f"{word}{value}")
+                out.append(pattern_words(value) if attr == "pattern" else f"{word}{value}")
     return ", ".join(out)
 
 
@@ -270,17 +275,52 @@ def _rule_id(rule: Rule) -> str:
 
 
 def _rule_text(rule: Rule) -> str:
+    """A declared rule in words: what it checks, its bounds and its condition."""
     s = rule.spec
+    scope = f" (in deck `{s.deck}`)" if s.deck else ""
     if isinstance(s, Unique):
-        return f"no two components share a `{s.unique}`"
+        return f"no two components share a `{s.unique}`{scope}"
     if isinstance(s, Ref):
-        return f"every `{s.ref}` names a component of deck `{s.in_}`"
+        return f"every `{s.ref}` names a component of deck `{s.in_}`{scope}"
     if isinstance(s, Referenced):
-        return f"every component of deck `{s.referenced}` is named by some `{s.by}`"
+        return f"every component of deck `{s.referenced}` is named by some `{s.by}`{scope}"
     if isinstance(s, Counts):
-        return f"copies per `{s.counts}`" + (f": {s.values}" if s.values else "")
+        bounds = [", ".join(f"{n} `{v}`" for v, n in s.values.items())] if s.values else []
+        bounds += [f"at least {s.min} of every value present"] if s.min is not None else []
+        bounds += [f"at most {s.max} of any value"] if s.max is not None else []
+        return f"copies per `{s.counts}`: " + ("; ".join(bounds) or "counted") + scope
     if isinstance(s, Sum):
-        return f"`{s.sum}` added up per deck{f' and `{s.per}`' if s.per else ''} stays within its limit"
+        what = f"`{s.sum}` added up per deck{f' and per `{s.per}`' if s.per else ''}"
+        what += "" if s.copies else " (each component once, copies aside)"
+        bounds = [f"at least {_bound(s.min)}"] if s.min is not None else []
+        bounds += [f"at most {_bound(s.max)}"] if s.max is not None else []
+        return f"{what} is {' and '.join(bounds) or 'within its limit'}{scope}"
     if isinstance(s, Require):
-        return f"`{s.require}` is required when {s.when}"
+        return f"`{s.require}` is required when {_condition(s.when)}{scope}"
     return rule.name
+
+
+def _bound(value: float | str | dict[str, float]) -> str:
+    """A sum's limit in words: a number, `game.<path>` of pack.yaml, or one per value."""
+    if isinstance(value, dict):
+        return "; ".join(f"{_num(v)} for `{k}`" for k, v in value.items())
+    if isinstance(value, str):
+        return f"the value of `{value}` in pack.yaml"
+    return _num(value)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _condition(when: str | dict[str, Any]) -> str:
+    """`school` -> "`school` has a value"; {school: sombra} -> "`school` is `sombra`"."""
+    if isinstance(when, str):
+        return f"`{when}` has a value"
+    parts = []
+    for name, want in when.items():
+        if isinstance(want, list):
+            parts.append(f"`{name}` is one of " + ", ".join(f"`{v}`" for v in want))
+        else:
+            parts.append(f"`{name}` is `{str(want).lower() if isinstance(want, bool) else want}`")
+    return " and ".join(parts)

@@ -176,7 +176,7 @@ def _build(
                 Problem(
                     _DECL_RULES.get(exc.key, "kind.field-type"),
                     f"field '{fname}': {exc}",
-                    locate(data, ("fields", fname, exc.key, *((exc.entry,) if exc.entry else ())))
+                    locate(data, ("fields", fname, exc.key, *((exc.entry,) if exc.entry is not None else ())))
                     or locate(data, ("fields", fname, exc.key))
                     or where,
                     owner,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from mazmorra import kinds
+from mazmorra import formats, kinds
 from mazmorra.deckfile import coerced, read_entries, translations
 from mazmorra.declared.spec import parse_rule
-from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean, rel
+from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean, rel
 from mazmorra.kindfiles import kind_files, load_kinds
 from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.schemas import checked, schema_problems
@@ -26,7 +26,7 @@ def find_pack(ref: str | Path, content_dir: Path = Path("content")) -> Path:
     p = Path(ref)
     for cand in (p, content_dir / p):
         if (cand / PACK_FILE).is_file():
-            return cand
+            return cand.resolve() if cand.name in ("", "..") else cand  # `.` names the pack by its folder
     raise UsageError(f"no pack at '{ref}' (looked for {p / PACK_FILE} and {content_dir / p / PACK_FILE})")
 
 
@@ -52,6 +52,11 @@ def load_pack(pack_dir: Path) -> Pack:
     spec, problems = checked(PackSpec, raw, base, "pack")
     if spec is None:
         raise ContentError(problems)
+    fmt = spec.format or formats.UNNUMBERED
+    newer = formats.newer_than_known(fmt, locate(raw, ("format",)) or base)
+    if newer is not None:  # its fields may mean something this version does not know: read nothing
+        raise ContentError([newer])
+    notices: list[Problem] = []
     # the pack's own kinds, beside the built-in ones
     declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
     problems += kind_problems
@@ -79,7 +84,8 @@ def load_pack(pack_dir: Path) -> Pack:
                 )
             continue
         deck, deck_problems = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, kind_of, known)
-        problems += deck_problems
+        problems += [p for p in deck_problems if p.severity is Severity.ERROR]
+        notices += [p for p in deck_problems if p.severity is not Severity.ERROR]
         if deck is None:
             continue
         for comp in deck.components:
@@ -114,12 +120,13 @@ def load_pack(pack_dir: Path) -> Pack:
         raw=raw,
         declared_kinds=declared,
         rules=tuple(rules),
+        notices=tuple(notices),
     )
     settings, setting_problems = game_settings(pack)
     problems += setting_problems
-    if problems:
-        raise ContentError(problems)
-    return replace(pack, settings=settings)
+    if any(p.severity is Severity.ERROR for p in problems):
+        raise ContentError(problems + notices)
+    return replace(pack, settings=settings, warnings=tuple(problems))
 
 
 def game_settings(pack: Pack) -> tuple[dict[str, BaseModel], list[Problem]]:
@@ -216,6 +223,16 @@ def _load_deck(
         missing = f"deck file '{dspec.file}' does not exist"
         return None, [Problem("pack.missing-file", missing, where, f"deck:{dspec.id}", "file")]
     entries, problems = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind)
+    sheet_line = locate(raw, ("decks", index, "sheet"))
+    if sheet_line is not None:  # a worksheet the workbook lacks is pack.yaml's mistake: at its `sheet:` line
+        problems = [
+            replace(
+                p, loc=sheet_line, message=f"{dspec.file}: {p.message}", component=f"deck:{dspec.id}", field="sheet"
+            )
+            if p.rule == "spreadsheet.name"
+            else p
+            for p in problems
+        ]
     if entries is None:
         return None, problems
     comps = []
@@ -227,6 +244,9 @@ def _load_deck(
         problems += unknown
         if own is None:
             continue
+        item, renamed = formats.upgrade_entry(item, own.name, spec.format or formats.UNNUMBERED, cid)
+        problems += renamed  # warnings: the pack goes on loading with the fields renamed
+        entry.fields = item
         model, invalid = checked(own.model, coerced(entry, own), loc, cid, declared=own.declared_at)
         problems += invalid
         if model is None:

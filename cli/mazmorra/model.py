@@ -12,12 +12,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
+from mazmorra.limits import DECK_COMPONENTS
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
 
 LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"  # a print colour, #rrggbb
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
 M = TypeVar("M", bound=BaseModel)
@@ -125,17 +125,48 @@ def setting_name(what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+Orientation = Literal["auto", "portrait", "landscape"]
+
+
+def _radius(v: str | float) -> str | float:
+    """A corner radius: a length from 0 to 10 mm."""
+    if not 0 <= parse_length(v) <= 10:
+        raise ValueError(f"corner radius {v!r}: use 0 to 10mm")
+    return v
+
+
 class DeckSpec(Strict):
     """One deck entry of pack.yaml."""
 
-    id: str = Field(pattern=ID_PATTERN)
-    kind: str
-    file: str
-    name: str = Field(min_length=1, description="deck name in the source language")
-    size: int | None = Field(None, ge=1, le=10000, description="declared total of copies")
-    counts: dict[str, int] | None = Field(None, description="declared copies per type")
-    card_size: str | None = None
-    sheet: str | None = Field(None, description="the worksheet of an .xlsx or .ods deck file (default: the first)")
+    id: str = Field(pattern=ID_PATTERN, description="the deck's id, unique in the pack", examples=["hechizos"])
+    kind: str = Field(description="the kind of its components (`mazmorra kinds` lists them)", examples=["card"])
+    file: str = Field(description="its components: a YAML list, or a .csv/.xlsx/.ods file", examples=["decks/a.yaml"])
+    name: str = Field(min_length=1, description="deck name in the source language", examples=["Hechizos"])
+    size: int | None = Field(
+        None, ge=1, le=DECK_COMPONENTS, description="declared total of copies (checked: deck.size)", examples=[24]
+    )
+    counts: dict[str, int] | None = Field(
+        None, description="declared copies per value of the kind's type field (checked)", examples=[{"fuego": 8}]
+    )
+    card_size: str | None = Field(None, description="this deck's trim size, when not the pack's", examples=["mini"])
+    sheet: str | None = Field(
+        None, description="the worksheet of an .xlsx or .ods deck file (default: the first)", examples=["Hechizos"]
+    )
+    orientation: Orientation | None = Field(
+        None,
+        description="the deck's print sheets: portrait, landscape or auto (default: the pack's orientation)",
+        examples=["landscape"],
+    )
+    corner_radius: str | float | None = Field(
+        None,
+        description="the radius of the deck's rounded corners, for the cut guides (default: the pack's)",
+        examples=["3mm"],
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float | None) -> str | float | None:
+        return v if v is None else _radius(v)
 
     @field_validator("card_size")
     @classmethod
@@ -148,26 +179,29 @@ class DeckSpec(Strict):
 class MinSizes(Strict):
     """The smallest text size (pt) a player reads, by the role a template gives a text box."""
 
-    title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt")
-    body: float = Field(default=6.5, ge=3, le=72, description="rules and effect text, pt")
-    label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt")
+    title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt", examples=[7])
+    body: float = Field(default=6.5, ge=3, le=72, description="rules and effect text, pt", examples=[5.5])
+    label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt", examples=[5])
 
 
 class Contrast(Strict):
     """The contrast ratio (WCAG 2, 1 to 21) a face's text and marks keep against what they are drawn over."""
 
-    text: float = Field(default=4.5, ge=1, le=21, description="text against its background")
-    marks: float = Field(default=3.0, ge=1, le=21, description="icons and logos against their background")
+    text: float = Field(default=4.5, ge=1, le=21, description="text against its background", examples=[7])
+    marks: float = Field(
+        default=3.0, ge=1, le=21, description="icons and logos against their background", examples=[4.5]
+    )
 
 
 class PrintSpec(Strict):
     """pack.yaml `print:`: what every face must keep to so that a player can read it in print."""
 
-    min_size: MinSizes = Field(default_factory=MinSizes)
-    contrast: Contrast = Field(default_factory=Contrast)
+    min_size: MinSizes = Field(default_factory=MinSizes, description="the smallest text a player reads, by role")
+    contrast: Contrast = Field(default_factory=Contrast, description="the contrast text and marks keep")
     safe_margin: str | float = Field(
         default="3mm",
         description="text and icons stay this far inside the trim (what a cut slightly off must not reach)",
+        examples=["4mm"],
     )
 
     @field_validator("safe_margin")
@@ -185,19 +219,55 @@ class PrintSpec(Strict):
 class PackSpec(Strict):
     """pack.yaml."""
 
-    id: str = Field(pattern=ID_PATTERN)
-    name: str = Field(min_length=1)
-    author: str = ""
-    source_language: str = Field("es", pattern=LANG_PATTERN)
-    languages: list[str] = Field(default_factory=lambda: ["es", "en"], min_length=1)
-    page: Literal["a4", "letter", "a3"] = "a4"
-    card_size: str = "poker"
-    bleed: str | float = "3mm"
-    decks: list[DeckSpec] = Field(min_length=1)
+    id: str = Field(
+        pattern=ID_PATTERN,
+        description="the pack's id: its output folder (lowercase, digits, - _ .)",
+        examples=["cripta"],
+    )
+    name: str = Field(min_length=1, description="the game's name in the source language", examples=["La cripta"])
+    author: str = Field("", description="written into the PDFs' metadata", examples=["Ana Pérez"])
+    source_language: str = Field(
+        "es", pattern=LANG_PATTERN, description="the language the decks are written in", examples=["es"]
+    )
+    languages: list[str] = Field(
+        default_factory=lambda: ["es", "en"],
+        min_length=1,
+        description="every language built; the others are translated in locale/<lang>.po",
+        examples=[["es", "en", "fr"]],
+    )
+    page: Literal["a4", "letter", "a3"] = Field("a4", description="the paper printed on", examples=["letter"])
+    card_size: str = Field(
+        "poker", description="the cards' trim size: poker, bridge, tarot, mini or WxH (63x88mm)", examples=["mini"]
+    )
+    bleed: str | float = Field("3mm", description="art printed past the trim, 0 to 10 mm", examples=["0.125in"])
+    orientation: Orientation = Field(
+        "auto",
+        description="print sheets: portrait, landscape, or auto: whichever fits more pieces a sheet (per deck)",
+        examples=["landscape"],
+    )
+    corner_radius: str | float = Field(
+        0.0,
+        description="the radius of the pieces' rounded corners (3mm for most cards): cut guides at each corner",
+        examples=["3mm"],
+    )
+
+    @field_validator("corner_radius")
+    @classmethod
+    def _radius_ok(cls, v: str | float) -> str | float:
+        return _radius(v)
+
+    decks: list[DeckSpec] = Field(min_length=1, description="the pack's decks, each a file of components")
+    format: int | None = Field(
+        None,
+        ge=1,
+        description="the pack format it is written in (docs/formats.md); absent: format 1, written before formats "
+        "were numbered; `mazmorra upgrade` rewrites a pack in the current format",
+    )
     edition: Literal["reference", "custom"] | None = Field(
         None,
         description="reference: the game's families' reference counts are enforced; custom: differences "
         "from them are listed as warnings; absent: not compared",
+        examples=["custom"],
     )
     version: str | None = Field(
         None,
@@ -206,13 +276,18 @@ class PackSpec(Strict):
         pattern=r"^[^\s]+( [^\s]+)*$",
         description="what a playtest build's version stamp prints (`build --stamp`); absent: the git "
         "describe of the pack's folder, when it is in a git work tree",
+        examples=["0.3"],
     )
     game: dict[str, Any] = Field(
         default_factory=dict,
-        description="game-wide settings the kinds' rules and templates read; each game family checks its own keys",
+        description="game-wide settings the kinds' rules and templates read; each game family checks its own keys "
+        "(docs/kinds/)",
+        examples=[{"threats": {"hueso": {"colour": "#d9d2c3", "rank": 1}}}],
     )
     rules: list[dict[str, Any]] = Field(
-        default_factory=list, description="declarative rules across decks (see docs/own-kind.md, Rules)"
+        default_factory=list,
+        description="declarative rules across decks (docs/own-kind.md, Rules)",
+        examples=[[{"referenced": "criaturas", "by": "summons"}]],
     )
     print: PrintSpec = Field(
         default_factory=PrintSpec, description="legibility in print: smallest text sizes, contrast, safe margin"
@@ -330,6 +405,8 @@ class Pack:
     raw: Any = None  # pack.yaml as located YAML, for nested locations
     declared_kinds: Mapping[str, Kind] = field(default_factory=dict)  # the pack's own kinds (kinds/*.yaml)
     rules: tuple[Rule, ...] = ()  # pack.yaml's declarative rules
+    warnings: tuple[Problem, ...] = ()  # stage 1's warnings (an id made from a name twice), shown by stage 2
+    notices: tuple[Problem, ...] = ()  # warnings of loading (an earlier format's field names, read upgraded)
 
     @property
     def id(self) -> str:

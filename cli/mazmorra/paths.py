@@ -7,6 +7,7 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SKELETON_DIR = PACKAGE_DIR / "skeleton"  # what `mazmorra new` copies
+SAMPLES_DIR = PACKAGE_DIR.parents[1] / "content"  # the sample packs, in a checkout (absent from a wheel)
 
 
 def templates_dir() -> Path:

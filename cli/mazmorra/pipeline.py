@@ -20,7 +20,9 @@ from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.labels import Labels, choice_labels
+from mazmorra.i18n.literals import literal_problems
 from mazmorra.i18n.localise import localise
+from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.icons import IconSet
 from mazmorra.incremental import (
     depfile_path,
@@ -73,6 +75,9 @@ class BuildOptions:
     stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
     cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/facecache.py)
     cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
+    values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
+    shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
+    pseudo: float | None = None  # build the pseudo-locale only, texts this many percent longer (`i18n pseudo`)
 
 
 @dataclass
@@ -120,7 +125,7 @@ def _build(
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load
-    sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page)
+    sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
     icons = IconSet.for_pack(pack.root)
@@ -130,19 +135,35 @@ def _build(
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
-    langs = _languages(pack, opts.langs)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
     version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
-        localisation = localise(pack, lang)  # 3. localise
-        labels[lang] = Labels(pack.root, templates_dir(), lang)
+        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
+            localisation = pseudo_localise(pack, opts.pseudo)
+            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        else:
+            localisation = localise(pack, lang)
+            labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
         ctx = LayoutContext(
-            pack, localisation, templates, icons, labels[lang], opts.out_dir, opts.draft, opts.stamp, version, cache
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            opts.values,
+            cache,
+            shrinks=opts.shrinks,
+            printer=opts.outputs.printer,
         )
         problems += ctx.problems
         laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
@@ -153,6 +174,7 @@ def _build(
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
     made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
     made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
@@ -170,6 +192,7 @@ def _build(
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
             labels[lang].missing.update(dict.fromkeys(missing))
         problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:

@@ -20,6 +20,12 @@ from mazmorra.model import Family
 
 EDITION_RULES = (
     RuleDoc(
+        "edition.value",
+        "under `edition: reference`, the component the rulebook describes has each value it gives (a table's die "
+        "and ranges, at the first row that differs; a warning under `edition: custom`)",
+        "the reference edition's values, each with its passage (table above)",
+    ),
+    RuleDoc(
         "edition.count",
         "under `edition: reference`, the components of each kind add up to the reference count and show every "
         "listed value (a warning under `edition: custom`)",
@@ -55,18 +61,23 @@ def markdown(family: Family) -> str:
             "## Reference edition",
             "",
             f"The box the rulebook describes ({_cell(ref.edition)}). A pack with `edition: reference` in pack.yaml "
-            "must match every line below (`edition.count`, `edition.game` errors); with `edition: custom` each "
+            "must match every line below (`edition.count`, `edition.value`, `edition.game` errors); with `edition: custom` each "
             "difference is a warning.",
-            "",
-            "| components | kinds | total | every one of | rulebook |",
-            "| --- | --- | --- | --- | --- |",
         ]
+        if ref.components:
+            lines += ["", "| components | kinds | total | every one of | rulebook |", "| --- | --- | --- | --- | --- |"]
         for count in ref.components:
             values = "; ".join(f"{k}: {', '.join(v)}" for k, v in count.values.items()) or "—"
             kinds_ = ", ".join(f"`{k}`" for k in count.kinds)
             lines.append(
                 f"| {_cell(count.what)} | {kinds_} | {count.total} | {_cell(values)} | {_cell(count.source)} |"
             )
+        if ref.matches:
+            lines += ["", "| component | picked by | values | rulebook |", "| --- | --- | --- | --- |"]
+            for m in ref.matches:
+                picked = ", ".join(f"`{k}: {v}`" for k, v in m.where.items()) or "—"
+                said = "; ".join(f"{k}: {v}" for k, v in m.expect.items())
+                lines.append(f"| {_cell(m.what)} | {picked} | {_cell(said)} | {_cell(m.source)} |")
         if ref.game:
             lines += ["", "| `game:` setting | reference | rulebook |", "| --- | --- | --- |"]
             lines += [f"| `{s.path}` | {_cell(s.expected)} | {_cell(s.source)} |" for s in ref.game]

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.wording import error_message, given
 from mazmorra.yamlsafe import locate
 
 M = TypeVar("M", bound=BaseModel)
@@ -28,29 +29,46 @@ def schema_problems(
     """Turn a pydantic error into located problems, one per field. With `model`, an unknown field
     names the closest known one; with `declared` (field -> where a kind file declares it), a
     broken limit says where the limit was set."""
+    grouped: dict[tuple[Any, ...], list[Any]] = {}
+    for err in exc.errors():  # a union's branches each fail: one problem per place, not per branch
+        grouped.setdefault(tuple(p for p in err["loc"] if not _branch(p)), []).append(err)
     out = []
-    for err in exc.errors():
-        path = tuple(err["loc"])
+    for path, errs in grouped.items():
+        errs = [e for e in errs if e["type"] in _OWN] or errs
+        err = errs[0]
         loc = locate(root, prefix + path) or base
         field = ".".join(str(p) for p in path) or None
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
-            if model is not None and path:
-                msg += did_you_mean(str(path[-1]), known_fields(model, path[:-1]))
-        elif err["type"] == "missing":
-            msg = "required field is missing"
+        msg = _merged(errs)
+        if err["type"] == "extra_forbidden" and model is not None and path:
+            msg += did_you_mean(str(path[-1]), known_fields(model, path[:-1]))
         if (
             "input" in err
             and err["type"] not in ("missing", "extra_forbidden")
             and not isinstance(err["input"], (dict, list))
         ):
-            got = repr(err["input"])
-            msg += f" (got {got[:60] + '…' if len(got) > 60 else got})"
+            msg += f" (got {given(err['input'])})"
         if declared and path and str(path[0]) in declared and err["type"] != "extra_forbidden":
             msg += f" (declared at {declared[str(path[0])]})"
         out.append(Problem(f"schema.{err['type']}", msg, loc, component, field))
     return out
+
+
+_OWN = ("value_error", "assertion_error")  # our validators' own sentences: more precise than a branch's type
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "none", "list", "dict", "tuple", "bytes"})
+
+
+def _branch(part: Any) -> bool:
+    """A location part that names a union's branch (`str`, `function-after[...]`), not a key."""
+    return isinstance(part, str) and (part in _TYPE_TAGS or "[" in part or part.startswith("constrained-"))
+
+
+def _merged(errs: list[Any]) -> str:
+    """The errors of one place in one sentence: `must be text or must be a number` -> `must be text or a number`."""
+    words = list(dict.fromkeys(error_message(e) for e in errs))
+    rest = [w.removeprefix("must be ") for w in words[1:]]
+    if all(w.startswith("must be ") for w in words):
+        return words[0] + "".join(f" or {w}" for w in rest)
+    return "; ".join(words)
 
 
 def known_fields(model: type[BaseModel], path: tuple[Any, ...]) -> list[str]:

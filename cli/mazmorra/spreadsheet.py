@@ -18,14 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mazmorra import limits
 from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.workbook import WORKBOOK_SUFFIXES, Odd, decode, odd_cells, sniff, workbook_kind
 from mazmorra.yamlsafe import YMap
 
-SUFFIXES = (".csv", ".xlsx", ".ods")
-MAX_ROWS = 10_000  # components: a deck holds at most 10,000 (pack.yaml's `size` limit)
-MAX_COLS = 200
-MAX_BYTES = 32 * 1024 * 1024
-MAX_UNZIPPED = 256 * 1024 * 1024  # a workbook is a zip: refuse one that inflates beyond this
+SUFFIXES = (".csv", *WORKBOOK_SUFFIXES)
+MAX_ROWS = limits.SHEET_ROWS  # components: a deck holds at most 10,000 (limits.DECK_COMPONENTS)
+MAX_COLS = limits.SHEET_COLS
+MAX_BYTES = limits.SHEET_BYTES
+MAX_UNZIPPED = limits.SHEET_UNZIPPED  # a workbook is a zip: refuse one that inflates beyond this
 LIST_SEP = ";"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted OOXML and old .xls files are OLE containers
 
@@ -56,10 +58,10 @@ class Row:
 
 
 def read_spreadsheet(
-    path: Path, worksheet: str | None, source_language: str, languages: list[str]
+    path: Path, worksheet: str | None, source_language: str, languages: list[str] | None
 ) -> tuple[Spreadsheet | None, list[Problem]]:
     """The components of a spreadsheet deck and the problems of its header and rows; None when the
-    file cannot be read, with the problem that says why."""
+    file cannot be read, with the problem that says why. `languages` None takes any `@lang` column."""
     shown = rel(path)
     problems: list[Problem] = []
     try:
@@ -68,7 +70,7 @@ def read_spreadsheet(
             raise _Unreadable(
                 Problem("spreadsheet.size", f"file is {size} bytes; the limit is {MAX_BYTES}", Loc(shown))
             )
-        if path.suffix.lower() == ".csv":
+        if path.suffix.lower() == ".csv" and sniff(path) == "text":  # a workbook is one whatever its name
             if worksheet is not None:
                 problems.append(
                     Problem("spreadsheet.name", "a CSV file has no worksheets: remove `sheet:`", Loc(shown))
@@ -81,13 +83,52 @@ def read_spreadsheet(
     except OSError as exc:
         return None, [*problems, Problem("spreadsheet.unreadable", f"cannot read file: {exc.strerror}", Loc(shown))]
     table, found = _rows(cells, loc, source_language, languages)
+    sheet = loc(1, 1).sheet
+    if sheet is not None:
+        problems += [_odd_problem(odd, loc) for odd in odd_cells(path, sheet) if odd.row <= len(cells)]
     return table, problems + found
+
+
+def _odd_problem(odd: Odd, loc: Callable[[int, int], Loc]) -> Problem:
+    """A cell whose value the workbook does not hold, named as what it is, at the cell."""
+    if odd.what == "formula":
+        return Problem(
+            "spreadsheet.formula",
+            f"cell {odd.ref} holds a formula whose result was never saved (the file was written by a program "
+            "that does not calculate): open the workbook in Excel or LibreOffice and save it, or type the value",
+            loc(odd.row, odd.col),
+        )
+    return Problem(
+        "spreadsheet.merged",
+        f"cells {odd.ref} are merged: only the first holds a value, the others read as empty; unmerge them and "
+        "fill each cell",
+        loc(odd.row, odd.col),
+    )
 
 
 def _csv_cells(path: Path, shown: str) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
     raw = path.read_bytes()
     try:
-        text = raw.decode("utf-8-sig")
+        marked = decode(raw)  # a byte-order mark names the encoding: UTF-8, UTF-16 or UTF-32
+    except UnicodeDecodeError as exc:
+        raise _Unreadable(
+            Problem(
+                "spreadsheet.encoding",
+                f"the file starts as {exc.encoding.upper()} but is not: {exc.reason}",
+                Loc(shown),
+            )
+        ) from None
+    if not marked and raw[:200].count(b"\x00") * 3 > len(raw[:200]):  # every other byte zero: UTF-16 text
+        raise _Unreadable(
+            Problem(
+                "spreadsheet.encoding",
+                "the file is UTF-16 without a byte-order mark (every other byte is zero); save it as 'CSV UTF-8' "
+                "(Excel) or with character set Unicode (UTF-8) (LibreOffice)",
+                Loc(shown, 1, 1),
+            )
+        )
+    try:
+        text = marked[0] if marked else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         start = raw.rfind(b"\n", 0, exc.start) + 1
@@ -127,7 +168,7 @@ def _book_cells(
 ) -> tuple[list[tuple[int, list[Any]]], Callable[[int, int], Loc]]:
     from python_calamine import CalamineWorkbook
 
-    kind = "ODS spreadsheet" if path.suffix.lower() == ".ods" else "XLSX workbook"
+    kind = workbook_kind(path)
     with path.open("rb") as fh:
         head = fh.read(8)
     if head == _OLE:
@@ -205,7 +246,7 @@ def _rows(
     cells: list[tuple[int, list[Any]]],
     loc: Callable[[int, int], Loc],
     source_language: str,
-    languages: list[str],
+    languages: list[str] | None,
 ) -> tuple[Spreadsheet | None, list[Problem]]:
     """The rows under the header and the problems of both; None past a limit or without a header."""
     if not cells or all(_empty(v) for v in cells[0][1]):
@@ -226,7 +267,7 @@ def _rows(
         fld, _, given = name.partition("@")
         lang = given or None
         key: tuple[str, str | None] = (fld, None if lang is None or lang == source_language else lang)
-        if lang is not None and lang not in languages:
+        if lang is not None and languages is not None and lang not in languages:
             problems.append(
                 Problem(
                     "spreadsheet.language",
@@ -286,6 +327,9 @@ def _rows(
                 row.values.locs[fld] = loc(row_no, c + 1)
             else:
                 row.translations.setdefault(lang, {})[fld] = (value, loc(row_no, c + 1))
+        for c, column in enumerate(columns):  # an empty `field@lang` cell: untranslated there, where it is typed
+            if column is not None and column[1] is not None and column[0] not in row.translations.get(column[1], {}):
+                row.translations.setdefault(column[1], {})[column[0]] = ("", loc(row_no, c + 1))
         out.append(row)
     return Spreadsheet(out, located), problems
 

@@ -1,4 +1,5 @@
-"""Card text as written: inline icon tokens, **bold** and *italic*, paragraphs and their alignment.
+"""Card text as written: inline icon tokens, **bold** and *italic*, [span] tags (colour, size, font,
+underline, strike, superscript, subscript), paragraphs and their alignment.
 
 Content text is never markup: it is split into our own tokens ({icon:N}, {icon=N}, **bold**,
 *italic*, line breaks, blank lines between paragraphs, {center} at a paragraph's start), so no user
@@ -18,6 +19,25 @@ PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")  # a blank line
 BREAKING_SPACE = re.compile(r"[^\S\u00a0\u2007\u202f]+")  # whitespace a line may break at: never a no-break space
 ALIGNMENTS = ("left", "center", "right")  # `{center}` opening a paragraph aligns it: reserved words, not icons
 _ALIGN_MARK = re.compile(r"^\s*\{(left|center|right)\}[ \t]*")
+# [u] [s] [sup] [sub] [color=red] [size=80%] [font=serif-bold] … [/u]: a span of styled text; any other
+# bracket is text. A value has no spaces (rgb(1,2,3), not rgb(1, 2, 3)).
+SPAN_TAGS = ("u", "s", "sup", "sub", "color", "size", "font")
+SPAN = re.compile(r"\[(/?)(u|s|sup|sub|color|size|font)(?:=([^\]\s]+))?\]")
+VALUED = ("color", "size", "font")
+SHIFT = 0.7  # the size of a superscript or subscript, relative to its text
+
+
+@dataclass(frozen=True)
+class Span:
+    """How a span of text differs from its box: colour (as written, checked by the layout), size
+    (relative), font name, underline, strike, and raised or lowered (sup, sub)."""
+
+    color: str | None = None
+    size: float = 1.0
+    font: str | None = None
+    underline: bool = False
+    strike: bool = False
+    shift: str = ""  # "" | sup | sub
 
 
 @dataclass(frozen=True)
@@ -25,6 +45,7 @@ class TextPart:
     text: str
     bold: bool
     italic: bool = False
+    span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -35,6 +56,7 @@ class IconPart:
 
 
 Part = TextPart | IconPart
+State = tuple[bool, bool, tuple[tuple[str, str | None], ...]]  # bold, italic, the open span tags
 
 
 @dataclass(frozen=True)
@@ -66,16 +88,73 @@ def _is_alignment(part: IconPart) -> bool:
 
 
 def token_signature(text: str) -> list[str]:
-    """Sorted icon tokens and bold/italic markers: what a translation must keep."""
+    """Sorted icon tokens, bold/italic markers and span tags: what a translation must keep."""
     sig = [m.group(0) for m in TOKEN.finditer(text)]
-    sig += EMPHASIS.findall(TOKEN.sub("", text))
+    plain = SPAN.sub("", TOKEN.sub("", text))
+    sig += EMPHASIS.findall(plain)
+    sig += [m.group(0) for m in SPAN.finditer(text)]
     return sorted(sig)
+
+
+def span_problems(text: str) -> list[str]:
+    """What is wrong with a text's span tags, in words: a tag left open, closed twice or out of order,
+    a value missing or given where none is taken."""
+    out: list[str] = []
+    stack: list[str] = []
+    for m in SPAN.finditer(text):
+        closing, tag, value = m.group(1) == "/", m.group(2), m.group(3)
+        if closing:
+            if value is not None:
+                out.append(f"'{m.group(0)}': a closing tag takes no value; write [/{tag}]")
+            elif not stack or stack[-1] != tag:
+                want = f"[/{stack[-1]}] first" if stack else "no open tag to close"
+                out.append(f"'{m.group(0)}' closes a [{tag}] that is not the last one open ({want})")
+            else:
+                stack.pop()
+            continue
+        if (value is None) == (tag in VALUED):
+            out.append(f"'{m.group(0)}': " + (f"write [{tag}=…]" if tag in VALUED else f"[{tag}] takes no value"))
+        stack.append(tag)
+    out += [f"'[{tag}…]' is never closed: end it with [/{tag}]" for tag in stack]
+    return out
+
+
+def span_of(stack: tuple[tuple[str, str | None], ...]) -> Span | None:
+    """The span the open tags make (inner ones win)."""
+    if not stack:
+        return None
+    color, size, font, under, strike, shift = None, 1.0, None, False, False, ""
+    for tag, value in stack:
+        if tag == "color":
+            color = value
+        elif tag == "size":
+            size *= size_ratio(value or "")
+        elif tag == "font":
+            font = value
+        elif tag == "u":
+            under = True
+        elif tag == "s":
+            strike = True
+        else:
+            shift = tag
+            size *= SHIFT
+    return Span(color, size, font, under, strike, shift)
+
+
+def size_ratio(value: str) -> float:
+    """[size=80%]: a size relative to the text's (so shrink-to-fit shrinks it too); 1 when unreadable
+    (span_problems does not judge values: the layout reports a bad one)."""
+    try:
+        ratio = float(value.removesuffix("%")) / 100
+    except ValueError:
+        return 1.0
+    return ratio if 0.3 <= ratio <= 3 and value.endswith("%") else 1.0
 
 
 def split_blocks(text: str) -> list[Block]:
     """text -> paragraphs (separated by blank lines, each maybe opening with {center}/{right}/{left})."""
     blocks = []
-    state = (False, False)  # bold, italic: a run may go on across lines and paragraphs
+    state: State = (False, False, ())  # bold, italic, open spans: a run may go on across lines and paragraphs
     for para in PARAGRAPH_BREAK.split(text.strip("\n")):
         m = _ALIGN_MARK.match(para)
         lines, state = _split_lines(para[m.end() :] if m else para, state)
@@ -85,10 +164,10 @@ def split_blocks(text: str) -> list[Block]:
 
 def split_paragraphs(text: str) -> list[list[list[Part]]]:
     """text -> lines -> chunks (unbreakable at spaces) -> parts (one paragraph's hard lines)."""
-    return _split_lines(text, (False, False))[0]
+    return _split_lines(text, (False, False, ()))[0]
 
 
-def _split_lines(text: str, state: tuple[bool, bool]) -> tuple[list[list[list[Part]]], tuple[bool, bool]]:
+def _split_lines(text: str, state: State) -> tuple[list[list[list[Part]]], State]:
     paragraphs: list[list[list[Part]]] = []
     for para in text.split("\n"):
         chunks: list[list[Part]] = []
@@ -108,13 +187,30 @@ def _split_lines(text: str, state: tuple[bool, bool]) -> tuple[list[list[list[Pa
     return paragraphs, state
 
 
-def _add_text(parts: list[Part], s: str, state: tuple[bool, bool]) -> tuple[bool, bool]:
-    """Text of one chunk (no spaces) into parts; `**` toggles bold, `*` italic. A `*` opens italics
-    only when text follows it and closes only open italics, so `7 * 7` or `5*` keep their star."""
-    bold, italic = state
+def _add_text(parts: list[Part], s: str, state: State) -> State:
+    """Text of one chunk (no spaces) into parts; `**` toggles bold, `*` italic, span tags open and
+    close spans. A `*` opens italics only when text follows it and closes only open italics, so
+    `7 * 7` or `5*` keep their star."""
+    if "[" in s and SPAN.search(s):
+        pos = 0
+        for m in SPAN.finditer(s):
+            state = _add_text(parts, s[pos : m.start()], state)
+            bold, italic, spans = state
+            if m.group(1):  # a closing tag closes the innermost span of its name
+                for k in range(len(spans) - 1, -1, -1):
+                    if spans[k][0] == m.group(2):
+                        spans = spans[:k] + spans[k + 1 :]
+                        break
+            else:
+                spans = (*spans, (m.group(2), m.group(3)))
+            state = (bold, italic, spans)
+            pos = m.end()
+        return _add_text(parts, s[pos:], state)
+    bold, italic, spans = state
+    span = span_of(spans)
     if "*" not in s:  # most text: no markers
         if s:
-            parts.append(TextPart(s, bold, italic))
+            parts.append(TextPart(s, bold, italic, span))
         return state
     pieces = EMPHASIS.split(s)
     for i, piece in enumerate(pieces):
@@ -123,8 +219,9 @@ def _add_text(parts: list[Part], s: str, state: tuple[bool, bool]) -> tuple[bool
         elif piece == "*" and (italic or any(pieces[i + 1 :])):
             italic = not italic
         elif piece:
-            if parts and isinstance(parts[-1], TextPart) and parts[-1].bold == bold and parts[-1].italic == italic:
-                parts[-1] = TextPart(parts[-1].text + piece, bold, italic)  # a literal star joins its word
+            last = parts[-1] if parts else None
+            if isinstance(last, TextPart) and (last.bold, last.italic, last.span) == (bold, italic, span):
+                parts[-1] = TextPart(last.text + piece, bold, italic, span)  # a literal star joins its word
             else:
-                parts.append(TextPart(piece, bold, italic))
-    return bold, italic
+                parts.append(TextPart(piece, bold, italic, span))
+    return bold, italic, spans

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from mazmorra.limits import COMPONENT_MM
+
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 PT_PER_MM = 72.0 / 25.4
 
@@ -46,8 +48,8 @@ def _parse_length_str(value: str, default_unit: str) -> float:
 def parse_size(value: object) -> tuple[float, float]:
     """'poker', '63x88mm', '2.5x3.5in' or [63, 88] -> (width, height) in mm, both at least 1 mm."""
     w, h = _parse_size(value)
-    if not (1.0 <= w <= 2000.0 and 1.0 <= h <= 2000.0):
-        raise ValueError(f"size {value!r} is out of range (1 mm to 2 m on each side)")
+    if not (1.0 <= w <= COMPONENT_MM and 1.0 <= h <= COMPONENT_MM):
+        raise ValueError(f"size {value!r} is out of range (1 mm to {COMPONENT_MM:g} mm on each side)")
     return w, h
 
 

@@ -15,8 +15,8 @@ from mazmorra.text import icon_tokens
 
 
 def validate(pack: Pack, icons: IconSet) -> list[Problem]:
-    """Every rule problem of the pack, in content order."""
-    problems: list[Problem] = []
+    """Every rule problem of the pack, in content order (after the warnings of loading it)."""
+    problems: list[Problem] = [*pack.notices, *pack.warnings]
     for deck in pack.decks:
         total = sum(c.data.copies for c in deck.components)
         if deck.spec.size is not None and total != deck.spec.size:

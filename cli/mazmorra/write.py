@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -16,21 +17,31 @@ def temp_path(target: Path, scratch: Path | None = None) -> Path:
     It lives in `scratch` when that is on target's filesystem (so output/ never holds a partial
     file, even after a kill -9), else beside target; either way the rename is atomic.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
     where = target.parent
     if scratch is not None:
         scratch.mkdir(parents=True, exist_ok=True)
-        if os.stat(scratch).st_dev == os.stat(target.parent).st_dev:
-            where = scratch
+        if os.stat(scratch).st_dev == os.stat(_existing(target.parent)).st_dev:
+            where = scratch  # target's folder is made when the file is committed, not before
+    where.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=target.suffix, dir=where)
     os.close(fd)
     return Path(name)
 
 
+def _existing(folder: Path) -> Path:
+    """The folder, or its nearest ancestor that exists (what a new file there would be stored on)."""
+    folder = folder.absolute()
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
 def commit(tmp: Path, target: Path) -> None:
+    """Rename a finished temporary file onto its target, making the target's folder only now."""
     with open(tmp, "rb+") as fh:
         os.fsync(fh.fileno())
     os.chmod(tmp, 0o644)
+    target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(tmp, target)
 
 
@@ -48,7 +59,8 @@ def atomic_write_text(target: Path, text: str, scratch: Path | None = None) -> N
 
 
 def sweep_stale(folder: Path) -> None:
-    """Remove temporaries that killed builds left behind (never those of a build still running)."""
+    """Remove temporaries that killed builds left behind (never those of a build still running),
+    and the scratch folder itself once empty."""
     if not folder.is_dir():
         return
     for p in folder.rglob(f"{TMP_PREFIX}*"):
@@ -56,6 +68,24 @@ def sweep_stale(folder: Path) -> None:
         if pid.isdigit() and _alive(int(pid)):
             continue
         p.unlink(missing_ok=True)
+    if folder.name == TMP_DIR:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass  # a running build's files are still in it
+
+
+def sweep_here() -> None:
+    """What any command does first: clear the temporaries a killed build left beside the default
+    output folder (`./output`), so nothing of it stays visible."""
+    sweep_stale(Path(TMP_DIR))
+
+
+def stop_point(name: str) -> None:
+    """A place a test stops a real build at (MAZMORRA_STOP_AT=name: the process stops itself with
+    SIGSTOP, to be killed there); nothing otherwise."""
+    if os.environ.get("MAZMORRA_STOP_AT") == name and hasattr(signal, "SIGSTOP"):
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _alive(pid: int) -> bool:
@@ -76,14 +106,20 @@ class Staging:
         self.scratch = out_dir.resolve().parent / TMP_DIR
         self.files: list[tuple[Path, Path]] = []
         sweep_stale(self.scratch)
+        stop_point("start")
 
     def temp(self, target: Path) -> Path:
         self.files.append((temp_path(target, self.scratch), target))
+        if len(self.files) == 2:
+            stop_point("render")  # the first file written, the second handed out
         return self.files[-1][0]
 
     def commit(self) -> None:
-        for tmp, target in self.files:
+        stop_point("staged")
+        for i, (tmp, target) in enumerate(self.files):
             commit(tmp, target)
+            if i == 0:
+                stop_point("commit")  # one file renamed, the others still temporary
 
     def discard(self) -> None:
         for tmp, _ in self.files:

@@ -16,10 +16,11 @@ import yaml
 from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
 
-MAX_BYTES = 8 * 1024 * 1024
-MAX_DEPTH = 40
-MAX_NODES = 2_000_000
+MAX_BYTES = YAML_BYTES
+MAX_DEPTH = YAML_DEPTH
+MAX_NODES = YAML_NODES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PLAIN_TAGS = {

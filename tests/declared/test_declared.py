@@ -97,7 +97,7 @@ def test_a_declared_kind_is_a_subclass_of_its_base_for_family_rules(tmp_path: Pa
             "kinds/bicho.yaml",
             BICHO.replace("type: int, min: 0", "type: integer, min: 0"),
             "schema.literal_error",
-            "Input should be 'string', 'text', 'int'",
+            "must be one of 'string', 'text', 'int'",
             "attack:",
         ),
         (

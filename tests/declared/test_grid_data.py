@@ -262,7 +262,7 @@ def test_a_value_that_is_not_a_key_of_its_game_setting(tmp_path: Path) -> None:
 
 def test_an_enum_value_outside_its_words_is_refused(tmp_path: Path) -> None:
     text = problems(make(tmp_path, decks__salas_yaml=SALAS.replace("bando: rojo", "bando: rojo\n  marca: media")))
-    assert "salas.yaml:4:10: error [uno.marca]: Input should be 'alta' or 'baja'" in text
+    assert "salas.yaml:4:10: error [uno.marca]: must be one of 'alta' or 'baja'" in text
 
 
 def test_a_choice_icon_that_does_not_exist_is_reported_at_the_kind_file(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_a_cost_beyond_its_declared_limit_is_located_with_the_rule(doc_pack: Pat
     _fails(
         doc_pack,
         "content/grimorio-mini/decks/hechizos.xlsx[Hechizos]!D2",
-        "less than or equal to 10 (got 11)",
+        "must be 10 or less (got 11)",
         f"declared at content/grimorio-mini/kinds/hechizo.yaml:{line}:",
         "(schema.less_than_equal)",
     )
@@ -118,7 +118,7 @@ def test_kinds_markdown_documents_a_declared_kind_from_its_file(doc_pack: Path) 
     md = res.stdout
     for section in ("## Fields", "## Example", "```yaml", "## Template", "## Rules"):
         assert section in md
-    assert "| `cost` | int | no (0) | ≥0, ≤10 |" in md
+    assert "| `cost` | whole number | no (0) | ≥0, ≤10 |" in md
     assert "one of `fuego`, `hielo`, `sombra`" in md
     assert "id of a component of deck `criaturas`" in md and "`rule.unique`" in md and "`rule.ref`" in md
     wrong = run_cli("kinds", "hechiso", "--markdown", cwd=doc_pack.parents[1])
@@ -156,3 +156,41 @@ def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(built)
                 for deck in decks:
                     assert (out / lang / f"{deck.id}.pdf").is_file()
     assert seen >= 2
+
+
+def test_kinds_markdown_of_a_sample_kind_needs_no_pack_and_says_its_rules_in_words(tmp_path: Path) -> None:
+    """Run from an empty folder: a kind a sample pack declares is found; its rules' conditions and
+    bounds are sentences, its limits words (no Python dict, no regular expression)."""
+    res = run_cli("kinds", "hechizo", "--markdown", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    md = res.stdout
+    assert "Declared in `grimorio/kinds/hechizo.yaml`." in md
+    assert "| `rule.required` | `summons` is required when `school` is `sombra` |" in md
+    assert "| `name` | text (translated) | yes | max length 32 |" in md
+    assert "{'" not in md and "^[" not in md and "matches" not in md
+
+
+def test_rule_bounds_in_words(tmp_path: Path) -> None:
+    from mazmorra.declared.spec import parse_rule
+    from mazmorra.errors import Loc
+    from mazmorra.kinddoc import _rule_text
+
+    def text(raw: dict) -> str:
+        rule, problems = parse_rule(raw, Loc("k.yaml", 1, 1), "k")
+        assert rule is not None, problems
+        return _rule_text(rule)
+
+    assert text({"counts": "school", "min": 2, "max": 5}) == (
+        "copies per `school`: at least 2 of every value present; at most 5 of any value"
+    )
+    assert text({"counts": "school", "values": {"fuego": 8, "hielo": 4}}) == "copies per `school`: 8 `fuego`, 4 `hielo`"
+    assert text({"sum": "cost", "per": "school", "max": {"fuego": 20}, "deck": "hechizos"}) == (
+        "`cost` added up per deck and per `school` is at most 20 for `fuego` (in deck `hechizos`)"
+    )
+    assert text({"sum": "cost", "min": 3, "max": "game.budget"}) == (
+        "`cost` added up per deck is at least 3 and at most the value of `game.budget` in pack.yaml"
+    )
+    assert text({"require": "summons", "when": {"school": ["sombra", "fuego"]}}) == (
+        "`summons` is required when `school` is one of `sombra`, `fuego`"
+    )
+    assert text({"require": "flavour", "when": "art"}) == "`flavour` is required when `art` has a value"

@@ -26,7 +26,11 @@ def test_changed_source_turns_fuzzy_and_update_keeps_the_old_translation(pack_co
     assert st["fuzzy"] == 1
     item = next(i for i in st["items"] if i["state"] == "fuzzy")
     assert item["component"] == "mala-racha" and item["field"] == "name"
-    assert item["file"].endswith(ART) and item["line"] == line_of(pack / ART, "Racha funesta")
+    # located where the translator reviews it: the entry's msgstr line in the catalogue
+    po = (pack / "locale" / "en.po").read_text(encoding="utf-8").splitlines()
+    at = po.index('msgctxt "mala-racha.name"')
+    msgstr = next(i for i in range(at, len(po)) if po[i].startswith("msgstr")) + 1
+    assert item["file"] == "content/expedicion/locale/en.po" and item["line"] == msgstr
     old = polib.pofile(str(pack / "locale/en.po")).find("mala-racha.name", by="msgctxt").msgstr
     res = run_cli("i18n", "update", "expedicion", cwd=project)
     assert res.returncode == 0, res.stderr
@@ -107,6 +111,14 @@ def test_character_missing_from_the_font_is_reported(pack_copy) -> None:
 def test_a_third_language_is_one_command_away(pack_copy) -> None:
     pack = pack_copy("muestras")
     project = pack.parents[1]
+    # the pack's own back counts its cards: a label with plural forms, to translate like the others
+    from mazmorra.paths import templates_dir
+
+    back = (templates_dir() / "card-back.xml.j2").read_text(encoding="utf-8")
+    count = '<text role="label" x="6" y="{{ h - 10 }}" w="{{ w - 12 }}" h="4" size="6" align="center" color="#bdc3c7">'
+    count += '{{ ngettext("%(n)d card", "%(n)d cards", deck.count) }}</text>\n</card>'
+    (pack / "templates").mkdir()
+    (pack / "templates" / "card-back.xml.j2").write_text(back.replace("</card>", count), encoding="utf-8")
     res = run_cli("i18n", "add", "fr", "muestras", cwd=project)
     assert res.returncode == 0, res.stderr
     assert "fr" in (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -115,14 +127,15 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
     # Untranslated: a draft build works and says so; a normal build refuses.
     assert run_cli("build", "muestras", "--lang", "fr", cwd=project).returncode == 1
     assert run_cli("build", "muestras", "--lang", "fr", "--draft", cwd=project).returncode == 0
-    po = polib.pofile(str(fr), wrapwidth=0)
     french = {"pack.name": "Échantillons", "deck:cartas.name": "Cartes"}
-    for e in po:
-        if e.msgid_plural:
-            e.msgstr_plural = {0: "%(n)d carte", 1: "%(n)d cartes"}
-        else:
-            e.msgstr = french.get(e.msgctxt, "FR " + e.msgid)
-    po.save()
+    for path in (fr, pack / "locale" / "labels" / "fr.po"):  # the pack's texts, and its template labels
+        po = polib.pofile(str(path), wrapwidth=0)
+        for e in po:
+            if e.msgid_plural:
+                e.msgstr_plural = {0: "%(n)d carte", 1: "%(n)d cartes"}
+            else:
+                e.msgstr = french.get(e.msgctxt, "FR " + e.msgid)
+        po.save()
     res = run_cli("build", "muestras", "--lang", "fr", "--strict", cwd=project)
     assert res.returncode == 0, res.stderr
     text = pdf_text(project / "output/muestras/fr/cartas.pdf")

@@ -4,7 +4,8 @@ A scripted translator round trip on a copy of the Expedition: the catalogue save
 wraps lines its own way (msgcat --width=79, as Poedit writes), a translator's note on an entry left
 untranslated, two successive edits of one source text, a component id renamed, and a new language.
 At every step the catalogue `mazmorra i18n update` leaves is compared, entry by entry, with what
-`msgmerge --previous` makes of the same catalogue and the same texts (a POT of the pack's texts).
+`msgmerge --previous` makes of the same catalogue and the template `mazmorra i18n extract` writes
+(locale/<pack>.pot; template labels have their own catalogues, locale/labels/<lang>.po).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import polib
 import pytest
 from conftest import edit, need_tool, run_cli
 
-from mazmorra.i18n.catalogue import plural_forms, wanted_entries
+from mazmorra.i18n.catalogue import plural_forms
 from mazmorra.i18n.merge import lcs_length, similarity
 from mazmorra.load import load_pack
 
@@ -25,14 +26,12 @@ CURSES = "decks/maldiciones.yaml"
 
 
 def _pot(pack: Path, lang: str, out: Path) -> Path:
-    """The pack's texts as a POT file (what xgettext would extract), for msgmerge."""
-    from mazmorra.cli.i18n import _pack_labels
-
-    loaded = load_pack(pack)
-    pot = polib.POFile(wrapwidth=0)
-    pot.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
-    for e in wanted_entries(loaded, lang, _pack_labels(loaded)):
-        pot.append(e)
+    """The template `i18n extract` writes, checked by msgfmt, for msgmerge."""
+    assert run_cli("i18n", "extract", pack.name, cwd=pack.parents[1]).returncode == 0
+    template = pack / "locale" / f"{pack.name}.pot"
+    check = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(template)], capture_output=True, text=True)
+    assert check.returncode == 0 and "error" not in check.stderr, check.stderr
+    pot = polib.pofile(str(template), wrapwidth=0)
     pot.save(str(out))
     return out
 
@@ -77,6 +76,7 @@ def _update_as_msgmerge(pack: Path, lang: str = "en") -> polib.POFile:
 def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) -> None:
     need_tool("msgmerge")
     need_tool("msgcat")
+    need_tool("msgfmt")
     pack = pack_copy("expedicion")
     po = pack / "locale" / "en.po"
     # 1. An editor saves the catalogue wrapped at 79 columns, with a note on an untranslated entry.
@@ -85,6 +85,9 @@ def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) 
     entry.msgstr, entry.tcomment = "", "ask the designer: reduced for the whole game?"
     cat.save()
     subprocess.run(["msgcat", "--width=79", str(po), "-o", str(po)], check=True)
+    assert "max-length" not in po.read_text(encoding="utf-8")  # GNU tools keep only the flags they know
+    _update_as_msgmerge(pack)  # (flags are not compared: ours keeps the template's budgets)
+    assert "#, max-length:" in po.read_text(encoding="utf-8")
     saved = po.read_bytes()
     _update_as_msgmerge(pack)
     assert po.read_bytes() == saved  # nothing changed, nothing rewritten: the editor's wrapping stays
@@ -111,7 +114,10 @@ def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) 
     assert res.returncode == 0, res.stderr
     fr = polib.pofile(str(pack / "locale" / "fr.po"), wrapwidth=0)
     assert fr.metadata["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
-    assert any(e.msgctxt == "label" and e.msgid_plural for e in fr)
+    assert not any(e.msgctxt == "label" for e in fr)  # one source language per catalogue
+    fr_labels = polib.pofile(str(pack / "locale" / "labels" / "fr.po"), wrapwidth=0)
+    assert fr_labels.metadata["X-Source-Language"] == "en"
+    assert any(e.msgctxt == "label" and e.msgid_plural for e in fr_labels)
     _update_as_msgmerge(pack, "fr")
     need_tool("msgfmt")
     assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(pack / "locale" / "fr.po")]).returncode == 0

@@ -140,6 +140,36 @@ def test_an_ods_deck_reads_like_a_workbook(doc_pack: Path) -> None:
     _fails_clearly(doc_pack, "hechizos.ods", "not a readable ODS spreadsheet", "(spreadsheet.unreadable)")
 
 
+def test_ods_merged_cells_and_formulas_without_a_result_are_named_at_their_cell(doc_pack: Path) -> None:
+    from docpack import doc_workbooks
+
+    worksheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
+    book = doc_pack / "decks" / "hechizos.ods"
+    _write_ods(book, worksheet, rows)
+    with zipfile.ZipFile(book) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    content = parts["content.xml"].decode()
+    spanned = '<table:table-cell office:value-type="string"><text:p>Bola de fuego</text:p>'
+    content = content.replace(
+        spanned, spanned.replace("<table:table-cell ", '<table:table-cell table:number-columns-spanned="2" ')
+    )
+    formula = '<table:table-cell office:value-type="string"><text:p>Lanza de hielo</text:p></table:table-cell>'
+    content = content.replace(formula, '<table:table-cell table:formula="of:=UPPER([.A3])"/>')
+    parts["content.xml"] = content.encode()
+    with zipfile.ZipFile(book, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    (doc_pack / "decks" / "hechizos.xlsx").unlink()
+    edit(doc_pack / "pack.yaml", "file: decks/hechizos.xlsx", "file: decks/hechizos.ods")
+    _fails_clearly(
+        doc_pack,
+        "content/grimorio-mini/decks/hechizos.ods[Hechizos]!B2: error: cells B2:C2 are merged",
+        "content/grimorio-mini/decks/hechizos.ods[Hechizos]!B3: error: cell B3 holds a formula whose result was "
+        "never saved",
+        "(spreadsheet.formula)",
+    )
+
+
 def _write_ods(path: Path, worksheet: str, rows: list[list[object]]) -> None:
     """A minimal OpenDocument spreadsheet, as LibreOffice would save it (numbers as floats)."""
     from xml.sax.saxutils import escape

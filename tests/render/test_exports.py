@@ -344,8 +344,8 @@ def test_failed_build_writes_no_export(pack_copy, tmp_path: Path) -> None:
     before = tree_snapshot(out)
     edit(
         pack / "locale" / "en.po",
-        'msgstr "Look at the top three',
-        'msgstr "Look: ' + "0123456789" * 8 + " Look at the top three",  # a word too wide for the box, at any size
+        'msgstr "Look at the top 3',
+        'msgstr "Look: ' + "0123456789" * 8 + " Look at the top 3",  # a word too wide for the box, at any size
     )
     res = run_cli("build", "muestras", "--lang", "es,en", "--png", "--tts", "--gallery", cwd=tmp_path)
     assert res.returncode == 1 and "text.overflow" in res.stderr, res.stderr

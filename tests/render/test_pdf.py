@@ -24,7 +24,7 @@ def test_build_writes_both_decks_in_both_languages(built_expedicion: Path) -> No
         for deck in DECKS:
             pdf = built_expedicion / lang / f"{deck}.pdf"
             assert pdf.is_file(), pdf
-            assert _size(pdf) == pytest.approx(A4, abs=0.05)
+            assert _size(pdf) == pytest.approx(A4[::-1], abs=0.05)  # poker cards: 8 a landscape sheet, 6 portrait
 
 
 def test_fonts_are_all_embedded_and_subset(built_expedicion: Path) -> None:
@@ -69,7 +69,7 @@ def test_pdf_metadata(built_expedicion: Path) -> None:
 def test_letter_page(tmp_path: Path) -> None:
     res = run_cli("build", "expedicion", "--lang", "es", "--page", "letter", "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
-    assert _size(tmp_path / "expedicion/es/artimanas.pdf") == pytest.approx(LETTER, abs=0.05)
+    assert _size(tmp_path / "expedicion/es/artimanas.pdf") == pytest.approx(LETTER[::-1], abs=0.05)
     assert not (tmp_path / "expedicion/en").exists()
 
 
@@ -97,7 +97,7 @@ def test_cards_per_sheet_use_the_printable_area() -> None:
     assert letter.per_sheet >= 4
 
 
-def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built_expedicion: Path, tmp_path: Path) -> None:
+def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     from mazmorra.render.impose import crop_marks
 
@@ -117,7 +117,7 @@ def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built_expedicion: 
             assert not inside(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
         assert min(x1, x2) >= 5 - 1e-6 and min(y1, y2) >= 5 - 1e-6  # inside the printable margin
     dpi = 150
-    img = render_png(built_expedicion / "es" / "artimanas.pdf", 1, dpi, tmp_path)
+    img = render_png(built("expedicion", "--portrait") / "es" / "artimanas.pdf", 1, dpi, tmp_path)
     px = lambda mm: round(mm * dpi / 25.4)  # noqa: E731
     dark = 0
     for x1, y1, x2, y2 in marks:
@@ -131,9 +131,9 @@ def test_crop_marks_lie_outside_every_bleed_box_and_are_drawn(built_expedicion: 
     assert img.getpixel((px(x + 20), px(y - 3 - 0.25))) == (255, 255, 255)
 
 
-def test_backs_follow_fronts_mirrored_for_long_edge_duplex(built_expedicion: Path, tmp_path: Path) -> None:
+def test_backs_follow_fronts_mirrored_for_long_edge_duplex(built, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    pdf = built_expedicion / "es" / "maldiciones.pdf"
+    pdf = built("expedicion", "--portrait") / "es" / "maldiciones.pdf"
     reader = PdfReader(str(pdf))
     assert len(reader.pages) == 6  # 15 curses, 6 per sheet: 3 fronts pages, each followed by backs
     grid = _geometry()

@@ -23,14 +23,16 @@ def px(mm: float) -> float:
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory):
-    """`mazmorra build expedicion --lang es --deck DECK OPTIONS` once per option set; returns the PDF."""
+    """`mazmorra build expedicion --lang es --deck DECK OPTIONS` once per option set, on portrait sheets
+    unless the options say --landscape (the geometry below is measured on them); returns the PDF."""
     done: dict[tuple[str, ...], Path] = {}
 
     def make(deck: str, *options: str) -> Path:
         key = (deck, *options)
         if key not in done:
             out = tmp_path_factory.mktemp("print")
-            res = run_cli("build", "expedicion", "--lang", "es", "--deck", deck, "--out", str(out), *options)
+            turn = () if "--landscape" in options else ("--portrait",)
+            res = run_cli("build", "expedicion", "--lang", "es", "--deck", deck, "--out", str(out), *turn, *options)
             assert res.returncode == 0, res.stderr
             done[key] = out / "expedicion" / "es" / f"{deck}.pdf"
         return done[key]
@@ -149,9 +151,9 @@ def test_short_edge_backs_mirror_rows(build, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_long_edge_backs_mirror_columns(built_expedicion: Path, tmp_path: Path) -> None:
+def test_long_edge_backs_mirror_columns(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    front, back = _last_sheet(built_expedicion / "es" / "maldiciones.pdf", tmp_path)
+    front, back = _last_sheet(build("maldiciones"), tmp_path)
     grid = plan(ImposeOptions(), 63, 88, BLEED)
     for r in range(grid.rows):
         y = px(grid.cell(r * grid.cols)[1] + 44)
@@ -161,11 +163,11 @@ def test_long_edge_backs_mirror_columns(built_expedicion: Path, tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_back_offset_moves_backs_by_the_given_millimetres(build, built_expedicion: Path, tmp_path: Path) -> None:
+def test_back_offset_moves_backs_by_the_given_millimetres(build, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     dx, dy = 2.0, -1.5
     pdf = build("maldiciones", f"--back-offset={dx:g},{dy:g}")
-    reference = built_expedicion / "es" / "maldiciones.pdf"  # the same deck without an offset
+    reference = build("maldiciones")  # the same deck without an offset
     plain, moved = render_png(reference, 2, DPI, tmp_path), render_png(pdf, 2, DPI, tmp_path)
     fronts_plain, fronts_moved = (
         render_png(reference, 1, DPI, tmp_path),
@@ -288,6 +290,9 @@ def test_build_help_documents_every_printing_option(cli) -> None:
         "--crop-marks",
         "--cut-lines",
         "--margin",
+        "--portrait",
+        "--greyscale",
+        "--ink-saver",
     ):
         assert option in res.stdout, option
     res = cli("calibrate", "--help")
@@ -337,3 +342,20 @@ def test_each_card_gets_the_back_of_its_own_kind_and_size(pack_copy, tmp_path) -
         if comp.size_mm == (44.0, 68.0):  # where a 63×88 back would have spilled: paper
             assert colour(slot.x + 44 + 3 + 2, slot.y + 34) == (255, 255, 255)
             assert colour(slot.x + 22, slot.y + 68 + 3 + 2) == (255, 255, 255)
+
+
+def test_fold_layout_of_a_deck_without_backs_has_no_fold_and_no_blank_half(tmp_path: Path) -> None:
+    out = {}
+    for name, options in (("fold", ("--layout", "fold")), ("fronts", ("--duplex", "none"))):
+        res = run_cli(
+            "build", "cripta", "--lang", "en", "--deck", "marcadores", *options, "--out", str(tmp_path / name)
+        )
+        assert res.returncode == 0, res.stdout + res.stderr
+        out[name] = PdfReader(str(tmp_path / name / "cripta" / "en" / "marcadores.pdf"))
+    fold, fronts = out["fold"], out["fronts"]
+    assert len(fold.pages) == len(fronts.pages) == 2  # 12 markers, 6 an A4 sheet (folded: 4 a sheet, 3 pages)
+    for page in fold.pages:
+        stream = page.get_contents().get_data()
+        assert b"[6 2 1 2] 0 d" not in stream  # the fold line's dash-dot
+        assert b"Do" in stream
+    assert [p.get_contents().get_data() for p in fold.pages] == [p.get_contents().get_data() for p in fronts.pages]

@@ -47,7 +47,7 @@ def undocumented(sinks: list[type[Sink]], this: Path) -> list[str]:
 
 def test_every_sink_has_its_option_its_docs_and_a_test() -> None:
     classes = sink_classes()
-    assert [c.name for c in classes] == list(SINKS) == ["pdf", "png", "tts", "gallery"]
+    assert [c.name for c in classes] == list(SINKS) == ["pdf", "png", "cards", "sheet-images", "tts", "gallery", "cut"]
     assert undocumented(classes, Path(__file__)) == []
 
 

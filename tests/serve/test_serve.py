@@ -188,3 +188,155 @@ def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_c
             assert b.errors() == []
     finally:
         assert server.stop() == 0
+
+
+def test_design_mode_outlines_text_boxes_trim_and_safe_area_in_the_page_only(pack_copy) -> None:
+    """The page has a Design toggle; a face's design picture shows its guides (magenta text boxes),
+    its plain picture and the print sheets none."""
+    import io
+    import re
+
+    from PIL import Image
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        page = _get(f"http://127.0.0.1:{port}/").decode()
+        assert 'id="mz-design"' in page and "applyDesign" in page
+        src = re.search(r'src="(img/[^"]+)"', page)
+        assert src is not None, page[:2000]
+        plain = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}"))).convert("RGB")
+        design = Image.open(io.BytesIO(_get(f"http://127.0.0.1:{port}/{src.group(1)}&design=1"))).convert("RGB")
+
+        def magenta(im: Image.Image) -> int:
+            return sum(n for n, (r, g, b) in im.getcolors(1 << 22) or [] if r - g > 80 and b - g > 40)
+
+        assert plain.size == design.size and magenta(design) > magenta(plain) + 300
+        sheet = _get(f"http://127.0.0.1:{port}/sheets/es/cartas.pdf")
+        assert b"%PDF" in sheet[:10]
+        assert b"design=1" not in sheet
+    finally:
+        if server.proc.poll() is None:
+            server.stop()
+
+
+def _exchange(port: int, data: bytes, read: bool, reset: bool) -> bytes:
+    """Send raw bytes; read the answer (up to a second) or not; close politely or with a reset (RST:
+    what a browser's cancelled request looks like to the server)."""
+    import struct
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    got = b""
+    try:
+        s.sendall(data)
+        if read:
+            s.settimeout(1.0)
+            try:
+                while chunk := s.recv(65536):
+                    got += chunk
+                    if len(got) > 200_000:
+                        break
+            except (TimeoutError, ConnectionError):
+                pass
+    except ConnectionError:
+        pass  # the server closed first: it may
+    finally:
+        if reset:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        s.close()
+    return got
+
+
+def _fuzz_requests(seed: int, n: int) -> list[tuple[bytes, bool, bool]]:
+    """Malformed and dropped requests: fixed hostile ones, then valid ones mutated at random."""
+    import random
+
+    rnd = random.Random(seed)
+    valid = [
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /sheets/es/cartas.pdf HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /status.json HTTP/1.1\r\nHost: x\r\n\r\n",
+    ]
+    fixed = [
+        (b"GET / HTTP/1.1\r\n", False, True),  # headers never finished, then gone
+        (b"GET /" + b"A" * 70_000 + b" HTTP/1.1\r\n\r\n", True, False),  # a request line too long
+        (b"GET /img/../../../etc/passwd HTTP/1.1\r\n\r\n", True, False),
+        (b"GET /sheets/../../pack.yaml HTTP/1.1\r\n\r\n", True, False),
+        (b"\xff\xfe\x00GET \x80 HTTP/1.1\r\n\r\n", True, False),
+        (b"GET /\r\n", True, False),  # HTTP/0.9
+        (b"POST / HTTP/1.1\r\nContent-Length: 99999\r\n\r\nab", True, True),
+        (b"GET / HTTP/1.1\r\nHost\r\n" + b"X: y\r\n" * 200 + b"\r\n", True, False),
+        (b"", False, True),  # connected, said nothing, reset
+        *((v, False, True) for v in valid),  # asked, then dropped before reading the answer
+        *((v * 3, False, True) for v in valid),  # pipelined, then dropped
+    ]
+    mutated = []
+    for _ in range(n):
+        data = bytearray(rnd.choice(valid))
+        for _ in range(rnd.randint(1, 6)):
+            i = rnd.randrange(len(data))
+            op = rnd.random()
+            if op < 0.4:
+                data[i] = rnd.randrange(256)
+            elif op < 0.7:
+                del data[i : i + rnd.randint(1, 8)]
+            else:
+                data[i:i] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 8)))
+        mutated.append((bytes(data), rnd.random() < 0.5, rnd.random() < 0.5))
+    return fixed + mutated
+
+
+def test_malformed_and_dropped_requests_leave_the_server_quiet_and_serving(pack_copy) -> None:
+    """A fuzz of raw requests (derandomised: a fixed seed) against a real server: every one answered
+    or dropped, the server still serving, and not one line on its terminal, let alone a traceback."""
+    pack = pack_copy("muestras")
+    edit(pack / "decks" / "cartas.yaml", "name: Ojo del vigía", 'name: "<script>go()</script>&<b>"')
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port), "--lang", "es")
+    try:
+        server.wait_line("previewing muestras at")
+        quiet = len(server.lines)
+        page = _get(f"http://127.0.0.1:{port}/").decode()
+        assert "&lt;script&gt;go()&lt;/script&gt;&amp;&lt;b&gt;" in page  # hostile text shows as text
+        assert "<script>go()" not in page
+        for data, read, reset in _fuzz_requests(seed=26, n=150):
+            answer = _exchange(port, data, read, reset)
+            assert not answer or answer.startswith((b"HTTP/1.", b"<!DOCTYPE", b"event:")), answer[:80]
+        for _ in range(3):  # dropped event streams and cut-off sheets are noticed by their threads
+            _exchange(port, b"GET /events HTTP/1.1\r\n\r\n", True, True)
+        status = json.loads(_get(f"http://127.0.0.1:{port}/status.json"))
+        assert status["ok"] is True
+        assert "Ismara" not in _get(f"http://127.0.0.1:{port}/").decode()  # still this pack's page
+    finally:
+        code = server.stop(signal.SIGTERM)
+    said = "".join(server.lines[quiet:])
+    assert code == 0, said
+    assert "Traceback" not in said and "Error" not in said, said
+    assert [line for line in server.lines[quiet:] if line.strip() and "stopp" not in line.lower()] == [], said
+
+
+def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack = pack_copy("muestras")
+    port = _free_port()
+    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    try:
+        server.wait_line("previewing muestras at")
+        with Browser(tmp_path / "chromium-profile") as b:
+            b.open(f"http://127.0.0.1:{port}/")
+            assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+            b.js("document.querySelector('#mz-design input').click()")
+            thumbs = "[...document.querySelectorAll('img.thumb')]"
+            assert b.wait_for(f"{thumbs}.length > 0 && {thumbs}.every(i => i.src.endsWith('design=1'))")
+            assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
+            b.js("document.querySelector('#mz-design input').click()")
+            assert b.wait_for(f"{thumbs}.every(i => !i.src.includes('design=1'))")
+            assert b.errors() == []
+    finally:
+        if server.proc.poll() is None:
+            server.stop()

@@ -70,3 +70,53 @@ def test_a_build_killed_mid_write_leaves_no_partial_file(
     pdf = project / "output/fixture/es/cartas.pdf"
     data = pdf.read_bytes()
     assert data == before or len(PdfReader(str(pdf)).pages) > 0  # the old file, or a complete new one
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process has stopped itself (SIGSTOP): its state in /proc is T."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a stopped process")
+@pytest.mark.parametrize("point", ["start", "render", "staged", "commit"])
+def test_a_killed_build_leaves_nothing_once_any_command_runs(pack_copy, point: str) -> None:
+    """SIGKILL at four points of a real build (MAZMORRA_STOP_AT stops it there first): before anything
+    is written, with temporary files half made, with all of them staged, and with one of them renamed.
+    No output folder exists before the commit step; the next command, whichever, removes every
+    temporary file, and nothing else is left but complete files."""
+    from conftest import run_cli
+
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    env = dict(os.environ, CI="1", MAZMORRA_JOBS="1", MAZMORRA_STOP_AT=point)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mazmorra", "build", "muestras", "--png", "--tts"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while proc.poll() is None and not _stopped(proc.pid):
+            time.sleep(0.02)
+        assert proc.poll() is None, f"the build ended before reaching {point!r}"
+    finally:
+        proc.kill()
+        proc.wait()
+    temps = list(project.rglob(".mazmorra-tmp*"))
+    out = project / "output"
+    if point in ("render", "staged"):
+        assert [p for p in temps if p.is_file()], "killed with temporary files made"
+    if point == "commit":
+        assert [p for p in out.rglob("*") if p.is_file()], "killed with one file renamed"
+    else:
+        assert not out.exists()  # no output folder before the commit step
+    assert all(t.name.startswith(".") for t in temps)  # hidden while they last
+
+    res = run_cli("kinds", cwd=project)  # any command
+    assert res.returncode == 0, res.stderr
+    assert not list(project.rglob(".mazmorra-tmp*"))
+    if out.exists():
+        assert not [d for d in out.rglob("*") if d.is_dir() and not any(d.iterdir())]  # no empty folder
+        assert all(p.stat().st_size > 0 for p in out.rglob("*") if p.is_file())

@@ -88,13 +88,16 @@ def test_missing_translation(pack_copy) -> None:
     po.find("mala-racha.name", by="msgctxt").msgstr = ""
     po.save()
     line = line_of(pack / ART, "name: Mala racha")
+    lines = po_path.read_text(encoding="utf-8").splitlines()
+    at = lines.index('msgctxt "mala-racha.name"')
+    msgstr = next(i for i in range(at, len(lines)) if lines[i].startswith("msgstr")) + 1
     _fails(
         pack,
-        f"content/expedicion/{ART}:{line}:",
+        f"content/expedicion/locale/en.po:{msgstr}:",  # where the translator types it
         "mala-racha.name",
         "i18n.missing",
         "(en)",
-        "content/expedicion/locale/en.po",
+        f"source text at content/expedicion/{ART}:{line}",
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 from mazmorra.declared.grid import GridEdge, GridValue, Written
 from mazmorra.declared.spec import CellDecl, EdgeDecl, FieldDecl, MarkDecl
@@ -57,21 +58,49 @@ def check(comp: Component, name: str, decl: FieldDecl, grid: GridValue) -> Itera
 
     for issue in grid.issues:
         yield problem(issue.rule, issue.message, issue.at)
-    yield from _shape(grid, decl, problem)
+    cut = _cut_by_comment(comp, name, decl, grid)
+    yield from _shape(grid, decl, problem, cut)
     yield from _marks(grid, decl, problem)
     yield from _counts(grid, decl, problem)
     yield from _edges(grid, decl, problem)
     yield from _spans(grid, problem)
 
 
-def _shape(grid: GridValue, decl: FieldDecl, problem: Report) -> Iterator[Problem]:
+def _shape(grid: GridValue, decl: FieldDecl, problem: Report, cut: frozenset[int] = frozenset()) -> Iterator[Problem]:
     if decl.rows is not None and len(grid.cells) != decl.rows:
         at = grid.row_at[decl.rows] if len(grid.cells) > decl.rows else None
         yield problem("grid.shape", f"the grid has {len(grid.cells)} rows; the kind declares {decl.rows}", at)
     for r, row in enumerate(grid.cells):
-        if len(row) != grid.cols:
+        if r in cut:
+            yield problem(
+                "grid.shape",
+                f"row {r}: YAML reads `#` and what follows as a comment, so the row lost its `#` cells; "
+                'quote the row (- ". x #") or write the grid as a block (cells: |)',
+                grid.row_at[r],
+            )
+        elif len(row) != grid.cols:
             at = grid.cell_at[r][grid.cols] if len(row) > grid.cols else grid.row_at[r]
             yield problem("grid.shape", f"row {r} has {len(row)} cells; every row has {grid.cols}", at)
+
+
+def _cut_by_comment(comp: Component, name: str, decl: FieldDecl, grid: GridValue) -> frozenset[int]:
+    """Rows written unquoted whose line goes on with ` #`, when `#` is a cell symbol: YAML dropped
+    the rest of the row as a comment (the loaded data cannot tell, so the file's line is read)."""
+    if not any("#" in c.symbol for c in (decl.cells or {}).values()):
+        return frozenset()
+    out = set()
+    for r, at in enumerate(grid.row_at):
+        if r < len(grid.cells) and len(grid.cells[r]) >= grid.cols:
+            continue
+        loc = where(comp, name, at)
+        try:
+            line = Path(loc.file).read_text(encoding="utf-8").splitlines()[loc.line - 1]
+        except (OSError, IndexError, UnicodeDecodeError):
+            continue
+        rest = line[loc.col - 1 :] if loc.col else line
+        if rest[:1] not in ("'", '"') and (" #" in rest or rest.startswith("#")):
+            out.add(r)
+    return frozenset(out)
 
 
 def _cells_at(grid: GridValue) -> Iterator[tuple[int, int, Written]]:

@@ -60,3 +60,6 @@ def _root(
     ] = False,
 ) -> Any:
     """Print-and-play content pipeline: YAML components -> validated, localised, print-ready PDFs."""
+    from mazmorra.write import sweep_here
+
+    sweep_here()  # whatever the command: a killed build's temporaries go

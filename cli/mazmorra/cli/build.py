@@ -81,7 +81,15 @@ def build_cmd(
         Page | None,
         typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
     ] = None,
-    landscape: Annotated[bool, typer.Option(help="Landscape sheets.", rich_help_panel="Print sheets")] = False,
+    landscape: Annotated[
+        bool | None,
+        typer.Option(
+            "--landscape/--portrait",
+            help="Sheet orientation for every deck (default: the deck's or pack's `orientation`, else "
+            "whichever fits more pieces a sheet).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = None,
     duplex: Annotated[
         Duplex,
         typer.Option(
@@ -107,6 +115,22 @@ def build_cmd(
         float,
         typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Print sheets"),
     ] = 5.0,
+    greyscale: Annotated[
+        bool,
+        typer.Option(
+            "--greyscale",
+            help="Print sheets in shades of grey only (no colour at all).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
+    ink_saver: Annotated[
+        bool,
+        typer.Option(
+            "--ink-saver",
+            help="Light tints instead of full fills and backgrounds, outlines kept, light text darkened.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
     layout: Annotated[
         Layout,
         typer.Option(
@@ -202,8 +226,9 @@ def build_cmd(
     png_profile: Annotated[
         PngProfile | None,
         typer.Option(
-            help="PNGs at a print shop's exact size (implies --png): tgc = The Game Crafter poker 825×1125 px, "
-            "mpc = MakePlayingCards poker 822×1122 px.",
+            help="PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
+            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
+            "makeplayingcards (poker 822×1122 px).",
             rich_help_panel="Outputs",
         ),
     ] = None,
@@ -238,11 +263,41 @@ def build_cmd(
             rich_help_panel="Outputs",
         ),
     ] = None,
+    card_pdfs: Annotated[
+        bool,
+        typer.Option(
+            "--card-pdfs",
+            help="One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
+            "cut: output/<pack>/<lang>/cards/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    printer: Annotated[
+        str | None,
+        typer.Option(
+            "--printer",
+            metavar="NAME",
+            help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: drivethrucards, "
+            "thegamecrafter, makeplayingcards, printerstudio, home-a4, home-letter, or the pack's "
+            "printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+            rich_help_panel="Outputs",
+            show_default=False,
+        ),
+    ] = None,
     gallery: Annotated[
         bool,
         typer.Option(
             "--gallery",
             help="An HTML gallery with translation status: output/<pack>/gallery/index.html.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    cut_file: Annotated[
+        bool,
+        typer.Option(
+            "--cut-file",
+            help="Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
+            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
             rich_help_panel="Outputs",
         ),
     ] = False,
@@ -255,6 +310,15 @@ def build_cmd(
             "print-shop files carry none unless asked.",
         ),
     ] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="A value templates read as vars.NAME (repeatable): print variants such as "
+            "--set watermark=PLAYTEST, without editing the pack.",
+        ),
+    ] = None,
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
@@ -271,7 +335,8 @@ def build_cmd(
             lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
             overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
             png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since,
+            changed_since=changed_since, values=tuple(set_ or ()), card_pdfs=card_pdfs, printer=printer,
+            greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
         )  # fmt: skip
         args.check()
         failed = []

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BuildArgs:
     lang: str = "all"
     page: Page | None = None  # None: the pack's paper
-    landscape: bool = False
+    landscape: bool | None = None  # None: the deck's or pack's orientation, else whichever fits more
     duplex: Duplex = Duplex.long
     crop_marks: bool = True
     cut_lines: bool = False
@@ -47,9 +47,29 @@ class BuildArgs:
     gallery: bool = False
     changed_since: str | None = None  # a playtest round: only what changed since this revision or folder
     stamp: bool = False  # the version stamp on every face (playtest builds)
+    card_pdfs: bool = False  # one PDF per component, trimmed to its bleed
+    printer: str | None = None  # a printer profile's name: exactly its files
+    values: tuple[str, ...] = ()  # --set NAME=VALUE: vars.NAME in templates
+
+    def set_values(self) -> tuple[tuple[str, str], ...]:
+        """--set's NAME=VALUE pairs; a UsageError naming one that is not."""
+        out: dict[str, str] = {}
+        for raw in self.values:
+            name, eq, value = raw.partition("=")
+            if not eq or not name.isidentifier():
+                raise UsageError(
+                    f"--set {raw!r}: write NAME=VALUE, NAME a word of letters, digits and _ (watermark=PLAYTEST)"
+                )
+            out[name] = value
+        return tuple(sorted(out.items()))
+
+    greyscale: bool = False  # print sheets in grey only
+    ink_saver: bool = False  # print sheets with light tints and outlines
+    cut_file: bool = False  # print-and-cut sheets and SVG cut paths for a cutting machine
 
     def check(self) -> None:
         """Options that cannot go together: a UsageError (exit 2) naming them."""
+        self.set_values()
         offset = back_offset_mm(self.back_offset)
         if offset != (0.0, 0.0) and (self.layout is Layout.fold or self.duplex is Duplex.none):
             raise UsageError("--back-offset moves backs pages: it needs --layout duplex and --duplex long or short")
@@ -57,6 +77,11 @@ class BuildArgs:
             raise UsageError("--layout fold prints every back beside its front: drop --duplex none")
         if self.png_profile is not None and self.dpi is not None:
             raise UsageError(f"--png-profile {self.png_profile.value} fixes the resolution: drop --dpi")
+        if self.printer is not None and (self.png or self.png_profile or self.page or self.bleed is not None):
+            raise UsageError(
+                f"--printer {self.printer} says the paper, bleed and files itself: drop --page, --bleed, --png and "
+                "--png-profile (or edit the profile: `mazmorra printers`)"
+            )
         outputs = self.outputs(None)
         outputs.check()
         if self.changed_only and self.changed_since is not None:
@@ -64,32 +89,40 @@ class BuildArgs:
                 "--changed-only (skip decks whose PDF is up to date, for make) and --changed-since REV (print only "
                 "the components changed since REV) cannot go together: drop --changed-only"
             )
-        if self.changed_only and (outputs.png or outputs.png_profile or outputs.tts or outputs.gallery):
+        if self.changed_only and (
+            outputs.png or outputs.png_profile or outputs.tts or outputs.gallery or outputs.cut_file
+        ):
             raise UsageError("--changed-only skips decks by their PDF's age: build exports without it")
 
     def outputs(self, pack: Pack | None) -> Outputs:
         """What stage 5 makes, for one pack (its paper when no --page is given)."""
+        from mazmorra import printers
         from mazmorra.render import Outputs
         from mazmorra.render.impose import ImposeOptions
 
         sheet = None
+        # without a pack (checking the options) a printer's name is not resolved: a pack may have its own
+        printer = printers.load(self.printer, pack.root) if self.printer and pack is not None else None
         if pack is not None:
             sheet = ImposeOptions(
-                page=(self.page.value if self.page else pack.spec.page),
+                page=(printer.page if printer and printer.page else self.page.value if self.page else pack.spec.page),
                 landscape=self.landscape,
                 margin=self.margin,
-                crop_marks=self.crop_marks,
+                crop_marks=self.crop_marks and (printer is None or printer.crop_marks),
                 cut_lines=self.cut_lines,
                 duplex=self.duplex.value,
                 layout=self.layout.value,
                 fold=self.fold.value,
                 back_offset=back_offset_mm(self.back_offset),
                 gutter=self.gutter,
-                bleed=self.bleed,
+                bleed=printer.bleed if printer is not None else self.bleed,
                 overlap=self.overlap,
+                greyscale=self.greyscale,
+                ink_saver=self.ink_saver,
             )
         return Outputs(
-            pdf=self.pdf,
+            pdf=(self.pdf and (printer is None or printer.layout == "sheets"))
+            or (self.printer is not None and pack is None),
             sheet=sheet,
             png=self.png,
             png_profile=self.png_profile.value if self.png_profile else None,
@@ -98,6 +131,9 @@ class BuildArgs:
             tts=self.tts,
             tts_url=self.tts_url,
             gallery=self.gallery,
+            card_pdfs=self.card_pdfs,
+            printer=printer,
+            cut_file=self.cut_file,
         )
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:
@@ -117,6 +153,7 @@ class BuildArgs:
             jobs=self.jobs,
             changed_since=Revision(self.changed_since, since) if self.changed_since else None,
             stamp=self.stamp,
+            values=self.set_values(),
         )
 
     def copies(self, pack: Pack) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +16,7 @@ from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
     from mazmorra.i18n.labels import Label
+    from mazmorra.i18n.template import Boxes
     from mazmorra.layout import Templates
     from mazmorra.model import Pack
 
@@ -32,9 +34,45 @@ def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
     return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
 
 
+@i18n_app.command("extract")
+def i18n_extract(packs: PacksArg = None) -> None:
+    """Write locale/<pack>.pot, the translation template (Weblate, Crowdin, msgmerge, msginit).
+
+    Every text a catalogue translates, with its context, reference and notes; rewritten (and
+    re-dated) only when a text changed.
+    """
+    from mazmorra.i18n.template import extract
+    from mazmorra.load import load_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            path, written = extract(pack, _boxes(pack))
+            state = "written" if written else "up to date"
+            err.print(f"[green]✓[/] {escape(_shown(pack, path))}: {state}")
+
+
+def _boxes(pack: Pack) -> Boxes:
+    """The box each text is set in, measured in the source language: the catalogue's budgets."""
+    from mazmorra.layout.budget import text_boxes
+
+    return text_boxes(pack)
+
+
+def _shown(pack: Pack, path: Path) -> str:
+    """A pack's file as messages name it: content/<pack>/..., never a path of this machine."""
+    return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
+
+
 @i18n_app.command("update")
-def i18n_update(packs: PacksArg = None) -> None:
-    """Create or update locale/<lang>.po for every non-source language, keeping translations.
+def i18n_update(
+    packs: PacksArg = None,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Write nothing; exit 1 naming each template or catalogue out of date (CI)."),
+    ] = False,
+) -> None:
+    """Refresh locale/<pack>.pot, then create or update locale/<lang>.po for every other language.
 
     Merges as msgmerge --previous: a changed or renamed text keeps its translation, marked fuzzy;
     removed texts become obsolete entries; entries that did not change are left exactly as written.
@@ -44,17 +82,30 @@ def i18n_update(packs: PacksArg = None) -> None:
     from mazmorra.load import load_pack
 
     with guard():
+        stale: list[str] = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
+            boxes = _boxes(pack)
+            if check:
+                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels, boxes)]
+                continue
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
                     continue
-                stats = catalogue.update_catalogue(pack, lang, labels)
+                stats = catalogue.update_catalogue(pack, lang, labels, boxes)
                 err.print(
-                    f"[green]✓[/] {escape(catalogue_path(pack.root, lang))}: {stats['kept']} kept, {stats['new']} new, "
-                    f"{stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
+                    f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
+                    f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
                 )
+            for path in catalogue.update_label_catalogues(pack, labels):
+                err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
+            for path in catalogue.update_records(pack):
+                err.print(f"[green]✓[/] {escape(_shown(pack, path))}: translated cells recorded")
+        for name in stale:
+            err.print(f"[red]✗[/] {escape(name)}: out of date with the pack's texts; run `mazmorra i18n update`")
+        if stale:
+            raise typer.Exit(1)
 
 
 @i18n_app.command("add")
@@ -70,7 +121,7 @@ def i18n_add(
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             try:
-                path = catalogue.add_language(pack, lang, _pack_labels(pack))
+                path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             err.print(
@@ -102,7 +153,7 @@ def i18n_status(
             labels = _pack_labels(pack, templates)
             try:
                 problems: list[Problem] = build(
-                    pack_dir, BuildOptions(draft=True), render=False, templates=templates, loaded=pack
+                    pack_dir, BuildOptions(draft=True, shrinks=True), render=False, templates=templates, loaded=pack
                 ).warnings
             except ContentError as exc:
                 problems = exc.problems
@@ -110,6 +161,7 @@ def i18n_status(
                 st = catalogue.catalogue_status(pack, lang, labels)
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
+                st.shrunk = [p for p in problems if p.rule == "text.shrunk" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
             sys.stdout.write(
@@ -135,6 +187,7 @@ def i18n_status(
             "obsolete",
             "in spreadsheets",
             "overflowing",
+            "shrunk",
             "glossary",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
@@ -148,6 +201,7 @@ def i18n_status(
                 str(st.obsolete),
                 str(st.from_spreadsheets),
                 str(len(st.overflow or [])),
+                str(len(st.shrunk)),
                 str(len(st.glossary)),
             )
         out.print(table)
@@ -159,7 +213,54 @@ def i18n_status(
                 out.print(
                     f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )
+            for p in st.shrunk:
+                out.print(
+                    f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
             for p in st.glossary:
                 out.print(
                     f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )
+
+
+@i18n_app.command("pseudo")
+def i18n_pseudo(
+    packs: PacksArg = None,
+    expand: Annotated[
+        float, typer.Option("--expand", min=0, max=300, help="How much longer every text gets, in percent.")
+    ] = 35.0,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (the PDFs go to <out>/<pack>/qps/).")] = Path(
+        "output"
+    ),
+) -> None:
+    """Build the pseudo-locale (qps): every text accented, bracketed and EXPAND % longer, to find tight boxes.
+
+    Built like any language (PDFs in <out>/<pack>/qps/ when every text fits); lists each box the
+    longer text overflows (error) or fits only by shrinking below its design size (warning), with
+    the YAML line of its source text. Exit 1 when a text overflows.
+    """
+    from mazmorra.load import load_pack
+    from mazmorra.pipeline import BuildOptions, build
+
+    with guard():
+        overflowing = 0
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)
+            try:
+                problems: list[Problem] = build(pack_dir, opts, loaded=pack).warnings
+                written = True
+            except ContentError as exc:
+                problems, written = exc.problems, False
+            tight = [p for p in problems if p.rule in ("text.overflow", "text.shrunk", "text.missing-glyph")]
+            others = [p for p in problems if p not in tight]
+            for p in tight + others:
+                err.print(escape(p.format()))
+            over = sum(p.rule == "text.overflow" for p in tight)
+            overflowing += over
+            shrunk = sum(p.rule == "text.shrunk" for p in tight)
+            where = f"; PDFs in {out_dir / pack.id / 'qps'}" if written else "; nothing written"
+            mark = "[red]✗[/]" if over else "[green]✓[/]"
+            err.print(f"{mark} {escape(f'{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk{where}')}")
+        if overflowing:
+            raise typer.Exit(1)

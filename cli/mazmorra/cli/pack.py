@@ -1,4 +1,4 @@
-"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`."""
+"""Commands about a pack's building blocks: `new`, `kinds`, `schema`, `icons`, `templates`, `upgrade`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from mazmorra.cli.app import app
 from mazmorra.cli.console import err, escape, guard, out
 from mazmorra.cli.options import PacksArg, pack_dirs
 from mazmorra.errors import ContentError, UsageError, did_you_mean
-from mazmorra.paths import SKELETON_DIR, templates_dir
+from mazmorra.paths import SAMPLES_DIR, SKELETON_DIR, templates_dir
 
 if TYPE_CHECKING:
     from mazmorra.model import Kind
@@ -49,7 +49,7 @@ def new(
         else:
             shutil.copytree(SKELETON_DIR, target)
             pack_yaml = target / "pack.yaml"
-            text = pack_yaml.read_text(encoding="utf-8").replace("__ID__", name)
+            text = pack_yaml.read_text(encoding="utf-8").replace("__PATH__", target.as_posix()).replace("__ID__", name)
             pack_yaml.write_text(modeline(f"{SCHEMA_DIR}/{PACK_SCHEMA}") + text, encoding="utf-8")
             for deck in sorted((target / "decks").glob("*.yaml")):  # editors complete and check while typing
                 deck.write_text(
@@ -96,6 +96,30 @@ def icons(packs: PacksArg = None) -> None:
             out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
 
 
+@app.command("printers")
+def printers_cmd(packs: PacksArg = None) -> None:
+    """List the printer profiles `build --printer NAME` can use: shipped, plus each pack's printers/*.yaml."""
+    from mazmorra import printers
+
+    with guard():
+        for pack_dir in pack_dirs(packs) if packs else [None]:
+            if pack_dir is not None:
+                out.print(f"[bold]{escape(pack_dir.name)}[/]:")
+            for name in printers.names(pack_dir):
+                p = printers.load(name, pack_dir)
+                sizes = ", ".join(
+                    f"{x.name} {x.trim[0]:g}×{x.trim[1]:g} mm"
+                    + (f" ({x.pixels[0]}×{x.pixels[1]} px)" if x.pixels else "")
+                    for x in p.products
+                )
+                colour = p.colour + (f", ink ≤ {p.ink_limit} %" if p.ink_limit else "")
+                where = f"paper {p.page}" if p.page else sizes or "no products listed"
+                out.print(
+                    f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, PDF {p.pdf}, "
+                    f"bleed {p.bleed:g} mm; {escape(where)}"
+                )
+
+
 @app.command("kinds")
 def kinds_cmd(
     what: Annotated[
@@ -103,13 +127,29 @@ def kinds_cmd(
         typer.Argument(help="Packs (to list their own kinds too) or a kind's name.", show_default=False),
     ] = None,
     markdown: Annotated[bool, typer.Option("--markdown", help="The named kind's documentation, in Markdown.")] = False,
+    sheet: Annotated[
+        str | None, typer.Option("--sheet", help="infer: the worksheet to read (default: the first).")
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--out", help="infer: where to write the kind file ('-': print it; default: the pack's kinds/ folder)."
+        ),
+    ] = None,
 ) -> None:
-    """List the component kinds: built-in ones and each pack's own (kinds/*.yaml)."""
+    """List the component kinds: built-in ones and each pack's own (kinds/*.yaml).
+
+    `mazmorra kinds infer decks/cartas.xlsx` drafts a kind file from a spreadsheet's header and values."""
     from mazmorra import kinds
     from mazmorra.kinddoc import markdown as kind_markdown
     from mazmorra.load import find_pack
 
     with guard():
+        if what and what[0] == "infer":
+            if len(what) != 2:
+                raise UsageError("name one spreadsheet: `mazmorra kinds infer decks/cartas.xlsx`")
+            _infer(Path(what[1]), sheet, to)
+            return
         packs, names = [], []
         for item in what or []:
             try:
@@ -122,6 +162,10 @@ def kinds_cmd(
         for pack_dir in packs:
             for name, kind in _declared(pack_dir).items():
                 found.setdefault(name, (kind, pack_dir.name))
+        if any(n not in found for n in names):  # a kind a sample pack declares: documented from anywhere
+            for pack_dir in sorted(SAMPLES_DIR.glob("*/pack.yaml")):
+                for name, kind in _declared(pack_dir.parent).items():
+                    found.setdefault(name, (kind, f"sample {pack_dir.parent.name}"))
         if markdown or names:
             if len(names) != 1:
                 raise UsageError("name one kind: `mazmorra kinds NAME --markdown` (and its pack, if it is declared)")
@@ -138,6 +182,50 @@ def kinds_cmd(
                 f"[bold]{escape(name)}[/]  {escape(kind.summary)}"
                 + (f"  [dim](declared in {escape(pack)})[/]" if pack else "")
             )
+
+
+def _infer(path: Path, sheet: str | None, to: str | None) -> None:
+    """Draft a kind file from a spreadsheet deck and write it (or print it with `--out -`)."""
+    from mazmorra.cli.console import show_problems
+    from mazmorra.errors import Severity
+    from mazmorra.kindfiles import KINDS_DIR
+    from mazmorra.kindinfer import infer_fields, kind_name, kind_yaml
+    from mazmorra.spreadsheet import SUFFIXES, read_spreadsheet
+    from mazmorra.yamlsafe import YamlError, YMap, load_yaml
+
+    if path.suffix.lower() not in SUFFIXES:
+        raise UsageError(f"'{path}' is not a spreadsheet ({', '.join(SUFFIXES)})")
+    if not path.is_file():
+        raise UsageError(f"'{path}' does not exist")
+    pack_dir = next((p for p in path.resolve().parents if (p / "pack.yaml").is_file()), None)
+    source = "es"
+    if pack_dir is not None:
+        try:
+            spec = load_yaml(pack_dir / "pack.yaml")
+        except YamlError:
+            spec = None
+        if isinstance(spec, YMap) and isinstance(spec.get("source_language"), str):
+            source = spec["source_language"]
+    table, problems = read_spreadsheet(path, sheet, source, None)
+    show_problems(problems)
+    if table is None or any(p.severity is Severity.ERROR for p in problems):
+        raise typer.Exit(1)
+    name = kind_name(path.stem)
+    shown = path.resolve().relative_to(pack_dir).as_posix() if pack_dir is not None else path.name
+    text = kind_yaml(name, shown, infer_fields(table))
+    if to == "-" or (to is None and pack_dir is None):
+        out.print(text, markup=False, highlight=False, end="")
+        return
+    target = Path(to) if to is not None else pack_dir / KINDS_DIR / f"{name}.yaml"  # type: ignore[operator]
+    if target.exists():
+        raise UsageError(f"'{target}' already exists: move it away or choose another --out")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    err.print(f"[green]✓[/] {escape(f'drafted {target}: check its types and limits')}")
+    err.print(
+        escape(f"  use it in pack.yaml: - {{id: {name}, kind: {name}, name: {path.stem}, file: {shown}}}"),
+        highlight=False,
+    )
 
 
 def _declared(pack_dir: Path) -> dict[str, Kind]:
@@ -214,4 +302,30 @@ def templates_cmd(
             shutil.copy2(shipped / name, into / "templates" / name)
             err.print(
                 f"[green]✓[/] {escape(into / 'templates' / name)}: edit it; the pack now uses it instead of the shipped one"
+            )
+
+
+@app.command("upgrade")
+def upgrade_cmd(
+    packs: PacksArg = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the changes; write nothing.")] = False,
+) -> None:
+    """Rewrite packs written for an earlier pack format in the current one (docs/formats.md): renamed
+    fields under their new names, `format:` in pack.yaml; comments, key order and quoting kept."""
+    from mazmorra.formats import CURRENT
+    from mazmorra.upgrade import upgrade_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            edits, problems = upgrade_pack(pack_dir, write=not dry_run)
+            if problems:
+                raise ContentError(problems)
+            if not edits:
+                err.print(f"[green]✓[/] {escape(f'{pack_dir.name}: already in pack format {CURRENT}')}")
+                continue
+            for edit in edits:
+                out.print(escape(f"{edit.loc}: {edit.what}"))
+            done = "would be upgraded" if dry_run else "upgraded"
+            err.print(
+                f"[green]✓[/] {escape(f'{pack_dir.name}: {done} to pack format {CURRENT} ({len(edits)} change(s))')}"
             )

@@ -10,11 +10,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.config import JsonDict
 
+from mazmorra.colour import Colour
 from mazmorra.declared.grid import GridValue, Legend, parse_grid
 from mazmorra.declared.spec import FieldDecl
+from mazmorra.limits import GRID_COLS, GRID_ROWS, TEXT_CHARS
 from mazmorra.units import parse_size
+from mazmorra.wording import error_message, given
 
-COLOUR = r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"
 ICON = r"^[a-z0-9][a-z0-9_-]*$"
 TYPE_WORDS = {
     "string": "text (not translated)",
@@ -23,7 +25,7 @@ TYPE_WORDS = {
     "number": "number",
     "bool": "true or false",
     "enum": "one of",
-    "colour": "colour #rrggbb",
+    "colour": "colour (#rrggbb, a CSS name, rgb() …)",
     "icon": "icon name",
     "image": "picture inside the pack",
     "size": "size (poker, 63x88mm ...)",
@@ -37,7 +39,7 @@ class DeclError(ValueError):
     """A field declaration that cannot become a field; `key` names the part that is wrong, and
     `entry` the entry of it at fault (a legend's cell, mark or edge), when there is one."""
 
-    def __init__(self, message: str, key: str = "type", entry: str | None = None):
+    def __init__(self, message: str, key: str = "type", entry: str | int | None = None):
         super().__init__(message)
         self.key = key
         self.entry = entry
@@ -58,6 +60,17 @@ def _grid_rows(value: Any) -> Any:
     return value
 
 
+def _no_repeats(values: list[str | int]) -> None:
+    """An enum lists each value once: a repeat is a typo for another value (refused at the repeat)."""
+    seen: dict[str | int, int] = {}
+    for i, value in enumerate(values):
+        if value in seen:
+            raise DeclError(
+                f"value {value!r} is listed twice (first as value {seen[value] + 1}): each value once", "values", i
+            )
+        seen[value] = i
+
+
 def annotation(decl: FieldDecl, name: str) -> Any:
     """The Python type of a declared field (without its optionality)."""
     t = decl.type
@@ -74,7 +87,7 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             str,
             Field(
                 min_length=int(lo) if lo is not None else None,
-                max_length=int(hi) if hi is not None else None,
+                max_length=min(int(hi), TEXT_CHARS) if hi is not None else TEXT_CHARS,
                 pattern=decl.pattern,
             ),
         ]
@@ -94,9 +107,10 @@ def annotation(decl: FieldDecl, name: str) -> Any:
             return Annotated[str, Field(pattern=ICON)]  # the setting's keys are checked in stage 2
         if not decl.allowed():
             raise DeclError("an enum needs `values:`, the list of allowed values", "values")
+        _no_repeats(decl.allowed())
         return Literal[tuple(decl.allowed())]
     if t == "colour":
-        return Annotated[str, Field(pattern=COLOUR)]
+        return Colour
     if t in ("icon",):
         return Annotated[str, Field(pattern=ICON)]
     if t in ("image", "ref"):
@@ -124,12 +138,13 @@ def annotation(decl: FieldDecl, name: str) -> Any:
     if t == "grid":
         if decl.marks or decl.edges:
             raise DeclError("marks and edges need a legend of cells (`cells:`)", "marks" if decl.marks else "edges")
+        _no_repeats(decl.allowed())
         cell: Any = Literal[tuple(decl.allowed())] if decl.values else Annotated[str, Field(pattern=r"^\S+$")]
-        row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols)]
+        row = Annotated[list[cell], Field(min_length=decl.cols, max_length=decl.cols or GRID_COLS)]
         return Annotated[
             list[row],
             BeforeValidator(_grid_rows, json_schema_input_type=str | list[str | list[str]]),
-            Field(min_length=decl.rows, max_length=decl.rows),
+            Field(min_length=decl.rows, max_length=decl.rows or GRID_ROWS),
         ]
     raise DeclError(f"unknown type '{t}'")
 
@@ -205,8 +220,8 @@ def model_field(decl: FieldDecl, name: str) -> tuple[Any, Any]:
         try:
             TypeAdapter(typ).validate_python(decl.default)
         except ValidationError as exc:
-            reason = exc.errors()[0]["msg"]
-            raise DeclError(f"default {decl.default!r} is not a valid value: {reason}", "default") from None
+            reason = error_message(exc.errors()[0])
+            raise DeclError(f"default {given(decl.default)} is not a valid value: it {reason}", "default") from None
         return typ, Field(decl.default, description=description, json_schema_extra=extra)
     if decl.type == "list" or (decl.type == "grid" and decl.cells is None):
         return typ, Field(default_factory=list, description=description, json_schema_extra=extra)

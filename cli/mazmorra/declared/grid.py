@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.declared.spec import FieldDecl, MarkDecl
 from mazmorra.errors import did_you_mean
+from mazmorra.limits import GRID_COLS, GRID_ROWS
 
 SIDES = ("n", "e", "s", "w")
 _INDEX = r"(\*|\d+(?:-\d+)?)"
@@ -165,12 +166,16 @@ def parse_grid(decl: FieldDecl, raw: Any, legend: Legend | None = None) -> Any:
         raise ValueError("edges: is a mapping of edge kinds to lists such as {wall: ['0,1 e']}")
     if not isinstance(spans_raw, list):
         raise ValueError("spans: is a list such as ['1,1 2x2']")
+    if len(rows_raw) > GRID_ROWS:  # refused before a cell is parsed
+        raise ValueError(f"a grid has at most {GRID_ROWS} rows; this one has {len(rows_raw)}")
     issues: list[GridIssue] = []
     cells, cell_at, row_at = [], [], []
     for i, row in enumerate(rows_raw):
         where = (*base, i)
         row_at.append(Written(path=where, offset=0))
         tokens = _tokens(row, where)
+        if len(tokens) > GRID_COLS:
+            raise ValueError(f"a grid has at most {GRID_COLS} columns; row {i} has {len(tokens)}")
         cells.append(tuple(_cell(legend, tok, at, issues) for tok, at in tokens))
         cell_at.append(tuple(at for _, at in tokens))
     rows = decl.rows or len(cells)

@@ -9,6 +9,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mazmorra.errors import Loc, Problem, did_you_mean
+from mazmorra.limits import GRID_COLS, GRID_ROWS
 from mazmorra.schemas import checked
 from mazmorra.units import parse_size
 
@@ -42,13 +43,30 @@ class _Strict(BaseModel):
 class Choice(_Strict):
     """One value of an enum that prints as a word and an icon: `reach: {label: Reach, icon: reach}`."""
 
-    label: str = Field(
-        min_length=1,
-        description="the word a player reads, written in English like a template's _() label and translated "
-        "through the label catalogues",
+    label: str | dict[str, str] = Field(
+        description="the word a player reads: written in English like a template's _() label (translated "
+        "through the label catalogues), or in each language: {es: Fuego, en: Fire} (a language it lacks "
+        "translates its English word through the catalogues)",
     )
     icon: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9_-]*$", description="the icon drawn beside it")
     description: str = Field("", description="what it means (shown in the docs)")
+
+    @field_validator("label")
+    @classmethod
+    def _words(cls, v: str | dict[str, str]) -> str | dict[str, str]:
+        words = [v] if isinstance(v, str) else list(v.values())
+        if not words or not all(isinstance(w, str) and w.strip() for w in words):
+            raise ValueError("a label is a word, or a mapping of language codes to words")
+        return v
+
+    @property
+    def msgid(self) -> str:
+        """The word catalogues translate: the label, or its English word (else its first)."""
+        return self.label if isinstance(self.label, str) else self.label.get("en", next(iter(self.label.values())))
+
+    def word(self, lang: str) -> str | None:
+        """The word the kind gives for `lang` itself, if any."""
+        return self.label.get(lang) if isinstance(self.label, dict) else None
 
 
 class _Counted(_Strict):
@@ -106,8 +124,8 @@ class FieldDecl(_Strict):
         None, description="list: the type of each item (a type name or a field declaration)"
     )
     deck: str | None = Field(None, description="ref: the deck whose component ids it names")
-    rows: int | None = Field(None, ge=1, le=500, description="grid: exact number of rows")
-    cols: int | None = Field(None, ge=1, le=500, description="grid: exact number of columns")
+    rows: int | None = Field(None, ge=1, le=GRID_ROWS, description="grid: exact number of rows")
+    cols: int | None = Field(None, ge=1, le=GRID_COLS, description="grid: exact number of columns")
     pattern: str | None = Field(None, description="string: a regular expression the value must match")
     cells: dict[str, CellDecl] | None = Field(
         None, description="grid: the legend of cells by name, each with its symbol (the grid then also takes edges)"

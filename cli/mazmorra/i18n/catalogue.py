@@ -11,10 +11,25 @@ from typing import Any
 import polib
 
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.i18n.labelcat import stale_labels, update_labels
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
-from mazmorra.i18n.merge import merge
-from mazmorra.i18n.po import catalogue_path, load_po
+from mazmorra.i18n.merge import MergeStats, merge
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
+from mazmorra.i18n.sheetsources import wanted_records
+from mazmorra.i18n.template import (
+    DATE_FIELD,
+    POEDIT_BASEPATH,
+    Boxes,
+    creation_date,
+    date_in,
+    entry,
+    extract,
+    stored_date,
+    template_messages,
+    template_path,
+    wanted_template,
+)
 from mazmorra.load import load_pack
 from mazmorra.model import LANG_PATTERN, Pack
 from mazmorra.paths import templates_dir
@@ -35,75 +50,126 @@ def plural_forms(lang: str) -> tuple[int, str]:
     return rule.num_plurals, rule.plural_forms
 
 
-def _header(lang: str, pack_id: str) -> dict[str, str]:
+_PLACEHOLDERS = ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org", "LANGUAGE")  # gettext's, never real values
+
+
+def people(pack: Pack, lang: str) -> dict[str, str]:
+    """The catalogue's Last-Translator and Language-Team from pack.yaml (its `author`), its language
+    by name, and the pack's source language (X-Source-Language)."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = str(Locale.parse(lang).english_name)
+    except (UnknownLocaleError, ValueError):
+        name = lang
+    who = pack.spec.author or pack.id
+    return {"Last-Translator": who, "Language-Team": f"{name} ({who})", "X-Source-Language": pack.spec.source_language}
+
+
+def _placeholders(path: Path, fields: dict[str, str]) -> dict[str, str]:
+    """The `fields` an existing catalogue lacks or still holds gettext's placeholder in."""
+    po = load_po(path)
+    if po is None:
+        return {}
     return {
-        "Project-Id-Version": pack_id,
+        k: v for k, v in fields.items() if not po.metadata.get(k) or any(p in po.metadata[k] for p in _PLACEHOLDERS)
+    }
+
+
+def _header(lang: str, pack: Pack) -> dict[str, str]:
+    return {
+        "Project-Id-Version": pack.id,
         "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
-        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
-        "Language-Team": f"{lang} <LL@li.org>",
+        **people(pack, lang),
         "Language": lang,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": plural_forms(lang)[1],
+        **POEDIT_BASEPATH,
     }
 
 
-def reference(pack: Pack, loc: Loc) -> tuple[str, str]:
-    """A `#:` reference: the file relative to the pack (wherever the command runs), and the line."""
-    path = Path(loc.file)
-    try:
-        name = path.resolve().relative_to(pack.root.resolve()).as_posix()
-    except ValueError:
-        name = path.name  # never a path of this machine
-    return name, str(loc.line)
-
-
-def wanted_entries(pack: Pack, lang: str, labels: list[Label]) -> list[polib.POEntry]:
-    """Every entry the catalogue should hold now, untranslated: the pack's texts (except those a
-    spreadsheet translates) and, for a language the tool ships no label catalogue for, the labels."""
+def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> list[polib.POEntry]:
+    """Every entry the catalogue should hold now, untranslated: the template's (locale/<pack>.pot)
+    but those a spreadsheet translates in `lang`. (Template labels have their own catalogue:
+    i18n/labelcat.py.)"""
     wanted: list[polib.POEntry] = []
     in_spreadsheets = spreadsheet_texts(pack, lang)
-    for msg in pack_messages(pack):
+    for msg in template_messages(pack):
         if (msg.component, msg.field) in in_spreadsheets:
             continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
-        wanted.append(
-            polib.POEntry(
-                msgctxt=msg.ctx,
-                msgid=msg.source,
-                msgstr="",
-                occurrences=[reference(pack, msg.loc)],
-                comment=f"{msg.component} {msg.field}",
-            )
-        )
-    if labels_in_catalogue(lang):
-        n = plural_forms(lang)[0]
-        for label in labels:
-            entry = polib.POEntry(
-                msgctxt=LABEL_CTX, msgid=label.msgid, msgstr="", comment="label printed by a template"
-            )
-            if label.plural:
-                entry.msgid_plural = label.plural
-                entry.msgstr_plural = {i: "" for i in range(n)}
-            wanted.append(entry)
+        wanted.append(entry(pack, msg, boxes))
     return wanted
 
 
-def labels_in_catalogue(lang: str) -> bool:
-    """Whether the pack's own catalogue carries the template labels: the tool ships none for `lang`."""
-    return lang != TEMPLATE_LANG and load_po(templates_dir() / "locale" / f"{lang}.po") is None
+def update_label_catalogues(pack: Pack, labels: list[Label]) -> list[Path]:
+    """Write locale/labels.pot and locale/labels/<lang>.po where they changed; the paths written."""
+    return update_labels(pack, labels, *_label_settings(pack))
 
 
-def update_catalogue(pack: Pack, lang: str, labels: list[Label]) -> dict[str, int]:
-    """Create or merge locale/<lang>.po as msgmerge would; only entries that changed are rewritten."""
+def _label_settings(pack: Pack) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    langs = pack.spec.languages
+    return {lang: _header(lang, pack) for lang in langs}, {lang: plural_forms(lang)[0] for lang in langs}
+
+
+def merged_catalogue(
+    pack: Pack, lang: str, labels: list[Label], date: str, boxes: Boxes | None = None
+) -> tuple[str, bool, MergeStats]:
+    """locale/<lang>.po merged with the template dated `date`, as msgmerge would: its text, whether
+    it differs from the file, and what happened to its entries."""
     path = catalogue_path(pack.root, lang)
     load_po(path)  # a malformed catalogue is reported at its line before anything is merged
     old = path.read_text(encoding="utf-8") if path.is_file() else None
-    text, stats = merge(old, wanted_entries(pack, lang, labels), _header(lang, pack.id), ensure={"Language": lang})
-    if text != old:
+    text, stats = merge(
+        old,
+        wanted_entries(pack, lang, labels, boxes),
+        _header(lang, pack),
+        ensure={"Language": lang, **POEDIT_BASEPATH},
+        override={DATE_FIELD: date, **_placeholders(path, people(pack, lang))},
+    )
+    return text, text != old, stats
+
+
+def update_catalogue(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> dict[str, int]:
+    """Refresh the template, then create or merge locale/<lang>.po from it as msgmerge would; only
+    entries that changed are rewritten. `boxes`: the texts' boxes, for their budgets."""
+    extract(pack, boxes)
+    text, changed, stats = merged_catalogue(pack, lang, labels, stored_date(pack) or creation_date(), boxes)
+    if changed:
+        path = catalogue_path(pack.root, lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, text)
     return stats.as_dict()
+
+
+def _records(pack: Pack) -> dict[Path, str]:
+    """The spreadsheets' translation records (i18n/sheetsources.py) as `i18n update` leaves them."""
+    return wanted_records(pack, [(m.ctx, m.component, m.field, m.source) for m in pack_messages(pack)])
+
+
+def update_records(pack: Pack) -> list[Path]:
+    """Write the spreadsheets' translation records that changed; the paths written."""
+    written = []
+    for path, text in _records(pack).items():
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            atomic_write_text(path, text)
+            written.append(path)
+    return written
+
+
+def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> list[Path]:
+    """The template, catalogues and spreadsheet records `i18n update` would rewrite (nothing is written)."""
+    stale = [p for p, text in _records(pack).items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
+    text, changed = wanted_template(pack, boxes)
+    if changed:
+        stale.append(template_path(pack))
+    stale += stale_labels(pack, labels, *_label_settings(pack))
+    date = date_in(text) or ""
+    for lang in pack.spec.languages:
+        if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date, boxes)[1]:
+            stale.append(catalogue_path(pack.root, lang))
+    return stale
 
 
 @dataclass(frozen=True)
@@ -112,7 +178,7 @@ class StatusItem:
     ctx: str
     component: str
     field: str
-    loc: Loc  # the source text's YAML position (the .po line for obsolete entries)
+    loc: Loc  # where a translator fixes it: the .po line (the catalogue when the entry is missing), the cell
 
 
 @dataclass
@@ -128,6 +194,7 @@ class LangStatus:
     items: list[StatusItem] = field(default_factory=list)
     overflow: list[Problem] = field(default_factory=list)
     glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
+    shrunk: list[Problem] = field(default_factory=list)  # texts set below their design size (both sizes)
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -155,6 +222,7 @@ class LangStatus:
                 for i in self.items
             ],
             "overflow": [_problem(p) for p in self.overflow],
+            "shrunk": [_problem(p) for p in self.shrunk],
             "glossary": [{**_problem(p), "rule": p.rule} for p in self.glossary],
         }
 
@@ -177,6 +245,7 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
     po = None if st.source else load_po(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     in_spreadsheets = spreadsheet_texts(pack, lang)
+    po_name = rel(catalogue_path(pack.root, lang))
     for msg in msgs:
         e = index.get(msg.ctx)
         cell = in_spreadsheets.get((msg.component, msg.field))
@@ -185,12 +254,15 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
         elif cell is not None and cell[0]:
             st.translated += 1
             st.from_spreadsheets += 1
+        elif cell is not None:  # an empty `field@lang` cell: translated there
+            st.untranslated += 1
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, cell[1]))
         elif e is None or not e.msgstr:
             st.untranslated += 1
-            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, msg.loc))
+            st.items.append(StatusItem("untranslated", msg.ctx, msg.component, msg.field, _where(po_name, e)))
         elif "fuzzy" in e.flags or e.msgid != msg.source:
             st.fuzzy += 1
-            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, msg.loc))
+            st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, _where(po_name, e)))
         else:
             st.translated += 1
     for label, state in label_states(pack, lang, labels or []):
@@ -213,18 +285,30 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
     return st
 
 
+def _where(po_name: str, e: polib.POEntry | None) -> Loc:
+    """Where a translator fixes an entry: its msgstr line, or the catalogue when it has none."""
+    return Loc(po_name, msgstr_line(e), 1) if e is not None else Loc(po_name)
+
+
 def label_states(pack: Pack, lang: str, labels: list[Label]) -> list[tuple[Label, str]]:
     """Each template label with its state in `lang` (translated | fuzzy | untranslated): the pack's
     catalogue first, then the tool's; labels are written in English, so complete there."""
     if lang == TEMPLATE_LANG:
         return [(label, "translated") for label in labels]
     found: dict[str, polib.POEntry] = {}
-    for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack.root, lang))):
+    for po in (
+        load_po(templates_dir() / "locale" / f"{lang}.po"),
+        load_po(catalogue_path(pack.root, lang)),
+        load_po(labels_path(pack.root, lang)),
+    ):
         for e in po or ():
             if e.msgctxt == LABEL_CTX and not e.obsolete and (_complete(e) or e.msgid not in found):
                 found[e.msgid] = e
     out = []
     for label in labels:
+        if lang in dict(label.words):  # the kind gives its word in this language
+            out.append((label, "translated"))
+            continue
         e = found.get(label.msgid)
         state = "untranslated" if e is None or not _complete(e) else "fuzzy" if "fuzzy" in e.flags else "translated"
         out.append((label, state))
@@ -236,7 +320,7 @@ def _complete(e: polib.POEntry) -> bool:
     return all(e.msgstr_plural.values()) if e.msgid_plural else bool(e.msgstr)
 
 
-def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
+def add_language(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> Path:
     """Add `lang` to pack.yaml's languages (keeping the file's comments) and create its catalogue."""
     if not re.match(LANG_PATTERN, lang):
         raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR)")
@@ -257,5 +341,7 @@ def add_language(pack: Pack, lang: str, labels: list[Label]) -> Path:
         else:  # flow list, possibly over several lines
             lines[i] = line[:after] + f", {lang}" + line[after:]
     atomic_write_text(pack_file, "".join(lines))
-    update_catalogue(load_pack(pack.root), lang, labels)
+    again = load_pack(pack.root)
+    update_catalogue(again, lang, labels, boxes)
+    update_label_catalogues(again, labels)
     return catalogue_path(pack.root, lang)

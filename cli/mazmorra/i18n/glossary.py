@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.labels import TEMPLATE_LANG
 from mazmorra.i18n.localise import pack_messages
+from mazmorra.text import TOKEN
 from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 FILE = "glossary.yaml"
+_NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,11 @@ class Pair:
     field: str
 
 
+def _words(text: str) -> str:
+    """The text with its icon tokens and placeholders blanked (same length: spans stay valid)."""
+    return _NOT_WORDS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: Iterable[Pair]) -> list[Problem]:
     """glossary.term and glossary.untranslated for every pair translated from source_lang to lang."""
     rules: list[Rule] = []
@@ -124,7 +131,9 @@ def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: It
     for pair in pairs:
         found = memo.get((pair.source, pair.text))
         if found is None:  # a text checked once per process (the live preview checks again what changed)
-            found = memo[(pair.source, pair.text)] = _judge(rules, source_lang, lang, pair.source, pair.text)
+            found = memo[(pair.source, pair.text)] = _judge(
+                rules, source_lang, lang, _words(pair.source), _words(pair.text)
+            )  # icon names are no words
         problems += [Problem(rule, message, pair.loc, pair.component, pair.field, lang=lang) for rule, message in found]
     return problems
 

@@ -19,7 +19,7 @@ from jinja2 import TemplateSyntaxError
 from jinja2.ext import babel_extract
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
-from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
     from mazmorra.model import Kind
@@ -36,6 +36,7 @@ class Label:
     msgid: str
     plural: str | None = None
     loc: Loc | None = None  # where a template first prints it
+    words: tuple[tuple[str, str], ...] = ()  # an enum value's own word per language (no catalogue needed there)
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:
@@ -55,7 +56,8 @@ def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
         for name, decl in kind.fields.items():
             item = decl.item() if decl.type == "list" else decl
             for choice in item.choices.values():
-                seen.setdefault(choice.label, Label(choice.label, None, kind.declared_at.get(name, kind.source)))
+                words = tuple(sorted(choice.label.items())) if isinstance(choice.label, dict) else ()
+                seen.setdefault(choice.msgid, Label(choice.msgid, None, kind.declared_at.get(name, kind.source), words))
     return list(seen.values())
 
 
@@ -78,7 +80,8 @@ def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
 
 
 class Labels:
-    """Template labels in one language: pack catalogue, then the tool's, then English as written.
+    """Template labels in one language: the pack's label catalogue (locale/labels/<lang>.po), its main
+    catalogue, then the tool's, then English as written.
 
     Callable as `_("Label")`; `ngettext(singular, plural, n)` picks the plural form of the language
     (its catalogue's Plural-Forms) and fills `%(n)s`/`%(n)d` with n. Labels with no translation
@@ -95,6 +98,7 @@ class Labels:
         for po in (
             load_po(shared / "locale" / f"{lang}.po"),
             load_po(catalogue_path(pack_root, lang)),
+            load_po(labels_path(pack_root, lang)),
         ):
             if po is None:
                 continue

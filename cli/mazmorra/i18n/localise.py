@@ -9,8 +9,9 @@ from typing import Any
 
 import polib
 
-from mazmorra.errors import Loc, Problem, rel
+from mazmorra.errors import Loc, Problem, column_letters, rel
 from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
+from mazmorra.i18n.sheetsources import Record, recorded, stale
 from mazmorra.model import Component, Pack
 from mazmorra.text import token_signature
 
@@ -116,11 +117,15 @@ def localise(pack: Pack, lang: str) -> Localisation:
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
     in_spreadsheets = spreadsheet_texts(pack, lang)
+    records = recorded(pack) if in_spreadsheets else {}
     by_kind = {k.name: k.text_limits for k in pack.kinds()}
     limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
     po = None if source else load_po(catalogue_path(pack.root, lang))
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
+    # The template's budgets, for a catalogue that lost its flags (GNU msgmerge and msgcat drop them).
+    template = None if source else load_po(pack.root / "locale" / f"{pack.id}.pot")
+    template_budgets = {e.msgctxt: max_length(e) for e in template or ()}
     if not source and po is None:
         problems.append(
             Problem(
@@ -138,19 +143,37 @@ def localise(pack: Pack, lang: str) -> Localisation:
         if source:
             lt = LocalText(msg.source, msg.loc, "source", lang)
         elif cell is not None:
-            lt, found = _from_spreadsheet(msg, cell, index.get(msg.ctx), po_name, lang)
+            lt, found = _from_spreadsheet(msg, cell, index.get(msg.ctx), po_name, lang, records)
             problems += found
+            lt = replace(lt, lang=pack.spec.source_language if lt.status in UNTRANSLATED else lang)
         else:
             lt, found = _translated(msg, index.get(msg.ctx), po_name, lang, po is not None)
             problems += found
             lt = replace(lt, lang=pack.spec.source_language if lt.status in UNTRANSLATED else lang)
         limit = limits.get(msg.component, {}).get(msg.field)
+        budget = (
+            max_length(index.get(msg.ctx)) or template_budgets.get(msg.ctx)
+            if lt.status == "translated" and cell is None
+            else None
+        )
         if limit is not None and lt.status != "missing" and len(lt.text) > limit:
             problems.append(
                 Problem(
                     "text.too-long",
                     f"the '{lang}' text has {len(lt.text)} characters; kind '{_kind_name(pack, msg.component)}' "
                     f"allows {limit}",
+                    lt.loc,
+                    msg.component,
+                    msg.field,
+                    lang=lang,
+                )
+            )
+        elif budget is not None and len(lt.text) > budget:
+            problems.append(
+                Problem(
+                    "text.too-long",
+                    f"the '{lang}' text has {len(lt.text)} characters; its entry's budget is {budget} "
+                    f"(`#, max-length:{budget}`: what fits its box at the smallest size)",
                     lt.loc,
                     msg.component,
                     msg.field,
@@ -178,6 +201,20 @@ def localise(pack: Pack, lang: str) -> Localisation:
     return Localisation(lang, tuple(out), names, tuple(problems))
 
 
+def _cell_name(loc: Loc) -> str:
+    """A spreadsheet cell as the spreadsheet names it (I10)."""
+    return f"{column_letters(loc.col)}{loc.line}"
+
+
+def max_length(entry: polib.POEntry | None) -> int | None:
+    """The budget a catalogue entry carries (`#, max-length:N`, as Weblate reads it), if any."""
+    for flag in entry.flags if entry is not None else ():
+        name, _, value = flag.partition(":")
+        if name.strip() == "max-length" and value.strip().isdigit():
+            return int(value)
+    return None
+
+
 def _kind_name(pack: Pack, component: str) -> str:
     return next((c.kind.name for c in pack.components() if c.id == component), "?")
 
@@ -188,10 +225,25 @@ def _from_spreadsheet(
     entry: polib.POEntry | None,
     po_name: str,
     lang: str,
+    records: Record,
 ) -> tuple[LocalText, list[Problem]]:
     """A translation from a spreadsheet's `field@lang` column; a catalogue entry that says otherwise
-    is a conflict to settle."""
+    is a conflict to settle; one made from an earlier source text is fuzzy."""
     text, loc = cell
+    if not text:  # the cell is where the translator types it
+        missing = f"no '{lang}' translation: {_cell_name(loc)} ({msg.field.split('.')[0]}@{lang}) is empty"
+        return LocalText(msg.source, msg.loc, "missing"), [
+            Problem("i18n.missing", missing, loc, msg.component, msg.field, lang=lang)
+        ]
+    if stale(records, lang, msg.ctx, msg.source, text):  # as gettext: an outdated translation is never printed
+        fuzzy = (
+            f"the '{lang}' translation in {_cell_name(loc)} ({msg.field.split('.')[0]}@{lang}) was made from an "
+            f"earlier source text (the source at {msg.loc} changed since); review it: edit the cell, or delete "
+            f"its line in the sheet's .sources.yaml if it still holds, then run `mazmorra i18n update`"
+        )
+        return LocalText(msg.source, loc, "fuzzy"), [
+            Problem("i18n.fuzzy", fuzzy, loc, msg.component, msg.field, lang=lang)
+        ]
     problems: list[Problem] = []
     if entry is not None and entry.msgstr and entry.msgstr != text and "fuzzy" not in entry.flags:
         problems.append(
@@ -209,7 +261,7 @@ def _from_spreadsheet(
         problems.append(
             Problem(
                 "i18n.tokens",
-                f"the '{lang}' text has icon tokens/bold markers {token_signature(text)} "
+                f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(text)} "
                 f"but the source has {token_signature(msg.source)}",
                 loc,
                 msg.component,
@@ -231,10 +283,17 @@ def _translated(
     if entry is None or not entry.msgstr:
         if not have_po:
             return LocalText(msg.source, msg.loc, "missing"), []
-        where = f"entry {msg.ctx!r} is missing" if entry is None else f"entry {msg.ctx!r} is empty"
-        missing = f"no '{lang}' translation: {where} in {po_name}"
+        if entry is None:  # no entry to type into: `i18n update` adds it
+            where = Loc(po_name)
+            missing = (
+                f"no '{lang}' translation: {po_name} has no entry {msg.ctx!r} (source text at {msg.loc}); "
+                "run `mazmorra i18n update`"
+            )
+        else:  # where the translator types it
+            where = Loc(po_name, msgstr_line(entry), 1)
+            missing = f"no '{lang}' translation: entry {msg.ctx!r} is empty (source text at {msg.loc})"
         return LocalText(msg.source, msg.loc, "missing"), [
-            Problem("i18n.missing", missing, msg.loc, msg.component, msg.field, lang=lang)
+            Problem("i18n.missing", missing, where, msg.component, msg.field, lang=lang)
         ]
     loc = Loc(po_name, msgstr_line(entry), 1)
     if "fuzzy" in entry.flags or entry.msgid != msg.source:
@@ -245,7 +304,7 @@ def _translated(
         ]
     if token_signature(entry.msgstr) != token_signature(msg.source):
         tokens = (
-            f"the '{lang}' text has icon tokens/bold markers {token_signature(entry.msgstr)} "
+            f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(entry.msgstr)} "
             f"but the source has {token_signature(msg.source)}"
         )
         return LocalText(entry.msgstr, loc, "translated"), [

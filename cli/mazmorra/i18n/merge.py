@@ -145,21 +145,24 @@ def merge(
     header: dict[str, str],
     header_comment: str = "",
     ensure: dict[str, str] | None = None,
+    override: dict[str, str] | None = None,
 ) -> tuple[str, MergeStats]:
-    """The catalogue text holding `wanted` (source texts, references, extracted comments) with the
-    translations of `old_text` carried over; and what happened to them. A new catalogue gets
-    `header`; an existing one keeps its own, plus the `ensure` fields it lacks."""
+    """The catalogue text holding `wanted` (source texts, references, extracted comments, flags)
+    with the translations of `old_text` carried over; and what happened to them. A new catalogue
+    gets `header`; an existing one keeps its own, plus the `ensure` fields it lacks and the
+    `override` fields as given (msgmerge copies the template's POT-Creation-Date so)."""
     stats = MergeStats()
     if old_text is not None:
         old = parse_blocks(old_text)
         po = old.po
         metadata = {**po.metadata, **{k: v for k, v in (ensure or {}).items() if k not in po.metadata}}
+        metadata.update(override or {})
         header_block = old.header if metadata == po.metadata else None
         width = 0 if any(len(line) > WRAP + 1 for line in old_text.splitlines()) else WRAP
         comment = po.header
     else:
         old = _Old(polib.POFile(), [], {})
-        metadata, header_block, width, comment = dict(header), None, WRAP, header_comment
+        metadata, header_block, width, comment = {**header, **(override or {})}, None, WRAP, header_comment
     exact = {(e.msgctxt, e.msgid): e for e in old.entries}
     by_ctx = {e.msgctxt: e for e in old.entries if not e.obsolete and e.msgctxt is not None}
     candidates = [e for e in old.entries if translated(e)]
@@ -192,7 +195,7 @@ def merge(
             if "fuzzy" not in source.flags:  # the first change: remember the text it was translated from
                 e.previous_msgctxt, e.previous_msgid = source.msgctxt, source.msgid
                 e.previous_msgid_plural = source.msgid_plural or None
-            e.flags = ["fuzzy"]
+            _flag_fuzzy(e)
             old.used.add(id(source))
             stats.fuzzy += 1
         out.append((e, None))
@@ -230,10 +233,15 @@ def _carry(prev: polib.POEntry, e: polib.POEntry) -> None:
         e.msgstr = prev.msgstr
     e.tcomment = prev.tcomment
     if "fuzzy" in prev.flags:
-        e.flags = ["fuzzy"]
+        _flag_fuzzy(e)
         e.previous_msgctxt = prev.previous_msgctxt
         e.previous_msgid = prev.previous_msgid
         e.previous_msgid_plural = prev.previous_msgid_plural
+
+
+def _flag_fuzzy(e: polib.POEntry) -> None:
+    """Mark e fuzzy, first of its flags, keeping the template's own (max-length, format flags)."""
+    e.flags = ["fuzzy", *(f for f in e.flags if f != "fuzzy")]
 
 
 def _most_similar(e: polib.POEntry, candidates: list[polib.POEntry]) -> polib.POEntry | None:

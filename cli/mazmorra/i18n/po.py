@@ -19,6 +19,11 @@ def catalogue_path(pack_root: Path, lang: str) -> Path:
     return pack_root / "locale" / f"{lang}.po"
 
 
+def labels_path(pack_root: Path, lang: str) -> Path:
+    """content/<pack>/locale/labels/<lang>.po: the template labels' own catalogue (English source)."""
+    return pack_root / "locale" / "labels" / f"{lang}.po"
+
+
 def load_po(path: Path) -> polib.POFile | None:
     """The catalogue at path, parsed once per version of the file; None when there is none."""
     if not path.is_file():

@@ -7,12 +7,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib import colors
-
+from mazmorra.colour import parse as parse_colour
+from mazmorra.contracts import TextBox
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
@@ -77,6 +76,10 @@ class FaceContext:
     serial: int = 0  # elements (and grid parts) numbered so far
     overlapping: int = 0  # inside how many <g overlap="ok">
     safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
+    outlines: list[tuple[float, float, float, float]] = field(default_factory=list)  # text boxes, for design mode
+    boxes: list[TextBox] = field(default_factory=list)  # each field's text box, as laid out
+    measure: bool = False  # also measure each box's capacity in characters (`i18n extract`)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 
@@ -137,14 +140,10 @@ def check_attrs(el: ET.Element, allowed: frozenset[str]) -> None:
         )
 
 
-@lru_cache(maxsize=512)
 def colour(value: str) -> str:
-    """A colour as #rrggbb: any #rgb, #rrggbb or CSS/ReportLab colour name."""
-    try:
-        c = colors.toColor(value)
-    except (ValueError, TypeError):
-        raise ValueError(f"unknown colour {value!r}") from None
-    return "#" + str(c.hexval())[2:].rjust(6, "0")
+    """A colour attribute's value as a canonical #rrggbb (#rrggbbaa when translucent): any form
+    `mazmorra.colour` reads; a ColourError (a ValueError) in a designer's words otherwise."""
+    return parse_colour(value)
 
 
 def length(el: ET.Element, name: str, default: float | None = None) -> float:
@@ -176,7 +175,16 @@ def opt_colour(el: ET.Element, name: str, default: str | None = None) -> str | N
     raw = el.get(name, default)
     if raw is None or raw == "none":
         return None
-    return colour(raw)
+    return el_colour(el, name, raw)
+
+
+def el_colour(el: ET.Element, name: str, default: str) -> str:
+    """A colour attribute that always has a colour (`default` when absent), its mistake naming it."""
+    raw = el.get(name, default)
+    try:
+        return colour(raw)
+    except ValueError as exc:
+        raise ValueError(f'<{el.tag} {name}="{raw}">: {exc}') from None
 
 
 def choice(el: ET.Element, name: str, allowed: tuple[str, ...]) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageFilter
 
+from mazmorra.colour import alpha, over
 from mazmorra.contracts import Face, IconOp, TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.iconraster import icon_image
@@ -46,8 +47,10 @@ def _background(face: Face, index: Index, ink: Ink, x: float, y: float, icons: I
 
 
 def colour_under(face: Face, index: Index, x: float, y: float, icons: IconSet, before: int) -> str | None:
-    """The colour at (x, y) of what the inks drawn before `before` make (the face's background
-    where none covers it); None when it cannot be known (a picture)."""
+    """The opaque colour at (x, y) of what the inks drawn before `before` make (the face's background
+    where none covers it), translucent inks composed over what lies under them; None when it cannot
+    be known (a picture)."""
+    layers: list[str] = []  # top first, down to the first opaque one
     for below in index.under(x, y, before):
         if isinstance(below.op, TextOp):
             continue
@@ -55,8 +58,20 @@ def colour_under(face: Face, index: Index, x: float, y: float, icons: IconSet, b
         if found == "?":
             return None
         if found is not None:
-            return found
-    return face.background or PAPER
+            layers.append(found)
+            if alpha(found) >= 1:
+                break
+    else:
+        layers += [face.background or PAPER, PAPER]
+    seen = layers[-1]
+    for layer in reversed(layers[:-1]):
+        seen = over(layer, seen)
+    return over(seen, PAPER)
+
+
+def seen(ink: str, bg: str) -> str:
+    """The opaque colour a (maybe translucent) ink shows on an opaque ground."""
+    return over(ink, bg)
 
 
 def contrast_findings(
@@ -68,11 +83,11 @@ def contrast_findings(
         if isinstance(op, TextOp) and op.text.strip():
             x0, y0, x1, y1 = ink.box  # the middle of the run's x-height
             bg = _background(face, index, ink, (x0 + x1) / 2, y0 + (y1 - y0) * 0.55, icons)
-            if bg is not None and contrast(op.color, bg) < need_text - 1e-9:
+            if bg is not None and contrast(seen(op.color, bg), bg) < need_text - 1e-9:
                 yield Finding(
                     "print.contrast",
                     ink.owner.at,
-                    f"text “{snippet(op.text)}” in {op.color} on {bg}: contrast {contrast(op.color, bg):.2f}:1, "
+                    f"text “{snippet(op.text)}” in {op.color} on {bg}: contrast {contrast(seen(op.color, bg), bg):.2f}:1, "
                     f"below {need_text:g}:1 (pack.yaml print: contrast: text:)",
                 )
         elif isinstance(op, IconOp):

@@ -12,20 +12,35 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
+from mazmorra.contracts import (
+    CircleOp,
+    EllipseOp,
+    Face,
+    IconOp,
+    ImageOp,
+    LineOp,
+    Op,
+    PathOp,
+    PolyOp,
+    RectOp,
+    RotateOp,
+    TextOp,
+)
 from mazmorra.errors import Problem, did_you_mean
+from mazmorra.layout import shapes
 from mazmorra.layout.attrs import (
     AT,
     ElementError,
     FaceContext,
     check_attrs,
-    colour,
-    dash,
+    el_colour,
     length,
     located,
     opt_colour,
 )
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
+from mazmorra.layout.paint import PAINT, corners, opacity, paint
+from mazmorra.layout.pathdata import bounds as path_bounds
 from mazmorra.layout.textbox import TEXT_ATTRS, text_element
 from mazmorra.layout.versionstamp import ATTRS as STAMP_ATTRS
 from mazmorra.layout.versionstamp import stamp_element
@@ -34,7 +49,6 @@ from mazmorra.units import parse_length
 _MARKER = re.compile(AT + r'="([0-9:]+)"')
 
 Handler = Callable[[ET.Element, FaceContext, float, float, list[Op]], None]
-SHAPE = frozenset({"fill", "stroke", "stroke-width"})
 TRANSFORM = frozenset({"rotate", "origin"})  # every element: turned `rotate` degrees clockwise about `origin`
 COMMON = TRANSFORM | {"overlap"}  # overlap="ok": the element may overlap others (the print checks let it)
 
@@ -57,45 +71,23 @@ def _g(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) ->
 
 
 def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(
-        RectOp(
-            ox + length(el, "x", 0),
-            oy + length(el, "y", 0),
-            length(el, "w"),
-            length(el, "h"),
-            opt_colour(el, "fill"),
-            opt_colour(el, "stroke"),
-            length(el, "stroke-width", 0.3),
-            length(el, "r", 0),
-        )
-    )
+    """<rect x y w h [r]>: `r` one radius, or four (top-left, top-right, bottom-right, bottom-left)."""
+    x, y, w, h = ox + length(el, "x", 0), oy + length(el, "y", 0), length(el, "w"), length(el, "h")
+    p = paint(el, (x, y, w, h))
+    radius, radii = corners(el)
+    out.append(RectOp(x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii))
 
 
 def _circle(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(
-        CircleOp(
-            ox + length(el, "cx"),
-            oy + length(el, "cy"),
-            length(el, "r"),
-            opt_colour(el, "fill"),
-            opt_colour(el, "stroke"),
-            length(el, "stroke-width", 0.3),
-        )
-    )
+    cx, cy, r = ox + length(el, "cx"), oy + length(el, "cy"), length(el, "r")
+    p = paint(el, (cx - r, cy - r, 2 * r, 2 * r))
+    out.append(CircleOp(cx, cy, r, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
 
 
 def _line(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
-    out.append(
-        LineOp(
-            ox + length(el, "x1"),
-            oy + length(el, "y1"),
-            ox + length(el, "x2"),
-            oy + length(el, "y2"),
-            opt_colour(el, "stroke", "#000000") or "#000000",
-            length(el, "stroke-width", 0.3),
-            dash(el.get("dash", "")),
-        )
-    )
+    x1, y1, x2, y2 = ox + length(el, "x1"), oy + length(el, "y1"), ox + length(el, "x2"), oy + length(el, "y2")
+    p = paint(el, (min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)), "#000000")
+    out.append(LineOp(x1, y1, x2, y2, p.stroke or "#000000", p.stroke_width, p.dash))
 
 
 def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -103,14 +95,20 @@ def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[O
     if len(nums) < 6 or len(nums) % 2:
         raise ValueError("<polygon points=> needs at least three x,y pairs")
     pts = tuple((ox + nums[i], oy + nums[i + 1]) for i in range(0, len(nums), 2))
-    out.append(PolyOp(pts, opt_colour(el, "fill"), opt_colour(el, "stroke"), length(el, "stroke-width", 0.3)))
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    p = paint(el, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    out.append(PolyOp(pts, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
 
 
 def _icon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     name = el.get("name", "")
     if name not in ctx.icons:
         raise ValueError(f"<icon name='{name}'>: unknown icon{did_you_mean(name, ctx.icons.names())}")
-    out.append(IconOp(name, ox + length(el, "x"), oy + length(el, "y"), length(el, "size"), opt_colour(el, "color")))
+    out.append(
+        IconOp(
+            name, ox + length(el, "x"), oy + length(el, "y"), length(el, "size"), opt_colour(el, "color"), opacity(el)
+        )
+    )
 
 
 def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -133,18 +131,23 @@ def _image(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]
             length(el, "h"),
             length(el, "r", 0),
             opt_colour(el, "color"),
+            opacity(el),
+            path.suffix.lower() == ".svg",
         )
     )
 
 
 ELEMENTS: dict[str, Element] = {
     "g": Element(frozenset({"x", "y"}), _g),
-    "rect": Element(SHAPE | {"x", "y", "w", "h", "r"}, _rect),
-    "circle": Element(SHAPE | {"cx", "cy", "r"}, _circle),
-    "line": Element(frozenset({"x1", "y1", "x2", "y2", "stroke", "stroke-width", "dash"}), _line),
-    "polygon": Element(SHAPE | {"points"}, _polygon),
-    "icon": Element(frozenset({"name", "x", "y", "size", "color"}), _icon),
-    "image": Element(frozenset({"src", "field", "x", "y", "w", "h", "r", "color"}), _image),
+    "rect": Element(PAINT | {"x", "y", "w", "h", "r"}, _rect),
+    "circle": Element(PAINT | {"cx", "cy", "r"}, _circle),
+    "ellipse": Element(shapes.ELLIPSE_ATTRS, shapes.ellipse),
+    "star": Element(shapes.STAR_ATTRS, shapes.star),
+    "path": Element(shapes.PATH_ATTRS, shapes.path),
+    "line": Element(frozenset({"x1", "y1", "x2", "y2", "stroke", "stroke-width", "dash", "opacity"}), _line),
+    "polygon": Element(PAINT | {"points"}, _polygon),
+    "icon": Element(frozenset({"name", "x", "y", "size", "color", "opacity"}), _icon),
+    "image": Element(frozenset({"src", "field", "x", "y", "w", "h", "r", "color", "opacity"}), _image),
     "text": Element(TEXT_ATTRS, text_element),
     "grid": Element(GRID_ATTRS, grid_element, checks_own=True),
     "stamp": Element(STAMP_ATTRS, stamp_element),  # where a playtest build's version stamp goes
@@ -220,6 +223,13 @@ def _extent(ops: list[Op] | tuple[Op, ...]) -> tuple[list[float], list[float]]:
         elif isinstance(op, CircleOp):
             xs += [op.cx - op.r, op.cx + op.r]
             ys += [op.cy - op.r, op.cy + op.r]
+        elif isinstance(op, EllipseOp):
+            xs += [op.cx - op.rx, op.cx + op.rx]
+            ys += [op.cy - op.ry, op.cy + op.ry]
+        elif isinstance(op, PathOp):
+            x0, y0, x1, y1 = path_bounds(op.commands)
+            xs += [x0, x1]
+            ys += [y0, y1]
         elif isinstance(op, LineOp):
             xs += [op.x1, op.x2]
             ys += [op.y1, op.y2]
@@ -252,11 +262,10 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
         raise ElementError(f"template produced malformed XML ({exc})", marker[-1] if marker else None) from None
     with located(root):
         check_attrs(root, ROOT_ATTRS)
-        bg = root.get("background")
-        background = colour(bg) if bg else None
+        background = el_colour(root, "background", "") if root.get("background") else None
         if root.get("safe-margin") is not None:
             ctx.safe_margin = length(root, "safe-margin")
     out: list[Op] = []
     ctx.top = out
     elements(root, ctx, 0.0, 0.0, out)
-    return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape)
+    return Face(ctx.component, side, w, h, bleed, tuple(out), background, shape, tuple(ctx.outlines), ctx.safe_margin)

@@ -14,18 +14,29 @@ from xml.sax.saxutils import escape
 import jinja2
 
 from mazmorra import fonts
-from mazmorra.contracts import Document, Face, Item
+from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localisation, Localised
-from mazmorra.i18n.po import catalogue_path
+from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.icons import IconSet
 from mazmorra.layout import facecache
 from mazmorra.layout.attrs import ElementError, FaceContext
+from mazmorra.layout.colouronly import ColourOnly
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.templates import TemplateError, Templates
 from mazmorra.layout.versionstamp import printed_in, stamp_face, stamp_text
 from mazmorra.model import Deck, Kind, Pack
+from mazmorra.printers import Printer
+from mazmorra.wording import template_words
+
+
+class Values(dict[str, str]):
+    """`vars` in templates: the build's --set values; a name not set reads as "" (so `{% if
+    vars.playtest %}` needs no `is defined`)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
 
 
 @dataclass
@@ -41,7 +52,11 @@ class LayoutContext:
     draft: bool  # untranslated texts fall back visibly, marked on the face
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
+    values: tuple[tuple[str, str], ...] = ()  # `build --set NAME=VALUE`: `vars.NAME` in templates (print variants)
     cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
+    measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
+    shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
+    printer: Printer | None = None  # a print-shop build (`--printer`): its preflight runs on every face
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
@@ -71,7 +86,9 @@ class LayoutContext:
             self.keys[""] = facecache.digest(
                 facecache.tool_hash(),
                 facecache.pack_hash(pack.root, skip),
-                facecache.canonical([pack.spec, pack.bleed_mm, self.lang, self.draft, self.stamp, self.version]),
+                facecache.canonical(
+                    [pack.spec, pack.bleed_mm, self.lang, self.draft, self.stamp, self.version, self.printer]
+                ),
                 facecache.canonical(sorted(self.fonts.items())),
                 facecache.labels_hash(labels.table, labels.plurals, labels.plural_index),
             )
@@ -109,6 +126,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         "_": ctx.labels,
         "ngettext": ctx.labels.ngettext,
         "num": number_formatter(lang),
+        "has_icon": ctx.icons.__contains__,  # art by convention: `icons/<id>.svg` when the pack has one
         "w": w,
         "h": h,
         "bleed": pack.bleed_mm,
@@ -122,20 +140,42 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         },
         "pack": {"id": pack.id, "name": pack_name},
         "stamp": "",  # the version stamp's text in a build that stamps
+        "vars": Values(ctx.values),
+        "index": 0,  # the component's place in its deck (1, 2, …), set per component
+        "copy": 1,  # which copy of it (1 … copies), set per copy where the template uses it
+        "copies": 1,
     }
+    per_copy = {k.name: ctx.templates.uses([t for t in (k.template, k.back_template) if t], "copy") for k in deck.kinds}
     choosers = {k.name: _chooser(k, ctx.labels) for k in deck.kinds}
     fronts = {k.name: _compile(ctx, k.template) for k in deck.kinds}
     backs = {k.name: _compile(ctx, k.back_template) for k in deck.kinds if k.back_template}
     compiled = [p for _, found in (*fronts.values(), *backs.values()) for p in found]  # reported with the document
 
     def items() -> Iterator[Item]:
+        """Each component laid out, the last one carrying what the deck as a whole was found to have
+        (`print.colour-only`)."""
+        check = ColourOnly(lang, pack)
+        held: Item | None = None
+        for item in _items():
+            for face in (item.front, item.back if not item.shared_back else None):
+                if face is not None:
+                    check.add(face, by_id)
+            if held is not None:
+                yield held
+            held = item
+        if held is not None:
+            yield replace(held, problems=held.problems + tuple(check.found))
+
+    by_id = {loc.component.id: loc.component for loc in mine}
+
+    def _items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
         for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind
             front_t = fronts[kind.name][0]
             if front_t is None:
                 return
-            found: list[Problem] = []  # what laying this component out met: carried by its item
+            found: list[Problem] = []  # what laying this component out met: carried by its item (its first)
             missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
             size = comp.size_mm
             sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
@@ -157,50 +197,93 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                     )
                     found += met
             stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
-            tctx = {
-                **sized,
-                "side": "front",
-                "card": ctx.contexts[comp.id],
-                "stamp": stamp,
-                "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
-            }
-            named: dict[str, str] = {}
-            front, met = _face(
-                ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named
+            n = copies[comp.id]
+            for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
+                first = copy <= 1
+                yield _item(
+                    comp,
+                    loc,
+                    copy,
+                    n,
+                    position,
+                    tuple(found) if first else (),
+                    missing_before,
+                    laid_before,
+                    stamp,
+                    shared[key],
+                )
+
+    def _item(
+        comp: Any,
+        loc: Localised,
+        copy: int,
+        n: int,
+        position: int,
+        earlier: tuple[Problem, ...],
+        missing_before: int,
+        laid_before: int,
+        stamp: str,
+        shared_back: Face | None,
+    ) -> Item:
+        """One component's item: every copy of it (copy 0), or only copy number `copy` (a template
+        that uses `copy` draws each copy on its own)."""
+        kind = comp.kind
+        front_t = fronts[kind.name][0]
+        assert front_t is not None
+        found = list(earlier)  # what the component met before (its deck's back): carried by its first item
+        if copy > 1:
+            missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
+        size = comp.size_mm
+        sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
+        sized.update(index=position, copy=max(copy, 1), copies=n)
+        tctx = {
+            **sized,
+            "side": "front",
+            "card": ctx.contexts[comp.id],
+            "stamp": stamp,
+            "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
+        }
+        named: dict[str, str] = {}
+        boxes: list[TextBox] = []
+        front, met = _face(
+            ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named, boxes
+        )
+        found += met
+        back = shared_back
+        if kind.two_sided:
+            back, met = _face(
+                ctx,
+                front_t,
+                {**tctx, "side": "back"},
+                comp.id,
+                "back",
+                loc.text_loc,
+                size,
+                kind.shape,
+                loc.text_lang,
+                None,
+                boxes,
             )
             found += met
-            back = shared[key]
-            if kind.two_sided:
-                back, met = _face(
-                    ctx,
-                    front_t,
-                    {**tctx, "side": "back"},
-                    comp.id,
-                    "back",
-                    loc.text_loc,
-                    size,
-                    kind.shape,
-                    loc.text_lang,
-                )
-                found += met
-            untranslated = loc.untranslated()
-            if ctx.draft and untranslated and front is not None:
-                front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
-            if front is None:
-                front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
-            yield Item(
-                front,
-                back,
-                copies[comp.id],
-                not kind.two_sided,
-                _export_name(loc, named.get(comp.id), deck_name, position),
-                _state(untranslated, lang == pack.spec.source_language),
-                tuple(f"{k} ({s})" for k, s in untranslated),
-                tuple(found),
-                tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
-                stamp,
-                tuple(ctx.laid[laid_before:]),
-            )
+        untranslated = loc.untranslated()
+        if ctx.draft and untranslated and front is not None:
+            front = _draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
+        if front is None:
+            front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
+        return Item(
+            front,
+            back,
+            1 if copy else n,
+            not kind.two_sided,
+            _export_name(loc, named.get(comp.id), deck_name, position),
+            _state(untranslated, lang == pack.spec.source_language),
+            tuple(f"{k} ({s})" for k, s in untranslated),
+            tuple(found),
+            tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
+            stamp,
+            tuple(ctx.laid[laid_before:]),
+            tuple(boxes),
+        )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]
     inputs = {
@@ -211,7 +294,11 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.regular, f.bold, f.italic, f.bold_italic)),
         *ctx.templates.files(names),
     }
-    for cat in (catalogue_path(pack.root, lang), ctx.templates.shared / "locale" / f"{lang}.po"):
+    for cat in (
+        catalogue_path(pack.root, lang),
+        labels_path(pack.root, lang),
+        ctx.templates.shared / "locale" / f"{lang}.po",
+    ):
         if cat.is_file():
             inputs.add(cat)
     return Document(
@@ -240,8 +327,9 @@ def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tup
 
 
 def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]:
-    """`choice(field, value)` in templates: an enum value's word (translated like a label) and icon,
-    as the kind declares them (`values: {reach: {label: Reach, icon: reach}}`)."""
+    """`choice(field, value)` in templates: an enum value's word (the kind's word in the language, else
+    translated like a label) and icon, as the kind declares them (`values: {reach: {label: Reach,
+    icon: reach}}`, or `label: {es: Alcance, en: Reach}`)."""
 
     def choice(name: str, value: Any) -> dict[str, Any]:
         decl = kind.fields.get(name)
@@ -249,7 +337,8 @@ def _chooser(kind: Kind, labels: Labels) -> Callable[[str, Any], dict[str, Any]]
         found = item.choices.get(str(value)) if item is not None else None
         if found is None:
             raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
-        return {"value": value, "label": labels(found.label), "icon": found.icon}
+        word = found.word(labels.lang)  # the kind's own word for this language, else the catalogues'
+        return {"value": value, "label": word if word is not None else labels(found.msgid), "icon": found.icon}
 
     return choice
 
@@ -307,11 +396,13 @@ def _face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
-    """One face from the face cache, else laid out (and stored there): see `_lay_face`."""
-    if ctx.cache is None:
+    """One face from the face cache, else laid out (and stored there): see `_lay_face`. Measuring
+    text boxes or reporting shrinks (a translator's budgets) always lays the face out."""
+    if ctx.cache is None or ctx.measure or ctx.shrinks:
         ctx.laid.append(f"{component}/{side}")
-        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names)
+        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names, boxes)
     langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
     k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
 
@@ -344,6 +435,7 @@ def _lay_face(
     shape: str,
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
     """One face: the template rendered and parsed (None when it cannot be), and the problems it met.
     The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
@@ -356,6 +448,8 @@ def _lay_face(
         fonts=ctx.fonts,
         text_lang=text_lang,
         printing=ctx.pack.spec.print,
+        measure=ctx.measure,
+        shrinks=ctx.shrinks,
     )
     try:
         jctx = template.new_context(tctx)
@@ -371,13 +465,15 @@ def _lay_face(
             face = stamped or face
         if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
             names[component] = jctx.vars[NAME_VAR].strip()
+        if boxes is not None:
+            boxes += fctx.boxes
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
         if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
             rule, loc = "template.render", ctx.templates.render_loc(exc, template)
         else:  # a bad element: at the line that wrote it
             at = exc.at if isinstance(exc, ElementError) else None
             rule, loc = "template.element", ctx.templates.element_loc(at, template)
-        message = f"template {template.name}: {exc}"
+        message = f"template {template.name}: {template_words(str(exc))}"
         if isinstance(exc, RecursionError):
             message = f"template {template.name} includes itself (endless recursion)"
         return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
@@ -407,7 +503,13 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     from mazmorra.layout.printcheck import check_face
 
     problems = []
-    for found in check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin):
+    findings = check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin)
+    if ctx.printer is not None:
+        from mazmorra.layout.preflight import preflight_face
+
+        pack_safe = fctx.safe_margin if fctx.safe_margin is not None else ctx.pack.spec.print.safe_mm
+        findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe)
+    for found in findings:
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
         problems.append(
             template_problem(
@@ -416,7 +518,7 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
                     f"{face.side}: " + found.message.replace("{other}", other),
                     ctx.templates.element_loc(found.at, template),
                     face.component,
-                    severity=Severity.ERROR if found.rule == "print.contrast" else Severity.WARNING,
+                    severity=Severity.ERROR if found.rule in ("print.contrast", "preflight.ink") else Severity.WARNING,
                     lang=ctx.lang,
                 )
             )

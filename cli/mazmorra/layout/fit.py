@@ -25,18 +25,29 @@ class Style:
     bold_font: str = "sans-bold"
     color: str = "#222222"
     leading: float = 1.18
-    align: str = "left"  # left | center | right
+    align: str = "left"  # left | center | right | justify
     valign: str = "top"  # top | middle | bottom
     italic_font: str = "sans-italic"
     bold_italic_font: str = "sans-bold-italic"
     paragraph_spacing: float = 0.5  # extra space between paragraphs, in lines
     inside_color: str = "#222222"  # a number drawn inside its icon
+    spacing: float = 0.0  # letter-spacing, em: added after every character (and space)
+    # [font=NAME] spans: each name's regular, bold, italic and bold-italic faces (resolved by the text box)
+    span_fonts: tuple[tuple[str, tuple[str, str, str, str]], ...] = ()
 
     def face(self, bold: bool, italic: bool = False) -> str:
         """The font a run of text is drawn in."""
         if italic:
             return self.bold_italic_font if bold else self.italic_font
         return self.bold_font if bold else self.font
+
+    def part_font(self, part: TextPart) -> str:
+        """The font a part is drawn in: its span's font (in its weight and slant), else the box's."""
+        if part.span is not None and part.span.font is not None:
+            for name, (regular, bold, italic, bold_italic) in self.span_fonts:
+                if name == part.span.font:
+                    return (bold_italic if part.bold else italic) if part.italic else (bold if part.bold else regular)
+        return self.face(part.bold, part.italic) if part.bold or part.italic else self.font
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,7 @@ class Line:
     width: float
     align: str | None = None  # its paragraph's own alignment (None: the box's)
     gap_before: float = 0.0  # pt of paragraph spacing above it
+    last: bool = False  # the last line of its hard line (never stretched when justified)
 
 
 @dataclass(frozen=True)
@@ -73,8 +85,9 @@ def part_width(part: Part, style: Style, size: float) -> float:
         if part.number is not None:
             w += size * 0.1 + fonts.width(number_label(part), style.bold_font, size)
         return w
-    font = style.face(part.bold, part.italic) if part.bold or part.italic else style.font
-    return fonts.width(part.text, font, size)
+    if part.span is not None:
+        size *= part.span.size
+    return fonts.width(part.text, style.part_font(part), size) + style.spacing * size * len(part.text)
 
 
 def number_label(part: IconPart) -> str:
@@ -114,7 +127,7 @@ def piece(chunk: tuple[Part, ...], lang: str, style: Style, a: int, b: int) -> t
         hi = hi1 if m == m1 and hi1 >= 0 else len(p.text)
         text = p.text[lo:hi] + (HYPHEN if m == m1 and hyphen else "")
         if text:
-            parts.append(TextPart(text, p.bold, p.italic))
+            parts.append(replace(p, text=text))
     return tuple(parts), sum(part_width(p, style, 1.0) for p in parts)
 
 
@@ -137,7 +150,7 @@ def layout(
     """
     if units is None:
         units = unit_widths(paragraphs, style)
-    space = fonts.width(" ", style.font, size)
+    space = space_width(style, size)
     lines: list[Line] = []
     widest = 0.0
     for chunks, chunk_units in zip(paragraphs, units):
@@ -168,7 +181,14 @@ def layout(
                     x += pw
             lines.append(Line(tuple(cur), x))
             widest = max(widest, x)
+        if lines:
+            lines[-1] = replace(lines[-1], last=True)
     return lines, widest
+
+
+def space_width(style: Style, size: float) -> float:
+    """The width (pt) of a space between words, letter-spacing included."""
+    return fonts.width(" ", style.font, size) + style.spacing * size
 
 
 def unit_widths(paragraphs: list[list[list[Part]]], style: Style) -> list[list[list[float]]]:
@@ -256,7 +276,7 @@ def _one_line_size(
     blocks: list[Block], units: list[list[list[list[float]]]], width: float, height: float, style: Style
 ) -> float:
     """The largest size (pt) at which every hard line of the text fits the box on one line."""
-    space = fonts.width(" ", style.font, 1.0)
+    space = space_width(style, 1.0)
     widest = max(
         (sum(map(sum, line)) + space * max(0, len(line) - 1) for block in units for line in block),
         default=0.0,

@@ -17,6 +17,7 @@ from mazmorra.layout.attrs import (
     opt_colour,
 )
 from mazmorra.layout.griddraw import SIDES, CellStyle, GridGeometry, draw_box, draw_edge
+from mazmorra.limits import GRID_COLS, GRID_ROWS
 from mazmorra.units import parse_length
 
 GRID_ATTRS = frozenset(
@@ -209,8 +210,9 @@ def _count(el: ET.Element, name: str) -> int:
         n = int(raw or "")
     except ValueError:
         raise ValueError(f"<{el.tag}> needs {name}= as a whole number (got {raw!r})") from None
-    if not 1 <= n <= 500:
-        raise ValueError(f"<{el.tag} {name}='{n}'> must be 1..500")
+    most = GRID_ROWS if name == "rows" else GRID_COLS
+    if not 1 <= n <= most:
+        raise ValueError(f"<{el.tag} {name}='{n}'> must be 1..{most}")
     return n
 
 

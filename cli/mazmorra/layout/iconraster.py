@@ -19,6 +19,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw
 
+from mazmorra.colour import rgba
 from mazmorra.icons import check_svg
 
 SIZE = 96  # px on the icon's side
@@ -38,8 +39,9 @@ def icon_image(path: Path, color: str | None = None) -> Image.Image:
 def _image(path: Path, mtime_ns: int, color: str | None) -> Image.Image:
     out = _drawn(path, mtime_ns)
     if color is not None:
-        tint = Image.new("RGBA", out.size, ImageColor.getrgb(color) + (255,))
-        tint.putalpha(out.getchannel("A"))
+        r, g, b, a = rgba(color)
+        tint = Image.new("RGBA", out.size, (round(r * 255), round(g * 255), round(b * 255), 255))
+        tint.putalpha(out.getchannel("A").point(lambda v: round(v * a)))
         out = tint
     return out
 

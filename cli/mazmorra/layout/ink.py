@@ -13,16 +13,34 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from mazmorra import fonts
-from mazmorra.contracts import CircleOp, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
+from mazmorra.colour import with_alpha
+from mazmorra.contracts import (
+    CircleOp,
+    EllipseOp,
+    Gradient,
+    IconOp,
+    ImageOp,
+    LineOp,
+    Op,
+    PathOp,
+    PolyOp,
+    RectOp,
+    RotateOp,
+    TextOp,
+)
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import Owner
 from mazmorra.layout.iconraster import SIZE, apply, icon_image, mul
 from mazmorra.layout.iconraster import Matrix as Matrix
+from mazmorra.layout.paint import gradient_at
+from mazmorra.layout.pathdata import bounds as path_bounds
+from mazmorra.layout.pathdata import flattened
 from mazmorra.units import PT_PER_MM
 
 RES = 10.0  # mask pixels per mm
@@ -91,7 +109,7 @@ def bounds(op: Op) -> Box:
         return (
             op.x - em * 0.1,
             op.y - em * 1.0,
-            op.x + fonts.width(op.text, op.font, op.size) / PT_PER_MM,
+            op.x + (fonts.width(op.text, op.font, op.size) + op.spacing * len(op.text)) / PT_PER_MM,
             op.y + em * 0.3,
         )
     if isinstance(op, RectOp):
@@ -100,6 +118,13 @@ def bounds(op: Op) -> Box:
     if isinstance(op, CircleOp):
         r = op.r + (op.stroke_width / 2 if op.stroke else 0.0)
         return (op.cx - r, op.cy - r, op.cx + r, op.cy + r)
+    if isinstance(op, EllipseOp):
+        g = op.stroke_width / 2 if op.stroke else 0.0
+        return (op.cx - op.rx - g, op.cy - op.ry - g, op.cx + op.rx + g, op.cy + op.ry + g)
+    if isinstance(op, PathOp):
+        g = op.stroke_width / 2 if op.stroke else 0.0
+        x0, y0, x1, y1 = path_bounds(op.commands)
+        return (x0 - g, y0 - g, x1 + g, y1 + g)
     if isinstance(op, LineOp):
         g = op.stroke_width / 2
         return (min(op.x1, op.x2) - g, min(op.y1, op.y2) - g, max(op.x1, op.x2) + g, max(op.y1, op.y2) + g)
@@ -116,18 +141,18 @@ def bounds(op: Op) -> Box:
 
 def glyph_boxes(op: TextOp) -> list[Box]:
     """The ink box of every visible character of a run, in the op's coordinates."""
-    return list(_glyph_boxes(op.text, op.font, op.size, op.x, op.y))
+    return list(_glyph_boxes(op.text, op.font, op.size, op.x, op.y - op.rise / PT_PER_MM, op.spacing))
 
 
 @lru_cache(maxsize=4096)
-def _glyph_boxes(text: str, font: str, size: float, x: float, y: float) -> tuple[Box, ...]:
+def _glyph_boxes(text: str, font: str, size: float, x: float, y: float, spacing: float = 0.0) -> tuple[Box, ...]:
     em = size / PT_PER_MM
     out = []
     for ch in text:
         g = fonts.glyph_box(ch, font)
         if g is not None:
             out.append((x + g[0] * em, y - g[3] * em, x + g[2] * em, y - g[1] * em))
-        x += fonts.width(ch, font, size) / PT_PER_MM
+        x += (fonts.width(ch, font, size) + spacing) / PT_PER_MM
     return tuple(out)
 
 
@@ -185,22 +210,29 @@ def mask(ink: Ink, win: Window, mode: str, icons: IconSet, clearance: float = 0.
         if len(points) >= 3:
             draw.polygon([win.px(apply(ink.m, p)) for p in points], fill=value)
 
-    if isinstance(op, (RectOp, CircleOp)):
+    if isinstance(op, (RectOp, CircleOp, EllipseOp)):
         shape = _rect if isinstance(op, RectOp) else _circle
         sw = op.stroke_width if op.stroke else 0.0
         if mode == "band":
             if sw:
                 poly(shape(op, sw / 2 + clearance))
                 poly(shape(op, -sw / 2 - clearance), 0)
-        elif op.fill:
+        elif op.fill or op.gradient:
             poly(shape(op, sw / 2))
         elif mode == "ink" and sw:
             poly(shape(op, sw / 2))
             poly(shape(op, -sw / 2), 0)
     elif isinstance(op, LineOp) and mode == "ink":
         poly(_segment((op.x1, op.y1), (op.x2, op.y2), op.stroke_width))
+    elif isinstance(op, PathOp) and mode != "band":
+        for ring in flattened(op.commands):
+            if op.fill or op.gradient:
+                poly(ring)
+            if op.stroke and mode == "ink":
+                for a, b in pairwise(ring):
+                    poly(_segment(a, b, op.stroke_width))
     elif isinstance(op, PolyOp) and mode != "band":
-        if op.fill:
+        if op.fill or op.gradient:
             poly(list(op.points))
         if op.stroke and mode == "ink":
             for a, b in zip(op.points, op.points[1:] + op.points[:1]):
@@ -231,7 +263,7 @@ def _alpha(path: Path, colour: str | None, side: int) -> Image.Image:
     return full if side == SIZE else full.resize((side, side), Image.Resampling.NEAREST)
 
 
-def _rect(op: RectOp | CircleOp, grow: float) -> list[Point]:
+def _rect(op: RectOp | CircleOp | EllipseOp, grow: float) -> list[Point]:
     assert isinstance(op, RectOp)
     x0, y0, x1, y1 = op.x - grow, op.y - grow, op.x + op.w + grow, op.y + op.h + grow
     if x1 <= x0 or y1 <= y0:
@@ -247,13 +279,14 @@ def _rect(op: RectOp | CircleOp, grow: float) -> list[Point]:
     return out
 
 
-def _circle(op: RectOp | CircleOp, grow: float) -> list[Point]:
-    assert isinstance(op, CircleOp)
-    r = op.r + grow
-    if r <= 0:
+def _circle(op: RectOp | CircleOp | EllipseOp, grow: float) -> list[Point]:
+    assert not isinstance(op, RectOp)
+    rx, ry = (op.r, op.r) if isinstance(op, CircleOp) else (op.rx, op.ry)
+    rx, ry = rx + grow, ry + grow
+    if rx <= 0 or ry <= 0:
         return []
-    n = max(24, min(180, int(r * RES)))
-    return [(op.cx + r * math.cos(2 * math.pi * k / n), op.cy + r * math.sin(2 * math.pi * k / n)) for k in range(n)]
+    n = max(24, min(180, int(max(rx, ry) * RES)))
+    return [(op.cx + rx * math.cos(2 * math.pi * k / n), op.cy + ry * math.sin(2 * math.pi * k / n)) for k in range(n)]
 
 
 def _segment(a: Point, b: Point, width: float) -> list[Point]:
@@ -286,15 +319,24 @@ def colour_at(ink: Ink, p: Point, icons: IconSet) -> str | None:
         if not inside:
             return None
         edge = min(x - op.x, op.x + op.w - x, y - op.y, op.y + op.h - y)
-        return op.stroke if op.stroke and abs(edge) <= sw else op.fill
-    if isinstance(op, CircleOp):
-        d = math.hypot(x - op.cx, y - op.cy)
+        return op.stroke if op.stroke and abs(edge) <= sw else _fill_at(op.fill, op.gradient, x, y)
+    if isinstance(op, (CircleOp, EllipseOp)):
+        rx, ry = (op.r, op.r) if isinstance(op, CircleOp) else (op.rx, op.ry)
+        d = math.hypot((x - op.cx) / rx, (y - op.cy) / ry) * min(rx, ry)  # about: mm from the centre
         sw = op.stroke_width / 2 if op.stroke else 0.0
-        if op.stroke and abs(d - op.r) <= sw:
+        if op.stroke and abs(d - min(rx, ry)) <= sw:
             return op.stroke
-        return op.fill if d <= op.r else None
+        return _fill_at(op.fill, op.gradient, x, y) if d <= min(rx, ry) else None
     if isinstance(op, PolyOp):
-        return op.fill if op.fill and _inside(op.points, (x, y)) else None
+        return _fill_at(op.fill, op.gradient, x, y) if _inside(op.points, (x, y)) else None
+    if isinstance(op, PathOp):
+        rings = flattened(op.commands)
+        hit = (
+            sum(_inside(tuple(r), (x, y)) for r in rings) % 2 == 1
+            if op.even_odd
+            else any(_inside(tuple(r), (x, y)) for r in rings)
+        )
+        return _fill_at(op.fill, op.gradient, x, y) if hit else None
     if isinstance(op, LineOp):
         return op.stroke if _distance((op.x1, op.y1), (op.x2, op.y2), (x, y)) <= op.stroke_width / 2 else None
     if isinstance(op, IconOp):
@@ -305,10 +347,17 @@ def colour_at(ink: Ink, p: Point, icons: IconSet) -> str | None:
             (min(SIZE - 1, int((x - op.x) / op.size * SIZE)), min(SIZE - 1, int((y - op.y) / op.size * SIZE)))
         )
         assert isinstance(px, tuple)
-        return "#{:02x}{:02x}{:02x}".format(*px[:3]) if px[3] >= 128 else None
+        seen = "#{:02x}{:02x}{:02x}".format(*px[:3])
+        if px[3] < 128:
+            return None
+        return seen if op.opacity >= 1 else with_alpha(seen, op.opacity)
     if isinstance(op, ImageOp):
         return "?" if op.x <= x <= op.x + op.w and op.y <= y <= op.y + op.h else None
     return None
+
+
+def _fill_at(fill: str | None, gradient: Gradient | None, x: float, y: float) -> str | None:
+    return gradient_at(gradient, x, y) if gradient is not None else fill
 
 
 def _inside(points: tuple[Point, ...], p: Point) -> bool:

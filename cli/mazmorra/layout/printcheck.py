@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, TextOp
+from mazmorra.contracts import CircleOp, EllipseOp, Face, IconOp, ImageOp, LineOp, Op, PathOp, PolyOp, RectOp, TextOp
 from mazmorra.icons import IconSet
 from mazmorra.layout.attrs import Owner
 from mazmorra.layout.contrast import contrast_findings, snippet
@@ -54,7 +54,7 @@ def check_face(
     return [
         *contrast_findings(face, drawn, index, printing, icons),
         *_overlaps(drawn, index, icons),
-        *_safe_area(face, drawn, printing.safe_mm if safe is None else safe, icons),
+        *safe_area(face, drawn, printing.safe_mm if safe is None else safe, icons),
     ]
 
 
@@ -112,7 +112,7 @@ def clear_area(face: Face, drawn: list[Ink], op: TextOp, icons: IconSet, safe: f
     """The cheap part of `room_findings`: `op` inside the safe area, and its glyphs' box clear of
     the glyphs' box of other text and of pictures (icons, whose shapes vary, are left to the pixels)."""
     b = Ink(len(drawn), op, _NOBODY, IDENTITY, bounds(op))
-    if next(_safe_area(face, [b], safe, icons), None) is not None:
+    if next(safe_area(face, [b], safe, icons), None) is not None:
         return False
     tb = tight_box(b, icons)
     for a in drawn:
@@ -147,7 +147,15 @@ def _what(ink: Ink) -> str:
         return f"text “{snippet(op.text)}”"
     if isinstance(op, IconOp):
         return f"icon '{op.name}'"
-    name = {RectOp: "rectangle", CircleOp: "circle", LineOp: "line", PolyOp: "polygon", ImageOp: "image"}[type(op)]
+    name = {
+        RectOp: "rectangle",
+        CircleOp: "circle",
+        EllipseOp: "ellipse",
+        PathOp: "path",
+        LineOp: "line",
+        PolyOp: "polygon",
+        ImageOp: "image",
+    }[type(op)]
     return f"a {name} of the <{ink.owner.tag}>" if ink.owner.tag == "grid" else f"the {name}"
 
 
@@ -204,7 +212,7 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
 
 def _fill(ink: Ink) -> str | None:
     op = ink.op
-    return op.fill if isinstance(op, (RectOp, CircleOp, PolyOp)) else None
+    return op.fill if isinstance(op, (RectOp, CircleOp, EllipseOp, PathOp, PolyOp)) else None
 
 
 def _one_ground(a: Ink, b: Ink, index: Index, icons: IconSet) -> bool:
@@ -239,7 +247,8 @@ def _traces(a: Ink, b: Ink) -> bool:
 def _sits_on(b: Ink, c: Ink, icons: IconSet) -> bool:
     """Whether all of b lies on what c covers (c's fill, an icon's or a picture's ink)."""
     op = c.op
-    if isinstance(op, (TextOp, LineOp)) or (isinstance(op, (RectOp, CircleOp, PolyOp)) and op.fill is None):
+    shape = (RectOp, CircleOp, EllipseOp, PathOp, PolyOp)
+    if isinstance(op, (TextOp, LineOp)) or (isinstance(op, shape) and op.fill is None and op.gradient is None):
         return False
     win = Window(*b.box)
     mb = mask(b, win, "ink", icons)
@@ -292,7 +301,8 @@ def _clear_flush_sides(touch: Image.Image, op: RectOp, box: Box, win: Window) ->
 # ---------------------------------------------------------------- safe area
 
 
-def _safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterator[Finding]:
+def safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterator[Finding]:
+    """Text and icons closer than m mm to the trim."""
     for ink in drawn:
         if not ink.content or _inside_safe(face, ink.box, m):
             continue

@@ -19,7 +19,9 @@ from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
 from mazmorra.i18n.labels import Label, Labels, template_labels
 from mazmorra.layout import facecache
 from mazmorra.layout.attrs import AT
+from mazmorra.layout.contrast import contrast
 from mazmorra.layout.facecache import FaceCache
+from mazmorra.limits import INCLUDE_DEPTH
 
 _JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)
 _TAG = re.compile(r"<([A-Za-z][\w.-]*)")
@@ -123,6 +125,18 @@ class _SharedBytecode(jinja2.BytecodeCache):
 # and what each template source includes or imports.
 _COMPILED: dict[str, bytes] = {}
 _REFERENCES: dict[tuple[str, str | None], list[str]] = {}
+_INCLUDE_LINES: dict[tuple[str, str | None], list[tuple[str, int]]] = {}  # each template named as text, its line
+
+
+def _include_lines(tree: nodes.Template) -> list[tuple[str, int]]:
+    """The templates a template includes, imports or extends by a name written as text, with the
+    line of each."""
+    out = []
+    for node in tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+        name = getattr(node, "template", None)
+        if isinstance(name, nodes.Const) and isinstance(name.value, str):
+            out.append((name.value, node.lineno))
+    return out
 
 
 class _Environment(SandboxedEnvironment):
@@ -136,6 +150,11 @@ class _Environment(SandboxedEnvironment):
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = self.parsed.pop((source, name, filename), None)  # compiling may fold it in place: used once
         return tree if tree is not None else super()._parse(source, name, filename)
+
+
+def ink_on(colour: str) -> str:
+    """Near-black or white: whichever reads better on `colour` (#rrggbb), for a mark printed on it."""
+    return max(("#1b1b1b", "#ffffff"), key=lambda ink: contrast(ink, colour))
 
 
 class Templates:
@@ -160,12 +179,15 @@ class Templates:
             bytecode_cache=_SharedBytecode(_COMPILED, disk),
         )
         self._refs: dict[str, tuple[Path | None, list[str]]] = {}  # name -> (its file, what it includes)
+        self._lines: dict[str, list[tuple[str, int]]] = {}  # name -> what it includes by a written name, where
         self.env.filters["roman"] = roman
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        self.env.filters["ink_on"] = ink_on
 
     def get(self, name: str) -> jinja2.Template:
         """A template, compiled; TemplateError (with a located problem) when it cannot be."""
         try:
+            self._includes_bounded(name)
             return self.env.get_template(name)
         except jinja2.TemplateSyntaxError as exc:
             loc = Loc(rel(exc.filename or name), exc.lineno or 0, 1)
@@ -179,6 +201,38 @@ class Templates:
                     None,
                 )
             ) from None
+
+    def _includes_bounded(self, name: str) -> None:
+        """Refuse, before rendering it, a template that includes itself (directly or through others),
+        at the first include that starts going round, or nests includes deeper than
+        limits.INCLUDE_DEPTH, at the one too deep (only templates named as text can be followed; the
+        others meet Python's recursion limit when rendered)."""
+        path: list[str] = [name]
+        edges: list[Loc] = []  # edges[k]: the include line in path[k] that leads to path[k + 1]
+        done: set[str] = set()
+
+        def visit(current: str) -> None:
+            filename, _ = self._references(current)
+            for ref, line in self._lines.get(current, []):
+                here = Loc(rel(str(filename)), line, 1)
+                if ref in path:
+                    start = path.index(ref)
+                    chain = " → ".join([*path[start:], ref])
+                    message = f"template {ref} includes itself ({chain}): an endless recursion"
+                    raise TemplateError(Problem("template.render", message, [*edges, here][start]))
+                if len(path) > INCLUDE_DEPTH:  # len(path) includes, with this one
+                    chain = " → ".join([*path, ref])
+                    message = f"templates include templates more than {INCLUDE_DEPTH} deep ({chain})"
+                    raise TemplateError(Problem("template.render", message, here))
+                if ref not in done:
+                    path.append(ref)
+                    edges.append(here)
+                    visit(ref)
+                    path.pop()
+                    edges.pop()
+            done.add(current)
+
+        visit(name)
 
     def files(self, names: Iterable[str]) -> list[Path]:
         """The files of the named templates and of everything they include or import, recursively,
@@ -197,6 +251,21 @@ class Templates:
             stack += reversed(refs)
         return list(files)
 
+    def uses(self, names: Iterable[str], variable: str) -> bool:
+        """Whether the named templates, or any they include, read `variable` from their context."""
+        for path in self.files(names):
+            for name, (filename, _) in self._refs.items():
+                if filename != path:
+                    continue
+                try:
+                    source, fn, _ = self.loader.get_source(self.env, name)
+                    if variable in meta.find_undeclared_variables(self.env.parse(source, name, fn)):
+                        return True
+                except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
+                    pass  # reported when the template is compiled
+                break
+        return False
+
     def _references(self, name: str) -> tuple[Path | None, list[str]]:
         """A template's file and the templates it includes or imports: parsed once per build."""
         if name not in self._refs:
@@ -211,10 +280,12 @@ class Templates:
                 if refs is None:
                     tree = self.env.parse(source, name, filename)
                     refs = _REFERENCES[(source, filename)] = [r for r in meta.find_referenced_templates(tree) if r]
+                    _INCLUDE_LINES[(source, filename)] = _include_lines(tree)
                     self.env.parsed[(source, name, filename)] = tree  # what get() compiles, unless cached
                     if self.disk is not None:
                         self.disk.put(key, refs)
                 self._refs[name] = (Path(filename) if filename else None, refs)
+                self._lines[name] = _INCLUDE_LINES.get((source, filename), [])
             except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
                 self._refs[name] = (None, [])  # reported when the template is compiled
         return self._refs[name]
@@ -279,7 +350,7 @@ class Templates:
         out = []
         for lang, labels in by_lang.items():
             for msgid in labels.missing:
-                catalogue = rel(pack_root / "locale" / f"{lang}.po")
+                catalogue = rel(pack_root / "locale" / "labels" / f"{lang}.po")
                 out.append(
                     Problem(
                         "i18n.label",

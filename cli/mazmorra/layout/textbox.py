@@ -4,25 +4,32 @@ moved into place; optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 
 from mazmorra import fonts
-from mazmorra.contracts import IconOp, Op, RectOp, TextOp
-from mazmorra.errors import Problem
-from mazmorra.layout.attrs import FaceContext, choice, colour, length, number, opt_colour
-from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Style, fit, number_label
-from mazmorra.text import IconPart, TextPart
+from mazmorra.colour import parse as parse_colour
+from mazmorra.colour import with_alpha
+from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
+from mazmorra.errors import Problem, Severity
+from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
+from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
+from mazmorra.layout.paint import corners, opacity, paint
+from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
-    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
+    | {"letter-spacing", "outline", "outline-width"}
 )
-ALIGN = ("left", "center", "right")
+ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
 SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
+SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
@@ -46,29 +53,54 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             f"pack.yaml print: min_size: {role}:); enlarge it (and its box) or give the box another role"
         )
     min_size = max(number(el, "min-size", size), floor)
+    fld = el.get("field")
+    issues, spans = span_issues(content, ctx) if "[" in content else ([], ())
+    for issue in issues:
+        ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
     round_box = choice(el, "shape", SHAPES) == "round"
     style = Style(
         font=faces.regular,
         bold_font=faces.bold,
-        color=colour(el.get("color", "#222222")),
+        color=el_colour(el, "color", "#222222"),
         leading=number(el, "leading", 1.18),
         align="center" if round_box else choice(el, "align", ALIGN),
         valign="middle" if round_box else choice(el, "valign", VALIGN),
         italic_font=faces.italic,
         bold_italic_font=faces.bold_italic,
         paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
-        inside_color=colour(el.get("number-color", "#222222")),
+        inside_color=el_colour(el, "number-color", "#222222"),
+        spacing=_letter_spacing(el),
+        span_fonts=spans,
     )
-    fill, stroke = opt_colour(el, "fill"), opt_colour(el, "stroke")
-    if fill or stroke:  # the box's own frame, behind its text
-        out.append(RectOp(x, y, w, h, fill, stroke, length(el, "stroke-width", 0.3), length(el, "r", 0)))
+    if el.get("rotate") is None and ctx.top is not None:  # a design-mode outline (a turned box: not shown)
+        ctx.outlines.append((x, y, w, h))
+    frame = paint(el, (x, y, w, h))
+    if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
+        radius, radii = corners(el)
+        out.append(
+            RectOp(x, y, w, h, frame.fill, frame.stroke, frame.stroke_width, radius, frame.dash, frame.gradient, radii)
+        )
+    see = opacity(el)
+    outline = opt_colour(el, "outline")
+    if outline and see < 1:
+        outline = with_alpha(outline, see)
+    outline_width = length(el, "outline-width", 0.25) if outline else 0.0
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
-    fld = el.get("field")
     block = _text_block(
-        content, w, h, style, size, min_size, ctx.lang_of(fld), ctx.icons.name_set, role != "body", round_box
+        content,
+        w,
+        h,
+        style,
+        size,
+        min_size,
+        ctx.lang_of(fld),
+        ctx.icons.name_set,
+        role != "body",
+        round_box,
+        ctx.icons.number_places,
     )
     for face, missing in block.missing:
         ctx.problems.append(
@@ -78,6 +110,26 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                 ctx.text_loc(fld),
                 ctx.component,
                 fld,
+                lang=ctx.lang,
+            )
+        )
+    if fld:
+        capacity = (
+            _capacity(content, w, h, style, min_size, ctx.lang_of(fld), role != "body", round_box)
+            if ctx.measure
+            else None
+        )
+        ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
+    if ctx.shrinks and block.fits and block.size < size - 1e-9:
+        ctx.problems.append(
+            Problem(
+                SHRUNK,
+                f"text shrinks from its design size {size:g} pt to {block.size:g} pt to fit its {w:.1f}×{h:.1f} mm "
+                f"box (the minimum is {min_size:g} pt); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                Severity.WARNING,
                 lang=ctx.lang,
             )
         )
@@ -107,9 +159,54 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         )
     for op in block.ops:  # the block was laid out at (0, 0): move it to the box
         if isinstance(op, TextOp):
-            out.append(TextOp(op.x + x, op.y + y, op.text, op.font, op.size, op.color))
+            ink = op.color if see >= 1 else with_alpha(op.color, see)
+            out.append(replace(op, x=op.x + x, y=op.y + y, color=ink, outline=outline, outline_width=outline_width))
         else:
-            out.append(IconOp(op.name, op.x + x, op.y + y, op.size))
+            out.append(replace(op, x=op.x + x, y=op.y + y, opacity=see))
+
+
+def _letter_spacing(el: ET.Element) -> float:
+    """letter-spacing= in em (0.05: a twentieth of the font size after every letter), -0.2 to 1."""
+    raw = el.get("letter-spacing")
+    if raw is None:
+        return 0.0
+    try:
+        value = float(raw.strip().removesuffix("em"))
+    except ValueError:
+        value = math.nan
+    if not -0.2 <= value <= 1:
+        raise ValueError(f'<text letter-spacing="{raw}">: in em, from -0.2 to 1 (0.05 adds a twentieth of the size)')
+    return value
+
+
+@lru_cache(maxsize=1024)
+def _capacity(
+    content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
+) -> int:
+    """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
+    a translator's budget, measured with the fitting engine itself."""
+    filler = " ".join(content.split()) + " "
+    if not filler.strip():
+        return 0
+
+    def text(n: int) -> str:
+        cut = (filler * (n // len(filler) + 1))[:n]
+        if cut.rfind("{") > cut.rfind("}"):  # never half an icon token
+            cut = cut[: cut.rfind("{")]
+        return cut.rstrip()
+
+    def fits(n: int) -> bool:
+        return fit(
+            text(n), w * PT_PER_MM, h * PT_PER_MM, style, min_size, min_size, lang, heading=heading, round_box=round_box
+        ).fits
+
+    lo, hi = 0, len(filler)
+    while fits(hi) and hi < 64 * len(filler):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # lo fits, hi does not
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return len(text(lo))
 
 
 def _number_ok(el: ET.Element) -> bool:
@@ -150,6 +247,7 @@ def _text_block(
     icon_names: frozenset[str],
     heading: bool,
     round_box: bool = False,
+    places: tuple[tuple[str, float, float, float], ...] = (),
 ) -> TextBlock:
     out: list[TextOp | IconOp] = []
     unknown: list[str] = []
@@ -164,24 +262,31 @@ def _text_block(
     top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
     ascent = s * 0.78 / PT_PER_MM
     space_pt = fonts.width(" ", style.font, s)
+    justify = style.align == "justify"
     gaps = 0.0  # paragraph spacing above the line
     for i, line in enumerate(fitted.lines):
         lw = line.width / PT_PER_MM
         lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(line.align or style.align, 0.0)
+        items = _justified(line, w * PT_PER_MM) if justify and not line.align and not line.last else line.items
         gaps += line.gap_before / PT_PER_MM
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
         run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
         run_font, run_x, run_end = "", 0.0, 0.0
-        for placed in line.items + (None,):
+        run_span: Span | None = None
+        for placed in items + (None,):
             part = placed.part if placed is not None else None
-            pfont = (
-                (style.face(part.bold, part.italic) if part.bold or part.italic else style.font)
-                if isinstance(part, TextPart)
-                else ""
-            )
-            if run and (pfont != run_font or placed is None or placed.x - run_end > space_pt * 1.5):
+            pfont = style.part_font(part) if isinstance(part, TextPart) else ""
+            pspan = part.span if isinstance(part, TextPart) else None
+            gap = placed.x - run_end if placed is not None else 0.0
+            if run and (
+                pfont != run_font
+                or pspan != run_span
+                or placed is None
+                or gap > space_pt * 1.5
+                or (justify and gap > space_pt * 1.01)
+            ):
                 joined = "".join(run)
-                out.append(TextOp(lx + run_x / PT_PER_MM, base, joined, run_font, s, style.color))
+                out.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
                 run = []
                 gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
                 if gone:
@@ -191,13 +296,13 @@ def _text_block(
             px = lx + placed.x / PT_PER_MM
             if isinstance(part, TextPart):
                 if not run:
-                    run_font, run_x = pfont, placed.x
+                    run_font, run_x, run_span = pfont, placed.x, pspan
                 elif placed.x - run_end > 1e-6:
                     run.append(" ")
                 run.append(part.text)
                 run_end = placed.x + placed.width
             elif isinstance(part, IconPart) and part.inside:
-                _inside(part, px, base, s, style, icon_names, unknown, missing, out)
+                _inside(part, px, base, s, style, icon_names, unknown, missing, out, places)
             elif isinstance(part, IconPart):
                 isz = s * 1.15 / PT_PER_MM
                 if part.name not in icon_names:
@@ -225,6 +330,72 @@ def _text_block(
     )
 
 
+def spanned(x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None) -> TextOp:
+    """A run of text as drawn: in its span's colour, size, decorations and height when it has one."""
+    if span is None:
+        return TextOp(x, base, text, font, size, style.color, style.spacing * size)
+    rise = {"sup": 0.36, "sub": -0.16}.get(span.shift, 0.0) * size
+    color = style.color
+    if span.color is not None:
+        try:
+            color = parse_colour(span.color)
+        except ValueError:
+            pass  # reported by the text box (span_issues) as an error: the build fails
+    return TextOp(
+        x,
+        base,
+        text,
+        font,
+        size * span.size,
+        color,
+        style.spacing * size * span.size,
+        None,
+        0.0,
+        rise,
+        span.underline,
+        span.strike,
+    )
+
+
+def span_issues(content: str, ctx: FaceContext) -> tuple[list[str], tuple[tuple[str, tuple[str, str, str, str]], ...]]:
+    """A text's span mistakes in words (tags, colours, sizes, fonts), and the faces of its [font=] names."""
+    issues = span_problems(content)
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for m in SPAN.finditer(content):
+        tag, value = m.group(2), m.group(3)
+        if value is None or m.group(1):
+            continue
+        if tag == "color":
+            try:
+                parse_colour(value)
+            except ValueError as exc:
+                issues.append(f"'{m.group(0)}': {exc}")
+        elif tag == "size" and size_ratio(value) == 1.0 and value != "100%":
+            issues.append(f"'{m.group(0)}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
+        elif tag == "font" and value not in found:
+            try:
+                f = ctx.font(value, f"'{m.group(0)}'")
+            except ValueError as exc:
+                issues.append(str(exc))
+                continue
+            found[value] = (f.regular, f.bold, f.italic, f.bold_italic)
+    return issues, tuple(sorted(found.items()))
+
+
+def _justified(line: Line, width: float) -> tuple[Placed, ...]:
+    """A line's parts spread so it fills the box's width (pt): the spare room shared between its
+    word gaps (a word's own parts, a hyphenated piece or bold inside a word, stay together)."""
+    gaps = sum(1 for a, b in pairwise(line.items) if b.x - (a.x + a.width) > 1e-6)
+    spare = width - line.width
+    if gaps == 0 or spare <= 0:
+        return line.items
+    out, k = [line.items[0]], 0
+    for a, b in pairwise(line.items):
+        k += b.x - (a.x + a.width) > 1e-6
+        out.append(replace(b, x=b.x + spare * k / gaps))
+    return tuple(out)
+
+
 def _inside(
     part: IconPart,
     px: float,
@@ -235,8 +406,11 @@ def _inside(
     unknown: list[str],
     missing: dict[str, set[str]],
     out: list[TextOp | IconOp],
+    places: tuple[tuple[str, float, float, float], ...] = (),
 ) -> None:
-    """An icon with its number drawn inside, centred (a coin with 3 in it)."""
+    """An icon with its number drawn inside (a coin with 3 in it): centred, or where the pack's
+    icons.yaml places it for this icon."""
+    dx, dy, scale = next(((x, y, k) for n, x, y, k in places if n == part.name), (0.0, 0.0, 1.0))
     isz = s * INSIDE_SCALE / PT_PER_MM
     top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
     if part.name not in icon_names:
@@ -244,10 +418,11 @@ def _inside(
     else:
         out.append(IconOp(part.name, px, top, isz))
     label = number_label(part)
-    nsize = s * INSIDE_SCALE * INSIDE_NUMBER
+    nsize = s * INSIDE_SCALE * INSIDE_NUMBER * scale
     nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
     gone = fonts.missing_chars(label, style.bold_font)
     if gone:
         missing.setdefault(style.bold_font, set()).update(gone)
     cap = nsize * 0.72 / PT_PER_MM
-    out.append(TextOp(px + (isz - nw) / 2, top + (isz + cap) / 2, label, style.bold_font, nsize, style.inside_color))
+    cx, cy = px + isz / 2 + dx * isz, top + isz / 2 + dy * isz
+    out.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))

@@ -2,7 +2,7 @@
 
 One entry, `render(docs, sinks, staging, jobs, progress)`: each document is laid out once, its items
 streamed through every sink (`sink.py`: the protocol; one module per sink: `pdf.py` the
-print-and-play sheets, `png.py`, `tts.py`, `gallery.py`), documents side by side in forked worker
+print-and-play sheets, `png.py`, `tts.py`, `gallery.py`, `cutfile.py` for cutting machines), documents side by side in forked worker
 processes when `jobs` > 1. `make_sinks` builds the list from the build's `Outputs`; `SINKS` names
 every sink in the order they run. Imposition (`impose.py`, `posters.py`) and drawing (`draw.py`,
 `raster.py`) are the sinks' tools.
@@ -34,8 +34,11 @@ Progress = Callable[[str, int], None]  # (what was just done or "", how many com
 SINKS: dict[str, str] = {
     "pdf": "mazmorra.render.pdf:PdfSink",
     "png": "mazmorra.render.png:PngSink",
+    "cards": "mazmorra.render.cardpdf:CardPdfSink",
+    "sheet-images": "mazmorra.render.sheetimages:SheetImageSink",
     "tts": "mazmorra.render.tts:TtsSink",
     "gallery": "mazmorra.render.gallery:GallerySink",
+    "cut": "mazmorra.render.cutfile:CutSink",
 }
 
 

@@ -11,20 +11,18 @@ import io
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor as _HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
 from mazmorra.contracts import (
     CircleOp,
+    EllipseOp,
     Face,
     IconOp,
     ImageOp,
@@ -32,25 +30,27 @@ from mazmorra.contracts import (
     LineOp,
     Op,
     Page,
+    PathOp,
     PolyOp,
     RectOp,
     RotateOp,
     TextOp,
 )
-from mazmorra.icons import IconSet, load_svg, recoloured
-from mazmorra.render import posters
+from mazmorra.icons import IconSet, faded, load_svg, recoloured
+from mazmorra.printers.cmyk import Ink
+from mazmorra.render import guides, posters, shapes, text
+from mazmorra.render.boxes import page_boxes, set_boxes
+from mazmorra.render.forms import end_form
+from mazmorra.render.inks import Look
+from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
 
 
-@lru_cache(maxsize=1024)
-def HexColor(value: str) -> Any:
-    return _HexColor(value)
-
-
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
+GUIDE_WIDTH_PT = 0.6  # a round piece's cut guide: solid, wide enough to keep its colour once rasterised
 
 
 @dataclass(frozen=True)
@@ -82,12 +82,21 @@ def warm_up() -> None:
 class PdfPages:
     """One PDF being written, page by page."""
 
-    def __init__(self, path: Path | BinaryIO, page_size: tuple[float, float], meta: DocMeta, icons: IconSet):
+    def __init__(
+        self,
+        path: Path | BinaryIO,
+        page_size: tuple[float, float],
+        meta: DocMeta,
+        icons: IconSet,
+        ink: Ink | None = None,
+        look: Look | None = None,
+    ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         pw, ph = page_size
         self.size = page_size
         self.page_h = ph
-        self.c = Canvas(
+        self.look = look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
+        self.c = look.canvas()(
             str(path) if isinstance(path, Path) else path,
             pagesize=(pw * K, ph * K),
             invariant=1,
@@ -100,10 +109,15 @@ class PdfPages:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
-        self._forms: dict[tuple[str, str | None], tuple[str, float]] = {}  # (icon, colour) -> (form, larger side pt)
+        self._svgs: dict[
+            tuple[str, str | None, float], tuple[str, float, float]
+        ] = {}  # (file, colour, opacity) -> form
+        self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
+        self._base: Callable[[str], Any] = ink.colour if ink is not None else paint
         self.pages = 0
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
+        self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:
@@ -111,6 +125,20 @@ class PdfPages:
 
     def Y(self, y: float) -> float:
         return (self.page_h - y) * K
+
+    # -- colours: an op's colour as this page draws it (ink saver, then RGB with alpha or the printer's CMYK)
+    def colour(self, value: str) -> Any:
+        """A text's, a line's, a stroke's or a recoloured icon's colour."""
+        return self._base(self.look.ink(value))
+
+    def fill(self, value: str) -> Any:
+        """A shape's fill."""
+        return self._base(self.look.fill(value))
+
+    def picture(self, data: bytes) -> Any:
+        """An embedded picture (PNG bytes) as ReportLab takes it: in grey or the printer's CMYK if asked."""
+        data = self.look.picture(data)
+        return io.BytesIO(data) if self.ink is None else self.ink.image(data)
 
     def begin(self, pages: list[Page]) -> None:
         """The pages of a document, planned: they are drawn as its items arrive (`push`), each as
@@ -185,23 +213,25 @@ class PdfPages:
             self.draw_face(face, p.x, p.y, True)
             c.restoreState()
         c.setLineWidth(MARK_WIDTH_PT)
-        c.setStrokeColor(HexColor("#000000"))
+        c.setStrokeColor(self.colour("#000000"))
         for x1, y1, x2, y2 in page.marks:
             c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
         if page.folds:  # dash-dot: fold here, do not cut
             c.setDash([6, 2, 1, 2], 0)
-            c.setStrokeColor(HexColor("#555555"))
+            c.setStrokeColor(self.colour("#555555"))
             for x1, y1, x2, y2 in page.folds:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         if page.cuts:
             c.setDash(2, 2)
-            c.setStrokeColor(HexColor("#888888"))
+            c.setStrokeColor(self.colour("#888888"))
             for x1, y1, x2, y2 in page.cuts:
                 c.line(self.X(x1), self.Y(y1), self.X(x2), self.Y(y2))
             c.setDash()
         for op in (*page.notes, *label):
             self._op(op, 0.0, 0.0)
+        faces = [(p, held[p.index].front if p.side == "front" else held[p.index].back) for p in page.placements]
+        set_boxes(c, page.size, *page_boxes(page.size, [(p, f.bleed) for p, f in faces if f is not None]))
         c.showPage()
         self._compress_last_page()
         self.pages += 1
@@ -229,7 +259,7 @@ class PdfPages:
                 self.page_h = bh  # draw in the form's own coordinates
                 self.c.beginForm(name, 0, 0, bw * K, bh * K)
                 self._draw_face(face, face.bleed, face.bleed)
-                self.c.endForm()
+                end_form(self.c)
                 self.page_h = page_h
             self.c.saveState()
             self.c.translate(self.X(x0 - face.bleed), self.Y(y0 + face.h + face.bleed))
@@ -250,8 +280,8 @@ class PdfPages:
         else:
             path.rect(*box)
         c.clipPath(path, stroke=0, fill=0)
-        if face.background:
-            c.setFillColor(HexColor(face.background))
+        if face.background and not self.look.ink_saver:  # the ink saver prints no full-bleed fill
+            c.setFillColor(self.fill(face.background))
             c.rect(*box, stroke=0, fill=1)
         self._ops(face.ops, x0, y0)
         c.restoreState()
@@ -270,47 +300,39 @@ class PdfPages:
             self._texts(run, x0, y0)
 
     def _texts(self, ops: Sequence[TextOp], ox: float, oy: float) -> None:
-        t = self.c.beginText()
-        font = color = None
-        for op in ops:
-            if (op.font, op.size) != font:
-                font = (op.font, op.size)
-                t.setFont(fonts.register(op.font), op.size)
-            if op.color != color:
-                color = op.color
-                t.setFillColor(HexColor(op.color))
-            t.setTextOrigin(self.X(ox + op.x), self.Y(oy + op.y))
-            t.textOut(op.text)
-        self.c.drawText(t)
+        text.draw(self, ops, ox, oy)
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
-        if face.shape == "round":  # the cut guide of a round component: its trim circle
-            c.setLineWidth(MARK_WIDTH_PT)
-            c.setStrokeColor(HexColor("#555555"))
-            c.setDash(1.5, 1.5)
+        if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(self.colour(self._guides.of(face, guides.circle_points(face))))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
-            c.setDash()
-
-    def _colours(self, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
-        c = self.c
-        if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(width * K)
-        return (1 if fill else 0), (1 if stroke else 0)
+        elif self.look.corner > 0:  # rounded corners: where the corner rounder (or scissors) goes
+            r = min(self.look.corner, face.w / 2, face.h / 2)
+            c.setLineWidth(GUIDE_WIDTH_PT)
+            c.setStrokeColor(self.colour(self._guides.of(face, guides.corner_points(face, r))))
+            for (cx, cy), start in guides.corners(face, r):
+                c.arc(self.X(x0 + cx - r), self.Y(y0 + cy + r), self.X(x0 + cx + r), self.Y(y0 + cy - r), start, 90)
 
     def _op(self, op: Op, ox: float, oy: float) -> None:
-        _DRAW[type(op)](self, op, ox, oy)
+        if shapes.translucent(op):  # its alpha ends with it: what follows (a form above all) starts solid
+            self.c.saveState()
+            _DRAW[type(op)](self, op, ox, oy)
+            self.c.restoreState()
+        else:
+            _DRAW[type(op)](self, op, ox, oy)
 
     def _text(self, op: TextOp, ox: float, oy: float) -> None:
-        self.c.setFillColor(HexColor(op.color))
+        if op.outline or op.underline or op.strike or op.spacing or op.rise:
+            self._texts([op], ox, oy)
+            return
+        self.c.setFillColor(self.colour(op.color))
         self.c.setFont(fonts.register(op.font), op.size)
         self.c.drawString(self.X(ox + op.x), self.Y(oy + op.y), op.text)
 
     def _icon_op(self, op: IconOp, ox: float, oy: float) -> None:
-        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color)
+        self._icon(op.name, ox + op.x, oy + op.y, op.size, op.color, op.opacity)
 
     def _rotate(self, op: RotateOp, ox: float, oy: float) -> None:
         self._turn(op.angle, ox + op.cx, oy + op.cy)
@@ -325,68 +347,65 @@ class PdfPages:
         c.rotate(-angle)  # clockwise on the page: y grows downwards in our coordinates
         c.translate(-px, -py)
 
-    def _rect(self, op: RectOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        if fill or stroke:
-            x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
-            if op.radius:
-                self.c.roundRect(x, y, op.w * K, op.h * K, op.radius * K, stroke=stroke, fill=fill)
-            else:
-                self.c.rect(x, y, op.w * K, op.h * K, stroke=stroke, fill=fill)
-
-    def _circle(self, op: CircleOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        if fill or stroke:
-            self.c.circle(self.X(ox + op.cx), self.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
-
-    def _line(self, op: LineOp, ox: float, oy: float) -> None:
-        c = self.c
-        self._colours(None, op.stroke, op.stroke_width)
-        if op.dash:
-            c.setDash([d * K for d in op.dash])
-        c.line(self.X(ox + op.x1), self.Y(oy + op.y1), self.X(ox + op.x2), self.Y(oy + op.y2))
-        if op.dash:
-            c.setDash()
-
-    def _poly(self, op: PolyOp, ox: float, oy: float) -> None:
-        fill, stroke = self._colours(op.fill, op.stroke, op.stroke_width)
-        p = self.c.beginPath()
-        (x, y), *rest = op.points
-        p.moveTo(self.X(ox + x), self.Y(oy + y))
-        for x, y in rest:
-            p.lineTo(self.X(ox + x), self.Y(oy + y))
-        p.close()
-        self.c.drawPath(p, stroke=stroke, fill=fill)
-
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
         self.inputs.add(Path(op.path))
-        data = images.prepared(Path(op.path), op.w, op.h, op.color)
         x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
+        self.c.saveState()
         if op.radius:  # the picture clipped to a rounded frame
-            self.c.saveState()
             path = self.c.beginPath()
             path.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
             self.c.clipPath(path, stroke=0, fill=0)
-        self.c.drawImage(
-            ImageReader(io.BytesIO(data)),
-            x,
-            y,
-            op.w * K,
-            op.h * K,
-            mask="auto",
-            preserveAspectRatio=True,
-            anchor="c",
-        )
-        if op.radius:
-            self.c.restoreState()
+        if op.vector:  # an SVG: drawn as vectors, fitted and centred like a picture
+            form, w, h = self._svg_form(Path(op.path), op.color, op.opacity)
+            scale = min(op.w * K / w, op.h * K / h)
+            dx, dy = (op.w * K - w * scale) / 2, (op.h * K - h * scale) / 2
+            self.c._code.append(f"{fp_str(scale, 0, 0, scale, x + dx, y + dy)} cm")
+            self.c.doForm(form)
+        else:
+            if op.opacity < 1:
+                self.c.setFillAlpha(op.opacity)
+            data = images.prepared(Path(op.path), op.w, op.h, op.color)
+            self.c.drawImage(
+                ImageReader(self.picture(data)),
+                x,
+                y,
+                op.w * K,
+                op.h * K,
+                mask="auto",
+                preserveAspectRatio=True,
+                anchor="c",
+            )
+        self.c.restoreState()
 
-    def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
+    def _svg_form(self, path: Path, color: str | None, opacity: float = 1.0) -> tuple[str, float, float]:
+        """An SVG drawn once per document (colour and opacity) as a form: (its name, width, height pt)."""
+        key = (str(path), color, opacity)
+        known = self._svgs.get(key)
+        if known is None:
+            from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
+
+            drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
+            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing
+            if opacity < 1:
+                drawing = faded(drawing, opacity)
+            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
+            known = self._svgs[key] = (f"svg-{len(self._svgs)}", drawing.width, drawing.height)
+            self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, self.c, 0, 0)
+            end_form(self.c)
+        return known
+
+    def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None, opacity: float = 1.0) -> None:
         path = self.icons.files[name]
         self.inputs.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
+            c.saveState()
+            if opacity < 1:
+                c.setFillAlpha(opacity)
+            png = path.read_bytes() if color is None else images.tinted(path, color)
             c.drawImage(
-                ImageReader(str(path) if color is None else io.BytesIO(images.tinted(path, color))),
+                ImageReader(self.picture(png)),
                 self.X(x),
                 self.Y(y + size),
                 size * K,
@@ -395,19 +414,10 @@ class PdfPages:
                 preserveAspectRatio=True,
                 anchor="c",
             )
+            c.restoreState()
             return
-        known = self._forms.get((name, color))
-        if known is None:  # drawn once per document (and colour) as a form, then referenced
-            from reportlab.graphics import renderPDF  # with svglib: only when an SVG icon is drawn
-
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), HexColor(color))
-            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            known = self._forms[(name, color)] = (f"icon-{len(self._forms)}", max(drawing.width, drawing.height))
-            c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
-            c.endForm()
-        form, extent = known
-        scale = size * K / extent
+        form, w, h = self._svg_form(path, color, opacity)
+        scale = size * K / max(w, h)
         c._code.append(f"q {fp_str(scale, 0, 0, scale, self.X(x), self.Y(y + size))} cm")
         c.doForm(form)
         c._code.append("Q")
@@ -420,10 +430,12 @@ class PdfPages:
 _DRAW: dict[type, Callable[[PdfPages, Any, float, float], None]] = {
     TextOp: PdfPages._text,
     IconOp: PdfPages._icon_op,
-    RectOp: PdfPages._rect,
-    CircleOp: PdfPages._circle,
-    LineOp: PdfPages._line,
-    PolyOp: PdfPages._poly,
+    RectOp: shapes.rect,
+    CircleOp: shapes.circle,
+    EllipseOp: shapes.ellipse,
+    LineOp: shapes.line,
+    PolyOp: shapes.poly,
+    PathOp: shapes.path,
     ImageOp: PdfPages._image,
     RotateOp: PdfPages._rotate,
 }

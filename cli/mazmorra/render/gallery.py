@@ -22,6 +22,7 @@ from mazmorra.render import beforeafter
 from mazmorra.render.beforeafter import CHANGED, REMOVED, Before, Shown, per_lang, pictures
 from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.safetext import file_stem
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Earlier, Face, Item, Round
@@ -66,8 +67,11 @@ class GallerySink(Sink):
         deck.names[doc.lang] = doc.deck_name
         deck.pack_names[doc.lang] = doc.pack_name
         comp = item.front.component
-        base = f"img/{doc.lang}/{doc.deck_id}/"
-        wanted = [(base + f"{comp}-front.jpg", item.front)]
+        if doc.lang in deck.components.get(comp, {}):  # a component drawn copy by copy: its first, all counted
+            deck.components[comp][doc.lang].copies += item.copies
+            return
+        base = f"img/{doc.lang}/{file_stem(doc.deck_id)}/"
+        wanted = [(base + f"{file_stem(comp)}-front.jpg", item.front)]
         back = ""
         if item.back is not None:
             back = base + back_stem(doc, item) + ".jpg"

@@ -3,13 +3,15 @@ drawn (`draw.py`) while the document's items arrive."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
-from mazmorra.render.impose import DoesNotFit, impose
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.render.inks import Look
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.units import parse_length
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
@@ -22,6 +24,23 @@ class _Made:
 
     pages: int
     inputs: set[Path] = field(default_factory=set)
+
+
+def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
+    """The build's sheet turned as the deck (else the pack) asks when the command line did not say;
+    still None for auto, which imposition settles by what fits more."""
+    if ctx.sheet.landscape is not None:
+        return ctx.sheet
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    wanted = (spec.orientation if spec else None) or ctx.pack.spec.orientation
+    return ctx.sheet if wanted == "auto" else replace(ctx.sheet, landscape=wanted == "landscape")
+
+
+def corner_radius(ctx: SinkContext, deck_id: str) -> float:
+    """The radius (mm) of the deck's rounded corners: its own `corner_radius`, else the pack's."""
+    spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
+    value = spec.corner_radius if spec is not None and spec.corner_radius is not None else ctx.pack.spec.corner_radius
+    return parse_length(value)
 
 
 class PdfSink(Sink):
@@ -41,11 +60,13 @@ class PdfSink(Sink):
         return outputs.pdf
 
     def start(self, doc: Document) -> None:
+        from mazmorra.printers import cmyk
+        from mazmorra.render import pdfx
         from mazmorra.render.draw import DocMeta, PdfPages  # here: only a build that prints pays for ReportLab
 
         ctx = self.ctx
         try:
-            pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
+            pages = impose(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
         except DoesNotFit as exc:
             self.problem(
                 Problem(
@@ -59,7 +80,14 @@ class PdfSink(Sink):
             self._pdf = None
             return
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
-        self._pdf = PdfPages(ctx.stage(doc.path), ctx.sheet.size, meta, ctx.icons)
+        printer = ctx.outputs.printer  # a sheets profile in CMYK (a print shop that takes whole sheets)
+        ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
+        size = pages[0].size if pages else ctx.sheet.size
+        look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
+        self._staged = ctx.stage(doc.path)
+        self._pdf = PdfPages(self._staged, size, meta, ctx.icons, ink, look)
+        if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
+            pdfx.mark(self._pdf.c, printer.pdf, ink)
         self._pdf.begin(pages)
 
     def add(self, doc: Document, item: Item) -> None:
@@ -67,12 +95,31 @@ class PdfSink(Sink):
             self._pdf.push(item)
 
     def end(self, doc: Document) -> Part:
-        part = super().end(doc)
         if self._pdf is not None:
             self._pdf.save()
+            self._preflight(doc)  # its problems go with this document's part
+        part = super().end(doc)
+        if self._pdf is not None:
             part.data = _Made(self._pdf.pages, self._pdf.inputs)
             self._pdf = None
         return part
+
+    def _preflight(self, doc: Document) -> None:
+        """A print-shop build's checks of the written sheets (`render/pdfx.py`): RGB left in a CMYK file,
+        fonts not embedded."""
+        from mazmorra.render import pdfx
+
+        printer = self.ctx.outputs.printer
+        if printer is None:
+            return
+        rgb, fonts = pdfx.leftovers(self._staged.read_bytes())
+        where = next((d.loc for d in self.ctx.pack.decks if d.id == doc.deck_id), self.ctx.pack.loc)
+        if rgb and printer.colour == "cmyk":
+            msg = f"{doc.path.name}: RGB colour left in a CMYK file for {printer.name}"
+            self.problem(Problem("preflight.rgb", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
+        if fonts:
+            msg = f"{doc.path.name}: fonts not embedded ({', '.join(fonts)}); {printer.name} needs every font embedded"
+            self.problem(Problem("preflight.fonts", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
 
     def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
         super().absorb(doc, part, problems)

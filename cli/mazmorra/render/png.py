@@ -15,16 +15,19 @@ from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity
 from mazmorra.render.raster import (
     MM_PER_IN,
-    PROFILES,
     Frame,
+    Profile,
     Rasteriser,
     dpi_frame,
     fits_profile,
     fitting_dpi,
     png_bytes,
+    png_profiles,
+    printer_profiles,
     profile_frame,
 )
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.safetext import csv_row, file_stem
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
@@ -37,31 +40,47 @@ class PngSink(Sink):
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
         opts = ctx.outputs
-        self.profile = PROFILES[opts.png_profile] if opts.png_profile else None
-        self.dpi = self.profile.dpi if self.profile else opts.dpi
+        self.printer = opts.printer if opts.printer is not None and opts.printer.layout == "images" else None
+        self.profiles: list[Profile] = (
+            printer_profiles(self.printer)
+            if self.printer is not None
+            else png_profiles(opts.png_profile)
+            if opts.png_profile
+            else []
+        )
+        self.profile = self.profiles[0] if self.profiles else None
+        self.dpi = self.printer.dpi if self.printer else self.profile.dpi if self.profile else opts.dpi
         self._rows: list[list[str]] = []
         self._backs_done: set[str] = set()
+        self._drawn: dict[str, int] = {}  # component -> items of it so far in this document
         self._misfit = False
         self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
         self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
 
     @classmethod
     def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.png or outputs.png_profile is not None
+        return (
+            outputs.png
+            or outputs.png_profile is not None
+            or (outputs.printer is not None and outputs.printer.layout == "images")
+        )
 
     def start(self, doc: Document) -> None:
         self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()
+        self._drawn = {}
 
     def folder(self, doc: Document) -> Path:
-        return self.out_dir / self.pack.id / doc.lang / "png" / doc.deck_id
+        shop = self.printer.id if self.printer is not None else "png"
+        return self.out_dir / self.pack.id / doc.lang / shop / file_stem(doc.deck_id)
 
     def _frame(self, doc: Document, face: Face) -> Frame:
         how = self._sizing
         if self.profile is not None:
-            fitted = fits_profile(face, self.profile)
-            if fitted is not None:
-                how.add(f"{self.profile.name} profile")
-                return profile_frame(face, fitted)
+            for profile in self.profiles:
+                fitted = fits_profile(face, profile)
+                if fitted is not None:
+                    how.add(f"{profile.name} profile")
+                    return profile_frame(face, fitted)
             if not self._misfit:
                 self._misfit = True
                 pw, ph = self.profile.trim_mm
@@ -95,7 +114,9 @@ class PngSink(Sink):
     def add(self, doc: Document, item: Item) -> None:
         folder = self.folder(doc)
         comp = item.front.component
-        wanted: list[tuple[str, Face]] = [(f"{comp}-front.png", item.front)]
+        self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
+        front_name = f"{file_stem(comp)}-front.png" if n == 1 else f"{file_stem(comp)}-{n}-front.png"
+        wanted: list[tuple[str, Face]] = [(front_name, item.front)]
         back_name = ""
         if item.back is not None:
             back_name = back_stem(doc, item) + ".png"
@@ -108,13 +129,13 @@ class PngSink(Sink):
         images = raster.images(list(zip((face for _, face in wanted), frames)))
         for (name, _), img, fr in zip(wanted, images, frames):
             self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
-        self._rows.append([comp, item.name, str(item.copies), f"{comp}-front.png", back_name])
+        self._rows.append([comp, item.name, str(item.copies), front_name, back_name])
 
     def end(self, doc: Document) -> Part:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["component", "name", "copies", "front", "back"])
-        w.writerows(self._rows)
+        w.writerows(csv_row(row) for row in self._rows)  # designer text never runs as a formula
         self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
         part = super().end(doc)
         part.data = self._sizing

@@ -20,12 +20,14 @@ from dataclasses import dataclass, replace
 
 from mazmorra.contracts import (
     CircleOp,
+    EllipseOp,
     Face,
     IconOp,
     ImageOp,
     LineOp,
     Op,
     Page,
+    PathOp,
     Placement,
     PolyOp,
     RectOp,
@@ -232,6 +234,13 @@ def inked(face: Face) -> list[tuple[float, float, float, float]] | None:
         elif isinstance(op, PolyOp):
             xs, ys = [x for x, _ in op.points], [y for _, y in op.points]
             boxes.append((min(xs), min(ys), max(xs), max(ys), op.stroke_width))
+        elif isinstance(op, EllipseOp):
+            boxes.append((op.cx - op.rx, op.cy - op.ry, op.cx + op.rx, op.cy + op.ry, op.stroke_width))
+        elif isinstance(op, PathOp):
+            xs = [float(c[k]) for c in op.commands for k in range(1, len(c), 2)]
+            ys = [float(c[k]) for c in op.commands for k in range(2, len(c), 2)]
+            if xs:
+                boxes.append((min(xs), min(ys), max(xs), max(ys), op.stroke_width))
         elif isinstance(op, TextOp):
             em = op.size * 25.4 / 72
             boxes.append((op.x, op.y - em, op.x + em * max(1, len(op.text)), op.y + em / 2, 0.0))

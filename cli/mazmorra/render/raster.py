@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import Image
 
-from mazmorra.contracts import Face
+from mazmorra.contracts import Face, Placement
 from mazmorra.icons import IconSet
+from mazmorra.printers import Printer
+from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.draw import DocMeta, K, PdfPages
 
 MM_PER_IN = 25.4
@@ -35,6 +37,11 @@ class FacePages(PdfPages):
         self.c.setPageSize((page_w * K, page_h * K))
         self.page_h = page_h
         self._draw_face(face, x0, y0)
+        set_boxes(
+            self.c,
+            (page_w, page_h),
+            *page_boxes((page_w, page_h), [(Placement(0, face.side, x0, y0, face.w, face.h), face.bleed)]),
+        )
         self.c.showPage()
         self.pages += 1
 
@@ -70,12 +77,31 @@ class Profile:
         return Profile(self.name, self.label, self.height, self.width, self.trim_h, self.trim_w, self.dpi)
 
 
-PROFILES: dict[str, Profile] = {
-    # The Game Crafter, poker deck: 2.5 × 3.5 in cut, 1/8 in (37.5 px) bleed each side, 300 dpi.
-    "tgc": Profile("tgc", "The Game Crafter poker card", 825, 1125, 750, 1050),
-    # MakePlayingCards, poker size: 2.5 × 3.5 in cut, 36 px (3.05 mm) bleed each side, 300 dpi.
-    "mpc": Profile("mpc", "MakePlayingCards poker card", 822, 1122, 750, 1050),
-}
+def printer_profiles(printer: Printer, name: str | None = None) -> list[Profile]:
+    """A printer profile's raster products (those with exact pixels) as image sizes, named `name`
+    (default: the printer's id)."""
+    out = []
+    for p in printer.products:
+        if p.pixels is None:
+            continue
+        w, h = p.pixels
+        bx, by = round(p.bleed / MM_PER_IN * printer.dpi), round(p.bleed / MM_PER_IN * printer.dpi)
+        out.append(Profile(name or printer.id, f"{printer.name} {p.name}", w, h, w - 2 * bx, h - 2 * by, printer.dpi))
+    return out
+
+
+# `--png-profile NAME`: a view of a printer profile (mazmorra/printers/*.yaml), every raster product it sells.
+PNG_PROFILES = {"tgc": "thegamecrafter", "mpc": "makeplayingcards"}
+
+
+def png_profiles(name: str) -> list[Profile]:
+    """The image sizes of a `--png-profile` name."""
+    from mazmorra import printers
+
+    return printer_profiles(printers.load(PNG_PROFILES[name]), name)
+
+
+PROFILES: dict[str, Profile] = {name: png_profiles(name)[0] for name in PNG_PROFILES}  # each one's poker size
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mazmorra.errors import Problem, UsageError
+from mazmorra.safetext import file_stem
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item, Round
     from mazmorra.icons import IconSet
     from mazmorra.model import Pack
+    from mazmorra.printers import Printer
     from mazmorra.render.impose import ImposeOptions
 
 Stage = Callable[[Path], Path]  # target -> the temporary file to write it to
@@ -35,25 +37,38 @@ class Outputs:
     pdf: bool = True  # the print-and-play PDFs
     sheet: ImposeOptions | None = None  # how faces go on print sheets (None: the pack's page, defaults otherwise)
     png: bool = False  # one PNG per face, for print shops
-    png_profile: str | None = None  # a print shop's exact image size (raster.PROFILES); implies png
+    png_profile: str | None = None  # a print shop's exact image sizes (raster.PNG_PROFILES); implies png
     dpi: int = 300  # PNG resolution; the resolution cap of TTS deck images
     png_bleed: bool = True
     tts: bool = False  # Tabletop Simulator deck images and a saved-object JSON
     tts_url: tuple[str, ...] = ()  # where the TTS images will be served from, per language (default: file:/// URIs)
     gallery: bool = False  # output/<pack>/gallery/index.html
+    card_pdfs: bool = False  # one PDF per component, trimmed to its bleed (print shops)
+    printer: Printer | None = None  # --printer: that printer's files, as its profile says (mazmorra.printers)
+    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
 
     def check(self) -> None:
         if self.png_profile is not None:
-            from mazmorra.render.raster import PROFILES  # pypdfium2: only when a profile is named
+            from mazmorra.render.raster import PNG_PROFILES  # pypdfium2: only when a profile is named
 
-            if self.png_profile not in PROFILES:
-                raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PROFILES)})")
+            if self.png_profile not in PNG_PROFILES:
+                raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PNG_PROFILES)})")
         if self.png_profile is not None and not self.png_bleed:
             raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
         if not 30 <= self.dpi <= 1200:
             raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        if not (self.pdf or self.png or self.png_profile or self.tts or self.gallery):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts or --gallery")
+        wanted = (
+            self.pdf,
+            self.png,
+            self.png_profile,
+            self.tts,
+            self.gallery,
+            self.card_pdfs,
+            self.printer,
+            self.cut_file,
+        )
+        if not any(wanted):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
         for value in self.tts_url:
             if not _TTS_URL.match(value):
                 raise UsageError(
@@ -184,7 +199,7 @@ def back_stem(doc: Document, item: Item) -> str:
     image each, written once per deck)."""
     assert item.back is not None
     if not item.shared_back:
-        return f"{item.front.component}-back"
+        return f"{file_stem(item.front.component)}-back"
     own = f"deck:{doc.deck_id}"
     if item.back.component == own:
         return "back"

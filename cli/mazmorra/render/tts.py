@@ -30,6 +30,7 @@ from PIL import Image
 from mazmorra.render import ttsobjects as tts
 from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.safetext import file_stem
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
@@ -82,6 +83,7 @@ class _DeckState:
     shared_back: Face | None = None
     own_backs: bool = False
     thumb: Image.Image | None = None
+    last: str = ""  # the component of the last card placed
 
 
 def grid(n: int, w: float, h: float, max_px_per_mm: float) -> tuple[int, int, tuple[int, int]]:
@@ -150,6 +152,11 @@ class TtsSink(Sink):
         if front.shape == "round":
             self._add_tile(doc, item, st)
             return
+        if st.cards and st.last == front.component:  # a later copy of a card drawn copy by copy (`copy` in
+            name, stamp, cid, copies, size = st.cards[-1]  # its template): one more of the card, as it is planned
+            st.cards[-1] = (name, stamp, cid, copies + item.copies, size)
+            return
+        st.last = front.component
         atlas = st.open_by_size[(front.w, front.h)][0]
         if atlas.fronts is None:
             atlas.fronts = Image.new("RGB", atlas.px, "white")
@@ -177,8 +184,8 @@ class TtsSink(Sink):
 
     def _add_tile(self, doc: Document, item: Item, st: _DeckState) -> None:
         """A round component's faces, each an image of its own (a tile shows a whole image)."""
-        folder = self.folder(doc) / doc.deck_id
-        front = folder / f"{item.front.component}-front.jpg"
+        folder = self.folder(doc) / file_stem(doc.deck_id)
+        front = folder / f"{file_stem(item.front.component)}-front.jpg"
         wanted = [(front, item.front)]
         back = front
         if item.back is not None:
@@ -195,7 +202,7 @@ class TtsSink(Sink):
         st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), item.stamp))
 
     def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
-        folder = self.folder(doc) / doc.deck_id
+        folder = self.folder(doc) / file_stem(doc.deck_id)
         if atlas.fronts is not None:
             self.write(folder / f"sheet-{atlas.key}.jpg", jpeg_bytes(atlas.fronts))
         if atlas.backs is not None:
@@ -230,13 +237,13 @@ class TtsSink(Sink):
                 for _ in range(t.copies)
             ]
             objects.append(tiles[0] if len(tiles) == 1 else tts.bag(doc.deck_name, doc.pack_name, tiles, x))
-        target = self.folder(doc) / f"{doc.deck_id}.json"
+        target = self.folder(doc) / f"{file_stem(doc.deck_id)}.json"
         data = json.dumps(tts.saved_object(objects), ensure_ascii=False, indent=2) + "\n"
         self.write(target, data.encode("utf-8"))
         if st.thumb is not None:
             from mazmorra.render.raster import png_bytes
 
-            self.write(self.folder(doc) / f"{doc.deck_id}.png", png_bytes(st.thumb))
+            self.write(self.folder(doc) / f"{file_stem(doc.deck_id)}.png", png_bytes(st.thumb))
         n = sum(c for *_, c, _ in st.cards) + sum(t.copies for t in st.tiles)
         return [f"{target} ({len(st.atlases)} deck image(s), {n} components)"]
 
@@ -247,7 +254,7 @@ class TtsSink(Sink):
         CustomDeck entries, its cards, copies repeated)."""
         if not st.cards:
             return []
-        folder = self.folder(doc) / doc.deck_id
+        folder = self.folder(doc) / file_stem(doc.deck_id)
         back_path = folder / "back.jpg"
         cell = max((atl.cell for atl in st.atlases), key=lambda c: c[0] * c[1])  # one back for every atlas
         if st.shared_back is not None:

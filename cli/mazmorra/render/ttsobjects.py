@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mazmorra.safetext import tts_text
+
 UNIT_MM = 25.4  # one in-game unit, "about an inch"
 CARD_MM = (2.5 * UNIT_MM, 3.5 * UNIT_MM)  # a Card (or DeckCustom) at scale 1: short side, long side
 TILE_MM = 2.0 * UNIT_MM  # a Custom_Tile at scale 1, across
@@ -59,8 +61,8 @@ def card(
     return {
         "Name": "Card",
         "Transform": transform(scale=scale),
-        "Nickname": name,
-        "Description": description,
+        "Nickname": tts_text(name, keep_newlines=False),
+        "Description": tts_text(description),
         "CardID": card_id,
         "Hands": True,
         "SidewaysCard": sideways,
@@ -81,12 +83,12 @@ def deck(
     if len(cards) == 1:
         own = cards[0]["Description"]
         both = f"{description}\n{own}" if own else description
-        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": both}
+        return {**cards[0], "Transform": transform(x, scale, flipped=True), "Description": tts_text(both)}
     return {
         "Name": "DeckCustom",
         "Transform": transform(x, scale, flipped=True),
-        "Nickname": name,
-        "Description": description,
+        "Nickname": tts_text(name, keep_newlines=False),
+        "Description": tts_text(description),
         "Hands": False,
         "SidewaysCard": sideways,
         "DeckIDs": [c["CardID"] for c in cards],
@@ -100,8 +102,8 @@ def round_tile(name: str, front: str, back: str, w: float, h: float, description
     return {
         "Name": "Custom_Tile",
         "Transform": transform(scale=tile_scale(w, h)),
-        "Nickname": name,
-        "Description": description,
+        "Nickname": tts_text(name, keep_newlines=False),
+        "Description": tts_text(description),
         "CustomImage": {
             "ImageURL": front,
             "ImageSecondaryURL": back,
@@ -117,8 +119,8 @@ def bag(name: str, description: str, contents: list[dict[str, Any]], x: float) -
     return {
         "Name": "Bag",
         "Transform": transform(x),
-        "Nickname": name,
-        "Description": description,
+        "Nickname": tts_text(name, keep_newlines=False),
+        "Description": tts_text(description),
         "ContainedObjects": contents,
     }
 

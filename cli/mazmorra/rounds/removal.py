@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import replace
 
 import jinja2
 
@@ -105,6 +106,8 @@ def page_size(sheet: ImposeOptions, bleed: float) -> tuple[float, float]:
     """The largest page of the list (mm, in 5 mm steps) the sheets print alone, whole, on one side
     of one sheet: the sheet less its margins, or half of it where fold-and-glue keeps the other half
     for backs."""
+    if sheet.landscape is None:  # the list reads down a portrait page unless the build turns every sheet
+        sheet = replace(sheet, landscape=False)
     pw, ph = sheet.size
     clear = 2 * (sheet.margin + _CLEAR)
     for h in (ph - clear, ph / 2 - clear):

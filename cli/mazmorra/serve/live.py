@@ -15,6 +15,8 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
         for deck, lang, name in sheets
     )
     return (
+        '<aside id="mz-design" aria-label="Design mode"><label><input type="checkbox"> Design: text boxes, '
+        "trim and safe area</label></aside>"
         f'<nav id="mz-sheets" aria-label="Print sheets"><b>Print sheets</b> {links}</nav>'
         '<aside id="mz-problems" hidden><h2>The last change has problems: the preview shows the last good build'
         "</h2><ol></ol></aside>"
@@ -23,6 +25,8 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
 
 
 _CSS = """
+#mz-design { position: fixed; right: 1em; top: .6em; z-index: 3; background: #fff; padding: .2em .6em;
+  border: 1px solid #ccc; border-radius: 4px; font-size: 13px; }
 #mz-sheets { padding: .6em 1.2em 1.5em; display: flex; flex-wrap: wrap; gap: .3em 1em; }
 #mz-sheets a { color: inherit; }
 #mz-sheets a.other { display: none; }
@@ -47,6 +51,24 @@ _JS = """
     var b = document.querySelector('button.lang[aria-pressed="true"]');
     return b ? b.dataset.lang : null;
   }
+  // Design mode: every face's picture swapped for one with its guides drawn (the server draws it).
+  function applyDesign() {
+    var on = document.querySelector('#mz-design input').checked;
+    try { localStorage.setItem('mz-design', on ? '1' : ''); } catch (e) {}
+    document.querySelectorAll('img, a.zoom').forEach(function (el) {
+      Array.prototype.forEach.call(el.attributes, function (a) {  // src, href and each language's data-src-*
+        if (!/^(src|href|data-src)/.test(a.name) || a.value.indexOf('img/') !== 0) { return; }
+        var plain = a.value.replace(/[?&]design=1$/, '');
+        el.setAttribute(a.name, on ? plain + (plain.indexOf('?') < 0 ? '?' : '&') + 'design=1' : plain);
+      });
+    });
+    document.documentElement.dataset.design = on ? 'on' : 'off';
+  }
+  document.addEventListener('DOMContentLoaded', function () {
+    var box = document.querySelector('#mz-design input');
+    try { box.checked = localStorage.getItem('mz-design') === '1'; } catch (e) {}
+    box.addEventListener('change', applyDesign);
+  });
   function applyLang() {
     var lang = currentLang();
     var b = lang && document.querySelector('button.lang[data-lang="' + lang + '"]');
@@ -54,6 +76,7 @@ _JS = """
     document.querySelectorAll('#mz-sheets a').forEach(function (a) {
       a.classList.toggle('other', a.dataset.lang !== lang);
     });
+    applyDesign();
   }
   // Make `old`'s children those of `fresh`, keyed by id; an element whose served HTML is unchanged
   // stays (its images are not fetched again), others are replaced.

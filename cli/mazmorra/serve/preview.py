@@ -89,6 +89,8 @@ class _Export(GallerySink):
         return beside.status(doc.lang, doc.deck_id, item, self.pack.root, self.icons) if beside else None
 
     def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+        if icons is None:  # design mode draws these again, with their guides, when the page asks
+            self.preview.drawn.update({rel: (face, lang) for rel, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         missing = [(rel, face) for rel, face in wanted if face not in cache]
         for (_, face), data in zip(missing, super().jpegs(lang, missing, icons) if missing else []):
@@ -139,6 +141,8 @@ class Preview:
         self.changed = threading.Condition()
         self.faces: dict[Face, bytes] = {}
         self.earlier_faces: dict[Face, bytes] = {}  # `--since`: the earlier revision's, drawn once
+        self.drawn: dict[str, tuple[Face, str]] = {}  # a picture's address -> its face and language
+        self.designs: dict[Face, bytes] = {}  # design mode's pictures, drawn when the page asks
         self.docs: dict[Key, _DocView] = {}
         self.images: dict[str, bytes] = {}
         # Until a first build succeeds: a page with the problems overlay alone.
@@ -164,6 +168,7 @@ class Preview:
                 self.templates = None  # compiled again: a new or changed template, or an include of one
             if changed is not None and any(p.suffix not in _TEXT_SOURCES for p in changed):
                 self.faces.clear()  # an icon, image or font: same layout, other pixels
+                self.designs.clear()
             decks = tuple(sorted({d for d, _ in keys})) if keys is not None else None
             langs = tuple(sorted({lang for _, lang in keys})) if keys is not None else self.langs
             if keys is not None and not keys:
@@ -303,6 +308,26 @@ class Preview:
                 assert self.pack is not None
                 self.sheets[(deck, lang)] = (out / self.pack.id / lang / f"{deck}.pdf").read_bytes()
             return self.sheets[(deck, lang)]
+
+    def design(self, rel: str) -> bytes | None:
+        """A face's picture in design mode (its text boxes, trim and safe area outlined), drawn when
+        first asked for; None when no face has that picture."""
+        from mazmorra.icons import IconSet
+        from mazmorra.render.gallery import DPI, MAX_PIXELS
+        from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+        from mazmorra.serve.design import with_guides
+
+        with self.lock:
+            found = self.drawn.get(rel)
+            if found is None or self.pack is None:
+                return None
+            face, lang = found
+            if face not in self.designs:
+                guided = with_guides(face, self.pack.spec.print.safe_mm)
+                frame = dpi_frame(guided, fitting_dpi(guided, DPI, False, MAX_PIXELS), bleed=False)
+                image = Rasteriser(IconSet.for_pack(self.pack.root), lang).images([(guided, frame)])[0]
+                self.designs[face] = jpeg_bytes(image, 85)
+            return self.designs[face]
 
     def close(self) -> None:
         """Remove the temporary folder of the print sheets."""

@@ -11,8 +11,10 @@ sleeps instead of polling.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -25,10 +27,16 @@ from mazmorra.serve.preview import Preview
 
 _SHEET = re.compile(r"^/sheets/([^/]+)/([^/]+)\.pdf$")
 KEEPALIVE_S = 15.0  # a comment line on idle event streams, so a closed tab is noticed
+REQUEST_TIMEOUT_S = 30.0  # a connection that sends no complete request in this long is closed
+# What a client going away looks like from our side: the browser closed the tab, cancelled an image,
+# or a request was cut off halfway. Never a reason for a traceback.
+DISCONNECTS = (ConnectionError, TimeoutError)
+log = logging.getLogger("mazmorra.serve")
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
+    timeout = REQUEST_TIMEOUT_S  # a socket timeout: a silent or half-sent request does not hold a thread
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the terminal shows builds, not requests
@@ -42,6 +50,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(json.dumps(preview.status.as_dict()).encode(), "application/json")
         elif path == "/events":
             self._events()
+        elif path.startswith("/img/") and "design=1" in urlsplit(self.path).query:  # design mode's guides
+            design = preview.design(path[1:])
+            if design is None:
+                self.send_error(HTTPStatus.NOT_FOUND)
+            else:
+                self._send(design, "image/jpeg", cache=True)
         elif path.startswith("/img/") and (image := preview.images.get(path[1:])) is not None:
             preview.viewing = path.split("/")[2]  # img/<lang>/...: the language on screen, rebuilt first
             self._send(image, "image/jpeg", cache=True)
@@ -61,7 +75,10 @@ class _Handler(BaseHTTPRequestHandler):
         # Images have their content in their address (?v=): cached for good; the rest never.
         self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except DISCONNECTS:
+            self.close_connection = True  # the client stopped reading (a cancelled image): nothing to do
 
     def _events(self) -> None:
         """One tab's event stream: the current status at once, then every new one."""
@@ -85,7 +102,7 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     self.wfile.write(b": still here\n\n")
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
+        except DISCONNECTS:
             pass  # the tab was closed
 
 
@@ -96,6 +113,15 @@ class PreviewServer(ThreadingHTTPServer):
         super().__init__(address, _Handler)
         self.preview = preview
         self.stopping = threading.Event()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that failed: a client that went away is one debug line; anything else one line
+        on the terminal, never the standard library's traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, DISCONNECTS):
+            log.debug("client %s went away: %s", client_address, exc)
+            return
+        print(f"serve: a request from {client_address[0]} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def run(

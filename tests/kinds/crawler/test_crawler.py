@@ -59,7 +59,7 @@ def test_an_enemy_with_the_keyword_fly(pack_copy) -> None:
     _fails(
         pack,
         located(pack, ENEMIES, "keywords: [siphon, fly]") + "22: error [murcielago-cripta.keywords.1]",
-        "Input should be 'reach', 'crush', 'stun', 'pierce', 'siphon', 'regenerate', 'ritual', 'barrage' or "
+        "must be one of 'reach', 'crush', 'stun', 'pierce', 'siphon', 'regenerate', 'ritual', 'barrage' or "
         "'heavy' (got 'fly')",
         "(schema.literal_error)",
     )
@@ -144,7 +144,7 @@ RULE_CASES = [
         "  melee_dice: 1\n  defence: -1",
         "  melee_dice: -1\n  defence: -1",
         (ENEMIES, "melee_dice: -1"),
-        "Input should be greater than or equal to 0",
+        "must be 0 or more",
         "schema.greater_than_equal",
     ),
     (

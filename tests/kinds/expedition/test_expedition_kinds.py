@@ -343,8 +343,8 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
         ("riquezas: {supply: 10,", "riquezas: {supply: -1,", "game.cubes.riquezas.supply"),
         (
             'linaje: {supply: 6, points: 6, colour: "#2471a3"}',
-            'linaje: {supply: 6, points: 6, colour: "blue"}',
-            "game.cubes.linaje.colour",
+            'linaje: {supply: 6, points: 6, colour: "bleu"}',  # CSS names are colours; a misspelt one is not
+            "game.cubes.linaje.colour: 'bleu' is not a colour name; did you mean 'blue'?",
         ),
         ("  floors:\n", "  turnos: 3\n  floors:\n", "game.turnos: unknown setting"),
     ],

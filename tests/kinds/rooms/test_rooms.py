@@ -163,7 +163,7 @@ ROOM_CASES = [
         "forzudo-anil,Forzudo,anil,3,4",
         "forzudo-anil,Forzudo,anil,3,12",
         "forzudo-anil",
-        "Input should be less than or equal to 9",
+        "must be 9 or less",
         "schema.less_than_equal",
     ),
 ]

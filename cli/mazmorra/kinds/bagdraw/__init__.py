@@ -1,14 +1,51 @@
 """The bag-draw family (spec B): double-sided map cards of floors of six spaces, round chips with
-two faces, and the bag each player starts with."""
+two faces, the bag each player starts with and each player's hero figure (a kind file, kinds/).
+
+Its part of pack.yaml's `game:` section is optional: the number of players (what the setup rules
+count entrance maps and bags against) and the floors of each map variant (the rulebook's 3 and 2 by
+default); rules read it with `bagdraw_settings(pack)`.
+"""
 
 from __future__ import annotations
 
-from mazmorra.kinds import register_family
-from mazmorra.model import Family
+from pathlib import Path
+
+from pydantic import Field
+
+from mazmorra.kinds import register_family, register_shipped_kinds
+from mazmorra.model import Family, Pack, Strict
+
+
+class Floors(Strict):
+    """Floors on each side of a map card, by variant."""
+
+    entrance: int = Field(default=3, ge=1, le=6, description="floors of an entrance map (the rulebook's 3)")
+    depths: int = Field(default=2, ge=1, le=6, description="floors of a depths map (the rulebook's 2)")
+
+
+class Settings(Strict):
+    """The bag-draw kinds' game-wide settings (pack.yaml `game:`, all optional)."""
+
+    players: int | None = Field(
+        default=None, ge=1, le=8, description="how many play: each draws an entrance map and fills a starting bag"
+    )
+    floors: Floors = Field(default=Floors(), description="floors per side of entrance and depths maps")
+
 
 FAMILY = register_family(
     Family(
         "bagdraw",
         "Bag-draw dungeon (spec B): map cards of six-space floors, two-faced chips drawn from a bag, the starting bag.",
+        settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
+
+
+register_shipped_kinds(Path(__file__).parent)  # hero_figure (kinds/*.yaml)
+
+
+def bagdraw_settings(pack: Pack) -> Settings:
+    """The pack's bag-draw settings, or the rulebook's when it gives none."""
+    found = pack.settings_of(Settings)
+    return found if found is not None else Settings()

@@ -81,6 +81,7 @@ KIND = register(
         back_template="bag-back.xml.j2",
         size="poker",
         translatable=("name", "note"),
+        reads_settings=False,
         summary="A player's starting bag: chips and counts, printed as a reference card.",
     )
 )

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from pydantic import Field
 
+from mazmorra.colour import Colour
 from mazmorra.errors import Problem
 from mazmorra.icons import IconSet
 from mazmorra.kinds import register
@@ -18,7 +19,7 @@ ICON_PATTERN = r"^[a-z][a-z0-9_-]*$"
 class ChipFace(Strict):
     icon: str = Field(pattern=ICON_PATTERN, description="icon name (bundled or the pack's icons/)")
     number: int | None = Field(None, ge=0, le=99, description="value printed under the icon")
-    color: str | None = Field(None, pattern=r"^#[0-9a-fA-F]{6}$", description="face colour (default by icon)")
+    color: Colour | None = Field(None, description="face colour (default by icon)")
 
     @property
     def key(self) -> str:
@@ -80,6 +81,7 @@ KIND = register(
         translatable=("name",),
         deck_rules=(faces_known, chips_distinct),
         two_sided=True,
+        reads_settings=False,
         summary="Round two-faced chip: an icon and an optional number on each face.",
     )
 )

@@ -4,6 +4,7 @@ Each side is written as one line per floor, spaces separated by blanks:
 
     .        empty space            .torch   empty space with a decoration (no effect)
     x        obstacle (rubble)      sword!   mandatory feature (red ring)   chest?  optional feature (white ring)
+    monster:2!  a feature showing a numbered chip face (the number printed beside the icon)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.kinds import register
-from mazmorra.kinds.bagdraw import FAMILY
+from mazmorra.kinds.bagdraw import FAMILY, bagdraw_settings
 from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
 
 FLOORS = {"entrance": 3, "depths": 2}  # floors per side, by variant
@@ -24,9 +25,12 @@ SPACES_PER_FLOOR = 6
 SIDES = ("front", "back")
 _TOKEN = re.compile(
     r"^(?:(?P<empty>\.)(?P<deco>[a-z][a-z0-9_-]*)?|(?P<obstacle>x)|"
-    r"(?P<feature>[a-z][a-z0-9_-]*)(?P<ring>[!?]))$"
+    r"(?P<feature>[a-z][a-z0-9_-]*)(?::(?P<number>\d{1,2}))?(?P<ring>[!?]))$"
 )
-SPACE_SYNTAX = ". (empty), .icon (decorated empty), x (rubble), icon! (mandatory feature), icon? (optional feature)"
+SPACE_SYNTAX = (
+    ". (empty), .icon (decorated empty), x (rubble), icon! (mandatory feature), icon? (optional feature), "
+    "icon:2! (a numbered face)"
+)
 
 
 class Space(BaseModel):
@@ -36,6 +40,12 @@ class Space(BaseModel):
 
     type: Literal["empty", "obstacle", "mandatory", "optional"]
     icon: str | None = None  # the decoration of an empty space, or the chip face of a feature
+    number: int | None = None  # a feature's chip face number (monster:2!), printed beside its icon
+
+    @property
+    def face(self) -> str | None:
+        """The chip face a feature shows, as a bag names it: icon, or icon:number."""
+        return self.icon if self.number is None else f"{self.icon}:{self.number}"
 
 
 def _parse_space(token: Any) -> Any:
@@ -50,7 +60,8 @@ def _parse_space(token: Any) -> Any:
         return {"type": "empty", "icon": m["deco"]}
     if m["obstacle"]:
         return {"type": "obstacle"}
-    return {"type": "mandatory" if m["ring"] == "!" else "optional", "icon": m["feature"]}
+    number = int(m["number"]) if m["number"] else None
+    return {"type": "mandatory" if m["ring"] == "!" else "optional", "icon": m["feature"], "number": number}
 
 
 def _parse_floor(value: Any) -> Any:
@@ -92,8 +103,9 @@ def sides(card: MapCard) -> Iterable[tuple[str, MapSide]]:
 
 def floors_per_variant(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """Each side of an entrance map has 3 floors, each side of a depths map 2."""
+    floors = bagdraw_settings(pack).floors
     for comp, card in of(deck.components, MapCard):
-        want = FLOORS[card.variant]
+        want = floors.entrance if card.variant == "entrance" else floors.depths
         for side, m in sides(card):
             if len(m.floors) != want:
                 what = "an entrance" if card.variant == "entrance" else "a depths"
@@ -163,6 +175,7 @@ KIND = register(
         count_field="variant",
         deck_rules=(floors_per_variant, six_spaces, entrance_mark, playable_floors),
         two_sided=True,
+        reads_settings=False,
         summary="Double-sided dungeon map: an entrance (3 floors) or depths (2 floors) of six spaces each.",
     )
 )

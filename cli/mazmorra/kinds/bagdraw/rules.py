@@ -73,7 +73,10 @@ def composition(pack: Pack) -> Iterable[Problem]:
 @family_rule(FAMILY)
 def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
     """A map feature looks like a played chip, so its icon must be one of the pack's chip faces."""
-    faces = {face.icon for _, chip in pack.of(Chip) for face in chip.faces}
+    faces = {face.key for _, chip in pack.of(Chip) for face in chip.faces}
+    faces |= {
+        face.icon for _, chip in pack.of(Chip) for face in chip.faces
+    }  # a feature with no number: any face of its icon
     icons = IconSet.for_pack(pack.root)
     known = ", ".join(sorted(faces)) or "none: the pack has no chip deck"
     for comp, card in pack.of(MapCard):
@@ -81,10 +84,10 @@ def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
             for i, floor in enumerate(m.floors, 1):
                 for j, space in enumerate(floor, 1):
                     where = f"{side}.floors.{i}.{j}"
-                    if space.type in ("mandatory", "optional") and space.icon not in faces:
+                    if space.type in ("mandatory", "optional") and space.face not in faces:
                         yield Problem(
                             "map_card.unknown-face",
-                            f"{side}: floor {i}, space {j}: '{space.icon}' is not a chip face (faces: {known})",
+                            f"{side}: floor {i}, space {j}: '{space.face}' is not a chip face (faces: {known})",
                             comp.field_loc(f"{side}.floors.{i - 1}"),
                             comp.id,
                             where,

@@ -15,13 +15,17 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
+from mazmorra.colour import Colour
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
+from mazmorra.model import Family, Strict, setting_name
 
 
 class Threat(Strict):
-    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
+    colour: Colour = Field(description="print colour")
     rank: int = Field(ge=1, le=9, description="activation order: enemies act from the lowest rank up")
+    stun_immune: bool = Field(
+        default=False, description="stun does not affect its enemies (the rulebook's red enemies); printed on them"
+    )
 
 
 class Settings(Strict):
@@ -30,6 +34,10 @@ class Settings(Strict):
     threats: dict[Annotated[str, setting_name("threat")], Threat] = Field(
         min_length=1, max_length=8, description="enemy threat types: print colour and activation rank per name"
     )
+    players: int | None = Field(
+        default=None, ge=1, le=8, description="how many play: each takes a hero, an equipment, a skill and 3 markers"
+    )
+    market: int = Field(default=3, ge=1, le=9, description="item cards turned face up to buy from (the rulebook's 3)")
 
     @field_validator("threats")
     @classmethod
@@ -46,6 +54,7 @@ FAMILY = register_family(
         "Deck-box crawler (spec C): map tile cards with terrain, connections and spawn points; hero, "
         "equipment, skill, item, enemy and marker cards; a custom enemy die to fold.",
         settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 

@@ -8,13 +8,16 @@ Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import Field, field_validator
 
 from mazmorra.kinds import register_family
+from mazmorra.limits import COMPONENT_MM
 from mazmorra.model import Family, Pack, Strict
 from mazmorra.units import parse_length
 
-MAX_PRINT_MM = 2000.0  # the largest component a pack may hold (units.parse_size)
+MAX_PRINT_MM = COMPONENT_MM  # the largest component a pack may hold (units.parse_size)
 MAP_FRAME_MM = 10.0  # around the squares of a printed map
 MAP_HEADER_MM = 34.0  # above them: title, seed and legend
 
@@ -34,6 +37,11 @@ class DungeonRules(Strict):
     quest_lairs: int = Field(default=2, ge=0, le=20, description="a quest room before this many lairs becomes a lair …")
     quest_rooms: int = Field(default=8, ge=0, le=60, description="… unless this many rooms were revealed first")
     door_die: str = Field(default="1d6", description="rolled on leaving a room by a door: even a corridor, odd a room")
+    search_die: str = Field(default="1d12", description="rolled to search one wall for a secret door")
+    search_target: int = Field(default=10, ge=1, le=100, description="… a secret door is found on this total or more")
+    search_tries: int = Field(
+        default=12, ge=1, le=100, description="walls searched at a dead end before the heroes give up"
+    )
     rooms: int = Field(
         default=12, ge=1, le=60, description="default of `generate --rooms`: the quest room comes by then"
     )
@@ -53,7 +61,7 @@ class DungeonRules(Strict):
             raise ValueError(f"a piece is 1 to 20 squares on each side (got {v[0]}×{v[1]})")
         return v
 
-    @field_validator("door_die")
+    @field_validator("door_die", "search_die")
     @classmethod
     def _die(cls, v: str) -> str:
         from mazmorra.kinds.dicedungeon.dice import parse_dice
@@ -86,6 +94,7 @@ FAMILY = register_family(
         "rolled from them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
         settings=Settings,
         former_names=("generated",),
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from math import prod
 
-MAX_DICE = 20  # dice in one expression
-MAX_FACES = 1000
-MAX_MODIFIER = 1000
-MAX_SPAN = 2000  # possible totals: a table of more outcomes is not a table a player reads
+from mazmorra import limits
+
+MAX_DICE = limits.DICE  # dice in one expression
+MAX_FACES = limits.DIE_FACES
+MAX_MODIFIER = limits.DICE_MODIFIER
+MAX_SPAN = limits.DICE_SPAN  # possible totals: a table of more outcomes is not a table a player reads
 
 _TERM = re.compile(r"\s*([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 

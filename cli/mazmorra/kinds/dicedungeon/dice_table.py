@@ -132,6 +132,11 @@ class DiceTable(ComponentModel):
             return None
 
     @property
+    def ranges(self) -> str:
+        """Each row's rolls and outcome in one line ("1-4 1; 5-9 2; …"): what a reference edition compares."""
+        return "; ".join(f"{r.roll.text().replace('–', '-')} {r.outcome or r.then or '-'}" for r in self.rows)
+
+    @property
     def results(self) -> tuple[str, ...]:
         """Every row's result, "" for a row that only names a table: what translators translate."""
         return tuple(r.result or "" for r in self.rows)

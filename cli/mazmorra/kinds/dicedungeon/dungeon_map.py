@@ -12,9 +12,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from mazmorra.errors import Problem
-from mazmorra.kinds import register
+from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.dicedungeon import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
-from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, runs, shared_boundary, walls
+from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, edge_key, runs, shared_boundary, walls
 from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
 from mazmorra.units import parse_length
 
@@ -85,7 +85,19 @@ class Roll(_Part):
     total: int
     row: int | None = Field(None, ge=1, description="the table row it fell in")
     outcome: str | None = Field(None, description="what the generator made of it")
-    note: str | None = Field(None, description="a rule that changed it (quest-became-lair, blocked-by-N …)")
+    notes: list[str] = Field(
+        default_factory=list, description="every rule that changed it (quest-became-lair, blocked-by-N …)"
+    )
+    makes: int | None = Field(None, ge=1, description="the area it revealed (the first piece it made)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_note(cls, data: Any) -> Any:
+        """Maps rolled before notes were a list kept one `note`: read it as a list of one."""
+        if isinstance(data, dict) and "note" in data and "notes" not in data:
+            data = {**data, "notes": [data["note"]]}
+            del data["note"]
+        return data
 
 
 class DungeonMap(ComponentModel):
@@ -145,6 +157,29 @@ class DungeonMap(ComponentModel):
         ]
 
     @computed_field
+    def labels(self) -> list[tuple[int, int]]:
+        """Where each area's number prints (column, row): the first square along its top row, then down
+        its left column, with no door or way on at its top-left corner (a door's bar would cover it)."""
+        busy = {edge_key(sq, o.side) for o in self.openings() for sq in o.squares()}
+        out = []
+        for a in self.areas:
+            r = a.rect
+            keep_off = _drawn_in(a)
+            spots = [(x, r.y) for x in range(r.x, r.x + r.w)] + [(r.x, y) for y in range(r.y + 1, r.y + r.h)]
+            spots += [sq for sq in r.squares() if sq not in spots]
+            pick = next(
+                (
+                    (x, y)
+                    for x, y in spots
+                    if not {((x, y), "n"), ((x, y), "w"), ((x - 1, y), "n"), ((x, y - 1), "w")} & busy
+                    and not any(_meets((x - r.x + 0.05, y - r.y + 0.05, 0.6, 0.35), box) for box in keep_off)
+                ),
+                (r.x, r.y),
+            )
+            out.append(pick)
+        return out
+
+    @computed_field
     def walls(self) -> list[dict[str, Any]]:
         """The walls as <grid> edges (what templates read as `card.walls`)."""
         return self.wall_runs()
@@ -161,6 +196,26 @@ class DungeonMap(ComponentModel):
                 c, s = (x, "w") if x < self.cols else (x - 1, "e")
                 out.append({"r": f"{y}-{y + n - 1}" if n > 1 else str(y), "c": str(c), "side": s})
         return out
+
+
+ICONED = ("entrance", "stairs-down", "stairs-up", "lair", "quest", "special-room", "special-end", "special-corridor")
+
+
+def _drawn_in(a: Area) -> list[tuple[float, float, float, float]]:
+    """What the template draws inside an area, in squares from its corner (x, y, w, h): the piece's
+    icon in the middle and the table result it shows along the bottom (dungeon_map.xml.j2)."""
+    w, h = a.size
+    out = []
+    if a.type in ICONED:
+        s = min(w, h, 2) * 0.55
+        out.append(((w - s) / 2, (h - s) / 2 - (0.3 if a.shows or a.type == "quest" else 0), s, s))
+    if a.shows is not None or a.type == "quest":  # a quest room says what guards it
+        out.append((0.0, h - 0.95, float(w), 0.8))
+    return out
+
+
+def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _printed(cols: int, rows: int, square: float) -> tuple[float, float]:
@@ -254,6 +309,15 @@ def doors_on_walls(deck: Deck, pack: Pack) -> Iterable[Problem]:
                     )
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "dungeon_map.quest",
+        "one quest room at most, never before the pack's threshold (2 lairs or 8 rooms): one rolled earlier is a lair",
+        "«Tabla de habitaciones», Habitación de Gesta: before 2 lairs or 8 rooms (whichever is fewer) a quest room "
+        "is a lair",
+    ),
+)
 def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """dungeon_map.quest: at most one quest room, and never before the pack's lairs or rooms
     threshold (2 lairs or 8 rooms in the rulebook): one rolled earlier is a lair."""
@@ -279,6 +343,14 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
                 lairs += a.type == "lair"
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "dungeon_map.piece",
+        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5)",
+        "«Longitud de pasillo», «Tabla de final de pasillo», «Generación de habitaciones»: the sizes the rules assume",
+    ),
+)
 def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """dungeon_map.piece (warning): each area has its piece's size (corridor sections 5×2, corners 2×2,
     rooms 5×5, lairs and quest rooms 10×5 or, where no such room fits, 5×5; either way round;

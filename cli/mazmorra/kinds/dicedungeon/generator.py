@@ -8,24 +8,26 @@ corridor (length, features and end rolled), a corridor's door opens onto a room,
 onto a corridor (even) or a room (odd). Rooms roll their type and doors; a quest room before
 enough lairs or rooms is a lair; a door onto an area already revealed is a secret door. Pieces
 never overlap: a room tries every place along its door (the compactest first), a passage that
-runs into the map already drawn ends there, and each such case is noted in the map's rolls.
+runs into the map already drawn ends there, no piece stands half over a door not opened yet, and
+a door nothing can stand behind is taken back; each such case is noted on its roll (a list of
+notes, never one in place of another). When every way is closed the heroes search wall by wall,
+each search a roll (found on the rulebook's 10 or more).
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 from mazmorra.errors import MazmorraError
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice import parse_dice
 from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
+from mazmorra.kinds.dicedungeon.pieces import RIM, ROOM_OF, Dungeon, Placed, Way, ahead, far
 from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
 
 MAX_WAYS = 3000  # ways explored before the generator stops anyway (a guard, never reached in practice)
-ROOM_OF = {"empty": "room", "special": "special-room", "lair": "lair", "quest": "quest"}
 END_PIECE = {
     "x-junction": "junction",
     "t-junction": "junction",
@@ -40,103 +42,6 @@ DOORS = {"no-doors": 0, "one-door": 1, "two-doors": 2}
 
 class GenerationError(MazmorraError):
     """The tables cannot drive the generator (a role missing); the message says what to add."""
-
-
-@dataclass
-class Placed:
-    n: int
-    type: str
-    rect: Rect
-    joins: int | None = None
-    via: str | None = None
-    shows: tuple[str, int] | None = None
-
-
-@dataclass(frozen=True)
-class Way:
-    """A way on not explored yet: an opening in area `source`'s wall, and what lies behind it."""
-
-    opening: Opening
-    source: int
-    kind: str  # passage: a corridor runs on | door: a corridor's door, a room | room-door: roll which
-
-
-@dataclass
-class Dungeon:
-    """What the generator made, in its own coordinates (data() moves it to start at 0, 0)."""
-
-    seed: int
-    rules: DungeonRules
-    areas: list[Placed] = field(default_factory=list)
-    doors: list[tuple[Opening, bool, bool]] = field(default_factory=list)  # opening, secret, searched
-    exits: list[Opening] = field(default_factory=list)
-    rolls: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # what the rules changed, for the command's report
-
-    @property
-    def rooms(self) -> list[Placed]:
-        return [a for a in self.areas if a.type in ROOM_OF.values()]
-
-    def data(self, comp_id: str) -> dict[str, Any]:
-        """The map as the dungeon_map kind reads it."""
-        x0 = min(a.rect.x for a in self.areas)
-        y0 = min(a.rect.y for a in self.areas)
-        cols = max(a.rect.x + a.rect.w for a in self.areas) - x0
-        rows = max(a.rect.y + a.rect.h for a in self.areas) - y0
-
-        def at(sq: Square) -> list[int]:
-            return [sq[0] - x0, sq[1] - y0]
-
-        areas = []
-        for a in self.areas:
-            item: dict[str, Any] = {
-                "n": a.n,
-                "type": a.type,
-                "at": at((a.rect.x, a.rect.y)),
-                "size": [a.rect.w, a.rect.h],
-            }
-            if a.joins is not None:
-                item.update(joins=a.joins, via=a.via)
-            if a.shows is not None:
-                item["shows"] = {"table": a.shows[0], "row": a.shows[1]}
-            areas.append(item)
-        doors = []
-        for o, secret, searched in self.doors:
-            door: dict[str, Any] = {"at": at(o.at), "side": o.side}
-            if secret:
-                door["secret"] = True
-            if searched:
-                door["searched"] = True
-            doors.append(door)
-        return {
-            "id": comp_id,
-            "seed": self.seed,
-            "square": self.rules.square,
-            "cols": cols,
-            "rows": rows,
-            "door_width": self.rules.door,
-            "areas": areas,
-            "doors": doors,
-            "exits": [{"at": at(o.at), "side": o.side} for o in self.exits],
-            "rolls": self.rolls,
-        }
-
-
-def ahead(o: Opening, length: int, width: int) -> Rect:
-    """The block `length` squares deep and `width` wide beyond an opening, aligned with its first square."""
-    x, y = o.at
-    if o.side == "e":
-        return Rect(x + 1, y, length, width)
-    if o.side == "w":
-        return Rect(x - length, y, length, width)
-    if o.side == "s":
-        return Rect(x, y + 1, width, length)
-    return Rect(x, y - length, width, length)
-
-
-def far(rect: Rect, side: str, width: int) -> Opening:
-    """The opening in a piece's `side` wall a passage `width` wide leaves by."""
-    return Opening(rect.wall(side)[0], side, min(width, len(rect.wall(side))))
 
 
 class Generator:
@@ -158,6 +63,7 @@ class Generator:
         self.owner: dict[Square, int] = {}
         self.bounds: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 of every square so far
         self.pending: deque[Way] = deque()
+        self.reserved: dict[Square, Opening] = {}  # the far side of each door not opened yet
         self.lairs = 0
         self.quest = False
         self.door_die = parse_dice(rules.door_die)
@@ -174,8 +80,10 @@ class Generator:
                 break
             way = self.pending.popleft()
             explored += 1
+            self.unreserve(way.opening)
             if self.blocked(way):
                 continue
+            before = len(self.map.areas)
             if way.kind == "passage":
                 self.corridor(way, "open")
             elif way.kind == "door":
@@ -188,9 +96,13 @@ class Generator:
                     self.corridor(way, "door")
                 else:
                     self.room(way)
+            if way.kind != "passage" and len(self.map.areas) == before:
+                self.drop_door(way.opening, len(self.map.rolls) - 1)  # nothing stands behind it: no door into rock
         for way in self.pending:  # where the heroes had not been yet
             if way.kind == "passage" and all(sq not in self.owner for sq in way.opening.beyond()):
                 self.map.exits.append(way.opening)
+            elif way.kind != "passage":
+                self.blocked(way)  # a door whose far side was revealed since is secret
         return self.map
 
     def start(self) -> None:
@@ -211,8 +123,10 @@ class Generator:
     def corridor(self, way: Way, via: str) -> None:
         """Length, features and end of a corridor, then its sections, end piece and doors."""
         src, heading = way.source, way.opening.side
+        first = len(self.map.rolls)
         length, _ = self.roll("corridor-length", src)
         features, shown = self.roll("corridor-features", src)
+        ends = len(self.map.rolls)
         end, _ = self.roll("corridor-end", src)
         special = length == "special"
         sections: list[Placed] = []
@@ -221,11 +135,13 @@ class Generator:
         for _ in range(1 if special else int(length or 1)):
             rect = ahead(opening, long, width)
             if not self.free(rect):
-                self.blocked_note(src, rect, "a corridor section")
+                self.blocked_note(first, src, rect, "a corridor section")
                 end = "dead-end"
                 break
             kind = "special-corridor" if special else "corridor"
             placed = self.place(kind, rect, parent, link, shown if features == "gm-choice" and not sections else None)
+            if not sections:
+                self.makes(first, placed.n)
             sections.append(placed)
             parent, link, opening = placed.n, "open", far(rect, heading, width)
         if not sections:
@@ -234,6 +150,7 @@ class Generator:
             rect = ahead(opening, *self.rules.corner)
             if self.free(rect):
                 piece = self.place(END_PIECE[end or "special"], rect, parent, "open")
+                self.makes(ends, piece.n)
                 turns = {
                     "x-junction": (heading, LEFT[heading], RIGHT[heading]),
                     "t-junction": (LEFT[heading], RIGHT[heading]),
@@ -243,50 +160,80 @@ class Generator:
                 for side in turns.get(end or "", ()):
                     self.pending.append(Way(far(rect, side, width), piece.n, "passage"))
             else:
-                self.blocked_note(src, rect, "the corridor's end")
+                self.blocked_note(ends, src, rect, "the corridor's end")
         walls = [(s, side) for s in sections for side in (LEFT[heading], RIGHT[heading])]
-        self.add_doors(walls, {"one-door": 1, "two-doors": 2}.get(features or "", 0), "door")
+        self.add_doors(walls, {"one-door": 1, "two-doors": 2}.get(features or "", 0), "door", first + 1)
 
     def room(self, way: Way) -> None:
         """A room behind a door: its type (a quest room only once the rule allows it), then its doors."""
+        first = len(self.map.rolls)
         outcome, shown = self.roll("room-type", way.source)
         kind = ROOM_OF.get(outcome or "", "room")
         allowed = self.lairs >= self.rules.quest_lairs or len(self.map.rooms) >= self.rules.quest_rooms
         if kind == "quest" and not allowed:
             kind = "lair"
-            self.map.rolls[-1]["note"] = "quest-became-lair"
+            self.note(first, "quest-became-lair")
         elif kind != "quest" and allowed and len(self.map.rooms) + 1 >= self.budget:
             kind = "quest"
-            self.map.rolls[-1]["note"] = f"room-{self.budget}-is-the-quest-room"
+            self.note(first, f"room-{self.budget}-is-the-quest-room")
         big = kind in ("lair", "quest")
         rect = self.fit_room(way.opening, self.rules.big_room if big else self.rules.room)
         if rect is None and big:
             rect = self.fit_room(way.opening, self.rules.room)
             if rect is not None:
-                self.map.rolls[-1]["note"] = "smaller-to-fit"
+                self.note(first, "smaller-to-fit")
         if rect is None:
-            self.map.rolls[-1]["note"] = "blocked"
+            self.note(first, "blocked")
             self.map.notes.append(f"a room behind a door of area {way.source} found no room to stand in")
             return
         placed = self.place(kind, rect, way.source, "door", shown if kind == "special-room" else None)
+        self.makes(first, placed.n)
         self.lairs += kind == "lair"
         self.quest |= kind == "quest"
+        at = len(self.map.rolls)
         doors, _ = self.roll("room-doors", placed.n)
         entry = BACK[way.opening.side]
-        self.add_doors([(placed, side) for side in SIDES if side != entry], DOORS.get(doors or "", 0), "room-door")
+        self.add_doors([(placed, side) for side in SIDES if side != entry], DOORS.get(doors or "", 0), "room-door", at)
 
     def search(self) -> bool:
-        """Every way on is closed: the heroes search the latest areas' walls and find a secret door."""
+        """Every way on is closed: the heroes search one wall at a time, latest areas first, each search
+        a roll of the search die that finds a secret door on the target or more (the rulebook's 10)."""
+        die = parse_dice(self.rules.search_die)
+        tries = 0
         for area in reversed(self.map.areas):
             if area.type not in ("corridor", *ROOM_OF.values()):
                 continue
-            for side in SIDES:
-                for o in self.door_slots(area.rect, side):
-                    if self.opens_onto(o) == "free":
-                        self.map.doors.append((o, False, True))
-                        self.pending.append(Way(o, area.n, "door" if area.type == "corridor" else "room-door"))
-                        return True
+            for side in self.door_walls(area):
+                slots = [o for o in self.door_slots(area.rect, side) if self.opens_onto(o) == "free"]
+                if not slots:
+                    continue
+                faces, total = die.roll(self.rng)
+                found = total >= self.rules.search_target
+                self.record(area.n, faces, total, die=self.rules.search_die, outcome="found" if found else "nothing")
+                if found:
+                    o = slots[len(slots) // 2]
+                    self.map.doors.append((o, False, True))
+                    self.open_way(Way(o, area.n, "door" if area.type == "corridor" else "room-door"))
+                    return True
+                tries += 1
+                if tries >= self.rules.search_tries:
+                    return False
         return False
+
+    def door_walls(self, area: Placed) -> list[str]:
+        """The walls of an area that may still take a door: a corridor's long walls, a room's walls,
+        each without a door of its own yet (one door a wall)."""
+        sides = list(SIDES)
+        if area.type == "corridor":
+            sides = ["n", "s"] if area.rect.w > area.rect.h else ["e", "w"]
+        taken = {o.side for o, _, _ in self.map.doors if self.owner.get(o.at) == area.n}
+        return [side for side in sides if side not in taken and not self.entered_by(area, side)]
+
+    def entered_by(self, area: Placed, side: str) -> bool:
+        """A room's wall its entry door stands on (one door a wall counts it)."""
+        wall = set(area.rect.wall(side))
+        back = BACK[side]
+        return any(o.side == back and set(o.beyond()) <= wall for o, _, _ in self.map.doors)
 
     # ------------------------------------------------------------------ rolls
 
@@ -320,6 +267,14 @@ class Generator:
         entry.update(dice=list(faces), total=total, row=found.get("row"), outcome=found.get("outcome"))
         self.map.rolls.append({k: v for k, v in entry.items() if v is not None})
 
+    def note(self, index: int, text: str) -> None:
+        """A rule that changed roll `index`: kept with every other note on it, never in their place."""
+        self.map.rolls[index].setdefault("notes", []).append(text)
+
+    def makes(self, index: int, area: int) -> None:
+        """Roll `index` revealed area `area` (its first piece): what validate re-checks the shape against."""
+        self.map.rolls[index]["makes"] = area
+
     # ------------------------------------------------------------------ placing
 
     def place(
@@ -342,8 +297,11 @@ class Generator:
     def free(self, rect: Rect) -> bool:
         """Nothing revealed stands there, and the map would still print (at most max_squares each way)."""
         x0, y0, x1, y1 = self.grown(rect)
-        most = self.rules.max_squares
-        return x1 - x0 <= most and y1 - y0 <= most and not any(sq in self.owner for sq in rect.squares())
+        most = self.rules.max_squares - 2 * RIM
+        if x1 - x0 > most or y1 - y0 > most or any(sq in self.owner for sq in rect.squares()):
+            return False
+        doors = {self.reserved[sq] for sq in rect.squares() if sq in self.reserved}
+        return all(all(rect.holds(sq) for sq in o.beyond()) for o in doors)  # never half over a closed door
 
     def fit_room(self, door: Opening, size: tuple[int, int]) -> Rect | None:
         """Where a room of `size` (either way round) stands behind a door: every place along the
@@ -385,7 +343,7 @@ class Generator:
             return "none"
         return "free" if self.fit_room(o, self.rules.room) is not None else "none"
 
-    def add_doors(self, walls: list[tuple[Placed, str]], count: int, kind: str) -> None:
+    def add_doors(self, walls: list[tuple[Placed, str]], count: int, kind: str, at: int) -> None:
         """Up to `count` doors on different walls: walls with room behind them first, else secret
         doors onto what is already revealed; the wall and the place along it chosen by the dice."""
         if count <= 0:
@@ -403,11 +361,29 @@ class Generator:
                     choices.append((rank, area, found, grade))
                     break
         choices.sort(key=lambda c: c[0])  # stable: the dice's order among equals
+        if len(choices) < count:
+            self.note(at, f"only-{len(choices)}-of-{count}-doors-fit")
         for _, area, o, grade in choices[:count]:
             secret = grade == "revealed"
             self.map.doors.append((o, secret, False))
             if not secret:
-                self.pending.append(Way(o, area.n, kind))
+                self.open_way(Way(o, area.n, kind))
+
+    def open_way(self, way: Way) -> None:
+        """A door to open later: its far side is kept whole (no piece may stand half over it)."""
+        self.pending.append(way)
+        for sq in way.opening.beyond():
+            self.reserved[sq] = way.opening
+
+    def unreserve(self, o: Opening) -> None:
+        for sq in o.beyond():
+            if self.reserved.get(sq) == o:
+                del self.reserved[sq]
+
+    def drop_door(self, o: Opening, at: int) -> None:
+        """Take back a door nothing can stand behind (the rulebook has no door into rock)."""
+        self.map.doors = [d for d in self.map.doors if d[0] != o]
+        self.note(at, "door-dropped")
 
     def blocked(self, way: Way) -> bool:
         """A way found earlier whose far side has been revealed since: a door there is a secret door;
@@ -417,15 +393,20 @@ class Generator:
             return False
         if way.kind != "passage" and all(b is not None for b in behind):
             self.map.doors = [(o, o == way.opening or s, f) for o, s, f in self.map.doors]
+        elif way.kind != "passage":
+            self.drop_door(way.opening, len(self.map.rolls) - 1)
         return True
 
-    def blocked_note(self, area: int, rect: Rect, what: str) -> None:
+    def blocked_note(self, index: int, area: int, rect: Rect, what: str) -> None:
         """Say why a piece could not be placed: on the roll that made it, and for the command's report."""
         hit = sorted({self.owner[sq] for sq in rect.squares() if sq in self.owner})
         if hit:
-            self.map.rolls[-1]["note"] = f"blocked-by-{hit[0]}"
+            self.note(index, f"blocked-by-{hit[0]}")
             why = f"ran into area {', '.join(map(str, hit))}"
+        elif any(sq in self.reserved for sq in rect.squares()):
+            self.note(index, "blocked-by-a-door")
+            why = "would stand half over a door not opened yet"
         else:
-            self.map.rolls[-1]["note"] = "blocked-by-the-edge"
+            self.note(index, "blocked-by-the-edge")
             why = f"would take the map past {self.rules.max_squares} squares (2 m printed)"
         self.map.notes.append(f"{what} rolled from area {area} {why}: the passage ends there")

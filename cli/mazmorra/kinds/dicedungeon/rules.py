@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import pairwise
 
 from mazmorra.errors import Problem, Severity, did_you_mean
 from mazmorra.kinds import family_rule
@@ -33,16 +34,21 @@ def references(pack: Pack) -> Iterable[Problem]:
                     comp.id,
                     f"rows.{i + 1}.then",
                 )
-    for start, (comp, _) in known.items():
+    for start in known:
         path = _loop(start, known)
         if path is not None and path[0] == start and start == min(path[:-1]):  # each loop reported once
-            yield Problem(
-                "dice_table.cycle",
-                f"rolling on it never ends: {' → '.join(path)}",
-                comp.field_loc("rows"),
-                comp.id,
-                "rows",
-            )
+            chain = " → ".join(path)
+            for here, nxt in pairwise(path):  # at every row that takes the roll round the loop
+                comp, table = known[here]
+                for i, row in enumerate(table.rows):
+                    if row.then == nxt:
+                        yield Problem(
+                            "dice_table.cycle",
+                            f"row {i + 1} ({row.roll.text()}) rolls on '{nxt}', and rolling never ends: {chain}",
+                            comp.field_loc(f"rows.{i}"),
+                            comp.id,
+                            f"rows.{i + 1}.then",
+                        )
 
 
 def _loop(start: str, known: dict[str, tuple[Component, DiceTable]]) -> list[str] | None:

@@ -15,15 +15,22 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
+from mazmorra.colour import Colour
 from mazmorra.errors import Problem
 from mazmorra.kinds import register_family
-from mazmorra.model import COLOUR_PATTERN, Component, Family, Strict, setting_name
+from mazmorra.model import Component, Family, Strict, setting_name
 
 
 class Cube(Strict):
     supply: int = Field(ge=0, le=500, description="cubes of this colour in the box")
     points: int = Field(ge=0, le=50, description="points each cube is worth")
-    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour, #rrggbb")
+    colour: Colour = Field(description="print colour")
+    mark: str = Field(
+        "",
+        max_length=2,
+        description="a letter or symbol printed on every cube of this colour, the same in every language, so that "
+        "colour is not the only way to tell cubes apart (print.colour-only)",
+    )
 
 
 class Floor(Strict):
@@ -32,7 +39,7 @@ class Floor(Strict):
 
 
 class Player(Strict):
-    colour: str = Field(pattern=COLOUR_PATTERN)
+    colour: Colour
 
 
 class Students(Strict):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from mazmorra.colour import Colour
 from mazmorra.kinds import register
 from mazmorra.model import ComponentModel, Kind
 
@@ -13,7 +14,7 @@ class Card(ComponentModel):
     text: str = Field("", max_length=800, description="body text with inline icon tokens")
     icon: str | None = Field(None, description="an icon name drawn above the text")
     image: str | None = Field(None, description="a picture file inside the pack")
-    colour: str = Field("#34495e", pattern=r"^#[0-9a-fA-F]{6}$", description="frame colour")
+    colour: Colour = Field("#34495e", description="frame colour")
 
 
 KIND = register(

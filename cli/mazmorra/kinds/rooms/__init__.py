@@ -14,12 +14,19 @@ from typing import Annotated
 
 from pydantic import Field
 
+from mazmorra.colour import Colour
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import COLOUR_PATTERN, Family, Strict, setting_name
+from mazmorra.model import Family, Strict, setting_name
 
 
 class Player(Strict):
-    colour: str = Field(pattern=COLOUR_PATTERN, description="print colour of the player's tokens and cards, #rrggbb")
+    colour: Colour = Field(description="print colour of the player's tokens and cards")
+    mark: str = Field(
+        "",
+        max_length=2,
+        description="a symbol printed on the player's tokens, lines and cards, the same in every language, so that "
+        "colour is not the only way to tell players apart (print.colour-only)",
+    )
 
 
 class CardSet(Strict):
@@ -49,6 +56,7 @@ FAMILY = register_family(
         "Rotating rooms (spec D): two-sided room tiles with walls, portcullises, pit traps and a rotation gear; "
         "starting lines; character and item tokens; action, combat and jump cards per player colour.",
         settings=Settings,
+        reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 

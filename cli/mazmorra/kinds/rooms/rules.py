@@ -150,3 +150,44 @@ def one_line_per_colour(pack: Pack) -> Iterable[Problem]:
                 extra.id if extra is not None else "pack",
                 "colour",
             )
+
+
+@family_rule(
+    FAMILY,
+    RuleDoc(
+        "character_card.token",
+        "a character card names a character token of the pack, and once character cards are given every "
+        "character has one",
+        "«Usar la Habilidad Especial de un Personaje»: players look a character's special abilities up in its "
+        "description; some are permanent, others cost 1 action",
+    ),
+)
+def character_cards(pack: Pack) -> Iterable[Problem]:
+    """Descriptions and tokens match up by the character's name."""
+    cards = list(of_kind(pack, "character_card"))
+    if not cards:
+        return
+    tokens: dict[str, Component] = {}
+    for comp in of_kind(pack, "character"):
+        tokens.setdefault(value(comp, "name", str), comp)
+    described = set()
+    for comp in cards:
+        name = value(comp, "name", str)
+        described.add(name)
+        if name not in tokens:
+            yield Problem(
+                "character_card.token",
+                f"no character token is named '{name}' (characters: {', '.join(sorted(tokens)) or 'none'})",
+                comp.field_loc("name"),
+                comp.id,
+                "name",
+            )
+    for name, comp in sorted(tokens.items()):
+        if name not in described:
+            yield Problem(
+                "character_card.token",
+                f"character '{name}' has no character card: its special ability is described nowhere",
+                comp.field_loc("name"),
+                comp.id,
+                "name",
+            )

@@ -1,0 +1,245 @@
+"""Printer profiles: what a print shop (or a home printer) wants, kept as data.
+
+Each profile is one YAML file: the shipped ones beside this module, a pack's own in
+`<pack>/printers/NAME.yaml` (a pack's file replaces a shipped profile of the same name, or adds a
+new one; `extends: NAME` starts from another profile and changes only what it lists). A profile
+says which products the printer sells (trim, bleed and safe area), its colour (rgb or cmyk, ICC
+profile, total ink limit), how files are laid out and named, the resolution of raster uploads,
+crop marks and the PDF standard. `--printer NAME` reads one; `mazmorra printers` lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean
+from mazmorra.schemas import schema_problems
+from mazmorra.units import parse_length, parse_size
+from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
+
+SHIPPED = Path(__file__).parent
+
+# How a printer wants a deck's faces, one name a layout:
+LAYOUTS = {
+    "sheets": "print-and-play sheets: the pack's usual PDF on the profile's paper",
+    "per-card": "one PDF per component: its front page, then its back page",
+    "per-face": "one PDF per face: <component>-front.pdf and <component>-back.pdf",
+    "deck-front-first": "one PDF per deck, every copy in order: front, back, front, back…",
+    "deck-back-first": "one PDF per deck, every copy in order: back, front, back, front…",
+    "fronts-backs": "two PDFs per deck: every copy's front, then every copy's back in the same order",
+    "images": "one image per face at the profile's exact pixel size (PNG), cards.csv with the counts",
+    "sheet-images": "the print-and-play sheets on the profile's paper, one PNG per page at its dpi",
+}
+
+
+# Each layout's file names, unless a profile names its own: {deck}, {n} (the component's place in its
+# deck, from 1), {component}, {side} (front | back).
+NAMES = {
+    "sheets": "{deck}.pdf",
+    "per-card": "{deck}/{n:03d}-{component}.pdf",
+    "per-face": "{deck}/{n:03d}-{component}-{side}.pdf",
+    "deck-front-first": "{deck}.pdf",
+    "deck-back-first": "{deck}.pdf",
+    "fronts-backs": "{deck}-{side}s.pdf",
+    "images": "{deck}/{component}-{side}.png",
+    "sheet-images": "{deck}-{n:03d}.png",
+}
+
+
+class _Product(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    size: str  # trim: '2.5x3.5in'
+    bleed: str | float | None = None  # default: the profile's
+    safe: str | float | None = None
+    pixels: tuple[int, int] | None = None  # a raster upload's exact size, bleed included
+
+
+class _Colour(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    space: Literal["rgb", "cmyk"] = "rgb"
+    icc: str | None = None  # a CMYK output profile shipped in mazmorra/icc/ (cmyk only)
+    ink_limit: int | None = Field(default=None, ge=100, le=400)  # total area coverage, %
+
+
+class _Files(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    layout: str = "sheets"
+    name: str | None = None  # file name template ({deck} {n} {component} {side}); default: the layout's
+    crop_marks: bool = True
+    page: Literal["a4", "letter", "a3"] | None = None  # sheets: the paper
+
+
+class _Profile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    url: str = ""
+    extends: str | None = None
+    bleed: str | float = "3mm"
+    safe: str | float = "3mm"
+    dpi: int = Field(default=300, ge=72, le=1200)
+    pdf: Literal["1.4", "PDF/X-1a:2003", "PDF/X-4"] = "1.4"
+    colour: _Colour = _Colour()
+    files: _Files = _Files()
+    products: dict[str, _Product] = {}
+
+
+@dataclass(frozen=True)
+class Product:
+    """One size the printer sells: trim and bleed and the safe margin inside the trim, in mm."""
+
+    name: str
+    trim: tuple[float, float]
+    bleed: float
+    safe: float
+    pixels: tuple[int, int] | None = None
+
+    def fits(self, w: float, h: float, bleed: float) -> bool:
+        """Whether a w × h mm face with `bleed` is this product: the printer's cut falls inside its bleed."""
+        tw, th = self.trim
+        return abs(tw - w) / 2 <= bleed + 1e-6 and abs(th - h) / 2 <= bleed + 1e-6
+
+
+@dataclass(frozen=True)
+class Printer:
+    """A printer profile, resolved (lengths in mm)."""
+
+    id: str
+    name: str
+    url: str
+    bleed: float
+    safe: float
+    dpi: int
+    pdf: str  # 1.4 | PDF/X-1a:2003 | PDF/X-4
+    colour: str  # rgb | cmyk
+    icc: str | None
+    ink_limit: int | None
+    layout: str
+    naming: str
+    crop_marks: bool
+    page: str | None
+    products: tuple[Product, ...]
+    loc: Loc
+
+    def product(self, w: float, h: float, bleed: float) -> tuple[Product, bool] | None:
+        """The product a w × h mm face prints as, and whether it is turned (a landscape face); None: not sold."""
+        for p in self.products:
+            if p.fits(w, h, bleed):
+                return p, False
+        for p in self.products:
+            if p.fits(h, w, bleed):
+                return p, True
+        return None
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(base[k], v) if isinstance(v, dict) and isinstance(base.get(k), dict) else v
+    return out
+
+
+def _files(pack_dir: Path | None) -> dict[str, Path]:
+    found = {p.stem: p for p in sorted(SHIPPED.glob("*.yaml"))}
+    if pack_dir is not None and (pack_dir / "printers").is_dir():
+        found |= {p.stem: p for p in sorted((pack_dir / "printers").glob("*.yaml"))}
+    return found
+
+
+def names(pack_dir: Path | None = None) -> list[str]:
+    """Every profile a build of this pack (or any build, without one) can name."""
+    return sorted(_files(pack_dir))
+
+
+def _raw(name: str, files: dict[str, Path], seen: tuple[str, ...]) -> tuple[dict[str, Any], YMap, Loc]:
+    path = files[name]
+    try:
+        data = load_yaml(path)
+    except YamlError as exc:
+        raise ContentError([exc.problem]) from None
+    loc = Loc(str(path), 1, 1)
+    if not isinstance(data, YMap):
+        raise ContentError([Problem("printer.profile", f"printer profile '{name}' is not a mapping", loc)])
+    parent = data.get("extends")
+    if parent is None:
+        return dict(data), data, loc
+    if parent in seen or parent not in files:
+        why = "extends itself" if parent in seen else f"extends unknown profile '{parent}'"
+        where = data.locs.get("extends", loc)
+        msg = f"printer profile '{name}' {why}{did_you_mean(str(parent), files)}"
+        raise ContentError([Problem("printer.profile", msg, where, field="extends")])
+    base, _, _ = _raw(parent, files, (*seen, name))
+    return _merge(base, {k: v for k, v in data.items() if k != "extends"}), data, loc
+
+
+def load(name: str, pack_dir: Path | None = None) -> Printer:
+    """One profile by name (a pack's own first); ContentError with file:line for a broken one."""
+    files = _files(pack_dir)
+    if name not in files:
+        raise UsageError(f"unknown printer '{name}'{did_you_mean(name, files)} (known: {', '.join(files)})")
+    merged, root, loc = _raw(name, files, ())
+    try:
+        spec = _Profile.model_validate(merged)
+    except ValidationError as exc:
+        raise ContentError(schema_problems(exc, root, loc, None, model=_Profile)) from None
+    problems = []
+    if spec.files.layout not in LAYOUTS:
+        msg = f"files.layout: unknown layout '{spec.files.layout}'{did_you_mean(spec.files.layout, LAYOUTS)}"
+        problems.append(Problem("printer.profile", msg, locate(root, ("files", "layout")) or loc, field="files.layout"))
+    needs = {"per-card": ("{component}", "{n"), "per-face": ("{side}",), "fronts-backs": ("{side}",)}
+    naming = spec.files.name or ""
+    wanted = needs.get(spec.files.layout, ()) if spec.files.name else ()
+    if wanted and not any(field in naming for field in wanted):
+        shown = " or ".join(f + ("}" if not f.endswith("}") else "") for f in wanted)
+        msg = f"files.name: '{naming}' lacks {shown} (layout {spec.files.layout} writes several files per deck)"
+        problems.append(Problem("printer.profile", msg, locate(root, ("files", "name")) or loc, field="files.name"))
+    shipped = sorted(p.stem for p in (SHIPPED.parent / "icc").glob("*.icc"))
+    if spec.colour.icc is not None and spec.colour.icc not in shipped:
+        msg = f"colour.icc: unknown profile '{spec.colour.icc}'{did_you_mean(spec.colour.icc, shipped)} (shipped: {', '.join(shipped)})"
+        problems.append(Problem("printer.profile", msg, locate(root, ("colour", "icc")) or loc, field="colour.icc"))
+    if spec.colour.space == "cmyk" and not spec.colour.icc:
+        problems.append(
+            Problem(
+                "printer.profile",
+                "colour: cmyk needs an icc profile",
+                locate(root, ("colour",)) or loc,
+                field="colour.icc",
+            )
+        )
+    if problems:
+        raise ContentError(problems)
+    try:
+        products = tuple(
+            Product(
+                key,
+                parse_size(p.size),
+                parse_length(p.bleed if p.bleed is not None else spec.bleed),
+                parse_length(p.safe if p.safe is not None else spec.safe),
+                p.pixels,
+            )
+            for key, p in spec.products.items()
+        )
+        bleed, safe = parse_length(spec.bleed), parse_length(spec.safe)
+    except ValueError as exc:
+        raise ContentError([Problem("printer.profile", str(exc), loc)]) from None
+    return Printer(
+        name,
+        spec.name,
+        spec.url,
+        bleed,
+        safe,
+        spec.dpi,
+        spec.pdf,
+        spec.colour.space,
+        spec.colour.icc,
+        spec.colour.ink_limit,
+        spec.files.layout,
+        spec.files.name or NAMES.get(spec.files.layout, "{deck}.pdf"),
+        spec.files.crop_marks,
+        spec.files.page,
+        products,
+        loc,
+    )

@@ -1,0 +1,229 @@
+"""The translation template (locale/<pack>.pot): `i18n extract` writes it, `i18n update` merges every
+catalogue from it, and `i18n update --check` (CI) fails while a committed template or catalogue is
+out of date with the pack's texts."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+from conftest import CONTENT, edit, need_tool, run_cli
+
+SAMPLES = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())
+EPOCH = {"SOURCE_DATE_EPOCH": "1790000000"}  # 2026-09-21 14:13 UTC
+
+
+def test_the_committed_templates_and_catalogues_are_up_to_date() -> None:
+    res = run_cli("i18n", "update", "--check")
+    assert res.returncode == 0, res.stderr
+    for pack in SAMPLES:
+        assert (CONTENT / pack / "locale" / f"{pack}.pot").is_file()
+
+
+def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    project = pack.parents[1]
+    pot, po = pack / "locale" / "muestras.pot", pack / "locale" / "en.po"
+    before = pot.read_bytes(), po.read_bytes()
+    edit(pack / "decks" / "cartas.yaml", "Cofre olvidado", "Cofre perdido")
+    res = run_cli("i18n", "update", "--check", "muestras", cwd=project)
+    assert res.returncode == 1
+    assert "muestras/locale/muestras.pot: out of date" in res.stderr
+    assert "muestras/locale/en.po: out of date" in res.stderr
+    assert (pot.read_bytes(), po.read_bytes()) == before  # a check writes nothing
+    assert run_cli("i18n", "update", "muestras", cwd=project, env=EPOCH).returncode == 0
+    assert run_cli("i18n", "update", "--check", "muestras", cwd=project).returncode == 0
+    template = polib.pofile(str(pot))
+    assert template.metadata["POT-Creation-Date"] == "2026-09-21 14:13+0000"
+    assert template.find("cofre-olvidado.name", by="msgctxt").msgid == "Cofre perdido"
+    catalogue = polib.pofile(str(po))
+    assert catalogue.metadata["POT-Creation-Date"] == "2026-09-21 14:13+0000"  # as msgmerge copies it
+    entry = catalogue.find("cofre-olvidado.name", by="msgctxt")
+    assert "fuzzy" in entry.flags and entry.previous_msgid == "Cofre olvidado"
+
+
+def test_extract_writes_a_template_msgfmt_accepts_with_references_relative_to_the_pack(
+    pack_copy, tmp_path: Path
+) -> None:
+    need_tool("msgfmt")
+    pack = pack_copy("cripta")
+    pot = pack / "locale" / "cripta.pot"
+    pot.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    res = run_cli("i18n", "extract", str(pack), cwd=elsewhere, env=EPOCH)
+    assert res.returncode == 0, res.stderr
+    assert str(tmp_path) not in res.stderr and "cripta/locale/cripta.pot: written" in res.stderr
+    text = pot.read_bytes()
+    assert text == (CONTENT / "cripta" / "locale" / "cripta.pot").read_bytes().replace(
+        _date_line(CONTENT / "cripta" / "locale" / "cripta.pot"), b'"POT-Creation-Date: 2026-09-21 14:13+0000\\n"'
+    )
+    check = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(pot)], capture_output=True, text=True)
+    assert check.returncode == 0 and "error" not in check.stderr, check.stderr
+    template = polib.pofile(str(pot))
+    assert template.metadata["X-Source-Language"] == "es" and not template.metadata["Language"]
+    assert all(not e.msgstr for e in template)
+    for e in template:
+        for file, line in e.occurrences:
+            assert (pack / file).is_file() and int(line) > 0
+    # nothing changed: extracting again keeps the file and its date
+    assert "up to date" in run_cli("i18n", "extract", "cripta", cwd=pack.parents[1]).stderr
+    assert pot.read_bytes() == text
+
+
+def _date_line(path: Path) -> bytes:
+    return next(ln for ln in path.read_bytes().splitlines() if ln.startswith(b'"POT-Creation-Date:'))
+
+
+def _entries(path: Path) -> list[tuple]:
+    return [
+        (
+            e.msgctxt,
+            e.msgid,
+            e.msgstr,
+            "fuzzy" in e.flags,
+            e.previous_msgid,
+            e.comment,
+            tuple(e.occurrences),
+            e.obsolete,
+        )
+        for e in polib.pofile(str(path), wrapwidth=0)
+    ]
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_msgmerge_against_the_template_gives_the_catalogue_update_writes(pack_copy, name: str) -> None:
+    """Every sample, after an edit, a removal and a new text: GNU msgmerge of each catalogue against
+    the extracted template holds the same entries as `i18n update` writes."""
+    need_tool("msgmerge")
+    pack = pack_copy(name)
+    project = pack.parents[1]
+    template = polib.pofile(str(pack / "locale" / f"{name}.pot"))
+    texts = [e for e in template if not e.msgctxt.startswith(("pack.", "deck:"))]
+    assert len(texts) >= 2
+    first, second = texts[0], texts[-1]
+    decks = [p for p in (pack / "decks").iterdir() if p.suffix == ".yaml"] if (pack / "decks").is_dir() else []
+    edited = False
+    for deck in decks:
+        text = deck.read_text(encoding="utf-8")
+        for e in (first, second):
+            source = e.msgid.split("\n")[0]
+            if f" {source}\n" in text and not edited:
+                deck.write_text(text.replace(f" {source}\n", f" {source} bis\n", 1), encoding="utf-8")
+                edited = True
+    name_text = template.find("pack.name", by="msgctxt").msgid
+    edit(pack / "pack.yaml", f"name: {name_text}", f"name: {name_text} II")  # a small edit: msgmerge keeps it fuzzy
+    assert run_cli("i18n", "extract", name, cwd=project).returncode == 0
+    pot = pack / "locale" / f"{name}.pot"
+    catalogues = [p for p in (pack / "locale").glob("*.po")]
+    assert catalogues
+    expected = {}
+    for po in catalogues:
+        out = project / f"expected-{po.name}"
+        subprocess.run(["msgmerge", "--quiet", "--previous", str(po), str(pot), "-o", str(out)], check=True)
+        expected[po.name] = _entries(out)
+    res = run_cli("i18n", "update", name, cwd=project)
+    assert res.returncode == 0, res.stderr
+    for po in catalogues:
+        assert _entries(po) == expected[po.name]
+        assert any(e[3] for e in expected[po.name])  # the edit made something fuzzy: the merge did work
+
+
+def _documented_weblate_component() -> dict:
+    import re
+
+    import yaml
+
+    doc = (CONTENT.parent / "docs" / "translating.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n# weblate-component\n(.*?)```", doc, re.DOTALL)
+    assert block, "docs/translating.md lost its Weblate component block"
+    data = yaml.safe_load(block.group(1))
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_documented_weblate_and_poedit_configuration_fits_the_real_files(name: str) -> None:
+    import re
+
+    from mazmorra.load import load_pack
+    from mazmorra.text import TOKEN
+
+    doc = _documented_weblate_component()
+    pack = load_pack(CONTENT / name)
+    repo = CONTENT.parent
+
+    def mine(value: str) -> str:
+        return value.replace("expedicion", name)
+
+    assert doc["file_format"] == "po" and doc["template"] == "" and doc["new_lang"] == "add"
+    assert "weblate.gettext.msgmerge" not in doc["addons"]  # it would drop the max-length budgets
+    matched = sorted(p.relative_to(repo).as_posix() for p in repo.glob(mine(doc["filemask"])))
+    others = [lang for lang in pack.spec.languages if lang != pack.spec.source_language]
+    assert matched == sorted(f"content/{name}/locale/{lang}.po" for lang in others)
+    template = polib.pofile(str(repo / mine(doc["new_base"])))
+    assert template.metadata["X-Source-Language"] == pack.spec.source_language
+    if name == "expedicion":
+        assert doc["source_language"] == pack.spec.source_language
+    assert all(re.fullmatch(doc["language_regex"], lang) for lang in [*pack.spec.languages, "pt_BR", "ja"])
+    assert not re.fullmatch(doc["language_regex"], "../x")
+    placeholders = re.search(r'placeholders:r"(.*?)"(?:,|$)', doc["check_flags"])
+    assert placeholders and "md-text" in doc["check_flags"]
+    weblate = re.compile(placeholders.group(1))
+    for e in template:
+        assert sorted(weblate.findall(e.msgid)) == sorted(m.group(0) for m in TOKEN.finditer(e.msgid)), e.msgctxt
+    # Poedit: the base path every catalogue declares is the folder its references are relative to.
+    for po in [*(pack.root / "locale").glob("*.po"), pack.root / "locale" / f"{name}.pot"]:
+        cat = polib.pofile(str(po))
+        base = po.parent / cat.metadata["X-Poedit-Basepath"]
+        assert base.resolve() == pack.root.resolve()
+        assert all((base / f).is_file() for e in cat for f, _ in e.occurrences)
+
+
+def test_the_weblate_placeholder_check_catches_a_dropped_icon_token() -> None:
+    import re
+
+    flags = _documented_weblate_component()["check_flags"]
+    weblate = re.compile(re.search(r'placeholders:r"(.*?)"(?:,|$)', flags).group(1))
+    source, translation = "Gain {coin=3} and draw {draw:2}.", "Gain 3 coins and draw {draw:2}."
+    assert sorted(weblate.findall(source)) != sorted(weblate.findall(translation))
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_catalogue_headers_name_real_people_and_the_source_language(name: str) -> None:
+    from mazmorra.load import load_pack
+
+    pack = load_pack(CONTENT / name)
+    for po in (CONTENT / name / "locale").glob("*.po"):
+        meta = polib.pofile(str(po)).metadata
+        assert meta["X-Source-Language"] == pack.spec.source_language
+        for field in ("Last-Translator", "Language-Team"):
+            assert meta[field] and not any(p in meta[field] for p in ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org"))
+
+
+def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_copy) -> None:
+    pack = pack_copy("muestras")
+    assert run_cli("i18n", "add", "fr", "muestras", cwd=pack.parents[1]).returncode == 0
+    meta = polib.pofile(str(pack / "locale" / "fr.po")).metadata
+    assert meta["Language-Team"] == "French (mazmorra sample content)"
+    assert meta["Last-Translator"] == "mazmorra sample content" and meta["X-Source-Language"] == "es"
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_template_labels_have_their_own_catalogue_with_one_source_language(name: str) -> None:
+    from mazmorra.load import load_pack
+
+    pack = load_pack(CONTENT / name)
+    locale = CONTENT / name / "locale"
+    for po in locale.glob("*.po"):  # the pack's texts: its source language only
+        assert not [e for e in polib.pofile(str(po)) if e.msgctxt == "label"], po
+    template = polib.pofile(str(locale / "labels.pot"))
+    assert template.metadata["X-Source-Language"] == "en" and len(template) > 0
+    source = pack.spec.source_language
+    labels = polib.pofile(str(locale / "labels" / f"{source}.po"))  # created for the source language too
+    assert labels.metadata["X-Source-Language"] == "en" and labels.metadata["Language"] == source
+    untranslated = [e.msgid for e in labels if not (all(e.msgstr_plural.values()) if e.msgid_plural else e.msgstr)]
+    assert untranslated == []  # filled from the tool's catalogue: no hand-written es.po
+    assert {e.msgid for e in labels} <= {e.msgid for e in template}

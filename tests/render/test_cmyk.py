@@ -1,0 +1,182 @@
+"""Issue 21, CMYK and PDF/X: a CMYK printer profile's files hold DeviceCMYK only (checked by parsing
+every content stream and image), declare PDF/X with an OutputIntent, keep black text in K alone and
+stay within the printer's total ink limit (Ghostscript as the external judge when present)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import need_tool, run_cli
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from mazmorra.printers.cmyk import ink
+
+RGB_OPS = {b"rg", b"RG"}
+DECKS = ("-d", "artimanas", "-d", "fichas", "-d", "losetas", "--lang", "en")
+
+
+@pytest.fixture(scope="module")
+def dtc(built) -> Path:  # type: ignore[no-untyped-def]
+    return built("expedicion", "--printer", "drivethrucards", *DECKS) / "en" / "drivethrucards"
+
+
+def _streams(reader: PdfReader) -> list[tuple[ContentStream, str]]:
+    """Every content stream of the document (pages and the form XObjects they draw), once each."""
+    out: list[tuple[ContentStream, str]] = []
+    seen: set[int] = set()
+
+    def walk(contents: object, resources: object, where: str) -> None:
+        out.append((ContentStream(contents, reader), where))
+        xobjects = resources.get("/XObject") if resources else None  # type: ignore[attr-defined]
+        for name, ref in xobjects.get_object().items() if xobjects else []:
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            x = ref.get_object()
+            if x["/Subtype"] == "/Form":
+                walk(x, x.get("/Resources"), f"{where} {name}")
+            else:
+                assert x.get("/ColorSpace") == "/DeviceCMYK", f"{where} {name}: image in {x.get('/ColorSpace')}"
+                assert "/SMask" not in x, f"{where} {name}: transparency in PDF/X-1a"
+
+    for n, page in enumerate(reader.pages):
+        walk(page.get_contents(), page.get("/Resources"), f"page {n + 1}")
+    return out
+
+
+def test_no_rgb_anywhere_and_pdfx_declared(dtc: Path) -> None:
+    pdfs = sorted(dtc.glob("*.pdf"))
+    assert len(pdfs) == 3
+    for pdf in pdfs:
+        reader = PdfReader(str(pdf))
+        ops = {op for cs, _ in _streams(reader) for _, op in cs.operations}
+        assert not ops & RGB_OPS, f"{pdf.name}: RGB operators {ops & RGB_OPS}"
+        assert {b"k", b"K"} <= ops
+        assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+        assert reader.metadata["/Trapped"] == "/False"
+        (intent,) = reader.trailer["/Root"]["/OutputIntents"]
+        assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 005"
+        profile = intent["/DestOutputProfile"].get_object()
+        assert profile["/N"] == 4 and profile.get_data() == ink("swop-tr005-240").icc
+        for page in reader.pages:
+            assert "/TrimBox" in page and "/BleedBox" in page
+
+
+def test_black_text_is_k_only_and_no_text_colour_passes_the_ink_limit(dtc: Path) -> None:
+    reader = PdfReader(str(dtc / "artimanas.pdf"))
+    text_colours = set()
+    for cs, _ in _streams(reader):
+        inside = False
+        for operands, op in cs.operations:
+            inside = (inside or op == b"BT") and op != b"ET"
+            if inside and op == b"k":
+                text_colours.add(tuple(round(float(v), 3) for v in operands))
+    assert (0.0, 0.0, 0.0, 1.0) in text_colours  # black text: K alone
+    for c, m, y, k in text_colours:
+        assert c + m + y + k <= 2.4 + 1e-6
+        assert not (k >= 0.9 and c + m + y > 0), f"four-colour black text {c, m, y, k}"
+
+
+def test_the_conversion_is_the_icc_transform_with_neutrals_in_k() -> None:
+    profile = ink("swop-tr005-240")
+    black = profile.colour("#000000")
+    assert (black.cyan, black.magenta, black.yellow, black.black) == (0, 0, 0, 1)
+    grey = profile.colour("#808080")
+    assert (grey.cyan, grey.magenta, grey.yellow) == (0, 0, 0) and 0.4 < grey.black < 0.8
+    red = profile.colour("#c0392b")  # not the naive 1 - rgb: the profile's separation, within 240 %
+    assert red.cyan < 0.05 and red.magenta > 0.8 and red.yellow > 0.8
+    assert red.cyan + red.magenta + red.yellow + red.black <= 2.4
+    dark = profile.colour("#1e1e28")  # the darkest colour of the samples: rich, yet within the limit
+    assert 2.0 < dark.cyan + dark.magenta + dark.yellow + dark.black <= 2.4
+
+
+def test_raster_art_is_converted_once_to_cmyk_flattened_on_paper() -> None:
+    profile = ink("swop-tr005-240")
+    buf = io.BytesIO()
+    img = Image.new("RGBA", (8, 8), (200, 30, 30, 255))
+    img.putpixel((0, 0), (0, 0, 0, 0))
+    img.save(buf, "PNG")
+    first = profile.image(buf.getvalue())
+    assert first.mode == "CMYK" and first.getpixel((0, 0)) == (0, 0, 0, 0)  # transparent: paper
+    c, m, y, _k = first.getpixel((4, 4))  # type: ignore[misc]
+    assert m > 200 and y > 200 and c < 20
+    assert len(profile._images) == 1 and profile.image(buf.getvalue()).tobytes() == first.tobytes()
+    assert len(profile._images) == 1  # the second time from the cache
+
+
+def test_ghostscript_measures_total_ink_within_240_percent(dtc: Path, tmp_path: Path) -> None:
+    need_tool("gs")
+    for pdf in sorted(dtc.glob("*.pdf")):
+        # one CMYK separation per pixel; the darkest pixel's total is the file's maximum ink
+        out = tmp_path / f"{pdf.stem}-%03d.tif"
+        subprocess.run(
+            [
+                "gs",
+                "-q",
+                "-dNOPAUSE",
+                "-dBATCH",
+                "-sDEVICE=tiff32nc",
+                "-r40",
+                "-dLastPage=6",
+                f"-sOutputFile={out}",
+                str(pdf),
+            ],
+            check=True,
+        )
+        pages = sorted(tmp_path.glob(f"{pdf.stem}-*.tif"))
+        assert pages
+        for page in pages:
+            img = Image.open(page)
+            assert img.mode == "CMYK"
+            data = img.tobytes()
+            totals = [sum(data[i : i + 4]) for i in range(0, len(data), 4)]
+            assert max(totals) <= round(2.4 * 255) + 4, f"{page.name}: {max(totals) / 2.55:.0f} % ink"
+            assert max(totals) > 255  # something printed, richer than one ink
+
+
+def test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "sheets-cmyk.yaml").write_text(
+        "name: Sheets in CMYK\nextends: home-a4\npdf: PDF/X-1a:2003\ncolour:\n  space: cmyk\n  icc: swop-tr005-240\n",
+        encoding="utf-8",
+    )
+    res = run_cli(
+        "build", "expedicion", "--printer", "sheets-cmyk", "-d", "fichas", "--lang", "en", cwd=pack.parents[1]
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    reader = PdfReader(str(pack.parents[1] / "output" / "expedicion" / "en" / "fichas.pdf"))
+    ops = {op for cs, _ in _streams(reader) for _, op in cs.operations}
+    assert not ops & RGB_OPS and b"k" in ops
+    assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+
+
+def test_cmyk_files_are_byte_identical_whatever_the_workers(dtc: Path, tmp_path: Path) -> None:
+    res = run_cli("build", "expedicion", "--printer", "drivethrucards", *DECKS, "-j", "2", "--out", str(tmp_path))
+    assert res.returncode == 0, res.stdout + res.stderr
+    again = tmp_path / "expedicion" / "en" / "drivethrucards"
+    for pdf in sorted(dtc.glob("*.pdf")):
+        assert (again / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "x4.yaml").write_text(
+        "name: X-4 shop\nextends: drivethrucards\npdf: PDF/X-4\n", encoding="utf-8"
+    )
+    res = run_cli("build", "expedicion", "--printer", "x4", "-d", "fichas", "--lang", "en", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stdout + res.stderr
+    pdf = pack.parents[1] / "output" / "expedicion" / "en" / "x4" / "fichas.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF-1.6")
+    reader = PdfReader(str(pdf))
+    assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4"
+    xmp = reader.trailer["/Root"]["/Metadata"].get_object().get_data().decode("utf-8")
+    assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+    assert f"<pdf:Producer>{reader.metadata['/Producer']}</pdf:Producer>" in xmp
+    assert reader.metadata["/Title"] in xmp

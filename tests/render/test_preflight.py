@@ -1,0 +1,124 @@
+"""Issue 21, the preflight of a print-shop build (rule ids preflight.*): findings at the template
+line that causes them, errors stop the build, what only the written file shows checked on it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from conftest import line_of, run_cli
+from reportlab.pdfgen.canvas import Canvas
+
+from mazmorra import fonts
+from mazmorra.paths import templates_dir
+from mazmorra.render import pdfx
+
+PANEL = '<rect x="8" y="30" w="20" h="12" fill="#030000"/>'  # a rich black: C, M, Y and K all heavy
+
+
+def _planted(pack: Path, icc: str) -> int:
+    """The artimaña template with a rich-black panel, and a profile: DriveThruCards (240 % at most)
+    with the given CMYK profile. Returns the panel's line."""
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "artimana.xml.j2").read_text(encoding="utf-8")
+    (pack / "templates" / "artimana.xml.j2").write_text(
+        card.replace("</card>", f"  {PANEL}\n</card>"), encoding="utf-8"
+    )
+    (pack / "printers").mkdir()
+    (pack / "printers" / "dtc.yaml").write_text(
+        f"name: DriveThruCards with {icc}\nextends: drivethrucards\ncolour:\n  icc: {icc}\n", encoding="utf-8"
+    )
+    return line_of(pack / "templates" / "artimana.xml.j2", PANEL)
+
+
+def test_a_panel_over_the_ink_limit_fails_the_build_at_its_template_line(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    line = _planted(pack, "swop-tr005")  # SWOP's usual 300 %: the panel separates to about 290 %
+    res = run_cli("build", "expedicion", "--printer", "dtc", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1 and "Traceback" not in text, text
+    findings = [ln for ln in text.splitlines() if "(preflight.ink)" in ln]
+    finding = next(ln for ln in findings if f"templates/artimana.xml.j2:{line}:" in ln)
+    assert "#030000" in finding and "over DriveThruCards with swop-tr005's limit of 240 %" in finding
+    total = int(finding.split("separates to ")[1].split(" %")[0])
+    assert 280 <= total <= 300
+    written = [p for p in (pack.parents[1] / "output").rglob("*") if p.is_file()]
+    assert written == []  # errors stop the build: nothing written
+
+
+def test_the_same_panel_separated_within_the_limit_passes(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    _planted(pack, "swop-tr005-240")  # the shipped DriveThruCards profile keeps every colour within 240 %
+    res = run_cli("build", "expedicion", "--printer", "dtc", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "preflight.ink" not in res.stdout + res.stderr
+
+
+def test_small_text_in_a_four_colour_dark_is_a_warning_at_its_line(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    text_el = '<text x="8" y="30" w="40" h="5" size="7" color="#17202a">Tiny</text>'
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "artimana.xml.j2").read_text(encoding="utf-8")
+    (pack / "templates" / "artimana.xml.j2").write_text(
+        card.replace("</card>", f"  {text_el}\n</card>"), encoding="utf-8"
+    )
+    line = line_of(pack / "templates" / "artimana.xml.j2", text_el)
+    res = run_cli(
+        "build", "expedicion", "--printer", "drivethrucards", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1]
+    )
+    text = res.stdout + res.stderr
+    assert res.returncode == 0, text
+    assert any(f"artimana.xml.j2:{line}:" in ln and "(preflight.rich-black)" in ln for ln in text.splitlines()), text
+
+
+def test_the_written_file_is_checked_for_rgb_and_unembedded_fonts() -> None:
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    c.setFillColorRGB(1, 0, 0)
+    c.setFont("Helvetica", 9)
+    c.drawString(10, 10, "RGB")
+    c.save()
+    assert pdfx.leftovers(buf.getvalue()) == (True, ["Helvetica"])
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1, initialFontName=fonts.register(fonts.DEFAULT))  # an embedded font, as ours
+    c.setFillColorCMYK(0, 0, 0, 1)
+    c.rect(10, 10, 20, 20, fill=1, stroke=0)
+    c.save()
+    assert pdfx.leftovers(buf.getvalue()) == (False, [])
+    assert not pdfx.transparent(buf.getvalue())
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1, initialFontName=fonts.register(fonts.DEFAULT))
+    c.setFillAlpha(0.5)
+    c.rect(10, 10, 20, 20, fill=1, stroke=0)
+    c.save()
+    assert pdfx.transparent(buf.getvalue())
+
+
+def test_a_broken_printer_profile_fails_like_bad_content(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "x.yaml").write_text("name: X\ncolour:\n  space: cmyk\n  icc: fogra99\n", encoding="utf-8")
+    res = run_cli("build", "expedicion", "--printer", "x", cwd=pack.parents[1])
+    assert res.returncode == 1
+    assert "x.yaml:4" in res.stdout + res.stderr and "unknown profile 'fogra99'" in res.stdout + res.stderr
+
+
+def test_a_printer_with_a_wider_safe_area_warns_at_the_template_lines(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "wide.yaml").write_text(
+        "name: Wide margins\nextends: drivethrucards\nproducts:\n  poker: {size: 2.5x3.5in, safe: 6mm}\n",
+        encoding="utf-8",
+    )
+    res = run_cli("build", "expedicion", "--printer", "wide", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 0, text  # a warning: the build goes on
+    found = [ln for ln in text.splitlines() if "(preflight.safe-area)" in ln]
+    assert found and all("templates/artimana" in ln and ".xml.j2:" in ln for ln in found), text
+    assert "inside Wide margins's safe area" in found[0]
+    assert (
+        "(preflight.safe-area)"
+        not in run_cli(
+            "build", "expedicion", "--printer", "drivethrucards", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1]
+        ).stderr
+    )
