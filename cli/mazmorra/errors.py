@@ -123,8 +123,15 @@ class UsageError(MazmorraError):
 
 def rel(path: Path | str) -> str:
     """A path as the user should read it: relative to the working directory (with ../ when outside it)."""
+    return _rel(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _rel(path: str, cwd_text: str) -> str:
+    """rel, once per path and working directory: a face with thousands of findings names one
+    template file thousands of times."""
     p = Path(path)
-    cwd = _resolved(os.getcwd())
+    cwd = _resolved(cwd_text)
     try:
         return str(p.resolve().relative_to(cwd))
     except ValueError:  # elsewhere: still relative (../…), never a path of this machine

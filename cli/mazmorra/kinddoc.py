@@ -35,7 +35,8 @@ def markdown(kind: Kind) -> str:
     lines = [f"# Kind `{kind.name}` — {kind.summary}", ""]
     if kind.source is not None:
         shown = Path(rel(kind.source.file))  # outside the working folder (a sample pack): from the pack's folder on
-        lines += [f"Declared in `{Path(*shown.parts[-3:]) if shown.is_absolute() else shown}`.", ""]
+        outside = shown.is_absolute() or shown.parts[:1] == ("..",)
+        lines += [f"Declared in `{Path(*shown.parts[-3:]) if outside else shown}`.", ""]
     lines += [
         f"Size: {kind.size if kind.size != 'card' else 'the pack card_size'}; shape: {kind.shape}; "
         f"game family: {kind.family.name}.",

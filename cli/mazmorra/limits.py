@@ -54,9 +54,21 @@ FONT_BYTES = 32 * MIB
 INCLUDE_DEPTH = 10  # templates including templates including templates…
 
 LIMITS: tuple[Limit, ...] = (
-    Limit("grid_rows", "grid rows (a grid field, a `<grid>` element)", GRID_ROWS, "rows", "schema.value_error", 1),
     Limit(
-        "grid_cols", "grid columns (a grid field, a `<grid>` element)", GRID_COLS, "columns", "schema.value_error", 1
+        "grid_rows",
+        "grid rows (a grid field, a `<grid>` element)",
+        GRID_ROWS,
+        "rows",
+        "schema.value_error`, `template.element",
+        1,
+    ),
+    Limit(
+        "grid_cols",
+        "grid columns (a grid field, a `<grid>` element)",
+        GRID_COLS,
+        "columns",
+        "schema.value_error`, `template.element",
+        1,
     ),
     Limit("deck_components", "components in one deck file", DECK_COMPONENTS, "components", "deck.too-many"),
     Limit("sheet_rows", "rows of a spreadsheet deck (one a component)", SHEET_ROWS, "rows", "spreadsheet.size"),
@@ -77,9 +89,11 @@ LIMITS: tuple[Limit, ...] = (
     Limit("die_faces", "faces of a die", DIE_FACES, "faces", "dice_table.die", 2),
     Limit("dice_modifier", "a die expression's added number", DICE_MODIFIER, "", "dice_table.die"),
     Limit("dice_span", "possible totals of a die expression", DICE_SPAN, "totals", "dice_table.die"),
-    Limit("component_mm", "a component's width and height (a poster's size)", COMPONENT_MM, "mm", "schema.size", 1),
-    Limit("image_pixels", "an image's pixels", IMAGE_PIXELS, "pixels", "image.size"),
-    Limit("image_bytes", "an image file", IMAGE_BYTES, "MiB", "image.size"),
+    Limit(
+        "component_mm", "a component's width and height (a poster's size)", COMPONENT_MM, "mm", "schema.value_error", 1
+    ),
+    Limit("image_pixels", "an image's pixels", IMAGE_PIXELS, "pixels", "image.invalid"),
+    Limit("image_bytes", "an image file", IMAGE_BYTES, "MiB", "image.invalid"),
     Limit("font_bytes", "a font file", FONT_BYTES, "MiB", "font.unreadable"),
     Limit("include_depth", "templates included within templates", INCLUDE_DEPTH, "levels", "template.render"),
 )

@@ -71,18 +71,19 @@ def upgrade_pack(pack_dir: Path, write: bool = True) -> tuple[list[Edit], list[P
 
 
 def _set_format(pack: Any, text: str, pack_file: Path, fmt: int) -> tuple[str, Edit]:
-    """pack.yaml stating `format: CURRENT`: the value replaced where it is written, or a line added
-    before the first key (below the file's opening comments)."""
+    """pack.yaml stating `format: CURRENT`: the value replaced where it is written, or a line added at
+    the end (so no line above moves: the catalogues' `#: pack.yaml:N` references stay right)."""
     lines = text.splitlines(keepends=True)
     if "format" in pack:
         line, col = pack.lc.value("format")
         old = str(pack["format"])
         lines[line] = lines[line][:col] + str(CURRENT) + lines[line][col + len(old) :]
         return "".join(lines), Edit(Loc(rel(pack_file), line + 1, col + 1), f"format: {fmt} → {CURRENT}")
-    first = next(iter(pack))
-    line = pack.lc.key(first)[0]
-    lines.insert(line, f"format: {CURRENT}  # the pack format (docs/formats.md)\n")
-    return "".join(lines), Edit(Loc(rel(pack_file), line + 1, 1), f"format: {CURRENT} added (it was format {fmt})")
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    lines.append(f"format: {CURRENT}  # the pack format (docs/formats.md)\n")
+    where = Loc(rel(pack_file), len(lines), 1)
+    return "".join(lines), Edit(where, f"format: {CURRENT} added (it was format {fmt})")
 
 
 def _upgrade_deck(path: Path, deck_kind: str, fmt: int) -> tuple[str, list[Edit], list[Problem]]:

@@ -128,6 +128,17 @@ def test_ghostscript_measures_total_ink_within_240_percent(dtc: Path, tmp_path: 
             ],
             check=True,
         )
+        # ink_cov (inkcov's sibling that weighs each pixel's ink, not only whether there is any): each
+        # page's mean ink per plate in %; their sum is the page's mean total ink, which the per-pixel
+        # maximum below bounds from above
+        inkcov = subprocess.run(
+            ["gs", "-q", "-o", "-", "-sDEVICE=ink_cov", "-r40", "-dLastPage=6", str(pdf)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        covers = [[float(v) for v in line.split()[:4]] for line in inkcov.splitlines() if line.strip().endswith("OK")]
+        assert covers and all(sum(c) <= 240 and c[3] > 0 for c in covers), inkcov
         pages = sorted(tmp_path.glob(f"{pdf.stem}-*.tif"))
         assert pages
         for page in pages:

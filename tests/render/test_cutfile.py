@@ -137,3 +137,20 @@ def test_registration_marks_are_printed_and_clear_of_every_piece(cut: Path, tmp_
     for box in _svg_boxes(cut / "fichas" / "fichas-1.svg"):  # every piece clear of the marks' band
         assert box[0] - BLEED > INSET + SQUARE and box[1] - BLEED > INSET + SQUARE
         assert box[2] + BLEED < x1 - THICK and box[3] + BLEED < y1 - THICK
+
+
+def test_a_rounded_piece_is_cut_on_its_rounded_trim() -> None:
+    from mazmorra.render.cutfile import cut_path
+
+    d = cut_path(10.0, 20.0, 63.0, 88.0, "rect", 3.0)
+    assert d.count(" A 3 3 0 0 1 ") == 4  # a quarter circle in each corner
+    xs = [float(x) for x in re.findall(r"(?:[MH]|1) (-?[\d.]+) ", d)]
+    assert min(xs) == 10.0 and max(xs) == 73.0  # the trim, not the bleed
+    assert cut_path(10.0, 20.0, 63.0, 88.0, "rect", 0.0) == "M 10 20 H 73 V 108 H 10 Z"
+    assert _svg_boxes_of(cut_path(0.0, 0.0, 24.0, 24.0, "round", 0.0)) == (0.0, 0.0, 24.0, 24.0)
+
+
+def _svg_boxes_of(d: str) -> tuple[float, float, float, float]:
+    nums = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    x0, cy, r, x1 = nums[0], nums[1], nums[2], nums[7]
+    return (x0, cy - r, x1, cy + r)

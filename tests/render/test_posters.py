@@ -275,7 +275,7 @@ def test_the_png_export_is_one_image_at_print_size(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     (png,) = sorted((tmp_path / "generada/en/png/mapas").glob("*.png"))
     image = Image.open(png)
-    w, h = 41 * 25 + 20 + 6, 35 * 25 + 54 + 6  # the map's bleed box, mm
+    w, h = 43 * 25 + 20 + 6, 37 * 25 + 54 + 6  # the map's bleed box, mm
     assert image.size == (round(w / 25.4 * 100), round(h / 25.4 * 100))
     assert round(image.info["dpi"][0]) == 100
     res = run_cli("build", "generada", "--deck", "mapas", "--lang", "en", "--no-pdf", "--png", "--out", str(tmp_path))

@@ -4,6 +4,7 @@ line that causes them, errors stop the build, what only the written file shows c
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from conftest import line_of, run_cli
@@ -42,7 +43,9 @@ def test_a_panel_over_the_ink_limit_fails_the_build_at_its_template_line(pack_co
     assert "#030000" in finding and "over DriveThruCards with swop-tr005's limit of 240 %" in finding
     total = int(finding.split("separates to ")[1].split(" %")[0])
     assert 280 <= total <= 300
-    written = [p for p in (pack.parents[1] / "output").rglob("*") if p.is_file()]
+    back = line_of(templates_dir() / "artimana-back.xml.j2", "<card")  # its background, set on <card>
+    assert any(f"artimana-back.xml.j2:{back}:" in ln and "background" in ln for ln in findings), findings
+    written = [p for p in (pack.parents[1] / "output").rglob("*") if p.is_file() and ".cache" not in p.parts]
     assert written == []  # errors stop the build: nothing written
 
 
@@ -56,7 +59,7 @@ def test_the_same_panel_separated_within_the_limit_passes(pack_copy) -> None:  #
 
 def test_small_text_in_a_four_colour_dark_is_a_warning_at_its_line(pack_copy) -> None:  # type: ignore[no-untyped-def]
     pack = pack_copy("expedicion")
-    text_el = '<text x="8" y="30" w="40" h="5" size="7" color="#17202a">Tiny</text>'
+    text_el = '<rect x="8" y="26" w="40" h="6" fill="#ffffff"/><text x="8" y="26" w="40" h="5" size="7" color="#17202a">Tiny</text>'
     (pack / "templates").mkdir()
     card = (templates_dir() / "artimana.xml.j2").read_text(encoding="utf-8")
     (pack / "templates" / "artimana.xml.j2").write_text(
@@ -122,3 +125,24 @@ def test_a_printer_with_a_wider_safe_area_warns_at_the_template_lines(pack_copy)
             "build", "expedicion", "--printer", "drivethrucards", "-d", "artimanas", "--lang", "en", cwd=pack.parents[1]
         ).stderr
     )
+
+
+def test_a_raster_image_over_the_ink_limit_is_found_at_its_element(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from mazmorra.contracts import Face, ImageOp
+    from mazmorra.icons import IconSet
+    from mazmorra.layout.attrs import Owner
+    from mazmorra.layout.preflight import preflight_face
+    from mazmorra.printers import load
+
+    art = tmp_path / "art.png"
+    Image.new("RGB", (300, 300), (3, 0, 0)).save(art)  # a rich black: about 290 % in SWOP's 300 % profile
+    face = Face("c", "front", 63.5, 88.9, 3.175, (ImageOp(str(art), 10, 10, 20, 20),))
+    owners = {0: Owner(1, "card.xml.j2:7:3", "image")}
+    dtc = load("drivethrucards")
+    icons = IconSet.for_pack(None)
+    assert [f.rule for f in preflight_face(face, owners, dtc, icons, 3.0)] == []  # separated within 240 %
+    wide = replace(dtc, icc="swop-tr005")
+    (found,) = [f for f in preflight_face(face, owners, wide, icons, 3.0) if f.rule == "preflight.ink"]
+    assert found.at == "card.xml.j2:7:3" and "image art.png" in found.message

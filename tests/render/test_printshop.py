@@ -125,7 +125,7 @@ def test_home_printers_get_the_print_and_play_sheets_on_their_paper(
 ) -> None:  # type: ignore[no-untyped-def]
     pdf = built("expedicion", "--printer", name, "-d", "artimanas", "--lang", "en") / "en" / "artimanas.pdf"
     first = PdfReader(str(pdf)).pages[0]
-    assert _mm(first.mediabox)[2:] == pytest.approx(page, abs=0.05)
+    assert sorted(_mm(first.mediabox)[2:]) == pytest.approx(page, abs=0.05)  # turned as fits best
     assert "Lucky Star" in pdf_text(pdf)
 
 

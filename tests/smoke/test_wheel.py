@@ -71,6 +71,9 @@ def test_the_wheel_runs_every_command_outside_the_checkout(tmp_path: Path) -> No
         "mazmorra/kinds/crawler/kinds/map_tile.yaml",  # a family's kinds declared in YAML ship with it
         "mazmorra/kinds/rooms/kinds/room.yaml",
         "mazmorra/templates/grid-data.xml.j2",
+        "mazmorra/printers/drivethrucards.yaml",  # printer profiles and the CMYK profiles ship with it
+        "mazmorra/icc/swop-tr005-240.icc",
+        "mazmorra/icc/README.md",
     ):
         assert shipped in names, shipped
 
@@ -124,6 +127,9 @@ def _smoke(venv: Path, site: Path, tmp_path: Path) -> None:
     _run(mz, "build", "--no-pdf", "--png", "--tts", "--gallery", cwd=work)
     assert list((work / "output/demo/es/png").rglob("*.png")) and (work / "output/demo/gallery/index.html").is_file()
     assert list((work / "output/demo/en/tts").glob("*.json"))
+    assert "drivethrucards" in _run(mz, "printers", cwd=work)
+    _run(mz, "build", "--printer", "drivethrucards", "--lang", "en", cwd=work)
+    assert list((work / "output/demo/en/drivethrucards").glob("*.pdf"))
     _run(mz, "validate", cwd=work)
     _run(mz, "i18n", "status", cwd=work)
     _run(mz, "i18n", "update", cwd=work)

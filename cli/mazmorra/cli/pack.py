@@ -115,7 +115,8 @@ def printers_cmd(packs: PacksArg = None) -> None:
                 colour = p.colour + (f", ink ≤ {p.ink_limit} %" if p.ink_limit else "")
                 where = f"paper {p.page}" if p.page else sizes or "no products listed"
                 out.print(
-                    f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, PDF {p.pdf}, "
+                    f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, "
+                    f"{p.pdf if p.pdf.startswith('PDF') else 'PDF ' + p.pdf}, "
                     f"bleed {p.bleed:g} mm; {escape(where)}"
                 )
 

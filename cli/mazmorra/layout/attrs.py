@@ -76,6 +76,7 @@ class FaceContext:
     serial: int = 0  # elements (and grid parts) numbered so far
     overlapping: int = 0  # inside how many <g overlap="ok">
     safe_margin: float | None = None  # mm, from <card safe-margin=>: a small piece's own safe area
+    root_at: str | None = None  # the <card> element's marker (its background= is drawn by no op)
     outlines: list[tuple[float, float, float, float]] = field(default_factory=list)  # text boxes, for design mode
     boxes: list[TextBox] = field(default_factory=list)  # each field's text box, as laid out
     measure: bool = False  # also measure each box's capacity in characters (`i18n extract`)

@@ -45,9 +45,9 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
         if isinstance(op, RotateOp):
             return ("rotate", op.angle, op.cx, op.cy, tuple(strip(o) for o in op.ops))
         out: list[object] = [type(op).__name__]
-        for f in fields(op):
-            value = getattr(op, f.name)
-            if f.name in PAINTS:
+        for name in _names(type(op)):
+            value = getattr(op, name)
+            if name in PAINTS:
                 colours.append(value or "")
                 out.append(value is None)  # painted or not is a difference of shape
             else:
@@ -56,6 +56,16 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(kind: type) -> tuple[str, ...]:
+    """An op class's field names (dataclasses.fields is slow on every op of every face)."""
+    if kind not in _NAMES:
+        _NAMES[kind] = tuple(f.name for f in fields(kind))
+    return _NAMES[kind]
 
 
 def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:

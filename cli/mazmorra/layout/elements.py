@@ -262,6 +262,7 @@ def parse_face(xml: str, ctx: FaceContext, side: str, w: float, h: float, bleed:
         raise ElementError(f"template produced malformed XML ({exc})", marker[-1] if marker else None) from None
     with located(root):
         check_attrs(root, ROOT_ATTRS)
+        ctx.root_at = root.get(AT)
         background = el_colour(root, "background", "") if root.get("background") else None
         if root.get("safe-margin") is not None:
             ctx.safe_margin = length(root, "safe-margin")

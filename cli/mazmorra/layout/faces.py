@@ -508,7 +508,7 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
         from mazmorra.layout.preflight import preflight_face
 
         pack_safe = fctx.safe_margin if fctx.safe_margin is not None else ctx.pack.spec.print.safe_mm
-        findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe)
+        findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe, fctx.root_at)
     for found in findings:
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
         problems.append(

@@ -19,6 +19,7 @@ checks on its own output (`render/cardpdf.py`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from mazmorra.layout.ink import inks
 from mazmorra.layout.inkindex import Finding
 from mazmorra.layout.printcheck import safe_area
 from mazmorra.printers import Printer
-from mazmorra.printers.cmyk import ink
+from mazmorra.printers.cmyk import Ink, ink
 
 SMALL_TEXT_PT = 12.0
 MM_PER_IN = 25.4
@@ -62,16 +63,17 @@ def _flat(ops: tuple[Op, ...] | list[Op], owners: dict[int, Owner]) -> Iterator[
 
 
 def preflight_face(
-    face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float
+    face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float, root_at: str | None = None
 ) -> list[Finding]:
-    """Every preflight finding of one face for `printer`."""
+    """Every preflight finding of one face for `printer` (`root_at`: where its <card> element, which
+    sets the background, was written)."""
     found: list[Finding] = []
     profile = ink(printer.icc) if printer.colour == "cmyk" and printer.icc else None
     limit = printer.ink_limit
     if profile is not None and limit is not None and face.background:
         total = _total(profile.colour(face.background))
         if total > limit + 0.5:
-            found.append(Finding("preflight.ink", None, _too_much("background", face.background, total, printer)))
+            found.append(Finding("preflight.ink", root_at, _too_much("background", face.background, total, printer)))
     for op, at in _flat(face.ops, owners):
         if profile is not None:
             for what, value in _colours(op):
@@ -90,6 +92,8 @@ def preflight_face(
                     )
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer)
+            if profile is not None and limit is not None:
+                found += _image_ink(op, at, printer, profile)
     found += _safe(face, owners, printer, icons, pack_safe)
     return found
 
@@ -130,6 +134,29 @@ def _too_much(what: str, value: str, total: float, printer: Printer) -> str:
         f"{what} {value} separates to {total:.0f} % total ink in the {printer.icc} profile, over {printer.name}'s "
         f"limit of {printer.ink_limit} %: choose a lighter colour, or black (K alone) for a dark panel"
     )
+
+
+def _image_ink(op: ImageOp, at: str | None, printer: Printer, profile: Ink) -> list[Finding]:
+    """A raster image whose darkest pixel, separated as the build separates it, passes the ink limit."""
+    from mazmorra import images
+
+    try:
+        data = images.prepared(Path(op.path), op.w, op.h, op.color)
+    except (OSError, ValueError):
+        return []  # an unreadable image is the loader's problem, reported there
+    total = _darkest(profile.name, data)
+    if printer.ink_limit is None or total <= printer.ink_limit + 0.5:
+        return []
+    return [
+        Finding("preflight.ink", at, _too_much(f"image {Path(op.path).name}", "(its darkest pixel)", total, printer))
+    ]
+
+
+@lru_cache(maxsize=64)
+def _darkest(profile: str, data: bytes) -> float:
+    """The total ink (%) of an image's darkest pixel in the profile's CMYK (once per image and size)."""
+    px = ink(profile).image(data).tobytes()
+    return max(sum(px[i : i + 4]) for i in range(0, len(px), 4)) / 2.55
 
 
 def _image_dpi(op: ImageOp, at: str | None, printer: Printer) -> list[Finding]:

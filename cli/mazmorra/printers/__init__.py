@@ -189,6 +189,9 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
     if spec.files.layout not in LAYOUTS:
         msg = f"files.layout: unknown layout '{spec.files.layout}'{did_you_mean(spec.files.layout, LAYOUTS)}"
         problems.append(Problem("printer.profile", msg, locate(root, ("files", "layout")) or loc, field="files.layout"))
+    if spec.files.name is not None and spec.files.layout in ("images", "sheet-images", "sheets"):
+        msg = f"files.name: the {spec.files.layout} layout names its files itself ({NAMES[spec.files.layout]}): drop it"
+        problems.append(Problem("printer.profile", msg, locate(root, ("files", "name")) or loc, field="files.name"))
     needs = {"per-card": ("{component}", "{n"), "per-face": ("{side}",), "fronts-backs": ("{side}",)}
     naming = spec.files.name or ""
     wanted = needs.get(spec.files.layout, ()) if spec.files.name else ()

@@ -137,8 +137,3 @@ def _pixels(img: Image.Image) -> list[Any]:
 def ink(name: str) -> Ink:
     """The conversions of one shipped profile (built once per process)."""
     return Ink(name)
-
-
-def profiles() -> list[str]:
-    """The CMYK profiles mazmorra ships (cli/mazmorra/icc/)."""
-    return sorted(p.stem for p in ICC_DIR.glob("*.icc"))

@@ -18,6 +18,7 @@ from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra import fonts, images
 from mazmorra.contracts import (
@@ -41,6 +42,7 @@ from mazmorra.printers.cmyk import Ink
 from mazmorra.render import guides, posters, shapes, text
 from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.forms import end_form
+from mazmorra.render.greycanvas import GreyCanvas
 from mazmorra.render.inks import Look
 from mazmorra.render.shapes import color as paint
 from mazmorra.units import PT_PER_MM
@@ -96,7 +98,7 @@ class PdfPages:
         self.size = page_size
         self.page_h = ph
         self.look = look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
-        self.c = look.canvas()(
+        self.c = (GreyCanvas if look.greyscale else Canvas)(
             str(path) if isinstance(path, Path) else path,
             pagesize=(pw * K, ph * K),
             invariant=1,

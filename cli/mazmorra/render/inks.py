@@ -16,8 +16,6 @@ from typing import Any
 
 from PIL import Image
 from reportlab.lib.colors import Color, toColor
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.pdfgen.textobject import PDFTextObject
 
 INK = "#1b1b1b"  # what light text prints in on the ink saver's light grounds
 TINT = 0.18  # the share of a fill's colour the ink saver keeps (the rest is paper)
@@ -32,10 +30,6 @@ class Look:
     greyscale: bool = False
     ink_saver: bool = False
     corner: float = 0.0  # mm, the radius of rectangular pieces' rounded corners, for their cut guides (0: square)
-
-    def canvas(self) -> type[Canvas]:
-        """The ReportLab canvas class that draws the sheets."""
-        return GreyCanvas if self.greyscale else Canvas
 
     def fill(self, colour: str) -> str:
         """A shape's fill."""
@@ -77,30 +71,3 @@ def _y(c: Color) -> float:
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
     return 0.2126 * lin(c.red) + 0.7152 * lin(c.green) + 0.0722 * lin(c.blue)
-
-
-class _Grey:
-    """Colour setters that set the grey of the colour instead (mixed into a canvas or a text object)."""
-
-    def setFillColor(self, aColor: Any, alpha: float | None = None) -> None:  # ReportLab's own names
-        self.setFillGray(grey(aColor), alpha)  # type: ignore[attr-defined]
-
-    def setStrokeColor(self, aColor: Any, alpha: float | None = None) -> None:
-        self.setStrokeGray(grey(aColor), alpha)  # type: ignore[attr-defined]
-
-    def setFillColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:
-        self.setFillGray(grey(Color(r, g, b)), alpha)  # type: ignore[attr-defined]
-
-    def setStrokeColorRGB(self, r: float, g: float, b: float, alpha: float | None = None) -> None:
-        self.setStrokeGray(grey(Color(r, g, b)), alpha)  # type: ignore[attr-defined]
-
-
-class GreyText(_Grey, PDFTextObject):  # type: ignore[misc]
-    """A text object that sets greys."""
-
-
-class GreyCanvas(_Grey, Canvas):  # type: ignore[misc]
-    """A canvas that sets greys, and whose text objects do."""
-
-    def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> PDFTextObject:
-        return GreyText(self, x, y, direction=direction)

@@ -173,7 +173,7 @@ def test_entrance_map_with_two_floors(pack_copy) -> None:
     edit(pack / MAPS, '      - "x . . coin? . ."\n', "")
     _fails(
         pack,
-        located(pack, MAPS, '".torch . x . monster! ."'),
+        located(pack, MAPS, '".torch . x . monster:2! ."'),
         "cripta-del-eco",
         "map_card.floors",
         "front:",
@@ -223,13 +223,13 @@ def test_entrance_on_a_depths_map(pack_copy) -> None:
 
 def test_feature_that_is_no_chip_face(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . dragon! ."')
+    edit(pack / MAPS, '".torch . x . monster:2! ."', '".torch . x . dragon! ."')
     _fails(pack, located(pack, MAPS, "dragon!"), "cripta-del-eco", "map_card.unknown-face", "'dragon'")
 
 
 def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / MAPS, '".torch . x . monster! ."', '".torch . x . campfire? ."')
+    edit(pack / MAPS, '".torch . x . monster:2! ."', '".torch . x . campfire? ."')
     _fails(
         pack,
         located(pack, MAPS, "campfire?"),
@@ -241,7 +241,7 @@ def test_feature_icon_known_but_not_on_any_chip(pack_copy) -> None:
 
 def test_unknown_decoration(pack_copy) -> None:
     pack = pack_copy(PACK)
-    edit(pack / MAPS, '".torch . x . monster! ."', '".chandelier . x . monster! ."')
+    edit(pack / MAPS, '".torch . x . monster:2! ."', '".chandelier . x . monster! ."')
     _fails(pack, located(pack, MAPS, ".chandelier"), "cripta-del-eco", "map_card.unknown-decoration")
 
 

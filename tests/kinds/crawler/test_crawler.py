@@ -293,7 +293,7 @@ def test_map_tile_terrains_are_told_apart_in_greyscale(pack_copy, tmp_path: Path
     )
     (pack / TILES).write_text(text[:start] + tile + text[end:], encoding="utf-8")
     project = pack.parents[1]
-    res = run_cli("build", PACK, "--lang", "es", "--out", str(tmp_path / "out"), cwd=project)
+    res = run_cli("build", PACK, "--lang", "es", "--portrait", "--out", str(tmp_path / "out"), cwd=project)
     assert res.returncode == 0, res.stdout + res.stderr
     dpi = 200
     x0, y0, k = _first_card(dpi)

@@ -202,3 +202,37 @@ def test_a_reference_copy_with_another_die_fails(pack_copy) -> None:
         located(pack, "decks/tablas.yaml", "die: 1d10"),
         command="validate",
     )
+
+
+def test_a_door_half_onto_an_area(pack_copy) -> None:
+    """A door drawn where one of its squares opens onto a room and the other onto rock."""
+    pack = pack_copy("generada")
+    m = _sample(pack)
+    found = None
+    for a in m.areas:
+        for side in ("n", "e", "s", "w"):
+            wall = a.rect.wall(side)
+            for sq in wall[:-1]:
+                o = Opening(sq, side, 2)
+                behind = [m.owner.get(b) for b in o.beyond()]
+                inside = {m.owner.get(s) for s in o.squares()}
+                if inside == {a.n} and None in behind and any(b not in (None, a.n) for b in behind):
+                    found = o
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found is not None, "the sample map has no wall half against another area"
+    line = f"- {{at: [{found.at[0]}, {found.at[1]}], side: {found.side}, secret: true}}"
+    _add_door(pack, line)
+    assert_build_fails(
+        pack, "(dungeon_map.secret)", "and half onto rock", located(pack, MAPS, line), command="validate"
+    )
+
+
+def test_a_map_rolled_before_notes_were_a_list_still_reads(pack_copy) -> None:
+    pack = pack_copy("generada")
+    edit(pack / MAPS, "outcome: quest, notes: [quest-became-lair]", "outcome: quest, note: quest-became-lair")
+    m = _sample(pack)
+    assert any(r.notes == ["quest-became-lair"] for r in m.rolls)

@@ -342,8 +342,8 @@ def test_every_granted_becario_is_defined(pack_copy) -> None:
     [
         ("riquezas: {supply: 10,", "riquezas: {supply: -1,", "game.cubes.riquezas.supply"),
         (
-            'linaje: {supply: 6, points: 6, colour: "#2471a3"}',
-            'linaje: {supply: 6, points: 6, colour: "bleu"}',  # CSS names are colours; a misspelt one is not
+            'linaje: {supply: 6, points: 6, colour: "#2471a3",',
+            'linaje: {supply: 6, points: 6, colour: "bleu",',  # CSS names are colours; a misspelt one is not
             "game.cubes.linaje.colour: 'bleu' is not a colour name; did you mean 'blue'?",
         ),
         ("  floors:\n", "  turnos: 3\n  floors:\n", "game.turnos: unknown setting"),
@@ -585,6 +585,6 @@ def test_tile_draws_passages_doors_and_slots_where_its_yaml_says(
         else:
             assert _near(at(*_edge_point(passage, 1.5)), WALL_1), (passage, "wall")
     for i, colour in enumerate(slots):
-        got = at(17.6 + i * 6.9 + 3.6, 41.2)
+        got = at(17.6 + i * 6.9 + 5.0, 42.6)  # off the cube's symbol (game.cubes.*.mark) at its centre
         assert _near(got, cubes[colour]), (i, colour, got)
     assert _near(at(17.6 + len(slots) * 6.9 + 3.6, 41.2), FLOOR_1, 24), "no slot after the last one"

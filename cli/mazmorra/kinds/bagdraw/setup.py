@@ -56,13 +56,13 @@ def per_player(pack: Pack) -> Iterable[Problem]:
             )
     figures = [c for c in pack.components() if c.kind.name == "hero_figure"]
     have = sum(c.data.copies for c in figures)
-    if have < players:
-        deck = next((d for d in pack.decks if any(k.name == "hero_figure" for k in d.kinds)), None)
+    deck = next((d for d in pack.decks if any(k.name == "hero_figure" for k in d.kinds)), None)
+    if deck is not None and have < players:
         yield Problem(
             "hero_figure.players",
             f"{have} hero figure(s) for {players} players (game.players): each player marks their floor with one",
-            pack.deck_loc(deck.id, "size") if deck is not None else pack.setting_loc("players"),
-            deck.id if deck is not None else "pack",
+            pack.deck_loc(deck.id, "size"),
+            deck.id,
             "size",
         )
     for comp, bag in pack.of(Bag):

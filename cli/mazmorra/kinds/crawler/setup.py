@@ -52,9 +52,10 @@ def per_player(pack: Pack) -> Iterable[Problem]:
         return
     players = settings.players
     if players is not None:
+        shipped = {k.name for d in pack.decks for k in d.kinds}  # a pack without a deck of a kind is not the whole game
         for kind, what in PER_PLAYER:
             have = sum(c.data.copies for c in of_kind(pack, kind))
-            if have < players:
+            if kind in shipped and have < players:
                 loc, deck = _deck_line(pack, kind)
                 yield Problem(
                     f"{kind}.players",
@@ -64,7 +65,7 @@ def per_player(pack: Pack) -> Iterable[Problem]:
                     "size",
                 )
         markers = list(of_kind(pack, "marker"))
-        for track in TRACKS:
+        for track in TRACKS if "marker" in shipped else ():
             comps = [c for c in markers if value(c, "track", str) == track]
             have = sum(c.data.copies for c in comps)
             if have < players:

@@ -96,8 +96,8 @@ class Generator:
                     self.corridor(way, "door")
                 else:
                     self.room(way)
-            if way.kind != "passage" and len(self.map.areas) == before:
-                self.drop_door(way.opening, len(self.map.rolls) - 1)  # nothing stands behind it: no door into rock
+            if way.kind != "passage" and len(self.map.areas) == before:  # nothing behind it: no door into rock
+                self.drop_door(way.opening, len(self.map.rolls) - 1, way.source)
         for way in self.pending:  # where the heroes had not been yet
             if way.kind == "passage" and all(sq not in self.owner for sq in way.opening.beyond()):
                 self.map.exits.append(way.opening)
@@ -380,10 +380,11 @@ class Generator:
             if self.reserved.get(sq) == o:
                 del self.reserved[sq]
 
-    def drop_door(self, o: Opening, at: int) -> None:
+    def drop_door(self, o: Opening, at: int, area: int) -> None:
         """Take back a door nothing can stand behind (the rulebook has no door into rock)."""
         self.map.doors = [d for d in self.map.doors if d[0] != o]
         self.note(at, "door-dropped")
+        self.map.notes.append(f"a door of area {area} led nowhere a piece could stand: taken back")
 
     def blocked(self, way: Way) -> bool:
         """A way found earlier whose far side has been revealed since: a door there is a secret door;
@@ -394,7 +395,7 @@ class Generator:
         if way.kind != "passage" and all(b is not None for b in behind):
             self.map.doors = [(o, o == way.opening or s, f) for o, s, f in self.map.doors]
         elif way.kind != "passage":
-            self.drop_door(way.opening, len(self.map.rolls) - 1)
+            self.drop_door(way.opening, len(self.map.rolls) - 1, way.source)
         return True
 
     def blocked_note(self, index: int, area: int, rect: Rect, what: str) -> None:

@@ -61,7 +61,11 @@ def _start(comp: Component, m: DungeonMap) -> Iterator[Problem]:
             why = f"is a {a.type}; the start is stairs, two corridor sections and a T junction, so area {i + 1} is a {kind}"
         elif prev is not None and (a.joins != prev.n or a.via != "open" or not shared_boundary(a.rect, prev.rect)):
             why = f"does not run on openly from area {prev.n}"
-        elif i == 2 and (a.rect.y != prev.rect.y if a.rect.w > a.rect.h else a.rect.x != prev.rect.x):  # type: ignore[union-attr]
+        elif (
+            prev is not None
+            and i == 2
+            and (a.rect.y != prev.rect.y if a.rect.w > a.rect.h else a.rect.x != prev.rect.x)
+        ):
             why = "does not carry on in a line from area 2: the start is one straight corridor"
         if why:
             yield _problem("dungeon_map.start", comp, f"areas.{i}", f"areas.{i + 1}", f"area {a.n} {why}")
@@ -114,9 +118,10 @@ def door_placement(pack: Pack) -> Iterable[Problem]:
         for i, d in enumerate(m.doors):
             o = Opening(d.at, d.side, m.door_width)
             inner = {m.owner.get(sq) for sq in o.squares()}
-            if len(inner) != 1 or None in inner:
+            held = next(iter(inner))
+            if len(inner) != 1 or held is None:
                 continue  # dungeon_map.door says so
-            area = m.areas[next(iter(inner)) - 1]  # type: ignore[operator]
+            area = m.areas[held - 1]
             where = (f"doors.{i}", f"doors.{i + 1}")
             label = f"door {i + 1} (column {d.at[0]}, row {d.at[1]}, side {d.side})"
             if area.type in CORRIDORS and d.side not in _long_sides(area):
@@ -170,8 +175,9 @@ def _entry_walls(m: DungeonMap) -> set[tuple[int, str]]:
         o = Opening(d.at, d.side, m.door_width)
         far = {m.owner.get(sq) for sq in o.beyond()}
         near = m.owner.get(d.at)
-        if len(far) == 1 and None not in far:
-            room = m.areas[next(iter(far)) - 1]  # type: ignore[operator]
+        behind = next(iter(far))
+        if len(far) == 1 and behind is not None:
+            room = m.areas[behind - 1]
             if room.type in ROOMS and room.joins == near and room.via == "door" and not d.secret:
                 out.add((room.n, BACK[d.side]))
     return out
