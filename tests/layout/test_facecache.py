@@ -182,3 +182,28 @@ def test_turned_off_by_the_environment(here, monkeypatch: pytest.MonkeyPatch) ->
     assert _build(pack).laid_out and _build(pack).laid_out
     assert not (pack.parents[1] / "output" / ".cache").exists()
     assert "Forgotten Chest" in pdf_text(pack.parents[1] / "output/muestras/en/cartas.pdf")
+
+
+def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_path: Path) -> None:
+    """Four processes store the same 200 faces at the same time (two builds of one pack do): every
+    entry reads back whole, and nothing is left in the scratch folder."""
+    import multiprocessing
+
+    faces = [Face(f"c{i}", "front", 63, 88, 3, (TextOp(1, 2, "x" * (i % 50), "sans", 8, "#000"),)) for i in range(200)]
+    keys = [f"{i:02x}" * 32 for i in range(200)]
+
+    def write() -> None:
+        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+        for k, face in zip(keys, faces):
+            cache.put(k, encode(face))
+
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=write) for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    assert all(proc.exitcode == 0 for proc in procs)
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert [decode(cache.get(k)) for k in keys] == faces and cache.damaged == 0
+    assert not list((tmp_path / "scratch").iterdir())

@@ -54,10 +54,11 @@ def cache_dir(out_dir: Path) -> Path:
 
 
 def digest(*parts: bytes | str) -> bytes:
+    """One BLAKE2b hash of several parts, each with its length (so ("ab", "c") is not ("a", "bc"))."""
     h = hashlib.blake2b(digest_size=_DIGEST)
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
+        h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.digest()
 
@@ -262,7 +263,8 @@ class FaceCache:
     damaged: int = 0  # entries that failed their check (each then removed and laid out again)
     stale: int = 0  # entries whose face read another component that changed since
     written: int = 0
-    _made: set[Path] = dataclasses.field(default_factory=set)  # folders known to exist
+    _made: set[str] = dataclasses.field(default_factory=set)  # folders known to exist
+    _beside: bool | None = None  # whether the scratch folder is on the entries' filesystem
 
     @classmethod
     def for_output(cls, out_dir: Path, root: Path | None = None) -> FaceCache | None:
@@ -278,8 +280,8 @@ class FaceCache:
         """Another store in the same cache folder (compiled templates), sharing its scratch folder."""
         return FaceCache(self.root.parent / name, self.scratch, self.limit, self.memory)
 
-    def _path(self, k: str) -> Path:
-        return self.root / k[:2] / k[2:]
+    def _path(self, k: str) -> str:
+        return f"{self.root}/{k[:2]}/{k[2:]}"  # plain strings: one per face, pathlib's cost shows
 
     def get(self, k: str) -> Any | None:
         """The value stored under key `k` as it was put (still encoded), or None: absent or damaged."""
@@ -307,7 +309,10 @@ class FaceCache:
         except (ValueError, EOFError, TypeError):
             self.damaged += 1
             self.misses += 1
-            path.unlink(missing_ok=True)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
             return None
         self.hits += 1
         self.keep(k, value)
@@ -333,26 +338,37 @@ class FaceCache:
         payload = marshal.dumps((k, value))
         data = FORMAT + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
         path = self._path(k)
+        folder = os.path.dirname(path)
         try:
-            if path.parent not in self._made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._made.add(path.parent)
-            self.scratch.mkdir(parents=True, exist_ok=True)  # a concurrent build may have just removed it
-            # In the scratch folder beside output/ (same filesystem, else beside the entry): a build
-            # killed mid-write leaves nothing inside output/, and the next build sweeps it away.
-            beside = os.stat(self.scratch).st_dev == os.stat(path.parent).st_dev
-            tmp = (self.scratch if beside else path.parent) / f"{TMP_PREFIX}{os.getpid()}-{k[:20]}"
+            if folder not in self._made:
+                os.makedirs(folder, exist_ok=True)
+                self._made.add(folder)
+            tmp = self._temporary(folder, k)
             try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                try:
+                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                except FileNotFoundError:  # a concurrent build has just removed the scratch folder
+                    os.makedirs(os.path.dirname(tmp), exist_ok=True)
+                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data)
                 os.replace(tmp, path)
-            finally:
+            except BaseException:
                 if os.path.lexists(tmp):
                     os.unlink(tmp)
+                raise
         except OSError:
             return  # a cache that cannot be written only costs time
         self.written += 1
+
+    def _temporary(self, folder: str, k: str) -> str:
+        """Where an entry is written before it is renamed into place: the scratch folder beside
+        output/ (a build killed mid-write leaves nothing inside output/, and the next build sweeps
+        it away), or beside the entry when the scratch folder is on another filesystem."""
+        if self._beside is None:
+            self.scratch.mkdir(parents=True, exist_ok=True)
+            self._beside = os.stat(self.scratch).st_dev == os.stat(folder).st_dev
+        return f"{self.scratch if self._beside else folder}/{TMP_PREFIX}{os.getpid()}-{k[:20]}"
 
     def trim(self) -> int:
         """Remove the least recently used entries until the cache is within 80 % of its bound; how
