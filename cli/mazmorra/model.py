@@ -13,6 +13,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
 from mazmorra.limits import DECK_COMPONENTS
+from mazmorra.printspec import PrintSpec as PrintSpec  # re-exported: pack.yaml's `print:`
+from mazmorra.printspec import Strict as Strict  # re-exported: every section's base
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import locate
 
@@ -106,12 +108,6 @@ class Kind:
         return out
 
 
-class Strict(BaseModel):
-    """A section of pack.yaml (a family's `game:` settings too): frozen, unknown keys rejected."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-
 def setting_name(what: str) -> AfterValidator:
     """Checks a name a family's settings key by (`Annotated[str, setting_name("threat")]`)."""
 
@@ -174,46 +170,6 @@ class DeckSpec(Strict):
         if v is not None:
             parse_size(v)
         return v
-
-
-class MinSizes(Strict):
-    """The smallest text size (pt) a player reads, by the role a template gives a text box."""
-
-    title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt", examples=[7])
-    body: float = Field(default=6.5, ge=3, le=72, description="rules and effect text, pt", examples=[5.5])
-    label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt", examples=[5])
-
-
-class Contrast(Strict):
-    """The contrast ratio (WCAG 2, 1 to 21) a face's text and marks keep against what they are drawn over."""
-
-    text: float = Field(default=4.5, ge=1, le=21, description="text against its background", examples=[7])
-    marks: float = Field(
-        default=3.0, ge=1, le=21, description="icons and logos against their background", examples=[4.5]
-    )
-
-
-class PrintSpec(Strict):
-    """pack.yaml `print:`: what every face must keep to so that a player can read it in print."""
-
-    min_size: MinSizes = Field(default_factory=MinSizes, description="the smallest text a player reads, by role")
-    contrast: Contrast = Field(default_factory=Contrast, description="the contrast text and marks keep")
-    safe_margin: str | float = Field(
-        default="3mm",
-        description="text and icons stay this far inside the trim (what a cut slightly off must not reach)",
-        examples=["4mm"],
-    )
-
-    @field_validator("safe_margin")
-    @classmethod
-    def _margin_ok(cls, v: str | float) -> str | float:
-        if not 0 <= parse_length(v) <= 20:
-            raise ValueError("safe_margin must be between 0 and 20 mm")
-        return v
-
-    @property
-    def safe_mm(self) -> float:
-        return parse_length(self.safe_margin)
 
 
 class PackSpec(Strict):

@@ -16,7 +16,7 @@ from mazmorra.layout.attrs import FaceContext
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.fit import Fitted, Style, fit
 from mazmorra.layout.linebreak import word_splits
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 from mazmorra.text import TextPart
 from mazmorra.units import PT_PER_MM
 

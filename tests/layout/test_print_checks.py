@@ -15,7 +15,7 @@ from mazmorra.layout.contrast import contrast
 from mazmorra.layout.elements import parse_face
 from mazmorra.layout.inkindex import Finding
 from mazmorra.layout.printcheck import check_face
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 
 LAUREL = '<circle cx="52.5" cy="11" r="6.6" fill="#fffdf6"/><icon name="laurel" x="46.7" y="5.2" size="11.6"/>'
 

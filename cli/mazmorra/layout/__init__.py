@@ -5,7 +5,8 @@ rendered to XML in millimetres, whose elements (elements.py: shapes, icons, imag
 boxes in textbox.py, the grid language in grid.py) become absolute drawing ops.
 """
 
-from mazmorra.layout.faces import LayoutContext, lay_out
+from mazmorra.layout.context import LayoutContext
+from mazmorra.layout.faces import lay_out
 from mazmorra.layout.templates import Templates
 
 __all__ = ["LayoutContext", "Templates", "lay_out"]

@@ -15,7 +15,7 @@ from mazmorra.contracts import TextBox
 from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.fonts import FACES, Faces, faces
 from mazmorra.icons import IconSet
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 from mazmorra.units import parse_length
 
 AT = "mz-at"  # the attribute the template loader adds to every element: "<file index>:<line>:<col>"

@@ -9,7 +9,8 @@ from mazmorra.contracts import TextBox
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import localise
 from mazmorra.icons import IconSet
-from mazmorra.layout.faces import LayoutContext, lay_out
+from mazmorra.layout.context import LayoutContext
+from mazmorra.layout.faces import lay_out
 from mazmorra.layout.templates import Templates
 from mazmorra.model import Pack
 from mazmorra.paths import templates_dir

@@ -15,7 +15,7 @@ from mazmorra.icons import IconSet
 from mazmorra.layout.iconraster import icon_image
 from mazmorra.layout.ink import Ink, colour_at
 from mazmorra.layout.inkindex import Finding, Index
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 
 PAPER = "#ffffff"
 

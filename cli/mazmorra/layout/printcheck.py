@@ -39,7 +39,7 @@ from mazmorra.layout.ink import (
     transformed,
 )
 from mazmorra.layout.inkindex import CLEARANCE, Finding, Index, near
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 
 NEAR = 0.3  # mm that text and icons keep from what they do not sit on
 _NOBODY = Owner(0, None, "")

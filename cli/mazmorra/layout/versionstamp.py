@@ -28,7 +28,7 @@ from mazmorra import fonts
 from mazmorra.contracts import CircleOp, Face, Op, PolyOp, TextOp
 from mazmorra.errors import Problem
 from mazmorra.layout.attrs import AT, FaceContext, Owner, choice, length, located, number, opt_colour
-from mazmorra.model import PrintSpec
+from mazmorra.printspec import PrintSpec
 from mazmorra.units import PT_PER_MM
 
 HASH_LEN = 6  # hex digits: a changed component keeps its old hash once in 16 million
