@@ -111,7 +111,9 @@ def test_msgmerge_against_the_template_gives_the_catalogue_update_writes(pack_co
         for e in (first, second):
             source = e.msgid.split("\n")[0]
             if f" {source}\n" in text and not edited:
-                deck.write_text(text.replace(f" {source}\n", f" {source} bis\n", 1), encoding="utf-8")
+                deck.write_text(
+                    text.replace(f" {source}\n", f" {source[:-1]}\n", 1), encoding="utf-8"
+                )  # within any limit
                 edited = True
     name_text = template.find("pack.name", by="msgctxt").msgid
     edit(pack / "pack.yaml", f"name: {name_text}", f"name: {name_text} II")  # a small edit: msgmerge keeps it fuzzy
@@ -226,4 +228,4 @@ def test_template_labels_have_their_own_catalogue_with_one_source_language(name:
     assert labels.metadata["X-Source-Language"] == "en" and labels.metadata["Language"] == source
     untranslated = [e.msgid for e in labels if not (all(e.msgstr_plural.values()) if e.msgid_plural else e.msgstr)]
     assert untranslated == []  # filled from the tool's catalogue: no hand-written es.po
-    assert {e.msgid for e in labels} <= {e.msgid for e in template}
+    assert {e.msgid for e in labels if not e.obsolete} <= {e.msgid for e in template}  # #~ kept, as msgmerge does

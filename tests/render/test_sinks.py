@@ -83,9 +83,9 @@ def counted(tmp_path_factory) -> dict[str, int]:
     pack = project / "content" / "muestras"
     shutil.copytree(CONTENT / "muestras", pack)
     log = project / "faces.log"
-    from mazmorra.layout import faces
+    from mazmorra.layout import face as one_face  # where a face's template output is parsed
 
-    real = faces.parse_face
+    real = one_face.parse_face
 
     def parse_face(*args, **kwargs):  # one line per face laid out, appended whole from any process
         with open(log, "a", encoding="utf-8") as fh:
@@ -100,7 +100,7 @@ def counted(tmp_path_factory) -> dict[str, int]:
     }
     seen = {}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(faces, "parse_face", parse_face)
+        mp.setattr(one_face, "parse_face", parse_face)
         for what, args in runs.items():
             log.write_text("", encoding="utf-8")
             # Without the face cache, which would hand each build the faces the one before laid out

@@ -120,8 +120,11 @@ def fitting_dpi(face: Face, dpi: float, bleed: bool, max_pixels: float) -> float
     """`dpi`, or the highest resolution at which the face (a poster-sized map) stays within
     `max_pixels`: still one image, still printing at its true size at the dpi it records."""
     b = face.bleed if bleed else 0.0
-    inches = (face.w + 2 * b) * (face.h + 2 * b) / MM_PER_IN**2
-    return min(float(dpi), math.sqrt(max_pixels / inches))
+    w, h = (face.w + 2 * b) / MM_PER_IN, (face.h + 2 * b) / MM_PER_IN
+    fit = math.sqrt(max_pixels / (w * h))
+    while fit < dpi and (round(w * fit) + 1) * (round(h * fit) + 1) > max_pixels:  # whole pixels, rounded up
+        fit = math.floor(fit) - 1.0
+    return min(float(dpi), fit)
 
 
 def dpi_frame(face: Face, dpi: float, bleed: bool) -> Frame:
