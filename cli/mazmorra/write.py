@@ -22,10 +22,17 @@ def temp_path(target: Path, scratch: Path | None = None) -> Path:
         scratch.mkdir(parents=True, exist_ok=True)
         if os.stat(scratch).st_dev == os.stat(_existing(target.parent)).st_dev:
             where = scratch  # target's folder is made when the file is committed, not before
-    where.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=target.suffix, dir=where)
-    os.close(fd)
-    return Path(name)
+    for attempt in range(3):  # another build may remove the empty scratch folder between the two calls
+        where.mkdir(parents=True, exist_ok=True)
+        try:
+            fd, name = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=target.suffix, dir=where)
+        except FileNotFoundError:
+            if attempt == 2:
+                raise
+            continue
+        os.close(fd)
+        return Path(name)
+    raise AssertionError("unreachable")
 
 
 def _existing(folder: Path) -> Path:
