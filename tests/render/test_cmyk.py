@@ -170,6 +170,7 @@ def test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk(pack_copy) -> None: 
 def test_cmyk_files_are_byte_identical_whatever_the_workers(dtc: Path, tmp_path: Path) -> None:
     res = run_cli("build", "expedicion", "--printer", "drivethrucards", *DECKS, "-j", "2", "--out", str(tmp_path))
     assert res.returncode == 0, res.stdout + res.stderr
+    assert "0 PDF(s)" not in res.stderr and "drivethrucards/ (" in res.stdout  # the printer's files, not "0 PDFs"
     again = tmp_path / "expedicion" / "en" / "drivethrucards"
     for pdf in sorted(dtc.glob("*.pdf")):
         assert (again / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name

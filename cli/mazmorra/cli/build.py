@@ -360,8 +360,9 @@ def build_cmd(
                 failed.append(name)
                 continue
             show_problems(res.warnings)
-            err.print(
-                f"[green]✓[/] {escape(res.pack.id)}: {len(res.outputs)} PDF(s), {res.pages} pages, "
+            sheets = f"{len(res.outputs)} PDF(s), {res.pages} pages, " if res.outputs or not res.exports else ""
+            err.print(  # print sheets counted when there are any (exports, a printer's files, list their own)
+                f"[green]✓[/] {escape(res.pack.id)}: {sheets}"
                 f"{res.faces} faces ({len(res.laid_out)} laid out, the others from the face cache) in {res.seconds:.1f} s"
             )
             for p in res.outputs:
