@@ -192,3 +192,37 @@ def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # 
     assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
     assert f"<pdf:Producer>{reader.metadata['/Producer']}</pdf:Producer>" in xmp
     assert reader.metadata["/Title"] in xmp
+
+
+def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    """Gradients, stars, paths and a faded SVG picture, in a PDF/X-4 profile (which allows
+    transparency): every colour through the printer's ICC transform, no RGB operator left."""
+    from mazmorra.paths import templates_dir
+
+    pack = pack_copy("muestras")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "x4.yaml").write_text("name: X-4 shop\nextends: drivethrucards\npdf: PDF/X-4\n", "utf-8")
+    (pack / "images").mkdir()
+    (pack / "images" / "badge.svg").write_bytes(
+        (Path(__file__).parents[1] / "layout" / "drawing" / "badge.svg").read_bytes()
+    )
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    extra = (
+        '<g overlap="ok"><ellipse cx="10" cy="10" rx="4" ry="2" fill="linear-gradient(red, blue)" stroke="#000"/>'
+        '<star cx="20" cy="10" r="3" fill="gold" opacity="0.7"/><path d="M 30 8 q 2 -4 4 0" stroke="#0a0"/>'
+        '<image src="images/badge.svg" x="40" y="6" w="6" h="6" opacity="0.8"/></g>'
+    )
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {extra}\n</card>"), encoding="utf-8")
+    res = run_cli("build", "muestras", "--printer", "x4", "--lang", "en", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stdout + res.stderr
+    reader = PdfReader(str(pack.parents[1] / "output" / "muestras" / "en" / "x4" / "cartas.pdf"))
+    ops: set[bytes] = set()
+    for page in reader.pages:
+        seen = [page.get_contents()]
+        xobjects = page["/Resources"].get("/XObject")
+        seen += [x.get_object() for x in (xobjects.get_object().values() if xobjects else [])]
+        for contents in seen:
+            if contents is not None and contents.get("/Subtype", "/Form") == "/Form":
+                ops |= {op for _, op in ContentStream(contents, reader).operations}
+    assert not ops & RGB_OPS and {b"k", b"sh"} <= ops  # CMYK fills, and the gradient as a shading

@@ -387,9 +387,9 @@ class PdfPages:
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
 
             drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
-            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing
             if opacity < 1:
                 drawing = faded(drawing, opacity)
+            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing  # faded colours too
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
             known = self._svgs[key] = (f"svg-{len(self._svgs)}", drawing.width, drawing.height)
             self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
