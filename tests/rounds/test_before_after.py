@@ -256,7 +256,9 @@ def test_serve_since_in_a_real_browser_pairs_a_card_as_it_is_edited(project: Pat
             assert b.wait_for("!!document.querySelector('#c-ojo-halcon figure.was')", timeout=30)
             was = "#c-ojo-halcon figure.was"
             assert b.js(f"document.querySelector('{was} figcaption').textContent") == "Before (v1)"
-            assert b.js(f"document.querySelector('{was} img').alt") == "Hawk Eye (front, before)"
+            # the preview now shows a save in stages (the language on screen first): wait for the pair's alt text
+            alt = f"document.querySelector('{was} img')?.alt"
+            assert b.wait_for(f"{alt} === 'Hawk Eye (front, before)'", timeout=30), b.js(alt)
             b.js("document.querySelector('#c-ojo-halcon').scrollIntoView()")
             assert b.wait_for(
                 "[...document.querySelectorAll('#c-ojo-halcon img')].every(i => i.complete && i.naturalWidth > 0)"
