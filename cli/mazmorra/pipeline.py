@@ -37,7 +37,7 @@ from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
-from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
+from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render, svgforms
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.pdf import PdfSink
 from mazmorra.rounds import Revision
@@ -128,18 +128,26 @@ def _build(
     sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
+    decks = _decks(pack, opts.decks)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
+    version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
+    made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
+    made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
+    stale = _stale(pack, decks, langs, opts, made_with)
+    if stale is not None and not any(stale.values()):  # make's no-op: nothing validated, localised or laid out
+        return BuildResult(pack, components=len(pack.components()), seconds=time.perf_counter() - t0)
     icons = IconSet.for_pack(pack.root)
     problems = validate(pack, icons)  # 2. validate
-    decks = _decks(pack, opts.decks)
     templates = templates or Templates(pack.root, templates_dir(), cache.beside("templates") if cache else None)
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
     labels: dict[str, Labels] = {}
-    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
     printed = templates.labels(used)  # the labels the templates print, whatever the language
-    version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
     for lang in langs:
+        if stale is not None and not stale[lang]:
+            continue  # every deck's PDF in this language is up to date: not even localised
         if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
             localisation = pseudo_localise(pack, opts.pseudo)
             labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
@@ -166,15 +174,14 @@ def _build(
             printer=opts.outputs.printer,
         )
         problems += ctx.problems
-        laid, rnd = _documents(decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None)
+        laid, rnd = _documents(
+            stale[lang] if stale else decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
+        )
         docs += laid  # 4. lay out: lazily, while stage 5 consumes it
         if rnd is not None:
             rounds[lang] = rnd
     if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
         raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
-    made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
-    made_with += f" stamp={version}" if opts.stamp else ""
-    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     if opts.changed_only:
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
     result = BuildResult(pack, components=len(pack.components()))
@@ -185,7 +192,8 @@ def _build(
         if write:
             shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
-        rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
+        with svgforms.using(cache.beside("forms") if cache else None):  # icons' forms kept between builds
+            rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
         problems = once(problems + rendered.all_problems())
         result.documents = rendered.by_document()
         result.faces, result.laid_out = rendered.faces, rendered.laid_out
@@ -233,6 +241,26 @@ def _record_for_make(
             keep = {d.deck_id for d in docs} if opts.changed_since else {d.id for d in pack.decks}
             forget_removed(opts.out_dir, pack.id, lang, keep)
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
+
+
+def _stale(
+    pack: Pack, decks: list[Deck], langs: list[str], opts: BuildOptions, made_with: str
+) -> dict[str, list[Deck]] | None:
+    """With --changed-only, the decks of each language whose PDF is older than a file it was made from
+    (its dependency file), or was made otherwise: only those are localised, laid out and written. None
+    when every deck is built (not --changed-only; a round; the pseudo-locale; exports besides the PDFs,
+    which keep no dependency files of their own)."""
+    out_ = opts.outputs
+    only_pdfs = out_.pdf and not out_.card_pdfs and out_.printer is None  # (other exports refuse --changed-only)
+    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not only_pdfs:
+        return None
+    out = {}
+    for lang in langs:
+        paths = {d.id: opts.out_dir / pack.id / lang / f"{d.id}.pdf" for d in decks}
+        out[lang] = [
+            d for d in decks if not up_to_date(paths[d.id], depfile_path(opts.out_dir, paths[d.id]), made_with)
+        ]
+    return out
 
 
 def _documents(

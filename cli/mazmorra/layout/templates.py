@@ -126,6 +126,7 @@ class _SharedBytecode(jinja2.BytecodeCache):
 _COMPILED: dict[str, bytes] = {}
 _REFERENCES: dict[tuple[str, str | None], list[str]] = {}
 _INCLUDE_LINES: dict[tuple[str, str | None], list[tuple[str, int]]] = {}  # each template named as text, its line
+_UNDECLARED: dict[tuple[str, str | None], frozenset[str]] = {}  # what each template source reads
 
 
 def _include_lines(tree: nodes.Template) -> list[tuple[str, int]]:
@@ -257,14 +258,34 @@ class Templates:
             for name, (filename, _) in self._refs.items():
                 if filename != path:
                     continue
-                try:
-                    source, fn, _ = self.loader.get_source(self.env, name)
-                    if variable in meta.find_undeclared_variables(self.env.parse(source, name, fn)):
-                        return True
-                except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError):
-                    pass  # reported when the template is compiled
+                if variable in self._undeclared(name):
+                    return True
                 break
         return False
+
+    def _undeclared(self, name: str) -> frozenset[str]:
+        """The names a template reads from its context: parsed once per source, in the process and
+        between processes (the cache folder), since every deck of every build asks."""
+        try:
+            source, filename, _ = self.loader.get_source(self.env, name)
+        except jinja2.TemplateNotFound:
+            return frozenset()  # reported when the template is compiled
+        found = _UNDECLARED.get((source, filename))
+        if found is not None:
+            return found
+        key = facecache.key(facecache.tool_hash(), "undeclared", filename or "", source)
+        kept = self.disk.get(key) if self.disk is not None else None
+        if isinstance(kept, list) and all(isinstance(v, str) for v in kept):
+            found = frozenset(kept)
+        else:
+            try:
+                found = frozenset(meta.find_undeclared_variables(self.env.parse(source, name, filename)))
+            except jinja2.TemplateSyntaxError:
+                return frozenset()  # reported when the template is compiled
+            if self.disk is not None:
+                self.disk.put(key, sorted(found))
+        _UNDECLARED[(source, filename)] = found
+        return found
 
     def _references(self, name: str) -> tuple[Path | None, list[str]]:
         """A template's file and the templates it includes or imports: parsed once per build."""

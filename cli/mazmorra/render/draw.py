@@ -39,7 +39,7 @@ from mazmorra.contracts import (
 )
 from mazmorra.icons import IconSet, faded, load_svg, recoloured
 from mazmorra.printers.cmyk import Ink
-from mazmorra.render import guides, posters, shapes, text
+from mazmorra.render import guides, posters, shapes, svgforms, text
 from mazmorra.render.boxes import page_boxes, set_boxes
 from mazmorra.render.forms import end_form
 from mazmorra.render.greycanvas import GreyCanvas
@@ -111,9 +111,7 @@ class PdfPages:
         self.c.setSubject(meta.subject)
         self.c.setCreator("mazmorra")
         self.icons = icons
-        self._svgs: dict[
-            tuple[str, str | None, float], tuple[str, float, float]
-        ] = {}  # (file, colour, opacity) -> form
+        self._svgs: dict[tuple[str, str | None, float], tuple[str, float, float]] = {}  # (file, colour, opacity)
         self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
         self._base: Callable[[str], Any] = ink.colour if ink is not None else paint
         self.pages = 0
@@ -384,6 +382,11 @@ class PdfPages:
         key = (str(path), color, opacity)
         known = self._svgs.get(key)
         if known is None:
+            name = f"svg-{len(self._svgs)}"
+            k = svgforms.form_key(path, color, opacity, self.look) if self.ink is None else ""  # CMYK: drawn
+            size = svgforms.replay(self.c, name, k) if k else None  # drawn by an earlier document or build
+            if size is not None:
+                return self._svgs.setdefault(key, (name, *size))
             from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
 
             drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
@@ -391,9 +394,12 @@ class PdfPages:
                 drawing = faded(drawing, opacity)
             drawing = self.ink.drawing(drawing) if self.ink is not None else drawing  # faded colours too
             drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            known = self._svgs[key] = (f"svg-{len(self._svgs)}", drawing.width, drawing.height)
+            known = self._svgs[key] = (name, drawing.width, drawing.height)
             self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
+            start = len(self.c._code)
             renderPDF.draw(drawing, self.c, 0, 0)
+            if k:
+                svgforms.remember(k, drawing.width, drawing.height, self.c._code[start:])
             end_form(self.c)
         return known
 

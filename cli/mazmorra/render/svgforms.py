@@ -1,0 +1,65 @@
+"""SVG icons drawn as PDF forms, kept between builds: parsing an SVG (svglib), recolouring it and
+drawing it cost more than the rest of a small deck's pages, and every document, worker and build
+paid them again for the same icons. A form's content stream is stored in the face cache's folder
+(layout/facecache.py: written atomically, checked on read), keyed by the tool, the SVG file's
+content, the colour, the opacity and how the sheets look. Only a stream that names no resource
+(no font, graphics state, shading, colour space or image: no `/` at all) is kept, so replaying it
+into a new form needs nothing else registered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mazmorra.layout import facecache
+from mazmorra.layout.facecache import FaceCache
+from mazmorra.render.forms import end_form
+
+STORE: list[FaceCache] = []  # the build's store, while it renders (set by `using`; inherited by forked workers)
+
+
+class using:
+    """`with using(store):` forms are kept in `store` while the block renders (None: not kept)."""
+
+    def __init__(self, store: FaceCache | None):
+        self.store = store
+
+    def __enter__(self) -> None:
+        if self.store is not None:
+            STORE.append(self.store)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.store is not None:
+            STORE.remove(self.store)
+
+
+def form_key(path: Path, colour: str | None, opacity: float, look: Any) -> str:
+    """The key of one icon's form: everything its content stream is drawn from."""
+    return facecache.key(
+        facecache.tool_hash(), "svg-form", facecache.file_hash(path), repr(colour), repr(opacity), repr(look)
+    )
+
+
+def replay(canvas: Any, name: str, k: str) -> tuple[float, float] | None:
+    """A form drawn before under key `k`, made again on `canvas` as `name` from its kept content
+    stream: its (width, height) in pt; None when not kept (then the caller draws it)."""
+    found = STORE[-1].get(k) if STORE else None
+    if not (
+        isinstance(found, tuple)
+        and len(found) == 3
+        and all(isinstance(v, float) for v in found[:2])
+        and isinstance(found[2], list)
+        and all(isinstance(line, str) and "/" not in line for line in found[2])
+    ):
+        return None
+    width, height, code = found
+    canvas.beginForm(name, 0, 0, width, height)
+    canvas._code.extend(code)
+    end_form(canvas)
+    return width, height
+
+
+def remember(k: str, width: float, height: float, code: list[Any]) -> None:
+    """Keep a form's content stream, when it names no resource (see the module's docstring)."""
+    if STORE and all(isinstance(line, str) and "/" not in line for line in code):
+        STORE[-1].put(k, (float(width), float(height), list(code)))
