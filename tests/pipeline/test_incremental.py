@@ -7,8 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import REPO, edit, run_cli
 
+from mazmorra.errors import ContentError
 from mazmorra.paths import templates_dir
 
 
@@ -63,3 +64,42 @@ def test_the_stamps_make_lists_come_from_pack_yaml_alone(
         pack_yaml.read_text(encoding="utf-8").replace("id: muestras", "ids: muestras"), encoding="utf-8"
     )
     assert incremental.main(["output"]) == 1
+
+
+def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
+    pack_copy, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A second `--changed-only` build with nothing changed loads the pack and stops there (nothing
+    validated, localised or laid out); after one deck file is saved, only that deck is laid out and
+    written, in the languages it is stale in, and the pack is still validated whole."""
+    from mazmorra import pipeline
+    from mazmorra.pipeline import BuildOptions, build
+
+    pack = pack_copy("cripta")
+    monkeypatch.chdir(pack.parents[1])
+    out = pack.parents[1] / "output"
+    opts = BuildOptions(out_dir=out, changed_only=True)
+    first = build(pack, opts)
+    assert {deck for deck, _ in first.documents} == {p.stem for p in (pack / "decks").iterdir()}
+    calls: list[str] = []
+    for stage in ("validate", "localise", "lay_out"):
+        real = getattr(pipeline, stage)
+        monkeypatch.setattr(pipeline, stage, lambda *a, _r=real, _s=stage, **k: calls.append(_s) or _r(*a, **k))
+    pdfs = {p: p.stat().st_mtime_ns for p in out.rglob("*.pdf")}
+    again = build(pack, opts)
+    assert calls == [] and again.documents == {} and again.outputs == [] and again.laid_out == []
+    edit(pack / "decks/enemigos.yaml", "  defence: -1\n", "  defence: 0\n")  # rata-osario
+    saved = build(pack, opts)
+    # the enemies' deck, and the dice's, whose template prints enemies (components[...]): nothing else
+    assert sorted(saved.documents) == [(d, lang) for d in ("dados", "enemigos") for lang in ("en", "es")]
+    assert calls.count("validate") == 1 and calls.count("localise") == 2
+    assert sorted(str(p.relative_to(out)) for p in saved.outputs) == [
+        f"cripta/{lang}/{d}.pdf" for lang in ("en", "es") for d in ("dados", "enemigos")
+    ]
+    assert {face.split("/")[1] for face in saved.laid_out} == {"rata-osario", "dado-cripta"}  # not dado-hondo
+    untouched = {p: t for p, t in pdfs.items() if p.stem not in ("enemigos", "dados")}
+    assert untouched and all(p.stat().st_mtime_ns == t for p, t in untouched.items())
+    edit(pack / "decks/enemigos.yaml", "  defence: 0\n", "  defence: 99\n")  # out of range: the build fails
+    with pytest.raises(ContentError):
+        build(pack, opts)
+    assert all(p.stat().st_mtime_ns == t for p, t in untouched.items())

@@ -209,6 +209,8 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         *(fonts.FONTS[n] for f in ctx.fonts.values() for n in (f.regular, f.bold, f.italic, f.bold_italic)),
         *ctx.templates.files(names),
     }
+    if ctx.templates.uses(names, "components"):  # it prints other components (a die its enemies): their files
+        inputs.update(pack.root / d.spec.file for d in pack.decks)
     for cat in (
         catalogue_path(pack.root, lang),
         labels_path(pack.root, lang),
