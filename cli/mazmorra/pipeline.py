@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mazmorra import gcpolicy
 from mazmorra.contracts import Document, Round
@@ -40,11 +41,11 @@ from mazmorra.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render, svgforms
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.pdf import PdfSink
-from mazmorra.rounds import Revision
-from mazmorra.rounds.compare import compared
-from mazmorra.rounds.removal import removal_document
 from mazmorra.validate import validate
 from mazmorra.write import Staging, atomic_write_text
+
+if TYPE_CHECKING:  # a playtest round's machinery is imported by the builds that compare (--changed-since)
+    from mazmorra.rounds import Revision
 
 _DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label", "glossary.term", "glossary.untranslated"})
 _LAYOUT_INDEPENDENT = frozenset(
@@ -271,6 +272,9 @@ def _documents(
     take out (removed.pdf), with the round as the gallery shows it (the earlier faces)."""
     if since is None:
         return [lay_out(deck, ctx) for deck in decks], None
+    from mazmorra.rounds.compare import compared
+    from mazmorra.rounds.removal import removal_document
+
     changes, rnd = compared(since.folder, ctx.pack.root, ctx.lang, since.rev)
     printing = changes.to_print()
     changed = {c.deck for c in changes.changes if c.component in printing}

@@ -6,7 +6,7 @@ import json
 import sys
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -326,7 +326,6 @@ def build_cmd(
     from mazmorra.cli.buildargs import BuildArgs
     from mazmorra.load import load_pack
     from mazmorra.pipeline import build
-    from mazmorra.rounds import earlier
     from mazmorra.workers import default_jobs
 
     gcpolicy.settle_imports()
@@ -346,7 +345,7 @@ def build_cmd(
                 pack = load_pack(pack_dir)
                 name = pack.id
                 with (
-                    earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
+                    _earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
                     ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress,
                 ):
                     if args.changed_since and since is None:
@@ -372,6 +371,13 @@ def build_cmd(
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
+
+
+def _earlier(pack_dir: Path, rev: str) -> Any:
+    """The pack as it was at `rev` (a round): its machinery imported only by the builds that compare."""
+    from mazmorra.rounds import earlier
+
+    return earlier(pack_dir, rev)
 
 
 @app.command()

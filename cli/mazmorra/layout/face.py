@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from html import escape  # not xml.sax.saxutils: it imports urllib.request, http and ssl
 from typing import Any
-from xml.sax.saxutils import escape
 
 import jinja2
 
@@ -186,7 +186,7 @@ def draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack:
         xml = (
             f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
             f'fill="#c0392b"/><text x="1.5" y="0.3" w="{face.w - 3}" h="{band - 0.5}" font="sans-bold" size="7" '
-            f'min-size="5.5" role="label" align="center" valign="middle" color="#ffffff">{escape(words)}</text></card>'
+            f'min-size="5.5" role="label" align="center" valign="middle" color="#ffffff">{escape(words, quote=False)}</text></card>'
         )
         fctx = FaceContext(face.component, lang, icons, pack.root, lambda f: None)
         overlay = parse_face(xml, fctx, face.side, face.w, face.h, face.bleed, face.shape)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape  # not xml.sax.saxutils: it imports urllib.request, http and ssl
 from typing import Any
-from xml.sax.saxutils import escape
 
 from mazmorra.kinds.dicedungeon.plan import STEP
 
@@ -95,7 +95,7 @@ def preview_svg(data: dict[str, Any], walls: list[dict[str, Any]]) -> str:
     w, h = cols * PX + 2 * PX, rows * PX + 2 * PX
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-        f"<title>{escape(str(data['id']))} ({data.get('seed')})</title>",
+        f"<title>{escape(str(data['id']), quote=False)} ({data.get('seed')})</title>",
         f'<rect width="{w}" height="{h}" fill="#ffffff"/>',
         f'<g transform="translate({PX} {PX})" font-family="sans-serif" font-size="7">',
     ]
