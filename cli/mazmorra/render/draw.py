@@ -77,8 +77,9 @@ def warm_up() -> None:
     """Pay once, before worker processes are forked, what every PDF needs first: the fonts parsed,
     the SVG machinery imported (forked workers inherit them instead of each paying again)."""
     fonts.register_all()
-    from reportlab.graphics import renderPDF  # noqa: F401
-    from svglib import svglib  # noqa: F401
+    if not svgforms.STORE:  # else the icons' forms are kept: a worker imports it only for an icon drawn anew
+        from reportlab.graphics import renderPDF  # noqa: F401
+        from svglib import svglib  # noqa: F401
 
 
 class PdfPages:
