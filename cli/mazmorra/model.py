@@ -28,7 +28,7 @@ M = TypeVar("M", bound=BaseModel)
 class ComponentModel(BaseModel):
     """Fields every component has; a kind's schema extends it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True)
 
     id: str = Field(pattern=ID_PATTERN, max_length=64, description="unique id (lowercase, digits, - _ .)")
     copies: int = Field(1, ge=1, le=200, strict=True, description="how many of this component the deck holds")

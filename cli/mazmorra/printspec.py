@@ -11,7 +11,7 @@ from mazmorra.units import parse_length
 class Strict(BaseModel):
     """A section of pack.yaml (a family's `game:` settings too): frozen, unknown keys rejected."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True)
 
 
 class MinSizes(Strict):
