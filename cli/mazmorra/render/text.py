@@ -86,5 +86,5 @@ def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline:
             rise = op.rise
             t.setRise(rise)
         t.setTextOrigin(pen.X(ox + op.x), pen.Y(oy + op.y))
-        t.textOut(op.text)
+        t._textOut(op.text)  # textOut's bytes, without measuring the run again to move a cursor set per run
     pen.c.drawText(t)
