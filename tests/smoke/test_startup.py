@@ -52,3 +52,30 @@ def test_validate_imports_no_pdf_drawing_rasterising_or_svg() -> None:
     found = _imported("validate", "muestras")
     assert {"pydantic", "jinja2", "yaml"} <= found  # what checking a pack does need
     assert found & {"pypdfium2", "svglib", "reportlab.pdfgen", "reportlab.graphics", "reportlab.platypus"} == set()
+
+
+def _modules(*args: str, cwd: object = REPO) -> set[str]:
+    """Every module `mazmorra ARGS` imported, in a fresh process."""
+    code = (
+        "import sys, json\n"
+        f"sys.argv = ['mazmorra', *{list(args)!r}]\n"
+        "from mazmorra.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env={**CLI_ENV, "PATH": "/usr/bin:/bin"}, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    return set(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+def test_a_pdf_build_imports_no_other_sink_no_round_machinery_and_no_network(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """What `make` runs after a save: the PDF sink only (no rasteriser, no PNG/TTS/gallery sinks), no
+    playtest round's diffing, no urllib/http/ssl (xml.sax.saxutils would bring them)."""
+    found = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
+    assert "mazmorra.render.pdf" in found  # it did build
+    others = {"mazmorra.render.png", "mazmorra.render.tts", "mazmorra.render.gallery", "mazmorra.render.cutfile"}
+    assert found & (others | {"mazmorra.rounds.compare", "tarfile", "urllib.request", "ssl", "pypdfium2"}) == set()
+    with_png = _modules("build", "muestras", "--lang", "es", "-j", "1", "--png", "--out", str(tmp_path / "png"))
+    assert "mazmorra.render.png" in with_png  # asked for: imported

@@ -140,8 +140,12 @@ class BuildArgs:
         """The pipeline's options for one pack; `since`: the folder its --changed-since revision is in
         (None: the pack was not in that revision)."""
         from mazmorra.pipeline import BuildOptions
-        from mazmorra.rounds import Revision
 
+        rnd = None
+        if self.changed_since:  # a round's machinery (diffing, git archives) only for a round
+            from mazmorra.rounds import Revision
+
+            rnd = Revision(self.changed_since, since)
         return BuildOptions(
             langs=parse_langs(self.lang),
             out_dir=self.out_dir,
@@ -151,7 +155,7 @@ class BuildArgs:
             changed_only=self.changed_only,
             outputs=self.outputs(pack),
             jobs=self.jobs,
-            changed_since=Revision(self.changed_since, since) if self.changed_since else None,
+            changed_since=rnd,
             stamp=self.stamp,
             values=self.set_values(),
         )

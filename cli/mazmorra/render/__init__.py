@@ -42,19 +42,23 @@ SINKS: dict[str, str] = {
 }
 
 
-def sink_classes() -> list[type[Sink]]:
-    """Every registered sink class, in order (each module imported only now: `validate` never pays
-    for ReportLab or the rasteriser)."""
+def sink_classes(names: list[str] | None = None) -> list[type[Sink]]:
+    """Every registered sink class (or those `names`), in order (each module imported only now:
+    `validate` never pays for ReportLab or the rasteriser)."""
     found = []
-    for where in SINKS.values():
+    for where in [SINKS[n] for n in names] if names is not None else SINKS.values():
         module, _, cls = where.partition(":")
         found.append(getattr(importlib.import_module(module), cls))
     return found
 
 
 def make_sinks(ctx: SinkContext) -> list[Sink]:
-    """The sinks the build's outputs ask for, in a fixed order."""
-    return [cls(ctx) for cls in sink_classes() if cls.wanted(ctx.outputs)]
+    """The sinks the build's outputs ask for, in a fixed order. A build of the print sheets alone (every
+    output option else at its default) imports the PDF sink only, not the rasteriser and the others."""
+    out = ctx.outputs
+    plain = Outputs(sheet=out.sheet, dpi=out.dpi, png_bleed=out.png_bleed, tts_url=out.tts_url)  # none ask a sink
+    classes = sink_classes(["pdf"]) if out == plain else sink_classes()
+    return [cls(ctx) for cls in classes if cls.wanted(out)]
 
 
 @dataclass
