@@ -207,3 +207,38 @@ def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_pat
     cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert [decode(cache.get(k)) for k in keys] == faces and cache.damaged == 0
     assert not list((tmp_path / "scratch").iterdir())
+
+
+def test_what_a_template_reads_is_kept_and_follows_its_source(tmp_path: Path) -> None:
+    """`Templates.uses` (does a deck's template read `copy`? `components`?) is parsed once per source
+    and kept in the cache folder: a template edited to read it is seen at once, and a kept answer of
+    the wrong shape is parsed again rather than trusted."""
+    from mazmorra.layout import templates as tpl
+    from mazmorra.layout.templates import Templates
+
+    pack = tmp_path / "p"
+    (pack / "templates").mkdir(parents=True)
+    card = pack / "templates" / "c.xml.j2"
+    card.write_text("<card>{{ w }}</card>", encoding="utf-8")
+    disk = FaceCache(tmp_path / "cache" / "templates", tmp_path / "scratch")
+
+    def fresh() -> Templates:  # another process: nothing in memory, the cache folder kept
+        tpl._UNDECLARED.clear()
+        return Templates(pack, tmp_path / "none", disk)
+
+    assert not fresh().uses(["c.xml.j2"], "copy") and disk.written >= 1
+    hits = disk.hits
+    assert not fresh().uses(["c.xml.j2"], "copy") and disk.hits > hits  # from the cache folder
+    card.write_text("<card>{{ copy }}</card>", encoding="utf-8")
+    assert fresh().uses(["c.xml.j2"], "copy")  # another source: another key
+    for entry in (tmp_path / "cache" / "templates").rglob("*"):
+        if entry.is_file():
+            found = entry.read_bytes()
+            entry.write_bytes(found[:-3])  # damaged: a miss, parsed again
+    assert fresh().uses(["c.xml.j2"], "copy")
+    card.write_text("<card>{{ w }}</card>", encoding="utf-8")
+    tpl._UNDECLARED.clear()
+    t = Templates(pack, tmp_path / "none", disk)
+    source, filename, _ = t.loader.get_source(t.env, "c.xml.j2")
+    disk.put(facecache.key(facecache.tool_hash(), "undeclared", filename, source), "copy")  # not a list of names
+    assert not t.uses(["c.xml.j2"], "copy")  # "copy" is a string holding the name, not a list of names
