@@ -1,9 +1,10 @@
 """Benchmark of issue 27: what a designer waits for, before and after, measured side by side.
 
-    python bench/designer.py [--before /work/main/.venv/bin/python] [--pairs 5] [--cards 2000] [--no-preview]
+    python bench/designer.py [--before COMMIT | --before /work/main/.venv/bin/python] [--pairs 5] [--cards 2000] [--no-preview]
 
 "before" runs another checkout's tool (its Python, with that checkout installed in it, and that
-checkout's Makefile); "after" runs this one. Every figure is a pair of runs alternated (before then
+checkout's Makefile; or a commit of this repository, extracted to a temporary folder and run by this
+checkout's Python with its source first on the path); "after" runs this one. Every figure is a pair of runs alternated (before then
 after, after then before, ...) on copies of the same content, so both see the same machine; each is
 reported as the median with its spread (min-max) and the ratio after / before (below 1: faster).
 Without --before, only this checkout is measured (with and without its face cache, MAZMORRA_FACE_CACHE=0).
@@ -163,15 +164,37 @@ def _edit_synth(pack: Path, i: int) -> None:
     deck.write_text(text[:at] + str((int(text[at]) + 1) % 6) + text[at + 1 :], encoding="utf-8")
 
 
+def _checkout(rev: str, into: Path) -> str:
+    """The tool as it was at commit `rev` of this repository (git archive, outside any worktree), run by
+    this checkout's Python with that source first on its path: a Python to pass as --before."""
+    commit = subprocess.check_output(["git", "-C", str(REPO), "rev-parse", "--verify", f"{rev}^{{commit}}"], text=True)
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", commit.strip()], check=True, capture_output=True
+    )
+    src = into / "before"
+    src.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
+    python = into / "python"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={src / "cli"} exec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    return str(python)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--before", help="the Python of the checkout to compare with (its Makefile beside it)")
+    ap.add_argument(
+        "--before",
+        help="a commit of this repository, or the Python of a checkout to compare with (its Makefile beside it)",
+    )
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--cards", type=int, default=2000)
     ap.add_argument("--no-preview", action="store_true")
     ap.add_argument("--only", default="card,line,make,preview", help="which figures: card,line,make,preview")
     args = ap.parse_args()
     after = Side("after", sys.executable, REPO / "Makefile")
+    keep = tempfile.TemporaryDirectory(prefix="mz-before-")  # a commit's checkout, for as long as this runs
+    if args.before and not Path(args.before).exists():  # a commit (or tag, branch) of this repository
+        args.before = _checkout(args.before, Path(keep.name))
     if args.before:
         checkout = Path(
             subprocess.check_output([args.before, "-c", "import mazmorra; print(mazmorra.__file__)"], text=True).strip()
