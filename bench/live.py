@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import select
 import shutil
 import signal
@@ -27,10 +28,10 @@ sys.path.insert(0, str(REPO / "tests"))
 ENV = {"CI": "1", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1"}
 
 
-def _mz(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> float:
+def _mz(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None, python: str = sys.executable) -> float:
     t0 = time.perf_counter()
     res = subprocess.run(
-        [sys.executable, "-m", "mazmorra", *args], cwd=cwd, env={**ENV, **(env or {})}, capture_output=True, text=True
+        [python, "-m", "mazmorra", *args], cwd=cwd, env={**ENV, **(env or {})}, capture_output=True, text=True
     )
     seconds = time.perf_counter() - t0
     if res.returncode != 0:
@@ -162,3 +163,57 @@ def _wait_line(proc: subprocess.Popen[str], needle: str, timeout: float = 120) -
             if not line and proc.poll() is not None:
                 break
     raise SystemExit(f"serve did not start:\n{''.join(seen)}")
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def main() -> None:
+    """`python bench/live.py --before COMMIT [--repeat 7] [--preview]`: start-up (`--help`, `--version`,
+    `validate muestras`) and, with --preview, the live preview's latencies, before and after side by
+    side: runs alternated, medians with their spread (min-max), wall and CPU, ratio after / before."""
+    import argparse
+    import tempfile
+
+    from designer import _checkout
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--before", required=True, help="a commit of this repository, or another checkout's Python")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--preview", action="store_true", help="also the live preview (headless Chromium), once each")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="mz-live-") as tmp:
+        before = args.before if Path(args.before).exists() else _checkout(args.before, Path(tmp))
+        sides = {"before": before, "after": sys.executable}
+        for name, cmd in (
+            ("--help", ("--help",)),
+            ("--version", ("--version",)),
+            ("validate", ("validate", "muestras")),
+        ):
+            wall: dict[str, list[float]] = {s: [] for s in sides}
+            cpu: dict[str, list[float]] = {s: [] for s in sides}
+            for python in sides.values():
+                _mz(*cmd, python=python)  # not measured: each side's bytecode written once
+            for i in range(args.repeat):
+                for side in sides if i % 2 == 0 else reversed(list(sides)):
+                    c0 = _children_cpu()
+                    wall[side].append(_mz(*cmd, python=sides[side]))
+                    cpu[side].append(_children_cpu() - c0)
+            parts = []
+            for label, runs in (("wall", wall), ("cpu", cpu)):
+                med = {s: statistics.median(v) for s, v in runs.items()}
+                spread = "; ".join(
+                    f"{s} {med[s] * 1000:.0f} [{min(v) * 1000:.0f}-{max(v) * 1000:.0f}] ms" for s, v in runs.items()
+                )
+                parts.append(f"{label}: {spread}; after / before = {med['after'] / med['before']:.2f}")
+            print(f"start-up {name:<10} " + " | ".join(parts), flush=True)
+        if args.preview:
+            got = {s: preview(Path(tmp), py, f"serve-{s}") for s, py in sides.items()}
+            for key in ("card_ms", "card_ms_max", "template_ms", "idle_cpu_percent"):
+                print(f"preview {key:<16} " + "; ".join(f"{s} {v[key]:.0f}" for s, v in got.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
