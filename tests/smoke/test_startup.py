@@ -72,10 +72,14 @@ def _modules(*args: str, cwd: object = REPO) -> set[str]:
 
 def test_a_pdf_build_imports_no_other_sink_no_round_machinery_and_no_network(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """What `make` runs after a save: the PDF sink only (no rasteriser, no PNG/TTS/gallery sinks), no
-    playtest round's diffing, no urllib/http/ssl (xml.sax.saxutils would bring them)."""
+    playtest round's diffing, no urllib/http/ssl (xml.sax.saxutils would bring them); and with every
+    face in the cache, no hyphenation dictionaries either."""
     found = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
     assert "mazmorra.render.pdf" in found  # it did build
     others = {"mazmorra.render.png", "mazmorra.render.tts", "mazmorra.render.gallery", "mazmorra.render.cutfile"}
     assert found & (others | {"mazmorra.rounds.compare", "tarfile", "urllib.request", "ssl", "pypdfium2"}) == set()
     with_png = _modules("build", "muestras", "--lang", "es", "-j", "1", "--png", "--out", str(tmp_path / "png"))
     assert "mazmorra.render.png" in with_png  # asked for: imported
+    assert "pyphen" in found  # the first build laid the faces out: hyphenation
+    again = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
+    assert "mazmorra.render.pdf" in again and "pyphen" not in again  # every face from the cache: no line breaking

@@ -17,6 +17,7 @@ import dataclasses
 import enum
 import hashlib
 import importlib
+import importlib.util
 import json
 import marshal
 import os
@@ -106,8 +107,11 @@ def tool_hash() -> bytes:
             st = (here / name).stat()
             parts.append(f"{(here / name).relative_to(package)} {st.st_size} {st.st_mtime_ns}")
     libs = []
-    for lib in ("jinja2", "reportlab", "pyphen", "PIL"):  # the top packages only: small, whatever ran before
-        libs.append(f"{lib}={getattr(importlib.import_module(lib), '__version__', '?')}")
+    for lib in ("jinja2", "reportlab", "pyphen", "PIL"):  # each package's own file, found, not imported: an
+        spec = importlib.util.find_spec(lib)  # install or upgrade rewrites it (a build of cached faces never
+        origin = Path(spec.origin) if spec is not None and spec.origin else None  # imports the hyphenator)
+        own = origin.stat() if origin is not None and origin.is_file() else None
+        libs.append(f"{lib}={origin} {own.st_size} {own.st_mtime_ns}" if own else f"{lib}=?")
     return digest(__version__, sys.version, *libs, *parts, schema_hash())
 
 

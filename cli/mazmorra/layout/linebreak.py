@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-import pyphen
+if TYPE_CHECKING:
+    import pyphen
 
 HYPHEN = "-"
 MIN_FRAGMENT = 3  # letters on each side of a hyphenation break
@@ -31,6 +33,8 @@ Break = tuple[
 
 @lru_cache(maxsize=8)
 def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    import pyphen  # only when a text is broken into lines: a build of cached faces never is
+
     for cand in (lang, lang.split("_")[0]):
         if cand in pyphen.LANGUAGES:
             return pyphen.Pyphen(lang=cand, left=MIN_FRAGMENT, right=MIN_FRAGMENT)
