@@ -54,8 +54,8 @@ def run(
     progress: Progress,
     weights: list[int] | None = None,
 ) -> list[T]:
-    """task(i, progress) for every i < count in `jobs` forked worker processes, each taking the next
-    task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
+    """task(i, progress) for every i < count in `jobs` processes (this one and `jobs` - 1 forked
+    workers), each taking the next task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
     whatever order they finished in. An exception in a task is raised here, once every worker has
     been stopped."""
     ctx = multiprocessing.get_context("fork")
@@ -78,26 +78,45 @@ def _run(
     lock: Any,
     taken: Any,
 ) -> list[T]:
-    procs = [
+    procs = [  # this process is the last worker: one fork fewer, and it has nothing else to do meanwhile
         ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
-        for _ in range(min(jobs, count))
+        for _ in range(min(jobs, count) - 1)
     ]
+    results: dict[int, T] = {}
+
+    def handle(message: Any) -> None:
+        if message[0] == "progress":
+            progress(message[1], message[2])
+        elif message[0] == "done":
+            results[message[1]] = message[2]
+        else:
+            raise RuntimeError(f"a worker process failed:\n{message[1]}")
+
+    def mine(what: str, k: int) -> None:
+        """This process's own progress; the workers' messages read meanwhile, so that none waits on a
+        full pipe while this process works."""
+        progress(what, k)
+        try:
+            while recv.poll(0):
+                handle(recv.recv())
+        except EOFError:  # every worker has finished and gone: what they sent has been read
+            pass
+
     try:
         for proc in procs:
             proc.start()
         send.close()
-        results: dict[int, T] = {}
+        while True:
+            n = _next(taken)
+            if n >= len(order):
+                break
+            results[order[n]] = task(order[n], mine)
         while len(results) < count:
             try:
                 message = recv.recv()
             except EOFError:
                 raise RuntimeError("a worker process stopped without a word") from None
-            if message[0] == "progress":
-                progress(message[1], message[2])
-            elif message[0] == "done":
-                results[message[1]] = message[2]
-            else:
-                raise RuntimeError(f"a worker process failed:\n{message[1]}")
+            handle(message)
         return [results[i] for i in range(count)]
     finally:
         recv.close()
@@ -105,6 +124,14 @@ def _run(
             if proc.is_alive():
                 proc.terminate()
             proc.join()
+
+
+def _next(taken: Any) -> int:
+    """The index (in the order) of the next task, taken by whichever process asks first."""
+    with taken.get_lock():
+        n: int = taken.value
+        taken.value += 1
+    return n
 
 
 def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, taken: Any) -> None:
@@ -119,9 +146,7 @@ def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, ta
             conn.send(message)
 
     while True:
-        with taken.get_lock():
-            n = taken.value
-            taken.value += 1
+        n = _next(taken)
         if n >= len(order):
             break
         try:

@@ -103,3 +103,26 @@ def test_a_label_missing_in_a_worker_fails_the_build(pack_copy) -> None:
         res = run_cli("build", "muestras", "-j", jobs, cwd=pack.parents[1])
         assert res.returncode == 1, res.stderr
         assert "template label 'Brand new label' has no 'es' translation" in res.stderr, res.stderr
+
+
+def _pid_after(i: int, progress) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """Task i: task 0 keeps reporting progress well after the others are done (and their worker gone)."""
+    import time
+
+    for _ in range(40 if i == 0 else 1):
+        progress("", 1)
+        time.sleep(0.02 if i == 0 else 0)
+    return i, os.getpid()
+
+
+def test_this_process_is_one_of_the_workers() -> None:
+    """`-j N` forks N - 1 workers and renders in this process too (one start-up fewer, nothing idle);
+    the workers' messages are read while it works, also after they have all finished and gone."""
+    from mazmorra import workers
+
+    seen: list[int] = []
+    done = workers.run(5, _pid_after, 2, lambda what, k: seen.append(k), weights=[9, 1, 1, 1, 1])
+    assert [i for i, _ in done] == [0, 1, 2, 3, 4]  # in the order asked, whoever did them
+    pids = {pid for _, pid in done}
+    assert os.getpid() in pids and len(pids - {os.getpid()}) <= 1  # this process, and one forked worker at most
+    assert sum(seen) == 40 + 4  # every report, this process's and the worker's

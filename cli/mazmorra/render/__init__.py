@@ -137,8 +137,9 @@ def render(
 
             warm_up()
         done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
+        mine = set(staging.files)  # the documents this process rendered itself staged theirs already
         for d in done:  # a worker's temporary files, renamed or removed by this process's staging
-            staging.files += d.staged
+            staging.files += [f for f in d.staged if f not in mine]
     else:
         done = [one(i, progress) for i in range(len(docs))]
     result = Rendered()
