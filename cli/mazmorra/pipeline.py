@@ -176,7 +176,7 @@ def _build(
         )
         problems += ctx.problems
         laid, rnd = _documents(
-            stale[lang] if stale else decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
+            stale[lang] if stale is not None else decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
         )
         docs += laid  # 4. lay out: lazily, while stage 5 consumes it
         if rnd is not None:
