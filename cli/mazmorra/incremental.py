@@ -3,11 +3,11 @@ a stamp per pack and language, and the cleanup of outputs whose deck is gone."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
 
-from mazmorra.errors import rel
 from mazmorra.write import atomic_write_text
 
 
@@ -20,13 +20,24 @@ def _make_escape(path: str) -> str:
     return path.replace("$", "$$").replace(" ", "\\ ").replace("#", "\\#")
 
 
+def _file(path: Path) -> str:
+    """A file as make (and `up_to_date`) finds it from the working folder: relative, `../` when outside
+    it, absolute on another drive; never a name for people (errors.rel names a shipped file inside
+    the package, `mazmorra/fonts/…`, which no process could open)."""
+    p = path.resolve()
+    try:
+        return os.path.relpath(p)
+    except ValueError:
+        return str(p)
+
+
 def make_rule(output: Path, inputs: set[Path], options: str = "") -> str:
     """A make rule naming every file `output` was made from; each input also gets an empty rule
     so that deleting one triggers a rebuild rather than a make error. `options` records the
     build options the output was made with (a comment make ignores)."""
-    deps = sorted({rel(p) for p in inputs})
+    deps = sorted({_file(p) for p in inputs})
     lines = [f"# mazmorra options: {options}"] if options else []
-    lines += [f"{_make_escape(rel(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
+    lines += [f"{_make_escape(_file(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
     lines += [f"{_make_escape(d)}:" for d in deps]
     return "\n".join(lines) + "\n"
 

@@ -103,3 +103,21 @@ def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
     with pytest.raises(ContentError):
         build(pack, opts)
     assert all(p.stat().st_mtime_ns == t for p, t in untouched.items())
+
+
+def test_every_file_a_dependency_file_names_can_be_found(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dependency files name files as make opens them from the working folder, the tool's own fonts
+    and icons included (not as messages name them, `mazmorra/fonts/…`, which would make every deck
+    out of date forever)."""
+    from mazmorra.incremental import read_rule
+
+    res = run_cli("build", "muestras", "--lang", "es", cwd=project)  # the shipped templates, fonts and icons
+    assert res.returncode == 0, res.stderr
+    monkeypatch.chdir(project)
+    rule = read_rule(Path("output/.deps/muestras/es/cartas.d"))
+    assert rule is not None
+    target, deps, _ = rule
+    assert Path(target).is_file() and any(d.endswith(".ttf") for d in deps)
+    assert [d for d in deps if not Path(d).is_file()] == []
+    res = run_cli("build", "muestras", "--lang", "es", "--changed-only", cwd=project)
+    assert res.returncode == 0 and "0 PDF(s)" in res.stderr, res.stderr  # up to date
