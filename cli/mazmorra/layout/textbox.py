@@ -59,6 +59,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
+    if ctx.lang_faces is not None:  # the language's own fonts replace the template's (pack.yaml `fonts:`)
+        faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
     round_box = choice(el, "shape", SHAPES) == "round"
     style = Style(
         font=faces.regular,
