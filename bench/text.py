@@ -11,8 +11,8 @@
    (`fonts.width`, what any line breaker must at least do once per word) - the ratio says what
    breaking and shrinking cost on top of measuring.
 4. **The Unicode line breaker** (layout/segment.py: UAX #14 and BudouX): fit() of the same texts with
-   it switched off (every chunk whole, as before it), in the same run: the ratio is its cost on
-   Latin text. Then 28-character Japanese rules texts (`--ja`, made from phrases of the test pack)
+   it switched off (every chunk whole and every space a break, as before it), in the same run: the
+   ratio is its cost on Latin text. Then 28-character Japanese rules texts (`--ja`, made from phrases of the test pack)
    fitted phrase by phrase: texts per second.
 
 Best of --repeat runs. Figures move by tens of percent on a shared machine; compare in one run.
@@ -79,12 +79,13 @@ def fit_unsegmented(texts: list[tuple[str, str]]) -> None:
     """fit_all with the Unicode line breaker off: each chunk between spaces whole, as before it."""
     from mazmorra.layout import fit as fitmod
 
-    kept = fitmod.segments
+    kept = fitmod.segments, fitmod.held
     fitmod.segments = lambda chunk, lang: (chunk,)  # type: ignore[assignment]
+    fitmod.held = lambda chunks: chunks
     try:
         fit_all(texts)
     finally:
-        fitmod.segments = kept
+        fitmod.segments, fitmod.held = kept
 
 
 def japanese(n: int) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ resort, kinsoku, no hyphen where a language has no dictionary, and Latin lines e
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import budoux
@@ -11,7 +12,8 @@ import pytest
 
 from mazmorra import fonts
 from mazmorra.layout.fit import Fitted, Style, fit
-from mazmorra.text import TextPart
+from mazmorra.layout.segment import ICON, SPACE
+from mazmorra.text import TOKEN, TextPart, parse_token
 from mazmorra.units import PT_PER_MM
 
 KANJI = Path(__file__).resolve().parents[1] / "packs" / "kanji"
@@ -229,3 +231,52 @@ def test_any_language_breaks_beside_ideographs() -> None:
     f = fit(text, 30 * PT_PER_MM, 200, Style(font="Tansaku Gothic"), 9, 9, "es")
     got = lines(f)
     assert len(got) > 2 and "".join(got).replace(" ", "") == "Elsellodice通路の奥で眠る竜を起こすな", got
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("Elige una: {sacrifice:1} / {discard:1}, o bien pierdes {heart:2} / {coin:1} esta ronda.", "es"),
+        ("Choisis : une carte ! Puis « défausse » ou ( pioche ) ; c'est tout ? Oui.", "fr"),
+        ("¿ Quieres ? ¡ Ya ! Roba (una) carta / dos / tres monedas.", "es"),
+    ],
+)
+def test_a_space_where_uax14_allows_no_break_is_held(text: str, lang: str) -> None:
+    """UAX #14 breaks after a space, but never before / ! ? : ; ) » nor after ¿ ¡ ( «: at no width does
+    a line start or end with one of them (a line used to start with "/")."""
+    for width_mm in range(14, 60, 3):
+        got = lines(fitted(text, lang, width_mm * PT_PER_MM, 400, 9, 9, heading=True))  # no hyphen: words whole
+        assert " ".join(got) == text, got
+        assert not any(line[0] in "/!?:;)»" for line in got[1:]), (width_mm, got)
+        assert not any(line[-1] in "¿¡(«" for line in got), (width_mm, got)
+
+
+def test_held_spaces_agree_with_uniseg_on_the_sample_texts() -> None:
+    """segment.held asks UAX #14's rules that reach across a space one character at a time (fast);
+    uniseg's whole algorithm, run on each sample text with punctuation beside a space, agrees at
+    every space."""
+    import polib
+    from uniseg.linebreak import line_break_boundaries
+
+    from mazmorra.layout.segment import held
+    from mazmorra.text import BREAKING_SPACE, split_paragraphs
+
+    texts = sorted(
+        {
+            t
+            for po in Path(__file__).resolve().parents[2].glob("content/*/locale/*.po")
+            for e in polib.pofile(str(po))
+            for t in (e.msgid, e.msgstr)
+            if "\n" not in t and "[" not in t and "*" not in t and re.search(r"[^\w\s{}] | [^\w\s{}]", t)
+        }
+    )
+    assert len(texts) > 50
+    for text in texts[:: max(1, len(texts) // 80)]:
+        spelled = TOKEN.sub(lambda m: ICON + (parse_token(m).number or ""), text)
+        allowed = set(line_break_boundaries(spelled))
+        expected = [m.end() in allowed for m in BREAKING_SPACE.finditer(spelled.strip())]
+        chunks = split_paragraphs(text)[0]
+        breaks: list[bool] = []  # at each space: whether a line may break there, as held() left it
+        for k, chunk in enumerate(held(chunks)):
+            breaks += [True] * bool(k) + [False] * sum(part == SPACE for part in chunk)
+        assert breaks == expected, text

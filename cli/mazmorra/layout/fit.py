@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from mazmorra import fonts
 from mazmorra.layout.linebreak import HYPHEN, optimal_breaks, word_splits
-from mazmorra.layout.segment import inner_breaks, maybe_wide, phrased, segments
+from mazmorra.layout.segment import held, inner_breaks, maybe_wide, phrased, segments
 from mazmorra.text import Block, IconPart, Part, TextPart, split_blocks
 
 Joins = list[tuple[bool, ...]]  # per hard line, per chunk: it follows the chunk before without a space (() none)
@@ -120,14 +120,17 @@ def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bo
 def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
     """A text's paragraphs (text.split_blocks) with each chunk cut where a line may break inside it
     (layout/segment.py), and which pieces follow the one before without a space."""
-    if not phrased(lang) and not maybe_wide(text):  # all Latin, Greek, Cyrillic…: chunks whole, as text.py cut them
-        found = split_blocks(text)
-        return found, [[() for _ in block.lines] for block in found]
+    whole = not phrased(lang) and not maybe_wide(text)  # all Latin, Greek, Cyrillic…: no chunk is cut
     blocks, joins = [], []
     for block in split_blocks(text):
         lines: list[list[list[Part]]] = []
         block_joins: Joins = []
         for chunks in block.lines:
+            chunks = held(chunks)
+            if whole:
+                lines.append(chunks)
+                block_joins.append(())
+                continue
             pieces: list[list[Part]] = []
             glued: list[bool] = []
             for chunk in chunks:

@@ -154,3 +154,47 @@ def inner_breaks(chunk: tuple[Part, ...]) -> tuple[tuple[int, int], ...]:
                 assert isinstance(prev, TextPart)
                 out.append((m - 1, len(prev.text)))
     return tuple(out)
+
+
+SPACE = TextPart(" ", False)  # a space a line may not break at, inside a chunk
+_BEFORE = frozenset({"CL", "CP", "EX", "IS", "SY", "WJ"})  # LB11, LB13: no break before them, spaces or not
+_AFTER_CLOSE = frozenset({"CL", "CP"})
+
+
+def _class(ch: str) -> str:
+    """A character's UAX #14 class (uniseg's data), ambiguous and unknown ones resolved as UAX #14 advises."""
+    from uniseg.linebreak import line_break
+
+    cls = str(line_break(ch).name) if ch != ICON else "AL"
+    return {"AI": "AL", "SG": "AL", "XX": "AL", "SA": "AL", "CJ": "NS"}.get(cls, cls)
+
+
+def _held_at(before: str, after: str) -> bool:
+    """Whether UAX #14 forbids a break at one space between `before` and `after` (the texts on each
+    side, at least their last and first characters): its rules that reach across spaces, LB11 and
+    LB13 to LB17 (the others concern characters that touch)."""
+    a, b = _class(before[-1]), _class(after[0])
+    if b in _BEFORE or a == "OP" or (a in _AFTER_CLOSE and b == "NS") or (a == b == "B2"):
+        return True
+    if a == "QU" and unicodedata.category(before[-1]) == "Pi":  # LB15a: an opening quote after a space or start
+        return len(before) == 1 or _class(before[-2]) in ("OP", "QU", "GL", "SP", "ZW")
+    if b == "QU" and unicodedata.category(after[0]) == "Pf":  # LB15b: a closing quote before a space or end
+        return len(after) == 1 or _class(after[1]) in ("SP", "GL", "WJ", "CL", "QU", "CP", "EX", "IS", "SY", "ZW")
+    return False
+
+
+def held(chunks: list[list[Part]]) -> list[list[Part]]:
+    """A hard line's chunks (text.py cut them at every space) joined again, space included, where
+    UAX #14 allows no break after the space: before `/` `!` `?` `:` `;` `)` `»` and the like, after
+    `¿` `¡` `(` `«`. Chunks of letters or digits meet at a break (LB18): not asked."""
+    if len(chunks) < 2:
+        return chunks
+    out = [chunks[0]]
+    for chunk in chunks[1:]:
+        tail, _ = _spelled(tuple(out[-1][-2:]))
+        head, _ = _spelled(tuple(chunk[:2]))
+        if not tail or not head or (tail[-1].isalnum() and head[0].isalnum()) or not _held_at(tail, head):
+            out.append(chunk)
+        else:
+            out[-1] = [*out[-1], SPACE, *chunk]
+    return out
