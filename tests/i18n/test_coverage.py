@@ -53,3 +53,38 @@ def test_a_language_without_its_own_font_is_not_checked(kanji_copy: Path) -> Non
     res = run_cli("validate", "kanji", "--lang", "es", cwd=kanji_copy.parents[1])
     text = res.stdout + res.stderr
     assert res.returncode == 1 and "(text.missing-glyph)" in text and "(font.missing-glyph)" not in text, text
+
+
+def test_titles_are_checked_against_the_title_family(kanji_copy: Path) -> None:
+    """`title: sans` sets Japanese titles in DejaVu, which has no kana: every title is a located gap
+    naming DejaVu's file, and the rules texts (body: the Japanese font) are not."""
+    edit(kanji_copy / "pack.yaml", "ja: Tansaku Gothic", "ja: {body: Tansaku Gothic, title: sans}")
+    text = assert_build_fails(
+        kanji_copy,
+        "[antorcha.name] (ja): the 'ja' font 'sans' (mazmorra/fonts/DejaVuSansCondensed.ttf, ",
+        "[deck:hallazgos.name] (ja)",
+        "no glyph for い た つ ま (U+3044 U+305F U+3064 U+307E)",
+    )
+    assert "[antorcha.text]" not in text and "font 'Tansaku Gothic'" not in text
+
+
+def test_a_template_label_is_checked_at_its_catalogue_line(kanji_copy: Path) -> None:
+    """A label the pack's template prints (`_("Reward")`), translated in locale/labels/ja.po with a
+    character the font lacks: located at that catalogue's line."""
+    (kanji_copy / "templates").mkdir()
+    card = (Path(__file__).resolve().parents[2] / "cli" / "mazmorra" / "templates" / "card.xml.j2").read_text()
+    label = '<text role="label" x="6" y="70" w="40" h="5" size="7">{{ _("Reward") }}</text>\n</card>'
+    (kanji_copy / "templates" / "card.xml.j2").write_text(card.replace("</card>", label), encoding="utf-8")
+    po = kanji_copy / "locale" / "labels" / "ja.po"
+    po.parent.mkdir()
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: ja\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "label"\nmsgid "Reward"\nmsgstr "褒美"\n',
+        encoding="utf-8",
+    )
+    assert_build_fails(
+        kanji_copy,
+        f"content/kanji/locale/labels/ja.po:{line_of(po, '褒美')}:1",
+        "[labels.Reward] (ja)",
+        "no glyph for 美 褒 (U+7F8E U+8912)",
+    )

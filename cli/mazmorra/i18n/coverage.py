@@ -58,10 +58,12 @@ def coverage_problems(
         return problems
     faces = language_faces(pack, own, lang)
     assert faces is not None
-    names = list(dict.fromkeys(n for f in faces for n in (f.regular, f.bold)))
+    body, title = faces
     for text, loc, component, fld in _read(localisation, labels, printed):
-        problems += _gaps(text, names, lang, loc, component, fld)
-    problems += _gaps(ALWAYS, names, lang, where, "pack", f"fonts.{lang}")
+        problems += _gaps(text, spec.body, body, lang, loc, component, fld)
+        if title != body and fld == "name":  # what the templates set as titles; other title boxes: at layout
+            problems += _gaps(text, spec.title_family, title, lang, loc, component, fld)
+    problems += _gaps(ALWAYS, spec.body, body, lang, where, "pack", f"fonts.{lang}")
     return problems
 
 
@@ -73,8 +75,8 @@ def _read(
         for fld, lt in loc_comp.texts.items():
             if lt.status != "list":  # a list field's items come one by one as well
                 yield _drawn(lt.text), lt.loc, loc_comp.component.id, fld
-    for ctx, lt in localisation.names.items():
-        yield _drawn(lt.text), lt.loc, ctx, "name"
+    for ctx, lt in localisation.names.items():  # the game's and the decks' names
+        yield _drawn(lt.text), lt.loc, ctx.removesuffix(".name"), "name"
     for label in printed:
         words = dict(label.words).get(localisation.lang)
         text = words or labels.table.get(label.msgid) or " ".join(labels.plurals.get(label.msgid, ()))
@@ -97,23 +99,35 @@ def _drawn(text: str) -> str:
 
 
 def _gaps(
-    text: str, names: list[str], lang: str, loc: Loc | None, component: str | None, fld: str | None
+    text: str,
+    family: str,
+    faces: fonts.Faces,
+    lang: str,
+    loc: Loc | None,
+    component: str | None,
+    fld: str | None,
 ) -> list[Problem]:
-    out = []
-    for name in names:
-        missing = fonts.missing_chars(text, name)
-        if missing:
-            chars = sorted(missing)
-            out.append(
-                Problem(
-                    RULE,
-                    f"the '{lang}' font {name!r} ({rel(fonts.FONTS[name])}) has no glyph for {' '.join(chars)} "
-                    f"({' '.join(f'U+{ord(c):04X}' for c in chars)}); use another character or a font that has it "
-                    f"(pack.yaml fonts: {lang}:)",
-                    loc,
-                    component,
-                    fld,
-                    lang=lang,
-                )
-            )
-    return out
+    """The characters of text the family's regular or bold face lacks (bold runs and icon numbers
+    are set in bold): one problem naming them and the files that lack them."""
+    missing: set[str] = set()
+    files = []
+    for face in dict.fromkeys((faces.regular, faces.bold)):
+        gone = fonts.missing_chars(text, face)
+        if gone:
+            missing |= gone
+            files.append(rel(fonts.FONTS[face]))
+    if not missing:
+        return []
+    chars = sorted(missing)
+    return [
+        Problem(
+            RULE,
+            f"the '{lang}' font '{family}' ({', '.join(files)}) has no glyph for {' '.join(chars)} "
+            f"({' '.join(f'U+{ord(c):04X}' for c in chars)}); use another character or a font that has it "
+            f"(pack.yaml fonts: {lang}:)",
+            loc,
+            component,
+            fld,
+            lang=lang,
+        )
+    ]
