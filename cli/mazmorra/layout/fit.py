@@ -1,6 +1,7 @@
-"""The text-fitting engine of the layout stage: a card text's parts (text.py) measured, broken into
-lines (linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box,
-or set inside a round box's ellipse."""
+"""The text-fitting engine of the layout stage: a card text's parts (text.py) cut where a line may
+break without a space (segment.py: UAX #14, BudouX phrases), measured, broken into lines
+(linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box, or
+set inside a round box's ellipse."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ would), then the evenest right edge (the sum of each line's squared shortfall). 
 hyphenated only where the line would otherwise end badly short, never leaving a fragment under
 three letters, and a hyphen costs enough that it is used only when it clearly helps; titles and
 labels never hyphenate. Chunks are what text.py splits a paragraph into (words with their icons and
-punctuation, unbreakable at spaces); this module sees them as widths.
+punctuation, unbreakable at spaces), cut further where a line may break without a space (segment.py:
+Japanese and Chinese phrases); this module sees them as widths and the gaps between them.
 """
 
 from __future__ import annotations
