@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pyphen
 import pypdf
+import pyphen
 from conftest import CONTENT
 
 from mazmorra.i18n.localise import localise
