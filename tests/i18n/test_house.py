@@ -31,19 +31,19 @@ def test_the_house_style_accepts_what_it_asks_for() -> None:
 
 
 def test_an_icon_used_as_a_verb_is_flagged() -> None:
-    assert rules("Después, {draw:1}.", "es") == ["glossary.icon-verb"]
-    assert rules("Un rival {draw:2}. Roba 1 cubo: {stun:1}.", "es") == ["glossary.icon-verb", "glossary.icon-verb"]
+    assert rules("Después, {draw:1}.", "es") == ["style.icon-verb"]
+    assert rules("Un rival {draw:2}. Roba 1 cubo: {stun:1}.", "es") == ["style.icon-verb", "style.icon-verb"]
     # the verb must stand in the same clause, among the three words before the icon
-    assert rules("Draw a card, then {draw:1}.", "en") == ["glossary.icon-verb"]
+    assert rules("Draw a card, then {draw:1}.", "en") == ["style.icon-verb"]
     [(_, message)] = style_of("Then, {stun:1}.", "en", TERMS)
     assert "{stun:1} is a noun" in message and "'take'" in message
 
 
 def test_a_keyword_not_bold_and_a_number_in_words_are_flagged() -> None:
-    assert rules("Cancel a card that targets you.", "en") == ["glossary.bold"]
-    assert rules("**Anula** la carta y después anúlala otra vez.", "es") == ["glossary.bold"]
-    assert rules("Look at the top three cards.", "en") == ["text.number-words"]
-    assert rules("Mira las tres cartas de arriba.", "es") == ["text.number-words"]
+    assert rules("Cancel a card that targets you.", "en") == ["style.bold"]
+    assert rules("**Anula** la carta y después anúlala otra vez.", "es") == ["style.bold"]
+    assert rules("Look at the top three cards.", "en") == ["style.number-words"]
+    assert rules("Mira las tres cartas de arriba.", "es") == ["style.number-words"]
     assert rules("Once per turn, one card.", "en") == []  # "one" is an article as often as a number
 
 
@@ -76,8 +76,8 @@ def test_the_warnings_are_located_where_the_translator_or_designer_writes(pack_c
     assert source and "(es)" in source[0] and "{discard:1} is a noun" in source[0], err  # the designer's line
     assert f"content/expedicion/locale/en.po:{bold_line}:" in err and "'cancel' is a keyword" in err
     located = [ln for ln in err.splitlines() if ln.startswith(f"content/expedicion/locale/en.po:{po_line}:")]
-    assert any("(glossary.icon-verb)" in ln and "[mapa-falsificado.effect] (en)" in ln for ln in located), err
-    assert any("'three'" in ln and "(text.number-words)" in ln for ln in located), err
+    assert any("(style.icon-verb)" in ln and "[mapa-falsificado.effect] (en)" in ln for ln in located), err
+    assert any("'three'" in ln and "(style.number-words)" in ln for ln in located), err
     assert run_cli("validate", "expedicion", "--strict", cwd=project).returncode == 1
 
 

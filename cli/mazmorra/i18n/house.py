@@ -1,12 +1,12 @@
 """The house style of rules text, in every language a pack prints (warnings, declared in its glossary).
 
-- `glossary.bold`: a term the glossary marks `bold: true` (a keyword such as **Cancel**) is bold
+- `style.bold`: a term the glossary marks `bold: true` (a keyword such as **Cancel**) is bold
   wherever a text holds it.
-- `glossary.icon-verb`: an icon with a number (`{draw:2}`) is a noun, what a verb written in words
+- `style.icon-verb`: an icon with a number (`{draw:2}`) is a noun, what a verb written in words
   acts on ("draw {draw:2}", "take {stun:1}"), never the verb of the sentence ("Then, {draw:1}."). A
   glossary entry with `icon: draw` lists that verb's forms in each language; the check looks for one
   of them among the three words before the icon, in the same clause.
-- `text.number-words`: a number from 2 to 12 is written in digits in rules text ("3 cards", not
+- `style.number-words`: a number from 2 to 12 is written in digits in rules text ("3 cards", not
   "three cards"); names, titles and flavour text may spell them.
 """
 
@@ -65,7 +65,7 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
                 if not any(a <= m.start() and m.end() <= b for a, b in bold):
                     found.append(
                         (
-                            "glossary.bold",
+                            "style.bold",
                             f"{m.group(0)!r} is a keyword: write it bold, **{m.group(0)}** (glossary, {term.loc})",
                         )
                     )
@@ -79,7 +79,7 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
                     verbs = ", ".join(repr(f) for f in term.forms[lang][:3])
                     found.append(
                         (
-                            "glossary.icon-verb",
+                            "style.icon-verb",
                             f"{m.group(0)} is a noun in rules text: write its verb before it ({verbs}…), "
                             f"never the icon alone as the verb (glossary, {term.loc})",
                         )
@@ -88,5 +88,5 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
     if numbers and not prose:
         spelled = re.compile(rf"(?<!\w)({'|'.join(numbers.split())})(?!\w)", re.IGNORECASE)
         for m in spelled.finditer(TOKEN.sub(" ", text)):
-            found.append(("text.number-words", f"{m.group(0)!r}: write numbers as digits in rules text"))
+            found.append(("style.number-words", f"{m.group(0)!r}: write numbers as digits in rules text"))
     return found
