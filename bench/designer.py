@@ -193,8 +193,10 @@ def main() -> None:
     args = ap.parse_args()
     after = Side("after", sys.executable, REPO / "Makefile")
     keep = tempfile.TemporaryDirectory(prefix="mz-before-")  # a commit's checkout, for as long as this runs
+    content = REPO / "content"  # the sample packs both sides build
     if args.before and not Path(args.before).exists():  # a commit (or tag, branch) of this repository
         args.before = _checkout(args.before, Path(keep.name))
+        content = Path(keep.name) / "before" / "content"  # as that commit has them: its tool can read them
     if args.before:
         checkout = Path(
             subprocess.check_output([args.before, "-c", "import mazmorra; print(mazmorra.__file__)"], text=True).strip()
@@ -210,7 +212,7 @@ def main() -> None:
         only = set(args.only.split(","))
         # 1. One card saved -> its deck's PDF, as make runs it (the pack built once before).
         if "card" in only:
-            projects = {s.name: s.project(root / "card", [REPO / "content" / "expedicion"]) for s in sides}
+            projects = {s.name: s.project(root / "card", [content / "expedicion"]) for s in sides}
             for s in sides:
                 s.run("build", "expedicion", "--out", "output", cwd=projects[s.name])
 
@@ -253,7 +255,7 @@ def main() -> None:
         # 3. make: every sample pack from clean with -j2 against one `mazmorra build -j2` of the same;
         if "make" in only:
             # then a no-op make.
-            samples = sorted(p for p in (REPO / "content").iterdir() if (p / "pack.yaml").is_file())
+            samples = sorted(p for p in content.iterdir() if (p / "pack.yaml").is_file())
             makes = {s.name: s.project(root / "make", samples) for s in sides}
 
             def make_clean(side: Side, i: int) -> float:
@@ -285,7 +287,7 @@ def main() -> None:
         if not args.no_preview and "preview" in only:
             import live
 
-            got = {s.name: live.preview(root, s.python, f"serve-{s.name}") for s in sides}
+            got = {s.name: live.preview(root, s.python, f"serve-{s.name}", content.parent) for s in sides}
             for key, target, unit in (("card_ms", 300, "ms"), ("card_ms_max", None, "ms"), ("template_ms", 1500, "ms")):
                 figures = {name: [v[key] / 1000] for name, v in got.items()}
                 print(line(f"preview: {key}", figures, target / 1000 if target else None, unit), flush=True)

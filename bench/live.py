@@ -74,15 +74,15 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def preview(root: Path, python: str = sys.executable, name: str = "serve") -> dict[str, float]:
+def preview(root: Path, python: str = sys.executable, name: str = "serve", checkout: Path = REPO) -> dict[str, float]:
     """`mazmorra serve` on a copy of the expedition pack: one card's name edited -> its new image
     loaded in the page (median of several edits); a colour of the family's shared palette template
     edited -> the page updated with every affected face; CPU the idle server uses."""
     from cdp import Browser
 
     project = root / name
-    shutil.copytree(REPO / "content" / "expedicion", project / "content" / "expedicion")
-    shutil.copytree(REPO / "cli" / "mazmorra" / "templates", project / "templates")
+    shutil.copytree(checkout / "content" / "expedicion", project / "content" / "expedicion")  # as both sides read it
+    shutil.copytree(checkout / "cli" / "mazmorra" / "templates", project / "templates")
     port = _free_port()
     proc = subprocess.Popen(
         [python, "-m", "mazmorra", "serve", "expedicion", "--port", str(port)],
@@ -210,7 +210,8 @@ def main() -> None:
                 parts.append(f"{label}: {spread}; after / before = {med['after'] / med['before']:.2f}")
             print(f"start-up {name:<10} " + " | ".join(parts), flush=True)
         if args.preview:
-            got = {s: preview(Path(tmp), py, f"serve-{s}") for s, py in sides.items()}
+            checkout = Path(tmp) / "before" if not Path(args.before).exists() else REPO
+            got = {s: preview(Path(tmp), py, f"serve-{s}", checkout) for s, py in sides.items()}
             for key in ("card_ms", "card_ms_max", "template_ms", "idle_cpu_percent"):
                 print(f"preview {key:<16} " + "; ".join(f"{s} {v[key]:.0f}" for s, v in got.items()), flush=True)
 
