@@ -16,6 +16,7 @@ from mazmorra.colour import with_alpha
 from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
 from mazmorra.errors import Problem, Severity
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
+from mazmorra.layout.ellipsis import ELLIPSIZE, cut_warning, ellipsized
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.paint import corners, opacity, paint
 from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
@@ -24,7 +25,7 @@ from mazmorra.units import PT_PER_MM
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
     | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
-    | {"letter-spacing", "outline", "outline-width"}
+    | {"letter-spacing", "outline", "outline-width", "ellipsize"}
 )
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
@@ -89,19 +90,16 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     outline_width = length(el, "outline-width", 0.25) if outline else 0.0
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
-    block = _text_block(
-        content,
-        w,
-        h,
-        style,
-        size,
-        min_size,
-        ctx.lang_of(fld),
-        ctx.icons.name_set,
-        role != "body",
-        round_box,
-        ctx.icons.number_places,
-    )
+
+    def lay(text: str) -> TextBlock:
+        lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
+        return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
+
+    cuts = choice(el, "ellipsize", ELLIPSIZE) == "end"
+    block = lay(content)
+    if cuts and not block.fits:  # cut, ending in "…" (layout/ellipsis.py)
+        block, cut = ellipsized(content, lay)
+        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang))
     for face, missing in block.missing:
         ctx.problems.append(
             Problem(
