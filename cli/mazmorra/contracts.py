@@ -52,6 +52,8 @@ class RectOp:
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
     radii: tuple[float, float, float, float] | None = field(default=None, metadata=OPTIONAL)  # per corner, mm:
     # top-left, top-right, bottom-right, bottom-left (instead of `radius`)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,8 @@ class CircleOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,8 @@ class EllipseOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = ()
     gradient: Gradient | None = None
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,8 @@ class PathOp:
     dash: tuple[float, ...] = ()
     gradient: Gradient | None = None
     even_odd: bool = False  # fill-rule="evenodd": holes where outlines overlap
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +110,7 @@ class LineOp:
     stroke: str = "#000000"
     stroke_width: float = 0.3
     dash: tuple[float, ...] = ()
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +121,8 @@ class PolyOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)

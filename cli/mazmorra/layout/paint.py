@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from mazmorra.colour import alpha, over, parse, with_alpha
 from mazmorra.contracts import Gradient
 from mazmorra.errors import did_you_mean
-from mazmorra.layout.attrs import dash, length, opt_colour
+from mazmorra.layout.attrs import choice, dash, length, opt_colour
 from mazmorra.units import parse_length
 
-# Every stroked shape takes these: a fill (colour or gradient), a stroke, its width and dash, an opacity.
-PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity"})
+# Every stroked shape takes these: a fill (colour or gradient), a stroke, its width, dash, corners and
+# ends, an opacity.
+PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity", "join", "cap"})
+JOINS = ("miter", "round", "bevel")  # SVG's stroke-linejoin, Squib's join:; the first is the default
+CAPS = ("butt", "round", "square")  # SVG's stroke-linecap, Squib's cap:
 GRADIENTS = ("linear-gradient", "radial-gradient")
 SIDES = {"to top": 0.0, "to right": 90.0, "to bottom": 180.0, "to left": 270.0}
 
@@ -26,6 +29,8 @@ class Paint:
     stroke_width: float
     dash: tuple[float, ...]
     gradient: Gradient | None
+    join: str = JOINS[0]
+    cap: str = CAPS[0]
 
 
 def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default: str | None = None) -> Paint:
@@ -42,7 +47,8 @@ def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default
     if op < 1:
         fill = with_alpha(fill, op) if fill else None
         stroke = with_alpha(stroke, op) if stroke else None
-    return Paint(fill, stroke, length(el, "stroke-width", 0.3), dash(el.get("dash", "")), gradient)
+    width, dashes = length(el, "stroke-width", 0.3), dash(el.get("dash", ""))
+    return Paint(fill, stroke, width, dashes, gradient, choice(el, "join", JOINS), choice(el, "cap", CAPS))
 
 
 def corners(el: ET.Element) -> tuple[float, tuple[float, float, float, float] | None]:

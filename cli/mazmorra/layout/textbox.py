@@ -81,7 +81,21 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
         radius, radii = corners(el)
         out.append(
-            RectOp(x, y, w, h, frame.fill, frame.stroke, frame.stroke_width, radius, frame.dash, frame.gradient, radii)
+            RectOp(
+                x,
+                y,
+                w,
+                h,
+                frame.fill,
+                frame.stroke,
+                frame.stroke_width,
+                radius,
+                frame.dash,
+                frame.gradient,
+                radii,
+                frame.join,
+                frame.cap,
+            )
         )
     see = opacity(el)
     outline = opt_colour(el, "outline")
