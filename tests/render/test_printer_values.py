@@ -47,6 +47,8 @@ def test_a_profiles_values_print_and_set_overrides_them(pack_copy) -> None:
     pack = _pack(pack_copy)
     project = pack.parents[1]
     assert printers.load("playtest", pack).values == (("round", "3"), ("watermark", "PLAYTEST COPY"))
+    listed = run_cli("printers", str(pack)).stdout
+    assert "set round=3; set watermark=PLAYTEST COPY" in listed, listed
     # one output folder for every build: its face cache is shared, so a stale face would show
     assert "PLAYTEST COPY 3" in _build(project, "out", "--printer", "playtest")
     assert "PLAYTEST" not in _build(project, "out", "--printer", "home-a4")
