@@ -66,9 +66,48 @@ def test_round_caps_on_a_dashed_outline() -> None:
 
 def test_a_bad_join_or_cap_names_the_words() -> None:
     ctx = FaceContext("c", "en", IconSet.for_pack(None), None, lambda f: None)
-    with pytest.raises(ValueError, match="join='mitre'.*miter, round, bevel.*did you mean 'miter'"):
+    with pytest.raises(ValueError, match=r"join='mitre'.*miter, round, bevel.*did you mean 'miter'"):
         parse_face(
             '<card><rect x="0" y="0" w="5" h="5" stroke="#000" join="mitre"/></card>', ctx, "front", 9, 9, 0, "rect"
         )
-    with pytest.raises(ValueError, match="cap='flat'.*butt, round, square"):
+    with pytest.raises(ValueError, match=r"cap='flat'.*butt, round, square"):
         parse_face('<card><line x1="0" y1="0" x2="5" y2="5" cap="flat"/></card>', ctx, "front", 9, 9, 0, "rect")
+
+
+def test_a_gradient_fades_through_its_translucent_colours() -> None:
+    """`linear-gradient(90deg, red, #ff000000)` over black: solid red at the left, black showing
+    through more and more to the right; a radial one fades from its centre out. Over white the same
+    gradient turns pink, so it is the alpha that shades, not the colour."""
+    im = _png(
+        '<rect x="0" y="0" w="40" h="20" fill="#000000"/>'
+        '<rect x="0" y="0" w="40" h="40" fill="linear-gradient(90deg, #ff0000, #ff000000)"/>'
+        '<circle cx="20" cy="30" r="8" fill="radial-gradient(#0000ff, rgba(0, 0, 255, 0))"/>'
+    )
+    over_black = [im.getpixel((x * 10, 100)) for x in (1, 10, 20, 30, 39)]
+    reds = [p[0] for p in over_black]
+    assert reds == sorted(reds, reverse=True) and reds[0] > 240 and reds[-1] < 15, over_black
+    assert abs(reds[2] - 128) < 10 and all(p[1] < 5 and p[2] < 5 for p in over_black), over_black
+    over_white = im.getpixel((300, 250))  # 3/4 of the way: a quarter red over white
+    assert over_white[0] > 250 and 175 < over_white[1] < 205, over_white
+    centre, rim = im.getpixel((200, 300)), im.getpixel((200, 378))
+    assert centre[2] > 250 and centre[0] < 10, centre  # solid blue
+    assert rim[0] > 100 and rim[2] > 150, rim  # faded: the pink below shows through
+
+
+def test_a_fading_gradient_is_transparency_in_the_pdf() -> None:
+    """A soft mask: what a PDF/X-1a build refuses as transparency, like any translucent colour; a
+    gradient of solid colours stays without one."""
+    from mazmorra.render import pdfx
+    from mazmorra.render.raster import FacePages
+
+    def pdf(fill: str) -> bytes:
+        ctx = FaceContext("c", "en", IconSet.for_pack(None), None, lambda f: None)
+        xml = f'<card><rect x="0" y="0" w="40" h="40" fill="{fill}"/></card>'
+        pages = FacePages(IconSet.for_pack(None), "en")
+        pages.face_page(parse_face(xml, ctx, "front", 40.0, 40.0, 0.0, "rect"), 40.0, 40.0, 0.0, 0.0)
+        return pages.pdf()
+
+    faded = pdf("linear-gradient(#000, #0000)")
+    assert pdfx.transparent(faded) and b"/Luminosity" in faded
+    assert not pdfx.transparent(pdf("linear-gradient(#000, #fff)"))
+    assert faded == pdf("linear-gradient(#000, #0000)")  # deterministic, byte for byte

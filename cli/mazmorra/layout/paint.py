@@ -151,10 +151,6 @@ def _stops(where: str, args: list[str]) -> tuple[tuple[float, str], ...]:
             c = parse(arg)
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
-        if alpha(c) < 1:
-            raise ValueError(
-                f"{where}: '{arg}' is translucent; a gradient's colours are solid (give the shape opacity= instead)"
-            )
         raw.append((at, c))
     places = [a for a, _ in raw]
     places[0] = 0.0 if places[0] is None else places[0]
@@ -178,7 +174,7 @@ def _stops(where: str, args: list[str]) -> tuple[tuple[float, str], ...]:
 
 
 def gradient_at(g: Gradient, x: float, y: float) -> str:
-    """The opaque colour a gradient paints at (x, y) (for the contrast check), its opacity kept."""
+    """The colour a gradient paints at (x, y) (for the contrast check), translucent where it fades."""
     if g.kind == "radial":
         t = math.hypot(x - g.x1, y - g.y1) / g.r if g.r > 0 else 1.0
     else:
@@ -192,5 +188,6 @@ def gradient_at(g: Gradient, x: float, y: float) -> str:
         a0, c0 = a1, c1
     k = 0.0 if a1 <= a0 else (t - a0) / (a1 - a0)
     k = min(max(k, 0.0), 1.0)
-    mixed = over(with_alpha(c1, k), c0)
-    return mixed if g.opacity >= 1 else with_alpha(mixed, g.opacity)
+    mixed = over(with_alpha(c1[:7], k), c0[:7])  # colour and opacity each shade on their own, as the PDF's
+    seen = (alpha(c0) * (1 - k) + alpha(c1) * k) * g.opacity  # gradient and its soft mask do
+    return mixed if seen >= 1 else with_alpha(mixed, seen)

@@ -15,6 +15,7 @@ from reportlab.lib.colors import Color
 
 from mazmorra.colour import rgba
 from mazmorra.contracts import CircleOp, EllipseOp, Gradient, LineOp, PathOp, PolyOp, RectOp
+from mazmorra.render import softmask
 from mazmorra.render.inks import OUTLINE, Look
 from mazmorra.units import PT_PER_MM
 
@@ -221,19 +222,24 @@ def _paint(
 
 
 def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
-    """Paint a gradient over the current clip (its colours opaque, `opacity` over all of it)."""
+    """Paint a gradient over the current clip (`opacity` over all of it, translucent colours through a
+    soft mask: the caller restores the graphics state after it)."""
     c = pen.c
-    colours = [pen.colour(stop) for _, stop in g.stops]
+    colours = [pen.colour(stop[:7]) for _, stop in g.stops]  # opaque: a stop's alpha is the soft mask's
     where = [at for at, _ in g.stops]
     if g.opacity < 1:
         c.setFillAlpha(g.opacity)
     if g.kind == "radial":
-        c.radialGradient(pen.X(ox + g.x1), pen.Y(oy + g.y1), max(g.r, 1e-3) * K, colours, where, extend=True)
+        x, y, r = pen.X(ox + g.x1), pen.Y(oy + g.y1), max(g.r, 1e-3) * K
+        if softmask.fades(g):
+            softmask.fade(c, g, (x, y, r))
+        c.radialGradient(x, y, r, colours, where, extend=True)
     else:
         x2, y2 = (g.x2, g.y2) if math.hypot(g.x2 - g.x1, g.y2 - g.y1) > 1e-6 else (g.x1, g.y1 + 1e-3)
-        c.linearGradient(
-            pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2), colours, where, extend=True
-        )
+        line = (pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2))
+        if softmask.fades(g):
+            softmask.fade(c, g, line)
+        c.linearGradient(*line, colours, where, extend=True)
 
 
 def translucent(op: object) -> bool:
@@ -243,4 +249,6 @@ def translucent(op: object) -> bool:
         if isinstance(value, str) and rgba(value)[3] < 1:
             return True
     gradient = getattr(op, "gradient", None)
-    return getattr(op, "opacity", 1.0) < 1 or (gradient is not None and gradient.opacity < 1)
+    return getattr(op, "opacity", 1.0) < 1 or (
+        gradient is not None and (gradient.opacity < 1 or softmask.fades(gradient))
+    )
