@@ -39,7 +39,7 @@ from mazmorra.layout.attrs import (
     opt_colour,
 )
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
-from mazmorra.layout.paint import PAINT, corners, opacity, paint
+from mazmorra.layout.paint import PAINT, corners, opacity, paint, rect_op
 from mazmorra.layout.pathdata import bounds as path_bounds
 from mazmorra.layout.textbox import TEXT_ATTRS, text_element
 from mazmorra.layout.versionstamp import ATTRS as STAMP_ATTRS
@@ -73,9 +73,7 @@ def _g(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) ->
 def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """<rect x y w h [r]>: `r` one radius, or four (top-left, top-right, bottom-right, bottom-left)."""
     x, y, w, h = ox + length(el, "x", 0), oy + length(el, "y", 0), length(el, "w"), length(el, "h")
-    p = paint(el, (x, y, w, h))
-    radius, radii = corners(el)
-    out.append(RectOp(x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii, p.join, p.cap))
+    out.append(rect_op(paint(el, (x, y, w, h)), (x, y, w, h), *corners(el)))
 
 
 def _circle(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:

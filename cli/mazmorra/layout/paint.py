@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from mazmorra.colour import alpha, over, parse, with_alpha
-from mazmorra.contracts import Gradient
+from mazmorra.contracts import Gradient, RectOp
 from mazmorra.errors import did_you_mean
 from mazmorra.layout.attrs import choice, dash, length, opt_colour
 from mazmorra.units import parse_length
@@ -19,6 +19,7 @@ PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity", "join", 
 JOINS = ("miter", "round", "bevel")  # SVG's stroke-linejoin, Squib's join:; the first is the default
 CAPS = ("butt", "round", "square")  # SVG's stroke-linecap, Squib's cap:
 GRADIENTS = ("linear-gradient", "radial-gradient")
+Radii = tuple[float, float, float, float]  # per corner, clockwise from the top-left (mm)
 SIDES = {"to top": 0.0, "to right": 90.0, "to bottom": 180.0, "to left": 270.0}
 
 
@@ -51,7 +52,13 @@ def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default
     return Paint(fill, stroke, width, dashes, gradient, choice(el, "join", JOINS), choice(el, "cap", CAPS))
 
 
-def corners(el: ET.Element) -> tuple[float, tuple[float, float, float, float] | None]:
+def rect_op(p: Paint, box: tuple[float, float, float, float], radius: float, radii: Radii | None) -> RectOp:
+    """A rectangle (a <rect>, a text box's frame) in this paint: x, y, w, h in mm, its corners' radii."""
+    x, y, w, h = box
+    return RectOp(x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii, p.join, p.cap)
+
+
+def corners(el: ET.Element) -> tuple[float, Radii | None]:
     """r= : one corner radius, or four, clockwise from the top-left (CSS's border-radius order)."""
     parts = el.get("r", "0").replace(",", " ").split()
     if len(parts) == 1:

@@ -13,12 +13,12 @@ from itertools import pairwise
 from mazmorra import fonts
 from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
-from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
+from mazmorra.contracts import IconOp, Op, TextBox, TextOp
 from mazmorra.errors import Problem, Severity
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
 from mazmorra.layout.ellipsis import ELLIPSIZE, cut_warning, ellipsized
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
-from mazmorra.layout.paint import corners, opacity, paint
+from mazmorra.layout.paint import corners, opacity, paint, rect_op
 from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
 
@@ -79,24 +79,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.outlines.append((x, y, w, h))
     frame = paint(el, (x, y, w, h))
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
-        radius, radii = corners(el)
-        out.append(
-            RectOp(
-                x,
-                y,
-                w,
-                h,
-                frame.fill,
-                frame.stroke,
-                frame.stroke_width,
-                radius,
-                frame.dash,
-                frame.gradient,
-                radii,
-                frame.join,
-                frame.cap,
-            )
-        )
+        out.append(rect_op(frame, (x, y, w, h), *corners(el)))
     see = opacity(el)
     outline = opt_colour(el, "outline")
     if outline and see < 1:
