@@ -54,6 +54,7 @@ class RectOp:
     # top-left, top-right, bottom-right, bottom-left (instead of `radius`)
     join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
     cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ class CircleOp:
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
     join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
     cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class EllipseOp:
     gradient: Gradient | None = None
     join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
     cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,7 @@ class PathOp:
     even_odd: bool = False  # fill-rule="evenodd": holes where outlines overlap
     join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
     cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +127,7 @@ class PolyOp:
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
     join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
     cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,3 +111,20 @@ def test_a_fading_gradient_is_transparency_in_the_pdf() -> None:
     assert pdfx.transparent(faded) and b"/Luminosity" in faded
     assert not pdfx.transparent(pdf("linear-gradient(#000, #fff)"))
     assert faded == pdf("linear-gradient(#000, #0000)")  # deterministic, byte for byte
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        '<rect x="10" y="10" w="20" h="20" fill="{fill}" stroke="#000" stroke-width="4"{order}/>',
+        '<path d="M 10 10 H 30 V 30 H 10 Z" fill="{fill}" stroke="#000" stroke-width="4"{order}/>',
+        '<ellipse cx="20" cy="20" rx="10" ry="10" fill="{fill}" stroke="#000" stroke-width="4"{order}/>',
+    ],
+)
+@pytest.mark.parametrize("fill", ["#ffffff", "linear-gradient(#ffffff, #ffffff)"])
+def test_paint_order_stroke_draws_the_fill_over_the_strokes_inner_half(shape: str, fill: str) -> None:
+    """Squib's stroke_first: the outer half of the stroke shows, the inner half lies under the fill."""
+    normal = _png(shape.format(fill=fill, order=""))
+    first = _png(shape.format(fill=fill, order=' paint-order="stroke"'))
+    assert _ink(normal, 9, 20) and _ink(normal, 11, 20)
+    assert _ink(first, 9, 20) and not _ink(first, 11, 20)

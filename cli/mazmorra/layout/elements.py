@@ -79,7 +79,7 @@ def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op])
 def _circle(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     cx, cy, r = ox + length(el, "cx"), oy + length(el, "cy"), length(el, "r")
     p = paint(el, (cx - r, cy - r, 2 * r, 2 * r))
-    out.append(CircleOp(cx, cy, r, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap))
+    out.append(CircleOp(cx, cy, r, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first))
 
 
 def _line(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -95,7 +95,7 @@ def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[O
     pts = tuple((ox + nums[i], oy + nums[i + 1]) for i in range(0, len(nums), 2))
     xs, ys = [x for x, _ in pts], [y for _, y in pts]
     p = paint(el, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
-    out.append(PolyOp(pts, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap))
+    out.append(PolyOp(pts, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first))
 
 
 def _icon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:

@@ -15,9 +15,10 @@ from mazmorra.units import parse_length
 
 # Every stroked shape takes these: a fill (colour or gradient), a stroke, its width, dash, corners and
 # ends, an opacity.
-PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity", "join", "cap"})
+PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity", "join", "cap", "paint-order"})
 JOINS = ("miter", "round", "bevel")  # SVG's stroke-linejoin, Squib's join:; the first is the default
 CAPS = ("butt", "round", "square")  # SVG's stroke-linecap, Squib's cap:
+ORDERS = ("normal", "stroke")  # SVG's paint-order: stroke first, the fill over its inner half (Squib's stroke_first)
 GRADIENTS = ("linear-gradient", "radial-gradient")
 Radii = tuple[float, float, float, float]  # per corner, clockwise from the top-left (mm)
 SIDES = {"to top": 0.0, "to right": 90.0, "to bottom": 180.0, "to left": 270.0}
@@ -32,6 +33,7 @@ class Paint:
     gradient: Gradient | None
     join: str = JOINS[0]
     cap: str = CAPS[0]
+    stroke_first: bool = False
 
 
 def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default: str | None = None) -> Paint:
@@ -49,13 +51,16 @@ def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default
         fill = with_alpha(fill, op) if fill else None
         stroke = with_alpha(stroke, op) if stroke else None
     width, dashes = length(el, "stroke-width", 0.3), dash(el.get("dash", ""))
-    return Paint(fill, stroke, width, dashes, gradient, choice(el, "join", JOINS), choice(el, "cap", CAPS))
+    first = el.tag != "line" and choice(el, "paint-order", ORDERS) == "stroke"
+    return Paint(fill, stroke, width, dashes, gradient, choice(el, "join", JOINS), choice(el, "cap", CAPS), first)
 
 
 def rect_op(p: Paint, box: tuple[float, float, float, float], radius: float, radii: Radii | None) -> RectOp:
     """A rectangle (a <rect>, a text box's frame) in this paint: x, y, w, h in mm, its corners' radii."""
     x, y, w, h = box
-    return RectOp(x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii, p.join, p.cap)
+    return RectOp(
+        x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii, p.join, p.cap, p.stroke_first
+    )
 
 
 def corners(el: ET.Element) -> tuple[float, Radii | None]:

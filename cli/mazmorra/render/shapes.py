@@ -65,12 +65,24 @@ def rect(pen: Pen, op: RectOp, ox: float, oy: float) -> None:
         p.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
     else:
         p.rect(x, y, op.w * K, op.h * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), ends=(op.join, op.cap))
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        (ox, oy),
+        ends=(op.join, op.cap),
+        first=op.stroke_first,
+    )
 
 
 def _plain(op: RectOp | CircleOp | PolyOp) -> bool:
-    """Whether a shape's stroke has the default corners and ends (mitred, cut square at the end)."""
-    return op.join == "miter" and op.cap == "butt"
+    """Whether a shape's stroke has the default corners and ends (mitred, cut square at the end) and
+    lies over its fill."""
+    return op.join == "miter" and op.cap == "butt" and not op.stroke_first
 
 
 def _corners(pen: Pen, p: Any, x: float, y: float, w: float, h: float, radii: tuple[float, ...]) -> None:
@@ -111,14 +123,36 @@ def circle(pen: Pen, op: CircleOp, ox: float, oy: float) -> None:
         return
     p = pen.c.beginPath()
     p.circle(pen.X(ox + op.cx), pen.Y(oy + op.cy), op.r * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), ends=(op.join, op.cap))
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        (ox, oy),
+        ends=(op.join, op.cap),
+        first=op.stroke_first,
+    )
 
 
 def ellipse(pen: Pen, op: EllipseOp, ox: float, oy: float) -> None:
     """<ellipse>."""
     p = pen.c.beginPath()
     p.ellipse(pen.X(ox + op.cx - op.rx), pen.Y(oy + op.cy + op.ry), 2 * op.rx * K, 2 * op.ry * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), ends=(op.join, op.cap))
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        (ox, oy),
+        ends=(op.join, op.cap),
+        first=op.stroke_first,
+    )
 
 
 def line(pen: Pen, op: LineOp, ox: float, oy: float) -> None:
@@ -148,7 +182,18 @@ def poly(pen: Pen, op: PolyOp, ox: float, oy: float) -> None:
         fill, stroke = _colours(pen, op.fill, op.stroke, op.stroke_width)
         pen.c.drawPath(p, stroke=stroke, fill=fill)
         return
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), ends=(op.join, op.cap))
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        (ox, oy),
+        ends=(op.join, op.cap),
+        first=op.stroke_first,
+    )
 
 
 def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
@@ -165,7 +210,19 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
             p.curveTo(*(X(ox + v) if i % 2 == 0 else Y(oy + v) for i, v in enumerate(nums)))
         else:
             p.close()
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), op.even_odd, (op.join, op.cap))
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        (ox, oy),
+        op.even_odd,
+        (op.join, op.cap),
+        op.stroke_first,
+    )
 
 
 def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
@@ -191,10 +248,15 @@ def _paint(
     at: tuple[float, float],
     even_odd: bool = False,
     ends: tuple[str, str] = ("miter", "butt"),
+    first: bool = False,
 ) -> None:
     """Fill a path (flat or with a gradient, clipped to it) and stroke it (dashed, with its corners
     and ends, if asked; the canvas is set back after, so the next shape starts from the defaults)."""
     c = pen.c
+    if first and stroke and (fill or gradient) and not pen.look.ink_saver:  # paint-order="stroke"
+        _paint(pen, p, None, stroke, width, dash, None, at, even_odd, ends)
+        _paint(pen, p, fill, None, width, dash, gradient, at, even_odd, ends)  # over the stroke's inner half
+        return
     mode = 0 if even_odd else 1  # ReportLab: FILL_EVEN_ODD = 0, FILL_NON_ZERO = 1
     if gradient is not None:
         c.saveState()
