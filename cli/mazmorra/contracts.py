@@ -146,6 +146,7 @@ class TextOp:
     rise: float = field(default=0.0, metadata=OPTIONAL)  # pt above the baseline (superscript; below: subscript)
     underline: bool = field(default=False, metadata=OPTIONAL)
     strike: bool = field(default=False, metadata=OPTIONAL)
+    outline_dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)  # mm on, mm off: a dashed outline
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,8 +77,8 @@ def test_squibs_intro_sample_renders_as_squib_draws_it(intro: list[Image.Image],
 
 
 def test_squibs_text_options_sample_renders_as_squib_draws_it() -> None:
-    """What of the text-options sample mazmorra can say (all but ink extents returned to the script
-    and a dashed text outline), its first card against Squib's."""
+    """What of the text-options sample mazmorra can say (all but ink extents returned to the
+    script), its first card against Squib's."""
     pack = SQUIB / "text-options"
     warned: list[Problem] = []
     ours = rendered(pack, "options", warned)[0]

@@ -15,7 +15,7 @@ from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
 from mazmorra.contracts import IconOp, Op, TextBox, TextOp
 from mazmorra.errors import Problem, Severity
-from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
+from mazmorra.layout.attrs import FaceContext, choice, dash, el_colour, length, number, opt_colour
 from mazmorra.layout.ellipsis import ELLIPSIZE, cut_warning, ellipsized
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.paint import corners, opacity, paint, rect_op
@@ -25,7 +25,7 @@ from mazmorra.units import PT_PER_MM
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
     | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
-    | {"letter-spacing", "outline", "outline-width", "ellipsize"}
+    | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize"}
 )
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
@@ -85,6 +85,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if outline and see < 1:
         outline = with_alpha(outline, see)
     outline_width = length(el, "outline-width", 0.25) if outline else 0.0
+    outline_dash = dash(el.get("outline-dash", "")) if outline else ()
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
 
@@ -155,7 +156,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     for op in block.ops:  # the block was laid out at (0, 0): move it to the box
         if isinstance(op, TextOp):
             ink = op.color if see >= 1 else with_alpha(op.color, see)
-            out.append(replace(op, x=op.x + x, y=op.y + y, color=ink, outline=outline, outline_width=outline_width))
+            lined = replace(op, outline=outline, outline_width=outline_width, outline_dash=outline_dash)
+            out.append(replace(lined, x=op.x + x, y=op.y + y, color=ink))
         else:
             out.append(replace(op, x=op.x + x, y=op.y + y, opacity=see))
 
