@@ -1,4 +1,4 @@
-"""Squib's own samples (its shapes sample, its intro spreadsheet sample) re-created as packs in
+"""Squib's own samples (shapes, the intro spreadsheet sample, text options) re-created as packs in
 mazmorra's drawing language, their renders compared with Squib's expected images by a coarse pixel
 metric: the mean difference of the two pictures averaged over 25 px squares. What still differs,
 and why, is in tests/layout/squib/README.md and docs/templates.md (“Coming from Squib”)."""
