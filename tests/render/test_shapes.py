@@ -128,3 +128,10 @@ def test_paint_order_stroke_draws_the_fill_over_the_strokes_inner_half(shape: st
     first = _png(shape.format(fill=fill, order=' paint-order="stroke"'))
     assert _ink(normal, 9, 20) and _ink(normal, 11, 20)
     assert _ink(first, 9, 20) and not _ink(first, 11, 20)
+
+
+def test_a_text_frame_takes_join_and_cap() -> None:
+    """A text box's frame is a rectangle like any: round corners on a square frame's stroke."""
+    frame = '<text x="10" y="10" w="20" h="20" stroke="#000" stroke-width="4"{}>.</text>'
+    assert _ink(_png(frame.format("")), 8.3, 8.3)  # a mitred corner reaches the corner of the stroke
+    assert not _ink(_png(frame.format(' join="round"')), 8.3, 8.3)

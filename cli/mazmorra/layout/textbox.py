@@ -24,8 +24,8 @@ from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
-    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
-    | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity", "join"}
+    | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize", "cap"}
 )
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
