@@ -65,18 +65,7 @@ def rect(pen: Pen, op: RectOp, ox: float, oy: float) -> None:
         p.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
     else:
         p.rect(x, y, op.w * K, op.h * K)
-    _paint(
-        pen,
-        p,
-        op.fill,
-        op.stroke,
-        op.stroke_width,
-        op.dash,
-        op.gradient,
-        (ox, oy),
-        ends=(op.join, op.cap),
-        first=op.stroke_first,
-    )
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def _plain(op: RectOp | CircleOp | PolyOp) -> bool:
@@ -123,36 +112,14 @@ def circle(pen: Pen, op: CircleOp, ox: float, oy: float) -> None:
         return
     p = pen.c.beginPath()
     p.circle(pen.X(ox + op.cx), pen.Y(oy + op.cy), op.r * K)
-    _paint(
-        pen,
-        p,
-        op.fill,
-        op.stroke,
-        op.stroke_width,
-        op.dash,
-        op.gradient,
-        (ox, oy),
-        ends=(op.join, op.cap),
-        first=op.stroke_first,
-    )
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def ellipse(pen: Pen, op: EllipseOp, ox: float, oy: float) -> None:
     """<ellipse>."""
     p = pen.c.beginPath()
     p.ellipse(pen.X(ox + op.cx - op.rx), pen.Y(oy + op.cy + op.ry), 2 * op.rx * K, 2 * op.ry * K)
-    _paint(
-        pen,
-        p,
-        op.fill,
-        op.stroke,
-        op.stroke_width,
-        op.dash,
-        op.gradient,
-        (ox, oy),
-        ends=(op.join, op.cap),
-        first=op.stroke_first,
-    )
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def line(pen: Pen, op: LineOp, ox: float, oy: float) -> None:
@@ -182,18 +149,7 @@ def poly(pen: Pen, op: PolyOp, ox: float, oy: float) -> None:
         fill, stroke = _colours(pen, op.fill, op.stroke, op.stroke_width)
         pen.c.drawPath(p, stroke=stroke, fill=fill)
         return
-    _paint(
-        pen,
-        p,
-        op.fill,
-        op.stroke,
-        op.stroke_width,
-        op.dash,
-        op.gradient,
-        (ox, oy),
-        ends=(op.join, op.cap),
-        first=op.stroke_first,
-    )
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
@@ -210,6 +166,12 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
             p.curveTo(*(X(ox + v) if i % 2 == 0 else Y(oy + v) for i, v in enumerate(nums)))
         else:
             p.close()
+    _paint_op(pen, p, op, (ox, oy))
+
+
+def _paint_op(pen: Pen, p: Any, op: RectOp | CircleOp | EllipseOp | PolyOp | PathOp, at: tuple[float, float]) -> None:
+    """Fill and stroke a shape's path as its op says."""
+    even_odd = isinstance(op, PathOp) and op.even_odd
     _paint(
         pen,
         p,
@@ -218,8 +180,8 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
         op.stroke_width,
         op.dash,
         op.gradient,
-        (ox, oy),
-        op.even_odd,
+        at,
+        even_odd,
         (op.join, op.cap),
         op.stroke_first,
     )
