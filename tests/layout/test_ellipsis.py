@@ -86,3 +86,32 @@ def test_a_build_prints_the_cut_text_and_warns_where_it_is(tmp_path) -> None:
     text = PdfReader(pdf).pages[0].extract_text()
     assert "Use the power of…" in text and "Take a card from…" in text, text
     assert "Draw two cards" in text and "robot-golem" not in said  # a text that fits is not cut
+
+
+def test_start_and_middle_cut_there_and_keep_the_styles_of_what_is_printed() -> None:
+    """Pango's (and Squib's) other places for the "…": the start keeps the text's end, the middle
+    keeps both ends; a span cut open is opened again after the "…", and the warning says which
+    words are lost, without their marks."""
+    text = "**Bold** [color=#c00000]" + LONG + "[/color]"
+    box = '<text x="2" y="2" w="30" h="9" size="9" ellipsize="{}">{}</text>'
+    ops = {}
+    for where in ("start", "middle"):
+        face = parse_face(
+            f'<card background="#ffffff">{box.format(where, text)}</card>',
+            ctx := FaceContext("c", "en", IconSet.for_pack(None), None, lambda f: None),
+            "front",
+            40.0,
+            40.0,
+            0.0,
+            "rect",
+        )
+        ops[where] = [op for op in face.ops if isinstance(op, TextOp)]
+        (warning,) = ctx.problems
+        assert warning.rule == "text.ellipsized" and f'ellipsize="{where}"' in warning.message
+        assert "*" not in warning.message and "[color" not in warning.message, warning.message
+    start = "".join(op.text for op in ops["start"])
+    assert start.startswith("…") and start.endswith("everything is 42"), start
+    assert ops["start"][-1].color == "#c00000"  # the colour span, opened again after the "…"
+    middle = " ".join(op.text for op in ops["middle"])
+    assert middle.startswith("Bold The") and middle.endswith("is 42") and "…" in middle, middle
+    assert ops["middle"][0].font == "sans-bold" and ops["middle"][-1].color == "#c00000"

@@ -1,6 +1,7 @@
-"""`<text ellipsize="end">`: a text that does not fit its box, even at its min-size, is cut where it
-still fits and ends with "…" (Squib's and Pango's ellipsizing) instead of overflowing; the words cut
-off are reported, as a translation that runs longer loses more of its meaning."""
+"""`<text ellipsize="end">` (or `start`, `middle`): a text that does not fit its box, even at its
+min-size, is cut where it still fits, a "…" where its words are left out (Squib's and Pango's
+ellipsizing), instead of overflowing; the words cut off are reported, as a translation that runs
+longer loses more of its meaning."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Protocol, TypeVar
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.text import EMPHASIS, SPAN, TOKEN
 
-ELLIPSIZE = ("none", "end")
+ELLIPSIZE = ("none", "end", "start", "middle")
 ELLIPSIS = "…"
 RULE = "text.ellipsized"
 
@@ -32,14 +33,14 @@ def cut_points(content: str) -> list[int]:
     return [i for i in range(1, len(content)) if i not in inside and content[i - 1] != "\n"]
 
 
-def _closed(prefix: str) -> str:
-    """A cut text made whole again: "…", then the spans and bold or italic runs it left open closed."""
-    stack: list[str] = []
+def _open_at(prefix: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The span tags (name, as written) and the bold or italic marks a text leaves open at its end."""
+    tags: list[tuple[str, str]] = []
     for m in SPAN.finditer(prefix):
         if not m.group(1):
-            stack.append(m.group(2))
-        elif stack and stack[-1] == m.group(2):
-            stack.pop()
+            tags.append((m.group(2), m.group(0)))
+        elif tags and tags[-1][0] == m.group(2):
+            tags.pop()
     marks: list[str] = []
     for m in EMPHASIS.finditer(prefix):
         before, after = prefix[m.start() - 1 : m.start()], prefix[m.end() : m.end() + 1]
@@ -49,31 +50,53 @@ def _closed(prefix: str) -> str:
             marks.pop()
         else:
             marks.append(m.group(1))
-    return prefix.rstrip() + ELLIPSIS + "".join(reversed(marks)) + "".join(f"[/{t}]" for t in reversed(stack))
+    return tags, marks
 
 
-def ellipsized(content: str, lay: Callable[[str], B]) -> tuple[B, str]:
-    """The longest cut of content (ending in "…") whose laid-out block fits, and the text cut off.
-    If not even "…" alone fits, that is laid out (and the box reports its overflow)."""
-    points = cut_points(content)
-    lo, hi = -1, len(points)  # points[lo] fits (-1: nothing but "…"), points[hi] does not
+def _cut(content: str, a: int, b: int) -> str:
+    """content with content[a:b] replaced by "…", made whole again: the spans and bold or italic runs
+    the cut leaves open closed after the "…", those open where the text goes on opened again."""
+    tags, marks = _open_at(content[:a])
+    closers = "".join(reversed(marks)) + "".join(f"[/{name}]" for name, _ in reversed(tags))
+    tags, marks = _open_at(content[:b]) if b < len(content) else ([], [])
+    openers = "".join(written for _, written in tags) + "".join(marks)
+    return content[:a].rstrip() + ELLIPSIS + closers + openers + content[b:].lstrip()
+
+
+def ellipsized(content: str, lay: Callable[[str], B], where: str = "end") -> tuple[B, str]:
+    """The longest cut of content (its end, start or middle replaced by "…", Pango's ellipsizing)
+    whose laid-out block fits, and the text cut off. If not even "…" alone fits, that is laid out
+    (and the box reports its overflow)."""
+    points = [0, *cut_points(content), len(content)]
+    n = len(content)
+
+    def span(k: int) -> tuple[int, int]:  # what is cut when k characters are kept
+        if where == "start":
+            return 0, min(p for p in points if p >= n - k)
+        if where == "middle":
+            return max(p for p in points if p <= (k + 1) // 2), min(p for p in points if p >= n - k // 2)
+        return max(p for p in points if p <= k), n
+
+    lo, hi = 0, n  # keeping lo characters fits (0: "…" alone, laid out even if it does not), n does not
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if lay(_closed(content[: points[mid]])).fits:
+        if lay(_cut(content, *span(mid))).fits:
             lo = mid
         else:
             hi = mid
-    end = points[lo] if lo >= 0 else 0
-    rest = re.sub(r"\s+", " ", content[end:]).strip()
-    return lay(_closed(content[:end])), rest
+    a, b = span(lo)
+    words = EMPHASIS.sub("", SPAN.sub("", content[a:b]))  # the words lost, without the marks styling them
+    return lay(_cut(content, a, b)), re.sub(r"\s+", " ", words).strip()
 
 
-def cut_warning(cut: str, w: float, h: float, loc: Loc | None, component: str, fld: str | None, lang: str) -> Problem:
+def cut_warning(
+    cut: str, w: float, h: float, loc: Loc | None, component: str, fld: str | None, lang: str, where: str = "end"
+) -> Problem:
     """The located warning that a box printed its text cut: what is not printed, in its words."""
     shown = cut if len(cut) <= 80 else cut[:77] + "..."
     return Problem(
         RULE,
-        f"text cut to fit its {w:.1f}×{h:.1f} mm box (ellipsize=\"end\"): '{shown}' is not printed; "
+        f"text cut to fit its {w:.1f}×{h:.1f} mm box (ellipsize=\"{where}\"): '{shown}' is not printed; "
         "check that what is printed still says enough (a translation may lose more)",
         loc,
         component,

@@ -93,11 +93,11 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
         return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
 
-    cuts = choice(el, "ellipsize", ELLIPSIZE) == "end"
+    cuts = choice(el, "ellipsize", ELLIPSIZE)
     block = lay(content)
-    if cuts and not block.fits:  # cut, ending in "…" (layout/ellipsis.py)
-        block, cut = ellipsized(content, lay)
-        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang))
+    if cuts != "none" and not block.fits:  # cut, "…" where it is (layout/ellipsis.py)
+        block, cut = ellipsized(content, lay, cuts)
+        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, cuts))
     for face, missing in block.missing:
         ctx.problems.append(
             Problem(
