@@ -85,7 +85,7 @@ def test_a_build_prints_the_cut_text_and_warns_where_it_is(tmp_path) -> None:
     (pdf,) = (tmp_path / "out").rglob("*.pdf")
     text = PdfReader(pdf).pages[0].extract_text()
     assert "Use the power of…" in text and "Take a card from…" in text, text
-    assert "Draw two cards" in text and "robot-golem" not in said  # a text that fits is not cut
+    assert "Draw two cards" in text and "[robot-golem.power] (en): text cut" not in said  # one that fits is not cut
 
 
 def test_start_and_middle_cut_there_and_keep_the_styles_of_what_is_printed() -> None:
