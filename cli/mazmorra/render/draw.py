@@ -143,16 +143,12 @@ class PdfPages:
         return io.BytesIO(data) if self.ink is None else self.ink.image(data)
 
     def begin(self, pages: Iterable[Page]) -> None:
-        """The pages of a document, planned (`impose.imposed`, page by page): they are drawn as its
-        items arrive (`push`), each as soon as every copy it shows has arrived. Only the page being
-        waited for and the next are held (and a document's posters, once they start: a poster's
-        pages are labelled together), and a copy only until the last page that shows it: imposition
-        keeps each copy's pages together (a fronts page and its backs page; a poster's tiles), so a
-        copy the next page does not show is never shown again.
-
-        A face placed more than once (a shared back, copies of a card) is drawn once as a form
-        XObject and referenced: smaller files, faster builds.
-        """
+        """The pages of a document, planned page by page (`impose.imposed`), drawn as its items arrive
+        (`push`), each once every copy it shows has arrived. Only the page waited for and the next are
+        held (all the posters once they start: a poster's pages are labelled together), and a copy
+        until the last page that shows it: imposition keeps a copy's pages together (fronts and
+        backs page, a poster's tiles), so a copy the next page does not show is not shown again.
+        A face placed more than once is drawn once as a form XObject and referenced."""
         self._plan = iter(pages)
         self._ahead: list[Page] = []  # pulled from the plan, not drawn yet
         self._held: dict[int, _Copy] = {}
