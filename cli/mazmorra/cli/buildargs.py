@@ -146,6 +146,9 @@ class BuildArgs:
             from mazmorra.rounds import Revision
 
             rnd = Revision(self.changed_since, since)
+        outputs = self.outputs(pack)
+        values = dict(outputs.printer.values if outputs.printer else ())  # the profile's `set:` defaults,
+        values |= dict(self.set_values())  # which --set overrides
         return BuildOptions(
             langs=parse_langs(self.lang),
             out_dir=self.out_dir,
@@ -153,11 +156,11 @@ class BuildArgs:
             draft=self.draft,
             decks=self.deck or None,
             changed_only=self.changed_only,
-            outputs=self.outputs(pack),
+            outputs=outputs,
             jobs=self.jobs,
             changed_since=rnd,
             stamp=self.stamp,
-            values=self.set_values(),
+            values=tuple(sorted(values.items())),
         )
 
     def copies(self, pack: Pack) -> int:
