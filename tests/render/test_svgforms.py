@@ -9,7 +9,7 @@ import pytest
 
 from mazmorra.layout.facecache import FaceCache
 from mazmorra.pipeline import BuildOptions, build
-from mazmorra.render import draw, svgforms
+from mazmorra.render import svgforms
 
 
 def _pdfs(out: Path) -> dict[str, bytes]:
@@ -20,13 +20,13 @@ def _pdfs(out: Path) -> dict[str, bytes]:
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every SVG file the renderer parses (svglib), in order."""
     seen: list[Path] = []
-    real = draw.load_svg
+    real = svgforms.load_svg
 
     def counting(path: Path) -> object:
         seen.append(path)
         return real(path)
 
-    monkeypatch.setattr(draw, "load_svg", counting)
+    monkeypatch.setattr(svgforms, "load_svg", counting)
     return seen
 
 

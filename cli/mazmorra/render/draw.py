@@ -37,7 +37,7 @@ from mazmorra.contracts import (
     RotateOp,
     TextOp,
 )
-from mazmorra.icons import IconSet, faded, load_svg, recoloured
+from mazmorra.icons import IconSet
 from mazmorra.printers.cmyk import Ink
 from mazmorra.render import guides, posters, shapes, svgforms, text
 from mazmorra.render.boxes import page_boxes, set_boxes
@@ -387,28 +387,9 @@ class PdfPages:
     def _svg_form(self, path: Path, color: str | None, opacity: float = 1.0) -> tuple[str, float, float]:
         """An SVG drawn once per document (colour and opacity) as a form: (its name, width, height pt)."""
         key = (str(path), color, opacity)
-        known = self._svgs.get(key)
-        if known is None:
-            name = f"svg-{len(self._svgs)}"
-            k = svgforms.form_key(path, color, opacity, self.look) if self.ink is None else ""  # CMYK: drawn
-            size = svgforms.replay(self.c, name, k) if k else None  # drawn by an earlier document or build
-            if size is not None:
-                return self._svgs.setdefault(key, (name, *size))
-            from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
-
-            drawing = load_svg(path) if color is None else recoloured(load_svg(path), self.colour(color))
-            if opacity < 1:
-                drawing = faded(drawing, opacity)
-            drawing = self.ink.drawing(drawing) if self.ink is not None else drawing  # faded colours too
-            drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
-            known = self._svgs[key] = (name, drawing.width, drawing.height)
-            self.c.beginForm(known[0], 0, 0, drawing.width, drawing.height)
-            start = len(self.c._code)
-            renderPDF.draw(drawing, self.c, 0, 0)
-            if k:
-                svgforms.remember(k, drawing.width, drawing.height, self.c._code[start:])
-            end_form(self.c)
-        return known
+        if key not in self._svgs:
+            self._svgs[key] = svgforms.form(self, f"svg-{len(self._svgs)}", path, color, opacity)
+        return self._svgs[key]
 
     def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None, opacity: float = 1.0) -> None:
         path = self.icons.files[name]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mazmorra import fonts
+from mazmorra.icons import faded, load_svg, recoloured
 from mazmorra.layout import facecache
 from mazmorra.layout.facecache import FaceCache
 from mazmorra.render.forms import end_form
@@ -63,3 +65,26 @@ def remember(k: str, width: float, height: float, code: list[Any]) -> None:
     """Keep a form's content stream, when it names no resource (see the module's docstring)."""
     if STORE and all(isinstance(line, str) and "/" not in line for line in code):
         STORE[-1].put(k, (float(width), float(height), list(code)))
+
+
+def form(pages: Any, name: str, path: Path, colour: str | None, opacity: float) -> tuple[str, float, float]:
+    """An SVG as a form named `name` on the canvas of `pages` (a render.draw.PdfPages), in `colour`
+    and `opacity`: replayed when kept, else drawn (and kept, but never for a CMYK build's inks)."""
+    k = form_key(path, colour, opacity, pages.look) if pages.ink is None else ""
+    size = replay(pages.c, name, k) if k else None  # drawn by an earlier document or build
+    if size is not None:
+        return name, *size
+    from reportlab.graphics import renderPDF  # with svglib: only when an SVG is drawn
+
+    drawing = load_svg(path) if colour is None else recoloured(load_svg(path), pages.colour(colour))
+    if opacity < 1:
+        drawing = faded(drawing, opacity)
+    drawing = pages.ink.drawing(drawing) if pages.ink is not None else drawing  # faded colours too
+    drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
+    pages.c.beginForm(name, 0, 0, drawing.width, drawing.height)
+    start = len(pages.c._code)
+    renderPDF.draw(drawing, pages.c, 0, 0)
+    if k:
+        remember(k, drawing.width, drawing.height, pages.c._code[start:])
+    end_form(pages.c)
+    return name, drawing.width, drawing.height
