@@ -124,6 +124,10 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
     assert "fr" in (pack / "pack.yaml").read_text(encoding="utf-8")
     fr = pack / "locale" / "fr.po"
     assert fr.is_file()
+    for made in (fr, pack / "locale" / "labels" / "fr.po"):  # dated when made, as msginit dates a new catalogue
+        assert "YEAR-MO-DA" not in made.read_text(encoding="utf-8") and "PO-Revision-Date: 20" in made.read_text(
+            encoding="utf-8"
+        )
     # Untranslated: a draft build works and says so; a normal build refuses.
     assert run_cli("build", "muestras", "--lang", "fr", cwd=project).returncode == 1
     assert run_cli("build", "muestras", "--lang", "fr", "--draft", cwd=project).returncode == 0
@@ -141,7 +145,11 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
     text = pdf_text(project / "output/muestras/fr/cartas.pdf")
     assert "Cartes" in text and "FR Cofre olvidado" in text and "4 cartes" in text
     need_tool("msgfmt")
-    assert subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(fr)]).returncode == 0
+    for checked in (fr, pack / "locale" / "labels" / "fr.po"):
+        res = subprocess.run(
+            ["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(checked)], capture_output=True, text=True
+        )
+        assert res.returncode == 0 and res.stderr == "", res.stderr  # no header left at gettext's placeholder
     again = run_cli("i18n", "add", "fr", "muestras", cwd=project)
     assert again.returncode == 2 and "already has" in again.stderr
 

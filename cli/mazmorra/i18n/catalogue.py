@@ -124,7 +124,7 @@ def merged_catalogue(
     text, stats = merge(
         old,
         wanted_entries(pack, lang, labels, boxes),
-        _header(lang, pack),
+        {**_header(lang, pack), "PO-Revision-Date": date},  # a new catalogue is dated as msginit dates it
         ensure={"Language": lang, **POEDIT_BASEPATH},
         override={DATE_FIELD: date, **_placeholders(path, people(pack, lang))},
     )

@@ -100,7 +100,7 @@ def merged_labels(
     text, stats = merge(
         old,
         wanted,
-        {**header, "Language": lang, "X-Source-Language": TEMPLATE_LANG},
+        {**header, "PO-Revision-Date": date, "Language": lang, "X-Source-Language": TEMPLATE_LANG},
         ensure=POEDIT_BASEPATH,
         override={DATE_FIELD: date, "X-Source-Language": TEMPLATE_LANG},
     )
