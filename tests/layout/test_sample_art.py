@@ -49,14 +49,14 @@ def _decks() -> list[tuple[str, str]]:
     ]
 
 
-def _items(pack: str, deck: str) -> list:
+def _items(pack: str, deck: str, lang: str = "en") -> list:
     from golden import context
 
     from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
 
     loaded = load_pack(CONTENT / pack)
-    return list(lay_out(loaded.deck(deck), context(loaded, "en")).items())
+    return list(lay_out(loaded.deck(deck), context(loaded, lang)).items())
 
 
 @pytest.mark.parametrize(("pack", "deck"), _decks())
@@ -86,6 +86,8 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         ("cripta", "equipo"),
         ("cripta", "enemigos"),
         ("cripta", "objetos"),
+        ("expedicion", "investigadores"),
+        ("expedicion", "jefe"),
     ]:
         arts = [art(i.front) for i in _items(pack, deck)]
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
@@ -116,6 +118,21 @@ def test_borrowed_art_is_credited_and_used() -> None:
         card = (pack / "decks" / "creditos.yaml").read_text(encoding="utf-8")
         assert "game-icons.net" in card and "CC BY 3.0" in card
     assert borrowed >= 30
+
+
+def test_the_credits_card_names_every_artist() -> None:
+    """Each pack's credits card, in every language, names every author its icons/CREDITS.md lists."""
+    for credits in sorted(CONTENT.glob("*/icons/CREDITS.md")):
+        pack = credits.parent.parent.name
+        rows = [line.split("|") for line in credits.read_text(encoding="utf-8").splitlines()]
+        authors = {r[3].strip() for r in rows if len(r) == 5 and r[1].strip().endswith(".svg")}
+        assert authors, credits
+        for lang in ("es", "en"):
+            card = " ".join(
+                op.text for item in _items(pack, "creditos", lang) for op in _ops(item.front.ops) if isinstance(op, TextOp)
+            )
+            missing = sorted(a for a in authors if a not in card)
+            assert not missing, f"{pack}'s credits card ({lang}) does not name {missing}"
 
 
 def test_the_scan_sees_shared_art() -> None:
