@@ -89,6 +89,7 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         ("expedicion", "investigadores"),
         ("expedicion", "jefe"),
         ("cripta", "heroes"),
+        ("engranajes", "descripciones"),
     ]:
         arts = [art(i.front) for i in _items(pack, deck)]
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
