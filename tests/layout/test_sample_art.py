@@ -90,6 +90,10 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         ("expedicion", "jefe"),
         ("cripta", "heroes"),
         ("engranajes", "descripciones"),
+        ("expedicion", "artimanas"),
+        ("expedicion", "alertas"),
+        ("expedicion", "panico"),
+        ("expedicion", "clanes"),
     ]:
         arts = [art(i.front) for i in _items(pack, deck)]
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
