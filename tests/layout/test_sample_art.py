@@ -94,6 +94,8 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         ("expedicion", "alertas"),
         ("expedicion", "panico"),
         ("expedicion", "clanes"),
+        ("expedicion", "losetas"),
+        ("cripta", "marcadores"),
     ]:
         arts = [art(i.front) for i in _items(pack, deck)]
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
