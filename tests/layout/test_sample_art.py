@@ -14,8 +14,9 @@ from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp, TextOp
 
 ART_MM = 12.0  # an icon or picture this large on a front is its illustration, not a symbol in the text
 # Rule symbols drawn large on purpose: the same on every component that has them, like a suit
-# (engranajes' player cards: the action and combat suits' emblems behind their numbers).
-SYMBOLS = {"turn-cw", "turn-ccw", "jump", "palo-accion", "palo-combate"}
+# (engranajes' player cards: the action and combat suits' emblems behind their numbers; its starting
+# lines: the game's gear under their arrows).
+SYMBOLS = {"turn-cw", "turn-ccw", "jump", "palo-accion", "palo-combate", "engranaje"}
 # Decks whose components still share one illustration (issue 24 left them for later): each must
 # still do so, so that whoever illustrates one removes it from here and the test guards it.
 PENDING: dict[tuple[str, str], str] = {}
