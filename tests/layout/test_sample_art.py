@@ -178,3 +178,36 @@ def test_each_spell_prints_its_own_picture(built) -> None:
         for name_b, b in crops[i + 1 :]:
             differing = sum(ImageChops.difference(a, b).convert("L").histogram()[61:])
             assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same picture"
+
+
+@pytest.mark.parametrize(
+    ("pack", "deck", "box"),
+    [
+        ("expedicion", "investigadores", (4.5, 4.0, 18.5, 18.0)),  # the medallion on the name band
+        ("cripta", "heroes", (63 / 2 - 10, 20.0, 63 / 2 + 10, 34.0)),  # the framed portrait
+        ("profundidades", "figuras", (5.0, 5.0, 25.0, 25.0)),  # the standee's figure in its scene
+    ],
+)
+def test_portraits_print_as_drawings(built, pack: str, deck: str, box: tuple[float, float, float, float]) -> None:
+    """In the printed pixels (a PNG export): each portrait holds a dark drawing on a light ground (the
+    icon drawn, not a blank or solid frame), and no two components print the same portrait."""
+    from PIL import Image, ImageChops
+
+    dpi, bleed = 100, 3.0
+    out = built(pack, "--png", "--dpi", str(dpi), "--lang", "en", "--deck", deck)
+    fronts = sorted((out / "en" / "png" / deck).glob("*-front.png"))
+    assert len(fronts) >= 4
+    px = lambda mm: round((mm + bleed) * dpi / 25.4)  # noqa: E731 - trim millimetres to pixels of the export
+    crops = []
+    for png in fronts:
+        with Image.open(png) as im:
+            crop = im.convert("L").crop(tuple(px(v) for v in box))
+        hist = crop.histogram()
+        dark = sum(hist[:70]) / (crop.width * crop.height)
+        light = sum(hist[170:]) / (crop.width * crop.height)
+        assert 0.08 < dark < 0.7 and light > 0.15, f"{png.name}: {dark:.0%} dark, {light:.0%} light"
+        crops.append((png.name, crop))
+    for i, (name_a, a) in enumerate(crops):
+        for name_b, b in crops[i + 1 :]:
+            differing = sum(ImageChops.difference(a, b).histogram()[61:])
+            assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same portrait"
