@@ -130,19 +130,34 @@ def test_borrowed_art_is_credited_and_used() -> None:
     assert borrowed >= 30
 
 
-def test_the_credits_card_names_every_artist() -> None:
-    """Each pack's credits card, in every language, names every author its icons/CREDITS.md lists."""
+def test_the_credits_cards_name_every_artist_and_icon() -> None:
+    """Each pack's credits cards, in every language, name every author its icons/CREDITS.md lists and
+    every icon (by its game-icons.net name, after its author's name)."""
     for credits in sorted(CONTENT.glob("*/icons/CREDITS.md")):
         pack = credits.parent.parent.name
         rows = [line.split("|") for line in credits.read_text(encoding="utf-8").splitlines()]
-        authors = {r[3].strip() for r in rows if len(r) == 5 and r[1].strip().endswith(".svg")}
-        assert authors, credits
+        icons = {(r[2].strip(), r[3].strip()) for r in rows if len(r) == 5 and r[1].strip().endswith(".svg")}
+        assert icons, credits
         for lang in ("es", "en"):
-            card = " ".join(
-                op.text for item in _items(pack, "creditos", lang) for op in _ops(item.front.ops) if isinstance(op, TextOp)
-            )
-            missing = sorted(a for a in authors if a not in card)
-            assert not missing, f"{pack}'s credits card ({lang}) does not name {missing}"
+            cards = [  # one text op per printed line: a name broken at its hyphen is joined again
+                " ".join(op.text for op in _ops(item.front.ops) if isinstance(op, TextOp)).replace("- ", "-")
+                for item in _items(pack, "creditos", lang)
+            ]
+            text = " ".join(cards)
+            missing = sorted({a for _, a in icons if a not in text})
+            assert not missing, f"{pack}'s credits cards ({lang}) do not name {missing}"
+            # "Author: a, b." on some card (a run may go on, after "…", on the next card)
+            runs = {
+                author: {
+                    name.strip(" .…")
+                    for card in cards
+                    for names in re.findall(re.escape(author) + r": ((?:[a-z0-9-]+(?:, |\.|…) ?)+)", card)
+                    for name in names.split(",")
+                }
+                for author in {a for _, a in icons}
+            }
+            unlisted = sorted(f"{n} ({a})" for n, a in icons if n not in runs[a])
+            assert not unlisted, f"{pack}'s credits cards ({lang}) do not list {unlisted}"
 
 
 def test_the_scan_sees_shared_art() -> None:
