@@ -10,6 +10,10 @@
 3. **Baseline** measured in the same run: the same texts measured word by word with the same fonts
    (`fonts.width`, what any line breaker must at least do once per word) - the ratio says what
    breaking and shrinking cost on top of measuring.
+4. **The Unicode line breaker** (layout/segment.py: UAX #14 and BudouX): fit() of the same texts with
+   it switched off (every chunk whole and every space a break, as before it), in the same run: the
+   ratio is its cost on Latin text. Then 28-character Japanese rules texts (`--ja`, made from phrases of the test pack)
+   fitted phrase by phrase: texts per second.
 
 Best of --repeat runs. Figures move by tens of percent on a shared machine; compare in one run.
 """
@@ -17,6 +21,7 @@ Best of --repeat runs. Figures move by tens of percent on a shared machine; comp
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import tempfile
 import time
@@ -57,12 +62,40 @@ def texts_of(pack_dir: Path) -> list[tuple[str, str]]:
 
 def fit_all(texts: list[tuple[str, str]]) -> None:
     from mazmorra import fonts
+    from mazmorra.layout import fit as fitmod
     from mazmorra.layout.fit import Style, fit
+    from mazmorra.layout.linebreak import word_splits
+    from mazmorra.layout.segment import segments
     from mazmorra.units import PT_PER_MM
 
+    for cache in (fitmod.breakable, segments, fitmod.split_points, fitmod.piece, word_splits):
+        cache.cache_clear()  # every text segmented, hyphenated and measured afresh, with or without the breaker
     style = Style(font=fonts.DEFAULT)
     for text, lang in texts:
         fit(text, 51 * PT_PER_MM, 22 * PT_PER_MM, style, 9.0, 5.5, lang)
+
+
+def fit_unsegmented(texts: list[tuple[str, str]]) -> None:
+    """fit_all with the Unicode line breaker off: each chunk between spaces whole, as before it."""
+    from mazmorra.layout import fit as fitmod
+
+    kept = fitmod.segments, fitmod.held
+    fitmod.segments = lambda chunk, lang: (chunk,)  # type: ignore[assignment]
+    fitmod.held = lambda chunks: chunks
+    try:
+        fit_all(texts)
+    finally:
+        fitmod.segments, fitmod.held = kept
+
+
+def japanese(n: int) -> list[tuple[str, str]]:
+    """n distinct Japanese rules texts of about 28 characters, with an icon token in each."""
+    import random
+
+    rng = random.Random(7)
+    heads = ["隣の部屋を照らす", "通路の奥で眠る竜を起こさずに", "このカードを捨てて", "宝箱を開けたら"]
+    tails = ["{coin:1}を得る。", "{heart:2}を失う。", "カードを1枚引く。", "その後、{key}を使う。"]
+    return [(f"{rng.choice(heads)}{i}回、{rng.choice(heads)}、{rng.choice(tails)}", "ja") for i in range(n)]
 
 
 def measure_all(texts: list[tuple[str, str]]) -> None:
@@ -77,6 +110,7 @@ def measure_all(texts: list[tuple[str, str]]) -> None:
 
 
 def timed(fn, *args) -> float:  # type: ignore[no-untyped-def]
+    gc.collect()  # no run pays for the garbage of the one before
     t0 = time.perf_counter()
     fn(*args)
     return time.perf_counter() - t0
@@ -95,14 +129,19 @@ def main() -> None:
         texts = texts_of(pack)
         lay_out_all(pack, "es")  # warm: imports, fonts, templates compiled once per process anyway
         runs = {"es": [], "en": []}  # type: dict[str, list[float]]
-        fits, base = [], []
+        fits, base, plain, ja = [], [], [], []  # type: list[float], list[float], list[float], list[float]
+        ja_texts = japanese(args.cards)
         for _ in range(args.repeat):
             for lang in ("es", "en"):
                 runs[lang].append(timed(lay_out_all, pack, lang))
             fonts._unit_width.cache_clear()  # both start from cold word widths
             base.append(timed(measure_all, texts))
+            pair = [(fits, fit_all), (plain, fit_unsegmented)]
+            for times, fn in pair if len(fits) % 2 else pair[::-1]:  # alternated: neither always runs first
+                fonts._unit_width.cache_clear()
+                times.append(timed(fn, texts))
             fonts._unit_width.cache_clear()
-            fits.append(timed(fit_all, texts))
+            ja.append(timed(fit_all, ja_texts))
     n = args.cards
     print(f"text fitting, {n} distinct cards (best of {args.repeat})")
     for lang, times in runs.items():
@@ -110,6 +149,9 @@ def main() -> None:
     print(f"  fit() alone: {len(texts) / min(fits):8.0f} texts/s  ({min(fits) * 1000:.0f} ms)")
     print(f"  measuring words (baseline): {len(texts) / min(base):8.0f} texts/s")
     print(f"  fit / measure ratio: {min(fits) / min(base):.1f}")
+    print(f"  fit() without the Unicode line breaker: {len(texts) / min(plain):8.0f} texts/s")
+    print(f"  Unicode line breaker's cost on Latin text (fit / fit without it): {min(fits) / min(plain):.2f}")
+    print(f"  fit() of {len(ja_texts)} Japanese texts (phrases): {len(ja_texts) / min(ja):8.0f} texts/s")
 
 
 if __name__ == "__main__":

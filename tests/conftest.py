@@ -89,6 +89,15 @@ def pack_copy(tmp_path: Path) -> Callable[[str], Path]:
     return make
 
 
+@pytest.fixture
+def kanji_copy(tmp_path: Path) -> Path:
+    """tests/packs/kanji (es, en and ja, Japanese in its own subset font) copied into a fresh project
+    folder (tmp/content/kanji): the pack folder."""
+    dst = tmp_path / "content" / "kanji"
+    shutil.copytree(TESTS / "packs" / "kanji", dst)
+    return dst
+
+
 def write_pack(project: Path, files: dict[str, str], name: str = "p") -> Path:
     """A pack written from scratch: each text file at project/content/<name>/<path>; returns the pack folder."""
     pack = project / "content" / name

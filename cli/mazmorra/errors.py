@@ -135,18 +135,10 @@ def _rel(path: str, cwd_text: str) -> str:
     try:
         return str(p.resolve().relative_to(cwd))
     except ValueError:  # elsewhere: still relative (../…), never a path of this machine
-        pass
-    try:  # a file shipped with the tool (a family's kind or template): named inside the package
-        return "mazmorra/" + p.resolve().relative_to(_PACKAGE).as_posix()
-    except ValueError:
-        pass
-    try:
-        return os.path.relpath(p.resolve(), cwd)
-    except ValueError:  # another drive (Windows)
-        return p.name
-
-
-_PACKAGE = Path(__file__).resolve().parent
+        try:
+            return os.path.relpath(p.resolve(), cwd)
+        except ValueError:  # another drive (Windows)
+            return p.name
 
 
 @lru_cache(maxsize=8)

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from mazmorra.declared.spec import FieldDecl, Rule
 from mazmorra.errors import Loc, Problem
 from mazmorra.limits import DECK_COMPONENTS
+from mazmorra.printspec import LangFonts, by_language, family_or_section
 from mazmorra.printspec import PrintSpec as PrintSpec  # re-exported: pack.yaml's `print:`
 from mazmorra.printspec import Strict as Strict  # re-exported: every section's base
 from mazmorra.units import parse_length, parse_size
@@ -249,6 +250,13 @@ class PackSpec(Strict):
     print: PrintSpec = Field(
         default_factory=PrintSpec, description="legibility in print: smallest text sizes, contrast, safe margin"
     )
+    fonts: dict[str, LangFonts] = Field(
+        default_factory=dict,
+        description="a language's own font families (from the pack's fonts/ folder), replacing the templates' fonts "
+        "in that language: a family, or its body and title families; every character it prints is checked",
+        examples=[{"ja": "IPAexGothic"}, {"zh": {"body": "Noto Sans SC", "title": "Noto Serif SC"}}],
+        json_schema_extra=family_or_section,
+    )
 
     @field_validator("version", mode="before")
     @classmethod
@@ -273,6 +281,11 @@ class PackSpec(Strict):
     def _card_size_ok(cls, v: str) -> str:
         parse_size(v)
         return v
+
+    @field_validator("fonts", mode="before")
+    @classmethod
+    def _font_langs_ok(cls, v: Any) -> Any:
+        return by_language(v, LANG_PATTERN)
 
     @field_validator("bleed")
     @classmethod

@@ -73,27 +73,31 @@ def _sections() -> list[tuple[str, str, type[BaseModel]]]:
         for name, info in model.model_fields.items():
             inner, many = _nested(info.annotation)
             if inner is not None:
-                key = f"{prefix}{name}{'[]' if many else ''}"
+                key = f"{prefix}{name}{many}"
                 visit(f"`{key}`" + (" (each entry)" if many else ""), f"{key}.", inner)
 
     visit("Top level", "", PackSpec)
     return out
 
 
-def _nested(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
-    """The section model inside a field's type, and whether the field is a list of them."""
+def _nested(annotation: Any) -> tuple[type[BaseModel] | None, str]:
+    """The section model inside a field's type, and how its key names one of many: "[]" in a list,
+    ".<lang>" in a mapping by language (`fonts`), "" for a single section."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation, False
+        return annotation, ""
     origin = typing.get_origin(annotation)
     if origin is list:
         inner, _ = _nested(typing.get_args(annotation)[0])
-        return inner, True
+        return inner, "[]"
+    if origin is dict:
+        inner, _ = _nested(typing.get_args(annotation)[1])
+        return inner, ".<lang>"
     if origin in (typing.Union, types.UnionType):
         for arg in typing.get_args(annotation):
             found = _nested(arg)
             if found[0] is not None:
                 return found
-    return None, False
+    return None, ""
 
 
 def _type(name: str, annotation: Any) -> str:

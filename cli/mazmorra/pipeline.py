@@ -18,7 +18,9 @@ from pathlib import Path
 from mazmorra import gcpolicy
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
+from mazmorra.i18n.coverage import coverage_problems
 from mazmorra.i18n.glossary import glossary_problems
+from mazmorra.i18n.house import house_problems
 from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.literals import literal_problems
 from mazmorra.i18n.localise import localise
@@ -146,7 +148,13 @@ def _build(
         else:
             localisation = localise(pack, lang)
             labels[lang] = Labels(pack.root, templates_dir(), lang)
-        found = [*localisation.problems, *glossary_problems(pack, localisation, labels[lang], printed)]
+        found = [
+            *localisation.problems,
+            *glossary_problems(pack, localisation, labels[lang], printed),
+            *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
+        ]
+        if opts.pseudo is None:
+            found += house_problems(pack, localisation)  # warnings: the house style of rules text
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing

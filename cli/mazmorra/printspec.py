@@ -3,6 +3,9 @@ that a player can read it in print (type sizes, contrast, safe margin)."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mazmorra.units import parse_length
@@ -52,3 +55,37 @@ class PrintSpec(Strict):
     @property
     def safe_mm(self) -> float:
         return parse_length(self.safe_margin)
+
+
+class LangFonts(Strict):
+    """A language's own fonts (pack.yaml `fonts: {ja: {body: …, title: …}}`): families of the pack's `fonts/`."""
+
+    body: str = Field(
+        min_length=1,
+        description="the family every rules text, label and number is set in (its bold and italic faces for "
+        "bold and italic runs)",
+        examples=["IPAexGothic"],
+    )
+    title: str | None = Field(
+        None, min_length=1, description="the family titles are set in; absent: the body's", examples=["IPAexMincho"]
+    )
+
+    @property
+    def title_family(self) -> str:
+        return self.title or self.body
+
+
+def by_language(value: Any, pattern: str) -> Any:
+    """pack.yaml `fonts:` as read: each key a language code; `{ja: IPAexGothic}` is short for
+    `{ja: {body: IPAexGothic}}`."""
+    if not isinstance(value, dict):
+        return value
+    for lang in value:
+        if not isinstance(lang, str) or not re.match(pattern, lang):
+            raise ValueError(f"not a language code: {lang!r}")
+    return {lang: {"body": f} if isinstance(f, str) else f for lang, f in value.items()}
+
+
+def family_or_section(schema: dict[str, Any]) -> None:
+    """In editors too, a language's fonts are a family name or a section (`fonts: {ja: IPAexGothic}`)."""
+    schema["additionalProperties"] = {"anyOf": [{"type": "string"}, schema["additionalProperties"]]}

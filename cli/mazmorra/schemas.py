@@ -74,12 +74,15 @@ def _merged(errs: list[Any]) -> str:
 def known_fields(model: type[BaseModel], path: tuple[Any, ...]) -> list[str]:
     """The field names of the model found along `path` (list indices skipped); [] when unknown."""
     current: Any = model
+    keyed = False  # the part before was a mapping of models (pack.yaml `fonts: {ja: …}`): this part is its key
     for part in path:
-        if isinstance(part, int):
+        if isinstance(part, int) or keyed:
+            keyed = False
             continue
         fields = getattr(current, "model_fields", None)
         if not fields or part not in fields:
             return []
+        keyed = typing.get_origin(fields[part].annotation) is dict
         current = _model_in(fields[part].annotation)
         if current is None:
             return []
@@ -93,6 +96,8 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated:
         return _model_in(typing.get_args(annotation)[0])
+    if origin is dict:
+        return _model_in(typing.get_args(annotation)[1])
     if origin in (typing.Union, types.UnionType, list, tuple):
         for arg in typing.get_args(annotation):
             found = _model_in(arg)

@@ -62,7 +62,7 @@ def test_msgfmt_check_format_catches_a_dropped_icon_token(pack_copy) -> None:
     pack = pack_copy("muestras")
     po = pack / "locale" / "en.po"
     assert subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(po)]).returncode == 0
-    edit(po, 'msgstr "Open the chest: gain {coin} {coin} and draw {draw:1}."', 'msgstr "Open the chest: gain 2 coins."')
+    edit(po, 'msgstr "Open the chest: gain 2 {coin} and draw {draw:1}."', 'msgstr "Open the chest: gain 2 coins."')
     res = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(po)], capture_output=True, text=True)
     assert res.returncode != 0 and "'coin'" in res.stderr and "en.po:" in res.stderr
 

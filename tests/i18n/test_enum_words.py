@@ -28,12 +28,12 @@ def test_school_words_come_from_the_kind_file_in_every_language(pack_copy, tmp_p
 def test_a_third_language_never_prints_the_spanish_word(pack_copy, tmp_path) -> None:
     pack = pack_copy("grimorio")
     project = pack.parents[1]
-    assert run_cli("i18n", "add", "fr", "grimorio", cwd=project).returncode == 0
-    fr = (pack / "locale" / "labels" / "fr.po").read_text(encoding="utf-8")
-    assert 'msgid "Fire"' in fr  # the English word is what a French translator translates
-    res = run_cli("build", "grimorio", "--lang", "fr", "--out", str(tmp_path / "o"), cwd=project)
-    assert res.returncode == 1 and "template label 'Fire' has no 'fr' translation" in res.stderr
-    draft = run_cli("build", "grimorio", "--lang", "fr", "--draft", "--out", str(tmp_path / "d"), cwd=project)
+    assert run_cli("i18n", "add", "it", "grimorio", cwd=project).returncode == 0
+    it = (pack / "locale" / "labels" / "it.po").read_text(encoding="utf-8")
+    assert 'msgid "Fire"' in it  # the English word is what an Italian translator translates
+    res = run_cli("build", "grimorio", "--lang", "it", "--out", str(tmp_path / "o"), cwd=project)
+    assert res.returncode == 1 and "template label 'Fire' has no 'it' translation" in res.stderr
+    draft = run_cli("build", "grimorio", "--lang", "it", "--draft", "--out", str(tmp_path / "d"), cwd=project)
     assert draft.returncode == 0, draft.stderr
-    text = _text(tmp_path / "d/grimorio/fr/hechizos.pdf")
+    text = _text(tmp_path / "d/grimorio/it/hechizos.pdf")
     assert "Fire" in text and "Fuego" not in text  # (card texts fall back to Spanish in a draft, marked)

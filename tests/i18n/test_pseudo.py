@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdf
 import pytest
-from conftest import edit, line_of, run_cli
+from conftest import SAMPLES, edit, line_of, run_cli
 
 from mazmorra.i18n.pseudo import pseudo_text
 from mazmorra.text import token_signature
@@ -62,3 +62,16 @@ def test_a_box_too_tight_for_a_longer_text_is_reported_at_its_source_line(pack_c
     assert not list((tmp_path / "out").rglob("*.pdf"))
     low = run_cli("i18n", "pseudo", "muestras", "--expand", "0", "--out", str(tmp_path / "o2"), cwd=pack.parents[1])
     assert low.returncode == 0, low.stderr  # at +0 % it fits: the expansion is what overflows
+
+
+@pytest.mark.parametrize("pack", SAMPLES)
+def test_no_sample_text_overflows_at_35_percent_longer(pack: str, tmp_path) -> None:
+    out = tmp_path / "out"
+    res = run_cli("i18n", "pseudo", pack, "--out", str(out))
+    overflow = [ln for ln in res.stderr.splitlines() if "(text.overflow)" in ln]
+    assert res.returncode == 0 and not overflow, "\n".join(overflow) or res.stderr
+    assert f"{pack} at +35%: 0 overflowing" in res.stderr
+    pdfs = sorted((out / pack / "qps").glob("*.pdf"))
+    assert pdfs, res.stderr
+    text = " ".join(page.extract_text() for pdf in pdfs for page in pypdf.PdfReader(pdf).pages)
+    assert "[" in text and "]" in text and "lóréá" in text  # the longer pseudo texts were printed

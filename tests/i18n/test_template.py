@@ -215,6 +215,7 @@ def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_co
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_template_labels_have_their_own_catalogue_with_one_source_language(name: str) -> None:
+    from mazmorra.cli.i18n import _pack_labels
     from mazmorra.load import load_pack
 
     pack = load_pack(CONTENT / name)
@@ -222,10 +223,70 @@ def test_template_labels_have_their_own_catalogue_with_one_source_language(name:
     for po in locale.glob("*.po"):  # the pack's texts: its source language only
         assert not [e for e in polib.pofile(str(po)) if e.msgctxt == "label"], po
     template = polib.pofile(str(locale / "labels.pot"))
-    assert template.metadata["X-Source-Language"] == "en" and len(template) > 0
+    printed = {label.msgid for label in _pack_labels(pack)}  # muestras prints none: an empty template
+    assert template.metadata["X-Source-Language"] == "en" and {e.msgid for e in template} == printed
     source = pack.spec.source_language
     labels = polib.pofile(str(locale / "labels" / f"{source}.po"))  # created for the source language too
     assert labels.metadata["X-Source-Language"] == "en" and labels.metadata["Language"] == source
     untranslated = [e.msgid for e in labels if not (all(e.msgstr_plural.values()) if e.msgid_plural else e.msgstr)]
     assert untranslated == []  # filled from the tool's catalogue: no hand-written es.po
     assert {e.msgid for e in labels if not e.obsolete} <= {e.msgid for e in template}  # #~ kept, as msgmerge does
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_msgmerge_of_the_label_catalogues_gives_what_update_writes(pack_copy, name: str) -> None:
+    """The template labels' catalogues too: after a label's text changed, a label entry lost and a
+    translator's comment, GNU msgmerge of locale/labels/<lang>.po against locale/labels.pot (the
+    tool's and the pack's catalogues as compendia, where new entries start from) holds the same
+    entries as `i18n update` writes, and msgfmt accepts the template and every catalogue."""
+    from mazmorra.cli.i18n import _pack_labels
+    from mazmorra.load import load_pack
+    from mazmorra.paths import templates_dir
+
+    need_tool("msgmerge")
+    pack = pack_copy(name)
+    labels = _pack_labels(load_pack(pack))
+    project = pack.parents[1]
+    pot = pack / "locale" / "labels.pot"
+    catalogues = sorted((pack / "locale" / "labels").glob("*.po"))
+    assert catalogues
+    compendia = {po.name: [templates_dir() / "locale" / po.name, pack / "locale" / po.name] for po in catalogues}
+    edited: dict[str, tuple[str, bool]] = {}
+    for po in catalogues:
+        known = {e.msgid for c in compendia[po.name] if c.is_file() for e in polib.pofile(str(c))}
+        cat = polib.pofile(str(po), wrapwidth=0)
+        done = [e for e in cat if not e.obsolete and (e.msgstr or any(e.msgstr_plural.values()))]
+        order = [e for e in done if e.msgid not in known] + [e for e in done if e.msgid in known]
+        if order:  # the template's label was edited since: fuzzy, or the compendium's exact match
+            edited[po.name] = (order[0].msgid, order[0].msgid not in known)
+            order[0].msgid += " now"
+        if len(order) > 1:
+            order[1].comment = "translator: keep it short"
+        if len(order) > 2:
+            cat.remove(order[2])  # lost: both start it again from the compendia
+        cat.save()
+    expected = {}
+    for po in catalogues:
+        out = project / f"expected-{po.name}"
+        cmd = ["msgmerge", "--quiet", "--previous"]
+        for c in compendia[po.name]:
+            if c.is_file():
+                cmd += ["--compendium", str(c)]
+        subprocess.run([*cmd, str(po), str(pot), "-o", str(out)], check=True)
+        # the one deliberate difference: a word the kind file gives in this language has no entry
+        given = {label.msgid for label in labels if po.stem in dict(label.words)}
+        expected[po.name] = [e for e in _entries(out) if e[7] or e[1] not in given]
+    res = run_cli("i18n", "update", name, cwd=project)
+    assert res.returncode == 0, res.stderr
+    assert "labels.pot" not in res.stderr  # the template is the same from any working folder
+    for po in catalogues:
+        assert _entries(po) == expected[po.name], po.name
+        if po.name in edited:  # the merge did work: the edited label fuzzy, or its old text obsolete
+            msgid, fresh = edited[po.name]
+            entry = polib.pofile(str(po)).find(msgid, msgctxt="label")
+            assert entry is not None and ("fuzzy" in entry.flags) == fresh
+            assert any(e[1] == msgid + " now" and e[7] for e in expected[po.name]) != fresh
+    need_tool("msgfmt")
+    for path in (pot, *catalogues):
+        check = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr

@@ -50,7 +50,7 @@ def test_nothing_changed_lays_out_nothing_and_one_edit_exactly_that_cards_faces(
     edit(pack / "decks/cartas.yaml", "  icon: coin\n", "  icon: chest\n")  # cofre-olvidado, in both languages
     again = _build(pack)
     assert sorted(again.laid_out) == ["en/cofre-olvidado/front", "es/cofre-olvidado/front"]
-    edit(pack / "decks/cartas.yaml", "ganas {coin} {coin}", "ganas {coin}")  # its Spanish text only
+    edit(pack / "decks/cartas.yaml", "ganas 2 {coin}", "ganas 1 {coin}")  # its Spanish text only
     assert _build(pack, "es").laid_out == ["es/cofre-olvidado/front"]
     res = run_cli("build", "muestras", "--lang", "es", cwd=pack.parents[1])  # the command says so too
     assert res.returncode == 0 and "8 faces (0 laid out, the others from the face cache)" in res.stderr

@@ -50,7 +50,7 @@ def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     long = "Durante tu prueba de sigilo " + "muy larga " * 50
     edit(
         pack / ART,
-        'effect: "Un rival de tu zona te entrega 1 cubo de información al azar. Después, {university:1}."',
+        'effect: "Un rival de tu zona te entrega 1 cubo de información al azar. Después, convoca {university:1}."',
         f'effect: "{long}"',
     )
     line = line_of(pack / ART, "muy larga")

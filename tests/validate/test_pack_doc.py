@@ -25,6 +25,10 @@ def _schema_keys(schema: dict[str, Any], node: dict[str, Any], prefix: str = "")
                 out |= _schema_keys(schema, option, f"{prefix}{name}.")
             elif option.get("type") == "array" and "$ref" in option.get("items", {}):
                 out |= _schema_keys(schema, option["items"], f"{prefix}{name}[].")
+            elif isinstance(option.get("additionalProperties"), dict):  # a mapping by language (`fonts`)
+                for value in [option["additionalProperties"], *option["additionalProperties"].get("anyOf", [])]:
+                    if "$ref" in value:
+                        out |= _schema_keys(schema, value, f"{prefix}{name}.<lang>.")
     return out
 
 

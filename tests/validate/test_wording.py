@@ -128,22 +128,3 @@ def test_the_scan_catches_what_pydantic_would_say() -> None:
         "kinds/k.yaml:12:5: error [kind:k]: `school` is required when {'school': 'sombra'} raised ValueError",
     ):
         assert _scan(said), said
-
-
-def test_a_file_shipped_with_the_tool_is_named_inside_the_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Run from a folder outside the tool's: a family's own kind file is named `mazmorra/…`, not by
-    the path it is installed at on this machine (nor a ../../ climb to it)."""
-    import mazmorra
-    from mazmorra.errors import rel
-
-    shipped = Path(mazmorra.__file__).parent / "kinds" / "expedition"
-    kind_file = next(p for p in sorted(shipped.rglob("*")) if p.is_file() and p.suffix in {".yaml", ".py"})
-    monkeypatch.chdir(tmp_path)
-    shown = rel(kind_file)
-    assert shown == "mazmorra/" + kind_file.relative_to(shipped.parent.parent).as_posix()
-    assert str(tmp_path) not in shown and ".." not in shown
-    # a file beside the working directory stays relative to it
-    (tmp_path / "pack").mkdir()
-    assert rel(tmp_path / "pack" / "pack.yaml") == "pack/pack.yaml"

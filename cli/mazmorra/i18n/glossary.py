@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from mazmorra.model import Pack
 
 FILE = "glossary.yaml"
+_SETTINGS = frozenset({"note", "bold", "icon"})  # an entry's keys that are not languages
 _NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
 
 
@@ -45,6 +46,8 @@ class Term:
     forms: dict[str, tuple[str, ...]]
     note: str
     loc: Loc
+    bold: bool = False  # a keyword, bold wherever a text holds it (i18n/house.py)
+    icon: str = ""  # the verb an icon with a number follows, not a term to translate (i18n/house.py)
 
     def pattern(self, lang: str) -> re.Pattern[str] | None:
         """Any form of the term in `lang`, as a whole word, in any case."""
@@ -83,7 +86,7 @@ def _load(path: Path, mtime_ns: int) -> tuple[Term, ...]:
             continue
         forms: dict[str, tuple[str, ...]] = {}
         for key, value in item.items():
-            if key == "note":
+            if key in _SETTINGS:
                 continue
             values = value if isinstance(value, list) else [value]
             if not values or not all(isinstance(v, str) and v.strip() for v in values):
@@ -95,7 +98,11 @@ def _load(path: Path, mtime_ns: int) -> tuple[Term, ...]:
         if len(forms) < 2:
             problems.append(Problem("glossary.syntax", "a term needs its forms in two languages at least", at))
             continue
-        terms.append(Term(forms, str(item.get("note", "")), at))
+        bold, icon = item.get("bold", False), item.get("icon", "")
+        if not isinstance(bold, bool) or not isinstance(icon, str):
+            problems.append(Problem("glossary.syntax", "'bold' is true or false, 'icon' an icon's name", at))
+            continue
+        terms.append(Term(forms, str(item.get("note", "")), at, bold, icon))
     if problems:
         raise ContentError(problems)
     return tuple(terms)
@@ -122,7 +129,7 @@ def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: It
     rules: list[Rule] = []
     for term in terms:
         src, dst = term.pattern(source_lang), term.pattern(lang)
-        if src is None or dst is None:
+        if src is None or dst is None or term.icon:  # an icon's verbs are a style rule, not a term
             continue
         shared = {f.lower() for f in term.forms[source_lang]} & {f.lower() for f in term.forms[lang]}
         rules.append((term, src, dst, shared))

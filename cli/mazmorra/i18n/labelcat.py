@@ -29,8 +29,12 @@ def template_path(pack: Pack) -> Path:
 
 
 def label_langs(pack: Pack, labels: list[Label]) -> list[str]:
-    """The languages with a label catalogue: all but English (the labels' own), when labels print."""
-    return [lang for lang in pack.spec.languages if lang != TEMPLATE_LANG] if labels else []
+    """The languages with a label catalogue: all but English (the labels' own), when labels print or
+    printed once (a template that no longer prints any leaves its catalogues' entries obsolete, as
+    msgmerge does, instead of stale)."""
+    if not labels and not template_path(pack).is_file():
+        return []
+    return [lang for lang in pack.spec.languages if lang != TEMPLATE_LANG]
 
 
 def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> list[polib.POEntry]:
@@ -44,7 +48,7 @@ def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> l
             msgid=label.msgid,
             msgstr="",
             comment="label printed by a template",
-            occurrences=[(label.loc.file.rsplit("templates/", 1)[-1], str(label.loc.line))] if label.loc else [],
+            occurrences=[(reference(label.loc.file), str(label.loc.line))] if label.loc else [],
             flags=["python-format"] if "%(" in label.msgid else [],  # msgfmt --check-format keeps %(n)s
         )
         if label.plural:
@@ -52,6 +56,17 @@ def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> l
             e.msgstr_plural = {i: "" for i in range(nplurals)}
         out.append(e)
     return out
+
+
+def reference(file: str) -> str:
+    """A label's source file as its catalogues name it, the same from whichever folder the command
+    runs: a template by its name, a kind file from its `kinds/` folder (the tool's or the pack's)."""
+    path = file.replace("\\", "/")
+    if "templates/" in path:
+        return path.rsplit("templates/", 1)[-1]
+    if "/kinds/" in f"/{path}":
+        return "kinds/" + f"/{path}".split("/kinds/", 1)[1]
+    return path.rsplit("/", 1)[-1]
 
 
 def _compendium(pack: Pack, lang: str) -> dict[str, polib.POEntry]:

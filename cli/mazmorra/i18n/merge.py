@@ -180,6 +180,10 @@ def merge(
                 stats.new += 1
             out.append((e, prev))
             continue
+        if translated(e):  # filled from a compendium's exact match: msgmerge takes it as is, not fuzzy
+            stats.new += 1
+            out.append((e, None))
+            continue
         source = by_ctx.get(e.msgctxt) if e.msgctxt != "label" else None
         if source is not None and not translated(source):
             e.tcomment = source.tcomment  # an untranslated entry keeps its note for the translator

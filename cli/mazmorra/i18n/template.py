@@ -128,6 +128,11 @@ def _glossary_notes(pack: Pack, text: str) -> list[str]:
     source = pack.spec.source_language
     for term in load_glossary(pack.root):
         pattern = term.pattern(source)
+        if term.icon:  # the verb an icon with a number follows, in each language
+            if re.search(rf"\{{{re.escape(term.icon)}[:=]", text):
+                forms = "; ".join(f"{lang}: {', '.join(fs)}" for lang, fs in term.forms.items() if lang != source)
+                out.append(f"glossary: {{{term.icon}:N}} is a noun after its verb: {term.name(source)} = {forms}")
+            continue
         if pattern is None or not pattern.search(text):
             continue
         forms = "; ".join(f"{lang}: {', '.join(fs)}" for lang, fs in term.forms.items() if lang != source)

@@ -69,6 +69,7 @@ class FaceContext:
     text_loc: Callable[[str | None], Loc | None]
     problems: list[Problem] = field(default_factory=list)
     fonts: dict[str, Faces] = field(default_factory=dict)  # the pack's own font families and faces
+    lang_faces: tuple[Faces, Faces] | None = None  # the language's own (body, title) fonts (pack.yaml `fonts:`)
     text_lang: Callable[[str | None], str] | None = None  # the language a field's text is written in
     printing: PrintSpec = field(default_factory=PrintSpec)  # the pack's legibility floors, contrast, safe margin
     top: list[Any] | None = None  # the face's own list of ops (not a rotated element's inner one)

@@ -9,6 +9,8 @@ from typing import Any
 
 from mazmorra import fonts
 from mazmorra.errors import Problem
+from mazmorra.fonts import Faces
+from mazmorra.i18n.coverage import language_faces
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import Localisation
 from mazmorra.icons import IconSet
@@ -47,12 +49,14 @@ class LayoutContext:
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
     contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
+    lang_faces: tuple[Faces, Faces] | None = field(init=False)  # the language's own (body, title)
     keys: dict[str, bytes] = field(init=False, default_factory=dict)  # face cache: what keys share, by part
     laid: list[str] = field(init=False, default_factory=list)  # "<component>/<side>" of every face laid out
 
     def __post_init__(self) -> None:
         self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
         self.fonts, problems = fonts.pack_fonts(self.pack.root)
+        self.lang_faces = language_faces(self.pack, self.fonts, self.lang)
         self.problems = [template_problem(p) for p in problems]
 
     def context_hash(self, cid: str) -> str:

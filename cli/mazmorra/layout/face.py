@@ -97,6 +97,7 @@ def _lay_face(
         ctx.pack.root,
         text_loc,
         fonts=ctx.fonts,
+        lang_faces=ctx.lang_faces,
         text_lang=text_lang,
         printing=ctx.pack.spec.print,
         measure=ctx.measure,

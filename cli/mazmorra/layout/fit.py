@@ -1,6 +1,7 @@
-"""The text-fitting engine of the layout stage: a card text's parts (text.py) measured, broken into
-lines (linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box,
-or set inside a round box's ellipse."""
+"""The text-fitting engine of the layout stage: a card text's parts (text.py) cut where a line may
+break without a space (segment.py: UAX #14, BudouX phrases), measured, broken into lines
+(linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box, or
+set inside a round box's ellipse."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from functools import lru_cache
 
 from mazmorra import fonts
 from mazmorra.layout.linebreak import HYPHEN, optimal_breaks, word_splits
+from mazmorra.layout.segment import held, inner_breaks, maybe_wide, phrased, segments
 from mazmorra.text import Block, IconPart, Part, TextPart, split_blocks
+
+Joins = list[tuple[bool, ...]]  # per hard line, per chunk: it follows the chunk before without a space (() none)
 
 PLUS_ICONS = frozenset({"stealth", "alert"})  # their number reads "+N"
 ICON_SCALE = 1.15  # icon height relative to the font size
@@ -100,7 +104,10 @@ def number_label(part: IconPart) -> str:
 @lru_cache(maxsize=20000)
 def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bool], ...]:
     """Where a chunk can be hyphenated, in reading order: (its text run, the character the next line
-    starts at, whether the line ending there gets a hyphen; a word's own hyphen stays where it is)."""
+    starts at, whether the line ending there gets a hyphen; a word's own hyphen stays where it is).
+    A Japanese or Chinese phrase is never hyphenated: it splits where UAX #14 allows, hyphen-less."""
+    if phrased(lang):
+        return tuple(sorted((m, k, False) for m, k in inner_breaks(chunk)))
     out = []
     for m, part in enumerate(chunk):
         if isinstance(part, TextPart):
@@ -108,6 +115,34 @@ def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bo
                 own = left + right == part.text
                 out.append((m, len(left) if own else len(left) - len(HYPHEN), not own))
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=4096)
+def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
+    """A text's paragraphs (text.split_blocks) with each chunk cut where a line may break inside it
+    (layout/segment.py), and which pieces follow the one before without a space."""
+    whole = not phrased(lang) and not maybe_wide(text)  # all Latin, Greek, Cyrillic…: no chunk is cut
+    blocks, joins = [], []
+    for block in split_blocks(text):
+        lines: list[list[list[Part]]] = []
+        block_joins: Joins = []
+        for chunks in block.lines:
+            chunks = held(chunks)
+            if whole:
+                lines.append(chunks)
+                block_joins.append(())
+                continue
+            pieces: list[list[Part]] = []
+            glued: list[bool] = []
+            for chunk in chunks:
+                for k, seg in enumerate(segments(tuple(chunk), lang)):
+                    pieces.append(list(seg))
+                    glued.append(k > 0)
+            lines.append(pieces)
+            block_joins.append(tuple(glued))
+        blocks.append(Block(lines, block.align))
+        joins.append(block_joins)
+    return blocks, joins
 
 
 @lru_cache(maxsize=50000)
@@ -140,6 +175,7 @@ def layout(
     units: list[list[list[float]]] | None = None,
     hyphenate: bool = True,
     balance: bool = False,
+    joins: Joins | None = None,
 ) -> tuple[list[Line], float]:
     """Each hard line broken into lines of at most `width` pt (or `width(n)` for the n-th line of
     the paragraph), the whole paragraph at once (linebreak.optimal_breaks); returns the lines and
@@ -147,14 +183,17 @@ def layout(
 
     `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
     several sizes measures every word once. `balance` evens the last line too (centred text).
+    `joins` says which chunks follow the one before without a space (breakable.joins).
     """
     if units is None:
         units = unit_widths(paragraphs, style)
     space = space_width(style, size)
     lines: list[Line] = []
     widest = 0.0
-    for chunks, chunk_units in zip(paragraphs, units):
+    for row, (chunks, chunk_units) in enumerate(zip(paragraphs, units)):
         keys = [tuple(c) for c in chunks] if hyphenate else []
+        glued = joins[row] if joins is not None else ()
+        gaps: float | list[float] = [0.0 if g else space for g in glued] if any(glued) else space
 
         def points(j: int, keys: list[tuple[Part, ...]] = keys) -> int:
             return len(split_points(keys[j], lang))
@@ -163,12 +202,15 @@ def layout(
             return piece(keys[j], lang, style, a, b)[1] * size
 
         widths = [sum(u) * size for u in chunk_units]
-        for (i, a), (j, b) in optimal_breaks(widths, space, width, points if hyphenate else None, cut, balance):
+        breaks = optimal_breaks(
+            widths, gaps, width, points if hyphenate else None, cut, balance, short_splits=not phrased(lang)
+        )
+        for (i, a), (j, b) in breaks:
             cur: list[Placed] = []
             x = 0.0
             for n, c in enumerate(range(i, j + 1 if b else j)):
                 if n:
-                    x += space
+                    x += space if isinstance(gaps, float) else gaps[c]
                 if (c == i and a) or (c == j and b):  # a hyphenated chunk's piece
                     for p in piece(keys[c], lang, style, a if c == i else 0, b if c == j else 10**6)[0]:
                         pw = part_width(p, style, size)
@@ -214,17 +256,17 @@ def fit(
     at spaces only when even `min_size` is too large for one line. A `round_box` sets the text
     inside the ellipse the box holds (a round token's rules): each line as wide as the ellipse is
     where the line, centred in the box, stands."""
-    blocks = split_blocks(text)
+    blocks, joins = breakable(text, lang)
     units = [unit_widths(b.lines, style) for b in blocks]
 
     def attempt(s: float) -> Fitted:
         if round_box:
-            return _round_attempt(blocks, units, width, height, style, s, lang, not heading)
+            return _round_attempt(blocks, units, width, height, style, s, lang, not heading, joins)
         lines: list[Line] = []
         widest = 0.0
         for i, (block, block_units) in enumerate(zip(blocks, units)):
             balance = (block.align or style.align) == "center"
-            broken, w = layout(block.lines, width, style, s, lang, block_units, not heading, balance)
+            broken, w = layout(block.lines, width, style, s, lang, block_units, not heading, balance, joins[i])
             if i == 0 and block.align is None:  # the common case: one paragraph, the box's alignment
                 lines += broken
             else:
@@ -243,7 +285,7 @@ def fit(
         return max(size - k * step, min_size)
 
     if heading:  # one line per hard line, at the largest size that allows it
-        one = _one_line_size(blocks, units, width, height, style)
+        one = _one_line_size(blocks, units, width, height, style, joins)
         k = max(0, math.ceil((size - one) / step - 1e-9))
         if k <= hi:
             f = attempt(at(k))
@@ -273,12 +315,21 @@ def fit(
 
 
 def _one_line_size(
-    blocks: list[Block], units: list[list[list[list[float]]]], width: float, height: float, style: Style
+    blocks: list[Block],
+    units: list[list[list[list[float]]]],
+    width: float,
+    height: float,
+    style: Style,
+    joins: list[Joins],
 ) -> float:
     """The largest size (pt) at which every hard line of the text fits the box on one line."""
     space = space_width(style, 1.0)
     widest = max(
-        (sum(map(sum, line)) + space * max(0, len(line) - 1) for block in units for line in block),
+        (
+            sum(map(sum, line)) + space * (max(0, len(line) - 1) - sum(glued))
+            for block, block_joins in zip(units, joins)
+            for line, glued in zip(block, block_joins)
+        ),
         default=0.0,
     )
     lines = sum(len(b.lines) for b in blocks)
@@ -295,6 +346,7 @@ def _round_attempt(
     s: float,
     lang: str,
     hyphenate: bool,
+    joins: list[Joins],
 ) -> Fitted:
     """One size of a text set inside the box's ellipse, centred: guess how many lines, give each
     line the chord of the ellipse at its height, break, and try again with the count it took."""
@@ -309,7 +361,7 @@ def _round_attempt(
             def chord(k: int, done: int = len(lines), chords: list[float] = chords) -> float:
                 return chords[min(done + k, len(chords) - 1)]
 
-            broken, _ = layout(block.lines, chord, style, s, lang, block_units, hyphenate, True)
+            broken, _ = layout(block.lines, chord, style, s, lang, block_units, hyphenate, True, joins[i])
             gap = s * style.leading * style.paragraph_spacing if i else 0.0
             lines += [replace(ln, gap_before=gap if k == 0 else 0.0) for k, ln in enumerate(broken)]
         if len(lines) == count:

@@ -6,7 +6,8 @@ would), then the evenest right edge (the sum of each line's squared shortfall). 
 hyphenated only where the line would otherwise end badly short, never leaving a fragment under
 three letters, and a hyphen costs enough that it is used only when it clearly helps; titles and
 labels never hyphenate. Chunks are what text.py splits a paragraph into (words with their icons and
-punctuation, unbreakable at spaces); this module sees them as widths.
+punctuation, unbreakable at spaces), cut further where a line may break without a space (segment.py:
+Japanese and Chinese phrases); this module sees them as widths and the gaps between them.
 """
 
 from __future__ import annotations
@@ -69,26 +70,31 @@ _Node = int | tuple[int, int]  # inside optimal_breaks: chunk j itself for (j, 0
 
 def optimal_breaks(
     widths: Sequence[float],
-    space: float,
+    space: float | Sequence[float],
     width: float | Callable[[int], float],
     points: Callable[[int], int] | None,
     cut: Callable[[int, int, int], float],
     balance_last: bool = False,
+    short_splits: bool = True,
 ) -> list[tuple[Break, Break]]:
     """The lines of one paragraph as (start, end) pairs: a line runs from its start up to, but not
     including, the end's chunk (end k = 0) or into the end's chunk up to its split point k.
 
-    `widths` are the chunks' widths and `space` the gap between them (pt); `points(j)` is how many
+    `widths` are the chunks' widths and `space` the gap between them (pt), or each chunk's gap to the
+    one before (0 where a line may break without a space: Japanese, Chinese); `points(j)` is how many
     places chunk j can be hyphenated at (None: never hyphenate), in reading order, and
     `cut(j, a, b)` the width of chunk j from point a to point b (0: its start; points(j) + 1: its
     end; a piece ending at a point includes its hyphen). `balance_last` counts the last line's
     shortfall too (centred text looks best balanced). A chunk wider than the line stands alone on
     its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
-    `width` may depend on the line's number (0 first): text set inside a round shape.
+    `width` may depend on the line's number (0 first): text set inside a round shape. Without
+    `short_splits`, a chunk is split only when it is wider than a line by itself (a phrase of
+    Japanese or Chinese, whose split points are not hyphens but its last resort).
     """
     n = len(widths)
     measure = width if callable(width) else (lambda k: width)
-    if n == 0 or sum(widths) + space * (n - 1) <= measure(0) + 1e-6:  # all on one line: the common case
+    gaps = [space] * n if isinstance(space, (int, float)) else space
+    if n == 0 or sum(widths) + sum(gaps[1:]) <= measure(0) + 1e-6:  # all on one line: the common case
         return [((0, 0), (n, 0))]
     counts: dict[int, int] = {}
 
@@ -169,12 +175,12 @@ def optimal_breaks(
                     pending[j].add(0)
                 if j == n:
                     break
-                nx = x + space + widths[j]
+                nx = x + gaps[j] + widths[j]
                 if nx <= limit:
                     x, j = nx, j + 1
                     continue
-                if room - x > SHORT * room:  # a hyphen only where the line would end badly short
-                    hyphen_edges(node, x + space, j, 0, room, hyphen_cost)
+                if short_splits and room - x > SHORT * room:  # a hyphen only where the line would end badly short
+                    hyphen_edges(node, x + gaps[j], j, 0, room, hyphen_cost)
                 break
 
     nodes: list[Break] = []

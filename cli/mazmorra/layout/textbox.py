@@ -18,6 +18,7 @@ from mazmorra.errors import Problem, Severity
 from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.paint import corners, opacity, paint
+from mazmorra.layout.segment import SPACE
 from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
 
@@ -59,6 +60,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
     font = el.get("font", fonts.DEFAULT)
     faces = ctx.font(font, f"<text font='{font}'>")
+    if ctx.lang_faces is not None:  # the language's own fonts replace the template's (pack.yaml `fonts:`)
+        faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
     round_box = choice(el, "shape", SHAPES) == "round"
     style = Style(
         font=faces.regular,
@@ -294,6 +297,8 @@ def _text_block(
             if placed is None:
                 break
             px = lx + placed.x / PT_PER_MM
+            if part == SPACE and not run:  # a space held to the next word (segment.held) opens no run: a gap
+                continue
             if isinstance(part, TextPart):
                 if not run:
                     run_font, run_x, run_span = pfont, placed.x, pspan

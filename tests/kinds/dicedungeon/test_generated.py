@@ -90,7 +90,7 @@ def test_a_2d12_table_missing_13(pack_copy) -> None:
     pack = pack_copy("generada")
     deck = pack / TABLES
     edit(deck, "{roll: 10-14, result: Una puerta", "{roll: 10-12, result: Una puerta")
-    edit(deck, "{roll: 15-18, result: Dos puertas", "{roll: 14-18, result: Dos puertas")
+    edit(deck, "{roll: 15-18, result: 2 puertas", "{roll: 14-18, result: 2 puertas")
     text = _validate_fails(
         pack,
         "(dice_table.gap)",
@@ -111,14 +111,14 @@ def test_a_1d12_table_with_4_6_and_6_8(pack_copy) -> None:
     )
     edit(
         deck,
-        "{roll: 10-12, result: Dos puertas, outcome: two-doors}",
-        "{roll: 6-8, result: Dos puertas, outcome: two-doors}\n    - {roll: 9-12, result: Tres puertas, outcome: two-doors}",
+        "{roll: 10-12, result: 2 puertas, outcome: two-doors}",
+        "{roll: 6-8, result: 2 puertas, outcome: two-doors}\n    - {roll: 9-12, result: 3 puertas, outcome: two-doors}",
     )
     _validate_fails(
         pack,
         "(dice_table.overlap)",
         "roll 6 is in 2 rows: row 2 (4–6), row 3 (6–8)",
-        located(pack, TABLES, "roll: 6-8, result: Dos puertas"),
+        located(pack, TABLES, "roll: 6-8, result: 2 puertas"),
         "[puertas-sala.rows.3.roll]",
     )
 

@@ -162,7 +162,7 @@ def test_the_sample_is_the_reference_edition(pack_copy) -> None:
 def test_a_reference_copy_with_one_range_changed_fails(pack_copy) -> None:
     pack = pack_copy("generada")
     edit(pack / "decks/tablas.yaml", "{roll: 1-4, result: Un tramo", "{roll: 1-3, result: Un tramo")
-    edit(pack / "decks/tablas.yaml", "{roll: 5-9, result: Dos tramos", "{roll: 4-9, result: Dos tramos")
+    edit(pack / "decks/tablas.yaml", "{roll: 5-9, result: 2 tramos", "{roll: 4-9, result: 2 tramos")
     assert_build_fails(
         pack,
         "(edition.value)",
@@ -194,7 +194,7 @@ def test_a_reference_copy_with_its_own_quest_threshold_fails_and_custom_warns(pa
 def test_a_reference_copy_with_another_die_fails(pack_copy) -> None:
     pack = pack_copy("generada")
     edit(pack / "decks/tablas.yaml", "die: 1d12\n  role: room-doors", "die: 1d10\n  role: room-doors")
-    edit(pack / "decks/tablas.yaml", "{roll: 10-12, result: Dos puertas", "{roll: 10, result: Dos puertas")
+    edit(pack / "decks/tablas.yaml", "{roll: 10-12, result: 2 puertas", "{roll: 10, result: 2 puertas")
     assert_build_fails(
         pack,
         "(edition.value)",

@@ -246,7 +246,7 @@ def test_destino_main_effect_is_the_centre_value(pack_copy, old: str, new: str, 
 
 def test_other_types_need_their_main_effect_text(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / ART, '  effect: "{gain:1}. Un rival de tu zona {discard:1}."\n', "  centre_value: 4\n")
+    edit(pack / ART, '  effect: "Gana {gain:1}. Un rival de tu zona descarta {discard:1}."\n', "  centre_value: 4\n")
     _fails(
         pack,
         located_in(pack, ART, "autografo", "centre_value: 4"),
@@ -389,7 +389,7 @@ def test_luck_deck_covers_every_player_and_warns_when_uneven(pack_copy) -> None:
 )
 def test_effect_icons_carry_their_number(pack_copy, token: str, why: str) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / ART, "Si acabas solo en una zona, {draw:1}.", f"Si acabas solo en una zona, {token}.")
+    edit(pack / ART, "Si acabas solo en una zona, roba {draw:1}.", f"Si acabas solo en una zona, roba {token}.")
     _fails(
         pack, located_in(pack, ART, "atajo-del-cartografo", "effect:"), "atajo-del-cartografo", "text.icon-number", why
     )
@@ -397,7 +397,11 @@ def test_effect_icons_carry_their_number(pack_copy, token: str, why: str) -> Non
 
 def test_effect_icon_number_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
     pack = pack_copy("expedicion")
-    edit(pack / "decks/panico.yaml", '"Al final de tu turno, {university:1}."', '"Al final de tu turno, {university}."')
+    edit(
+        pack / "decks/panico.yaml",
+        '"Al final de tu turno, convoca {university:1}."',
+        '"Al final de tu turno, convoca {university}."',
+    )
     _fails(pack, located_in(pack, "decks/panico.yaml", "desbandada", "{university}"), "desbandada", "text.icon-number")
 
 
@@ -497,8 +501,8 @@ def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
         pack / "decks/panico.yaml",
-        '"Al entrar en una zona con escaleras, {stun:1}."',
-        '"Al entrar en una zona con escaleras, {mareo:1}."',
+        '"Al entrar en una zona con escaleras, recibe {stun:1}."',
+        '"Al entrar en una zona con escaleras, recibe {mareo:1}."',
     )
     _fails(
         pack, located_in(pack, "decks/panico.yaml", "hilos-tensos", "{mareo:1}"), "hilos-tensos", "text.unknown-icon"

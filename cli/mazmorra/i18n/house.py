@@ -1,0 +1,92 @@
+"""The house style of rules text, in every language a pack prints (warnings, declared in its glossary).
+
+- `style.bold`: a term the glossary marks `bold: true` (a keyword such as **Cancel**) is bold
+  wherever a text holds it.
+- `style.icon-verb`: an icon with a number (`{draw:2}`) is a noun, what a verb written in words
+  acts on ("draw {draw:2}", "take {stun:1}"), never the verb of the sentence ("Then, {draw:1}."). A
+  glossary entry with `icon: draw` lists that verb's forms in each language; the check looks for one
+  of them among the three words before the icon, in the same clause.
+- `style.number-words`: a number from 2 to 12 is written in digits in rules text ("3 cards", not
+  "three cards"); names, titles and flavour text may spell them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from mazmorra.errors import Problem, Severity
+from mazmorra.i18n.glossary import Term, load_glossary
+from mazmorra.text import TOKEN
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.localise import Localisation
+    from mazmorra.model import Pack
+
+# Numbers a rules text writes in digits. "one" is left out: it is also an article or a pronoun.
+NUMBER_WORDS = {
+    "es": "dos tres cuatro cinco seis siete ocho nueve diez once doce",
+    "en": "two three four five six seven eight nine ten eleven twelve",
+    "fr": "deux trois quatre cinq six sept huit neuf dix onze douze",
+}
+PROSE_FIELDS = frozenset({"name", "title", "exalted_title", "flavour", "subtitle"})  # not rules text
+_CLAUSE_END = re.compile(r"[.:;,/!?¡¿()\[\]\n]")
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+_VERB_WINDOW = 3  # words
+
+
+def house_problems(pack: Pack, localisation: Localisation) -> list[Problem]:
+    """Every house-style warning of one language's texts (source or translated), at the text's line."""
+    terms = load_glossary(pack.root)
+    out: list[Problem] = []
+    for local in localisation.components:
+        for key, t in local.texts.items():
+            if t.status not in ("source", "translated"):
+                continue  # a list is checked item by item; an untranslated text is reported already
+            base = key.split(".")[0]
+            lang = t.lang or localisation.lang
+            for rule, message in style_of(t.text, lang, terms, prose=base in PROSE_FIELDS):
+                out.append(Problem(rule, message, t.loc, local.component.id, key, severity=Severity.WARNING, lang=lang))
+    return out
+
+
+def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -> list[tuple[str, str]]:
+    """(rule id, message) of every house-style problem of one text written in `lang`."""
+    found: list[tuple[str, str]] = []
+    bold = [m.span(1) for m in _BOLD.finditer(text)]
+    for term in terms:
+        pattern = term.pattern(lang)
+        if pattern is None:
+            continue
+        if term.bold:
+            for m in pattern.finditer(text):
+                if not any(a <= m.start() and m.end() <= b for a, b in bold):
+                    found.append(
+                        (
+                            "style.bold",
+                            f"{m.group(0)!r} is a keyword: write it bold, **{m.group(0)}** (glossary, {term.loc})",
+                        )
+                    )
+        if term.icon:
+            for m in TOKEN.finditer(text):
+                if m.group(1) != term.icon or not any(m.group(i) for i in (2, 3, 4)):
+                    continue
+                clause = _CLAUSE_END.split(TOKEN.sub(" ", text[: m.start()]).replace("*", ""))[-1]
+                words = [w.lower() for w in _WORD.findall(clause)][-_VERB_WINDOW:]
+                if not pattern.search(" ".join(words)):
+                    verbs = ", ".join(repr(f) for f in term.forms[lang][:3])
+                    found.append(
+                        (
+                            "style.icon-verb",
+                            f"{m.group(0)} is a noun in rules text: write its verb before it ({verbs}…), "
+                            f"never the icon alone as the verb (glossary, {term.loc})",
+                        )
+                    )
+    numbers = NUMBER_WORDS.get(lang.split("_")[0])
+    if numbers and not prose:
+        spelled = re.compile(rf"(?<!\w)({'|'.join(numbers.split())})(?!\w)", re.IGNORECASE)
+        for m in spelled.finditer(TOKEN.sub(" ", text)):
+            found.append(("style.number-words", f"{m.group(0)!r}: write numbers as digits in rules text"))
+    return found
