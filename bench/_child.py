@@ -6,6 +6,7 @@ Prints one JSON line: seconds, peak RSS in MB, faces and pages.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import resource
 import sys
@@ -17,6 +18,50 @@ def peak_mb() -> float:
     """The largest resident size of this process or of any process it forked (-j2's layout)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+
+
+def rss_mb() -> float:
+    """This process's resident size now (Linux), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def hwm_mb() -> float:
+    """This process's peak resident size so far (Linux VmHWM), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def watch_stages() -> dict[str, float]:
+    """Peak memory (VmHWM) at the stage boundaries of one build: after loading, after validating,
+    when the first page is drawn, when the PDF starts being saved and at the end."""
+    import mazmorra.pipeline as pipeline
+    from mazmorra.render import draw
+
+    marks: dict[str, float] = {}
+
+    def wrap(owner, name, before=None, after=None):  # type: ignore[no-untyped-def]
+        real = getattr(owner, name)
+
+        def hooked(*args, **kwargs):  # type: ignore[no-untyped-def]
+            if before and before not in marks:
+                marks[before] = hwm_mb()
+            res = real(*args, **kwargs)
+            if after and after not in marks:
+                marks[after] = hwm_mb()
+            return res
+
+        setattr(owner, name, hooked)
+
+    wrap(pipeline, "load_pack", after="loaded")
+    wrap(pipeline, "validate", after="validated")
+    wrap(draw.PdfPages, "page", before="first page")
+    wrap(draw.PdfPages, "save", before="save", after="saved")
+    return marks
 
 
 def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
@@ -35,6 +80,8 @@ def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
         return res
 
     pipeline.build = build
+    if os.environ.get("MZ_BENCH_STAGES"):
+        timed["stages_mb"] = watch_stages()
     sys.argv = ["mazmorra", "build", str(pack), "--lang", lang, "--out", str(out), "-j", jobs]
     try:
         main()

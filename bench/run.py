@@ -3,10 +3,12 @@ the same run; plus the time to build every sample pack.
 
     python bench/run.py [--sizes 100,1000,10000] [--repeat 3]
 
-Each measurement runs in a fresh process (so peak memory is its own); the best of --repeat runs
-is reported. Targets (issue 15): `--help` <= 150 ms; whole-process ratio to plain ReportLab <= 1.5 at
-100 cards and <= 1.25 at 1,000 and 10,000; 10,000 cards <= 150 MB peak; a card edited in `mazmorra
-serve` shows in the page in <= 300 ms, a shared template edit in <= 2 s; idle serve near 0 % CPU.
+Each measurement runs in a fresh process (so peak memory is its own); every figure is the median of
+--repeat paired, alternated runs with its spread, peak memory the largest of them, and the peak at
+each stage of the build (bench/_child.py). Targets (issue 27): `--help` <= 150 ms; whole-process ratio
+to plain ReportLab cold <= 1.5 at 100 cards and <= 1.6 at 1,000 and 10,000, warm <= 1.25 at 10,000;
+10,000 cards <= 150 MB peak; a card edited in `mazmorra serve` shows in the page in <= 300 ms, a
+shared template edit in <= 2 s; idle serve near 0 % CPU.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def child(*args: str) -> dict:
         [sys.executable, str(HERE / "_child.py"), *args],
         capture_output=True,
         text=True,
-        env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
+        env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "MZ_BENCH_STAGES": "1"},
     )
     wall = time.perf_counter() - t0
     if res.returncode != 0:
@@ -158,6 +160,10 @@ def main() -> None:
                 "baseline_spread": [round(x, 3) for x in b["spread"]],
                 "warm_process_seconds": round(w["process_seconds"], 3),
                 "warm_process_ratio": round(w["process_seconds"] / b["process_seconds"], 2),
+                "stages_mb": {  # the largest of the cold runs at each stage: where the peak is reached
+                    stage: round(max(r.get("stages_mb", {}).get(stage, 0.0) for r in mz), 1)
+                    for stage in ("validated", "first page", "save", "saved")
+                },
             }
             rows.append(row)
             limit = 1.5 if n <= 100 else 1.6  # issue 27: cold <= 1.6 at 1k and 10k; warm <= 1.25 at 10k
@@ -176,6 +182,13 @@ def main() -> None:
                 flush=True,
             )
         report["decks"] = rows
+        for row in rows:
+            st = row["stages_mb"]
+            print(
+                f"peak memory at {row['cards']} cards (cold, VmHWM so far): validated {st['validated']:.0f} MB, "
+                f"first page drawn {st['first page']:.0f} MB, PDF save starts {st['save']:.0f} MB, "
+                f"saved {st['saved']:.0f} MB"
+            )
 
         big = make_pack(root, max(sizes))
         par = live.parallel(root, big)

@@ -52,6 +52,9 @@ class RectOp:
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
     radii: tuple[float, float, float, float] | None = field(default=None, metadata=OPTIONAL)  # per corner, mm:
     # top-left, top-right, bottom-right, bottom-left (instead of `radius`)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,9 @@ class CircleOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,9 @@ class EllipseOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = ()
     gradient: Gradient | None = None
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,9 @@ class PathOp:
     dash: tuple[float, ...] = ()
     gradient: Gradient | None = None
     even_odd: bool = False  # fill-rule="evenodd": holes where outlines overlap
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +114,7 @@ class LineOp:
     stroke: str = "#000000"
     stroke_width: float = 0.3
     dash: tuple[float, ...] = ()
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +125,9 @@ class PolyOp:
     stroke_width: float = 0.3
     dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)
     gradient: Gradient | None = field(default=None, metadata=OPTIONAL)
+    join: str = field(default="miter", metadata=OPTIONAL)  # stroke corners: miter, round, bevel
+    cap: str = field(default="butt", metadata=OPTIONAL)  # stroke (and dash) ends: butt, round, square
+    stroke_first: bool = field(default=False, metadata=OPTIONAL)  # paint-order="stroke": the fill over it
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +146,7 @@ class TextOp:
     rise: float = field(default=0.0, metadata=OPTIONAL)  # pt above the baseline (superscript; below: subscript)
     underline: bool = field(default=False, metadata=OPTIONAL)
     strike: bool = field(default=False, metadata=OPTIONAL)
+    outline_dash: tuple[float, ...] = field(default=(), metadata=OPTIONAL)  # mm on, mm off: a dashed outline
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,10 @@ BREAKING_SPACE = re.compile(r"[^\S\u00a0\u2007\u202f]+")  # whitespace a line ma
 ALIGNMENTS = ("left", "center", "right")  # `{center}` opening a paragraph aligns it: reserved words, not icons
 _ALIGN_MARK = re.compile(r"^\s*\{(left|center|right)\}[ \t]*")
 # [u] [s] [sup] [sub] [color=red] [size=80%] [font=serif-bold] … [/u]: a span of styled text; any other
-# bracket is text. A value has no spaces (rgb(1,2,3), not rgb(1, 2, 3)).
+# bracket is text. A value may hold spaces ([font=Some Family], rgb(1, 2, 3)); those around it are not its.
 SPAN_TAGS = ("u", "s", "sup", "sub", "color", "size", "font")
-SPAN = re.compile(r"\[(/?)(u|s|sup|sub|color|size|font)(?:=([^\]\s]+))?\]")
+SPAN = re.compile(r"\[(/?)(u|s|sup|sub|color|size|font)(?:=[ \t]*([^\]\s](?:[^\]\n]*[^\]\s])?)[ \t]*)?\]")
+_KEEP = "\ue000"  # a space inside a tag while a text is split at spaces (a private-use character)
 VALUED = ("color", "size", "font")
 SHIFT = 0.7  # the size of a superscript or subscript, relative to its text
 
@@ -171,6 +172,8 @@ def _split_lines(text: str, state: State) -> tuple[list[list[list[Part]]], State
     paragraphs: list[list[list[Part]]] = []
     for para in text.split("\n"):
         chunks: list[list[Part]] = []
+        if "[" in para:  # a tag's value may hold spaces ([font=Some Family]): no line breaks there
+            para = SPAN.sub(lambda m: re.sub(r"[ \t]", _KEEP, m.group(0)), para)
         for raw in BREAKING_SPACE.split(para):
             if not raw:
                 continue
@@ -202,7 +205,8 @@ def _add_text(parts: list[Part], s: str, state: State) -> State:
                         spans = spans[:k] + spans[k + 1 :]
                         break
             else:
-                spans = (*spans, (m.group(2), m.group(3)))
+                value = m.group(3)
+                spans = (*spans, (m.group(2), value.replace(_KEEP, " ").strip() if value else value))
             state = (bold, italic, spans)
             pos = m.end()
         return _add_text(parts, s[pos:], state)

@@ -135,7 +135,6 @@ def test_linear_and_radial_gradients() -> None:
     "fill, words",
     [
         ("linear-gradient(red)", "at least two colours"),
-        ("linear-gradient(red, rgba(0, 0, 255, 0.5))", "translucent"),
         ("linear-gradient(to middle, red, blue)", "use to top, to right"),
         ("radial-gradient(red, bleu)", "did you mean 'blue'?"),
         ("linear-gradient(red, blue", "close the bracket"),
@@ -344,3 +343,17 @@ def test_a_face_drawn_as_a_reused_form_keeps_its_alpha_and_gradients() -> None:
     im = pdfium.PdfDocument(buf.getvalue())[0].render(scale=254 / 72).to_pil().convert("RGB")
     assert near(px(im, 10, 20), (255, 127, 127))  # half red over white, not solid red
     assert sum(px(im, 20.5, 20)) < 60 and sum(px(im, 39.5, 20)) > 700  # the gradient drawn, not skipped
+
+
+def test_the_contrast_check_sees_a_gradient_fade() -> None:
+    """gradient_at, what the contrast check composes over the background: colour and opacity each
+    shade on their own, and the shape's opacity multiplies both ends."""
+    from mazmorra.colour import rgba
+    from mazmorra.layout.paint import gradient_at
+
+    (op,) = _face('<rect x="0" y="0" w="10" h="10" fill="linear-gradient(90deg, #ff0000, #0000ff00)"/>').ops
+    left, middle, right = (rgba(gradient_at(op.gradient, x, 5)) for x in (0, 5, 10))
+    assert left == (1.0, 0.0, 0.0, 1.0) and right[3] == 0.0
+    assert abs(middle[0] - 0.5) < 0.01 and abs(middle[2] - 0.5) < 0.01 and abs(middle[3] - 0.5) < 0.01, middle
+    (faded,) = _face('<rect x="0" y="0" w="10" h="10" opacity="0.5" fill="linear-gradient(#f00, #f008)"/>').ops
+    assert abs(rgba(gradient_at(faded.gradient, 5, 10))[3] - 0.5 * 0x88 / 255) < 0.01

@@ -54,6 +54,18 @@ def test_text_is_checked_against_what_it_is_drawn_over() -> None:
     ]
 
 
+def test_outlined_text_is_read_against_its_outline() -> None:
+    """White words with a dark outline (a title over a picture) read on the outline, not on the light
+    ground under it; a hairline outline does not count, and a pale outline fails on its own."""
+    title = '<text role="title" x="5" y="40" w="50" h="8" size="10" color="#ffffff"{}>Tesoro</text>'
+    assert _rules(_check(title.format(""), "#f4f1e8")) == ["print.contrast"]
+    assert _check(title.format(' outline="#000000" outline-width="0.3"'), "#f4f1e8") == []
+    thin = _check(title.format(' outline="#000000" outline-width="0.05"'), "#f4f1e8")  # under a twentieth of the size
+    assert _rules(thin) == ["print.contrast"] and "on #f4f1e8" in thin[0].message
+    (pale,) = _check(title.format(' outline="#dddddd" outline-width="0.3"'), "#202020")
+    assert "on outline #dddddd" in pale.message, pale.message
+
+
 def test_a_dark_logo_on_the_navy_back_fails_and_passes_on_a_light_disc() -> None:
     logo = '<icon name="logo" x="18" y="22" size="26"/>'
     (found,) = _check(logo, "#2c3e50")

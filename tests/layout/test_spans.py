@@ -4,6 +4,9 @@ tokens and bold markers."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import polib
 import pytest
 from conftest import edit, line_of, run_cli
@@ -92,3 +95,40 @@ def test_a_translation_that_drops_a_span_is_reported_at_its_po_line(pack_copy) -
     assert res.returncode == 1 and "i18n.tokens" in out and "[/u]" in out, out
     line = line_of(po_path, entry.msgstr[:20])
     assert f"locale/en.po:{line}" in out, out
+
+
+def test_a_span_value_may_hold_spaces() -> None:
+    """[font=Some Family], [color=rgb(1, 2, 3)]: the tag stays whole (no line breaks inside it), the
+    value is read without the spaces around it, the words it styles are split as usual."""
+    (block,) = split_blocks("a [color= rgb(192, 0, 0) ]b c[/color] d")
+    words = [p for chunk in block.lines[0] for p in chunk]
+    assert [w.text for w in words if isinstance(w, TextPart)] == ["a", "b", "c", "d"]
+    assert words[1].span == words[2].span == Span(color="rgb(192, 0, 0)") and words[3].span is None
+    ops = _ops("x [color=rgb(192, 0, 0)]red words[/color]")
+    assert ops["red words"].color == "#c00000", ops
+
+
+def test_a_font_family_with_a_space_in_a_span(tmp_path) -> None:
+    """A pack font whose family has a space ("Old Caladea") named inside a span: the build draws
+    those words in it (the PDF embeds it) and the rest in the box's font."""
+    from fontTools.ttLib import TTFont
+    from pypdf import PdfReader
+
+    pack = tmp_path / "intro"
+    shutil.copytree(Path(__file__).resolve().parent / "squib" / "intro", pack)
+    font = TTFont(pack / "fonts" / "Caladea-Regular.ttf")
+    for rec in font["name"].names:
+        if rec.nameID in (1, 4, 16):
+            rec.string = "Old Caladea"
+        if rec.nameID == 6:
+            rec.string = "OldCaladea-Regular"
+    font.save(pack / "fonts" / "Caladea-Regular.ttf")
+    edit(pack / "templates" / "persona.xml.j2", 'font="Caladea"', 'font="sans"')
+    edit(pack / "templates" / "persona.xml.j2", "{{ card.power }}", "[font=Old Caladea]{{ card.power }}[/font]")
+    res = run_cli("build", str(pack), "--lang", "en", "-o", str(tmp_path / "out"), "-j", "1")
+    assert res.returncode == 0, res.stdout + res.stderr
+    (pdf,) = (tmp_path / "out").rglob("*.pdf")
+    page = PdfReader(pdf).pages[0]
+    assert "Use the power of another player" in page.extract_text()
+    fonts = {str(f["/BaseFont"]) for f in page["/Resources"]["/Font"].get_object().values()}
+    assert any("OldCaladea" in f for f in fonts) and any("DejaVu" in f for f in fonts), fonts

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from mazmorra.errors import Loc
 from mazmorra.units import parse_length, parse_size
 from mazmorra.yamlsafe import YamlError, parse_yaml
 
@@ -37,6 +38,22 @@ def test_yaml_keeps_positions() -> None:
     assert doc.locs["a"].line == 1 and doc.locs["list"].line == 3
     assert doc["list"].locs[1].line == 4
     assert doc["list"][1]["b"] == "two"
+
+
+def test_yaml_positions_follow_keys_when_the_mapping_changes() -> None:
+    """Positions are packed in key order (not one Loc per value): a key removed, added or given a
+    position by code keeps every other key's position."""
+    doc = parse_yaml("a: 1\nb: 2\nc:\n  - x\n  - y\n", "f.yaml")
+    assert dict(doc.locs) == {"a": Loc("f.yaml", 1, 4), "b": Loc("f.yaml", 2, 4), "c": Loc("f.yaml", 4, 3)}
+    assert doc.loc == Loc("f.yaml", 1, 1) and doc["c"].locs[-1] == Loc("f.yaml", 5, 5)
+    assert [loc.line for loc in doc["c"].locs] == [4, 5]
+    assert doc.pop("a") == 1 and doc.locs["b"].line == 2  # (a removed key's position stays, as a dict's did)
+    doc["d"] = 4  # added by code: no position until given one
+    assert doc.locs.get("d") is None and doc.locs["c"].line == 4
+    doc.locs["d"] = Loc("elsewhere.yaml", 9, 1)
+    assert doc.locs["d"].file == "elsewhere.yaml" and doc.locs["b"] == Loc("f.yaml", 2, 4)
+    del doc["b"]
+    assert doc.locs["c"] == Loc("f.yaml", 4, 3) and doc.locs["d"].line == 9
 
 
 @pytest.mark.parametrize(

@@ -195,7 +195,7 @@ def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # 
 
 
 def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ignore[no-untyped-def]
-    """Gradients, stars, paths and a faded SVG picture, in a PDF/X-4 profile (which allows
+    """Gradients (one fading out), stars, paths and a faded SVG picture, in a PDF/X-4 profile (which allows
     transparency): every colour through the printer's ICC transform, no RGB operator left."""
     from mazmorra.paths import templates_dir
 
@@ -211,7 +211,8 @@ def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ig
     extra = (
         '<g overlap="ok"><ellipse cx="10" cy="10" rx="4" ry="2" fill="linear-gradient(red, blue)" stroke="#000"/>'
         '<star cx="20" cy="10" r="3" fill="gold" opacity="0.7"/><path d="M 30 8 q 2 -4 4 0" stroke="#0a0"/>'
-        '<image src="images/badge.svg" x="40" y="6" w="6" h="6" opacity="0.8"/></g>'
+        '<image src="images/badge.svg" x="40" y="6" w="6" h="6" opacity="0.8"/>'
+        '<rect x="48" y="6" w="8" h="6" fill="linear-gradient(90deg, #c00000, #0000c000)"/></g>'
     )
     (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {extra}\n</card>"), encoding="utf-8")
     res = run_cli("build", "muestras", "--printer", "x4", "--lang", "en", cwd=pack.parents[1])
@@ -226,3 +227,15 @@ def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ig
             if contents is not None and contents.get("/Subtype", "/Form") == "/Form":
                 ops |= {op for _, op in ContentStream(contents, reader).operations}
     assert not ops & RGB_OPS and {b"k", b"sh"} <= ops  # CMYK fills, and the gradient as a shading
+    shadings = [
+        sh.get_object()
+        for page in reader.pages
+        for x in [
+            page["/Resources"],
+            *(v.get_object().get("/Resources", {}) for v in page["/Resources"].get("/XObject", {}).values()),
+        ]
+        for sh in x.get("/Shading", {}).values()
+    ]
+    assert shadings and {str(sh["/ColorSpace"]) for sh in shadings} == {"/DeviceCMYK"}, shadings
+    pdf = (pack.parents[1] / "output" / "muestras" / "en" / "x4" / "cartas.pdf").read_bytes()
+    assert b"/Luminosity" in pdf  # the fading gradient's soft mask (a grey gradient, not a colour)

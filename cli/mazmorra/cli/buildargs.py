@@ -142,6 +142,9 @@ class BuildArgs:
         from mazmorra.pipeline import BuildOptions
         from mazmorra.rounds import Revision
 
+        outputs = self.outputs(pack)
+        values = dict(outputs.printer.values if outputs.printer else ())  # the profile's `set:` defaults,
+        values |= dict(self.set_values())  # which --set overrides
         return BuildOptions(
             langs=parse_langs(self.lang),
             out_dir=self.out_dir,
@@ -149,11 +152,11 @@ class BuildArgs:
             draft=self.draft,
             decks=self.deck or None,
             changed_only=self.changed_only,
-            outputs=self.outputs(pack),
+            outputs=outputs,
             jobs=self.jobs,
             changed_since=Revision(self.changed_since, since) if self.changed_since else None,
             stamp=self.stamp,
-            values=self.set_values(),
+            values=tuple(sorted(values.items())),
         )
 
     def copies(self, pack: Pack) -> int:

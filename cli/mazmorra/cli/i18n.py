@@ -162,6 +162,7 @@ def i18n_status(
                 st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
                 st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
                 st.shrunk = [p for p in problems if p.rule == "text.shrunk" and p.lang == lang]
+                st.cut = [p for p in problems if p.rule == "text.ellipsized" and p.lang == lang]
                 report.append((pack.id, st))
         if as_json:
             sys.stdout.write(
@@ -188,6 +189,7 @@ def i18n_status(
             "in spreadsheets",
             "overflowing",
             "shrunk",
+            "cut",
             "glossary",
         ):
             table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
@@ -202,6 +204,7 @@ def i18n_status(
                 str(st.from_spreadsheets),
                 str(len(st.overflow or [])),
                 str(len(st.shrunk)),
+                str(len(st.cut)),
                 str(len(st.glossary)),
             )
         out.print(table)
@@ -216,6 +219,10 @@ def i18n_status(
             for p in st.shrunk:
                 out.print(
                     f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.cut:
+                out.print(
+                    f"[yellow]{'cut':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
                 )
             for p in st.glossary:
                 out.print(
@@ -252,15 +259,21 @@ def i18n_pseudo(
                 written = True
             except ContentError as exc:
                 problems, written = exc.problems, False
-            tight = [p for p in problems if p.rule in ("text.overflow", "text.shrunk", "text.missing-glyph")]
+            tight = [
+                p
+                for p in problems
+                if p.rule in ("text.overflow", "text.shrunk", "text.ellipsized", "text.missing-glyph")
+            ]
             others = [p for p in problems if p not in tight]
             for p in tight + others:
                 err.print(escape(p.format()))
             over = sum(p.rule == "text.overflow" for p in tight)
             overflowing += over
             shrunk = sum(p.rule == "text.shrunk" for p in tight)
+            cut = sum(p.rule == "text.ellipsized" for p in tight)
             where = f"; PDFs in {out_dir / pack.id / 'qps'}" if written else "; nothing written"
             mark = "[red]✗[/]" if over else "[green]✓[/]"
-            err.print(f"{mark} {escape(f'{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk{where}')}")
+            said = f"{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk" + (f", {cut} cut" if cut else "")
+            err.print(f"{mark} {escape(said + where)}")
         if overflowing:
             raise typer.Exit(1)

@@ -118,6 +118,7 @@ def printers_cmd(packs: PacksArg = None) -> None:
                     f"  {escape(name):<18} {escape(p.name)}: {p.layout}, {colour}, "
                     f"{p.pdf if p.pdf.startswith('PDF') else 'PDF ' + p.pdf}, "
                     f"bleed {p.bleed:g} mm; {escape(where)}"
+                    + "".join(f"; set {escape(k)}={escape(v)}" for k, v in p.values)
                 )
 
 

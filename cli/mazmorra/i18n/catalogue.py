@@ -195,6 +195,7 @@ class LangStatus:
     overflow: list[Problem] = field(default_factory=list)
     glossary: list[Problem] = field(default_factory=list)  # translations that miss a glossary term
     shrunk: list[Problem] = field(default_factory=list)  # texts set below their design size (both sizes)
+    cut: list[Problem] = field(default_factory=list)  # texts printed cut short, ending in "…" (ellipsize)
 
     def percent(self, n: int) -> float:
         return round(100.0 * n / self.total, 1) if self.total else 100.0
@@ -223,6 +224,7 @@ class LangStatus:
             ],
             "overflow": [_problem(p) for p in self.overflow],
             "shrunk": [_problem(p) for p in self.shrunk],
+            "cut": [_problem(p) for p in self.cut],
             "glossary": [{**_problem(p), "rule": p.rule} for p in self.glossary],
         }
 

@@ -3,6 +3,7 @@ localisation, templates, icons and labels, the build's settings and the face cac
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from mazmorra.errors import Problem
 from mazmorra.fonts import Faces
 from mazmorra.i18n.coverage import language_faces
 from mazmorra.i18n.labels import Labels
-from mazmorra.i18n.localise import Localisation
+from mazmorra.i18n.localise import Localisation, Localised
 from mazmorra.icons import IconSet
 from mazmorra.layout import facecache
 from mazmorra.layout.templates import Templates
@@ -26,6 +27,30 @@ class Values(dict[str, str]):
 
     def __missing__(self, key: str) -> str:
         return ""
+
+
+class Contexts(Mapping[str, dict[str, Any]]):
+    """Every component's context (`components` in templates) by id, each made when read: a deck of
+    10,000 cards never holds 10,000 of them (bench/run.py's memory stages); the last one read is kept,
+    as a face reads its own several times."""
+
+    def __init__(self, components: Iterable[Localised]):
+        self._by_id = {loc.component.id: loc for loc in components}
+        self._last: tuple[str, dict[str, Any]] | None = None
+
+    def __getitem__(self, cid: str) -> dict[str, Any]:
+        if self._last is None or self._last[0] != cid:
+            self._last = (cid, self._by_id[cid].context())
+        return self._last[1]
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._by_id
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
 
 @dataclass
@@ -47,14 +72,14 @@ class LayoutContext:
     shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     printer: Printer | None = None  # a print-shop build (`--printer`): its preflight runs on every face
     problems: list[Problem] = field(init=False)  # what setting up found (the pack's own fonts)
-    contexts: dict[str, dict[str, Any]] = field(init=False)  # every component's data: `components` in templates
+    contexts: Contexts = field(init=False)  # every component's data: `components` in templates
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
     lang_faces: tuple[Faces, Faces] | None = field(init=False)  # the language's own (body, title)
     keys: dict[str, bytes] = field(init=False, default_factory=dict)  # face cache: what keys share, by part
     laid: list[str] = field(init=False, default_factory=list)  # "<component>/<side>" of every face laid out
 
     def __post_init__(self) -> None:
-        self.contexts = {loc.component.id: loc.context() for loc in self.localisation.components}
+        self.contexts = Contexts(self.localisation.components)
         self.fonts, problems = fonts.pack_fonts(self.pack.root)
         self.lang_faces = language_faces(self.pack, self.fonts, self.lang)
         self.problems = [template_problem(p) for p in problems]
@@ -64,7 +89,7 @@ class LayoutContext:
         if cid == facecache.ALL:
             return self.context_hash("\0every")
         if f"c:{cid}" not in self.keys:
-            whole = self.contexts if cid == "\0every" else self.contexts.get(cid)
+            whole = dict(self.contexts) if cid == "\0every" else self.contexts.get(cid)
             self.keys[f"c:{cid}"] = facecache.digest(facecache.canonical(whole)) if whole is not None else b""
         return self.keys[f"c:{cid}"].hex()
 

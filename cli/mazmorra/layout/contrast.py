@@ -16,8 +16,10 @@ from mazmorra.layout.iconraster import icon_image
 from mazmorra.layout.ink import Ink, colour_at
 from mazmorra.layout.inkindex import Finding, Index
 from mazmorra.printspec import PrintSpec
+from mazmorra.units import PT_PER_MM
 
 PAPER = "#ffffff"
+OUTLINE_EM = 0.05  # an outline this wide (of the font size) or more is the ground its letters are read on
 
 
 def luminance(colour: str) -> float:
@@ -83,12 +85,18 @@ def contrast_findings(
         if isinstance(op, TextOp) and op.text.strip():
             x0, y0, x1, y1 = ink.box  # the middle of the run's x-height
             bg = _background(face, index, ink, (x0 + x1) / 2, y0 + (y1 - y0) * 0.55, icons)
+            ground = ""
+            if op.outline and op.outline_width * PT_PER_MM >= OUTLINE_EM * op.size:  # read against its outline
+                bg, ground = (
+                    (seen(op.outline, bg) if bg else op.outline if alpha(op.outline) >= 1 else None),
+                    " outline",
+                )
             if bg is not None and contrast(seen(op.color, bg), bg) < need_text - 1e-9:
                 yield Finding(
                     "print.contrast",
                     ink.owner.at,
-                    f"text “{snippet(op.text)}” in {op.color} on {bg}: contrast {contrast(seen(op.color, bg), bg):.2f}:1, "
-                    f"below {need_text:g}:1 (pack.yaml print: contrast: text:)",
+                    f"text “{snippet(op.text)}” in {op.color} on{ground} {bg}: contrast "
+                    f"{contrast(seen(op.color, bg), bg):.2f}:1, below {need_text:g}:1 (pack.yaml print: contrast: text:)",
                 )
         elif isinstance(op, IconOp):
             x0, y0, x1, y1 = ink.box

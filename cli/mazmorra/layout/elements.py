@@ -39,7 +39,7 @@ from mazmorra.layout.attrs import (
     opt_colour,
 )
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
-from mazmorra.layout.paint import PAINT, corners, opacity, paint
+from mazmorra.layout.paint import PAINT, corners, opacity, paint, rect_op
 from mazmorra.layout.pathdata import bounds as path_bounds
 from mazmorra.layout.textbox import TEXT_ATTRS, text_element
 from mazmorra.layout.versionstamp import ATTRS as STAMP_ATTRS
@@ -73,21 +73,19 @@ def _g(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) ->
 def _rect(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """<rect x y w h [r]>: `r` one radius, or four (top-left, top-right, bottom-right, bottom-left)."""
     x, y, w, h = ox + length(el, "x", 0), oy + length(el, "y", 0), length(el, "w"), length(el, "h")
-    p = paint(el, (x, y, w, h))
-    radius, radii = corners(el)
-    out.append(RectOp(x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii))
+    out.append(rect_op(paint(el, (x, y, w, h)), (x, y, w, h), *corners(el)))
 
 
 def _circle(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     cx, cy, r = ox + length(el, "cx"), oy + length(el, "cy"), length(el, "r")
     p = paint(el, (cx - r, cy - r, 2 * r, 2 * r))
-    out.append(CircleOp(cx, cy, r, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
+    out.append(CircleOp(cx, cy, r, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first))
 
 
 def _line(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     x1, y1, x2, y2 = ox + length(el, "x1"), oy + length(el, "y1"), ox + length(el, "x2"), oy + length(el, "y2")
     p = paint(el, (min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)), "#000000")
-    out.append(LineOp(x1, y1, x2, y2, p.stroke or "#000000", p.stroke_width, p.dash))
+    out.append(LineOp(x1, y1, x2, y2, p.stroke or "#000000", p.stroke_width, p.dash, p.cap))
 
 
 def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -97,7 +95,7 @@ def _polygon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[O
     pts = tuple((ox + nums[i], oy + nums[i + 1]) for i in range(0, len(nums), 2))
     xs, ys = [x for x, _ in pts], [y for _, y in pts]
     p = paint(el, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
-    out.append(PolyOp(pts, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
+    out.append(PolyOp(pts, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first))
 
 
 def _icon(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -144,7 +142,7 @@ ELEMENTS: dict[str, Element] = {
     "ellipse": Element(shapes.ELLIPSE_ATTRS, shapes.ellipse),
     "star": Element(shapes.STAR_ATTRS, shapes.star),
     "path": Element(shapes.PATH_ATTRS, shapes.path),
-    "line": Element(frozenset({"x1", "y1", "x2", "y2", "stroke", "stroke-width", "dash", "opacity"}), _line),
+    "line": Element(frozenset({"x1", "y1", "x2", "y2", "stroke", "stroke-width", "dash", "opacity", "cap"}), _line),
     "polygon": Element(PAINT | {"points"}, _polygon),
     "icon": Element(frozenset({"name", "x", "y", "size", "color", "opacity"}), _icon),
     "image": Element(frozenset({"src", "field", "x", "y", "w", "h", "r", "color", "opacity"}), _image),

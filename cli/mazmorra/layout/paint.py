@@ -8,14 +8,19 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from mazmorra.colour import alpha, over, parse, with_alpha
-from mazmorra.contracts import Gradient
+from mazmorra.contracts import Gradient, RectOp
 from mazmorra.errors import did_you_mean
-from mazmorra.layout.attrs import dash, length, opt_colour
+from mazmorra.layout.attrs import choice, dash, length, opt_colour
 from mazmorra.units import parse_length
 
-# Every stroked shape takes these: a fill (colour or gradient), a stroke, its width and dash, an opacity.
-PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity"})
+# Every stroked shape takes these: a fill (colour or gradient), a stroke, its width, dash, corners and
+# ends, an opacity.
+PAINT = frozenset({"fill", "stroke", "stroke-width", "dash", "opacity", "join", "cap", "paint-order"})
+JOINS = ("miter", "round", "bevel")  # SVG's stroke-linejoin, Squib's join:; the first is the default
+CAPS = ("butt", "round", "square")  # SVG's stroke-linecap, Squib's cap:
+ORDERS = ("normal", "stroke")  # SVG's paint-order: stroke first, the fill over its inner half (Squib's stroke_first)
 GRADIENTS = ("linear-gradient", "radial-gradient")
+Radii = tuple[float, float, float, float]  # per corner, clockwise from the top-left (mm)
 SIDES = {"to top": 0.0, "to right": 90.0, "to bottom": 180.0, "to left": 270.0}
 
 
@@ -26,6 +31,9 @@ class Paint:
     stroke_width: float
     dash: tuple[float, ...]
     gradient: Gradient | None
+    join: str = JOINS[0]
+    cap: str = CAPS[0]
+    stroke_first: bool = False
 
 
 def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default: str | None = None) -> Paint:
@@ -42,10 +50,20 @@ def paint(el: ET.Element, box: tuple[float, float, float, float], stroke_default
     if op < 1:
         fill = with_alpha(fill, op) if fill else None
         stroke = with_alpha(stroke, op) if stroke else None
-    return Paint(fill, stroke, length(el, "stroke-width", 0.3), dash(el.get("dash", "")), gradient)
+    width, dashes = length(el, "stroke-width", 0.3), dash(el.get("dash", ""))
+    first = el.tag != "line" and choice(el, "paint-order", ORDERS) == "stroke"
+    return Paint(fill, stroke, width, dashes, gradient, choice(el, "join", JOINS), choice(el, "cap", CAPS), first)
 
 
-def corners(el: ET.Element) -> tuple[float, tuple[float, float, float, float] | None]:
+def rect_op(p: Paint, box: tuple[float, float, float, float], radius: float, radii: Radii | None) -> RectOp:
+    """A rectangle (a <rect>, a text box's frame) in this paint: x, y, w, h in mm, its corners' radii."""
+    x, y, w, h = box
+    return RectOp(
+        x, y, w, h, p.fill, p.stroke, p.stroke_width, radius, p.dash, p.gradient, radii, p.join, p.cap, p.stroke_first
+    )
+
+
+def corners(el: ET.Element) -> tuple[float, Radii | None]:
     """r= : one corner radius, or four, clockwise from the top-left (CSS's border-radius order)."""
     parts = el.get("r", "0").replace(",", " ").split()
     if len(parts) == 1:
@@ -145,10 +163,6 @@ def _stops(where: str, args: list[str]) -> tuple[tuple[float, str], ...]:
             c = parse(arg)
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
-        if alpha(c) < 1:
-            raise ValueError(
-                f"{where}: '{arg}' is translucent; a gradient's colours are solid (give the shape opacity= instead)"
-            )
         raw.append((at, c))
     places = [a for a, _ in raw]
     places[0] = 0.0 if places[0] is None else places[0]
@@ -172,7 +186,7 @@ def _stops(where: str, args: list[str]) -> tuple[tuple[float, str], ...]:
 
 
 def gradient_at(g: Gradient, x: float, y: float) -> str:
-    """The opaque colour a gradient paints at (x, y) (for the contrast check), its opacity kept."""
+    """The colour a gradient paints at (x, y) (for the contrast check), translucent where it fades."""
     if g.kind == "radial":
         t = math.hypot(x - g.x1, y - g.y1) / g.r if g.r > 0 else 1.0
     else:
@@ -186,5 +200,6 @@ def gradient_at(g: Gradient, x: float, y: float) -> str:
         a0, c0 = a1, c1
     k = 0.0 if a1 <= a0 else (t - a0) / (a1 - a0)
     k = min(max(k, 0.0), 1.0)
-    mixed = over(with_alpha(c1, k), c0)
-    return mixed if g.opacity >= 1 else with_alpha(mixed, g.opacity)
+    mixed = over(with_alpha(c1[:7], k), c0[:7])  # colour and opacity each shade on their own, as the PDF's
+    seen = (alpha(c0) * (1 - k) + alpha(c1) * k) * g.opacity  # gradient and its soft mask do
+    return mixed if seen >= 1 else with_alpha(mixed, seen)

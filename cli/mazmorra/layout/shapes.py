@@ -22,7 +22,9 @@ def ellipse(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op
     if rx <= 0 or ry <= 0:
         raise ValueError(f"<ellipse> radii are {rx:g} and {ry:g} mm: both must be positive")
     p = paint(el, (cx - rx, cy - ry, 2 * rx, 2 * ry))
-    out.append(EllipseOp(cx, cy, rx, ry, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
+    out.append(
+        EllipseOp(cx, cy, rx, ry, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first)
+    )
 
 
 def star(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -47,7 +49,7 @@ def star(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) 
         rad = r if k % 2 == 0 else inner
         pts.append((cx + rad * math.sin(a), cy - rad * math.cos(a)))
     p = paint(el, (cx - r, cy - r, 2 * r, 2 * r))
-    out.append(PolyOp(tuple(pts), p.fill, p.stroke, p.stroke_width, p.dash, p.gradient))
+    out.append(PolyOp(tuple(pts), p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, p.join, p.cap, p.stroke_first))
 
 
 def path(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -59,4 +61,6 @@ def path(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) 
     x0, y0, x1, y1 = bounds(commands)
     p = paint(el, (x0, y0, x1 - x0, y1 - y0))
     even_odd = choice(el, "fill-rule", ("nonzero", "evenodd")) == "evenodd"
-    out.append(PathOp(commands, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, even_odd))
+    out.append(
+        PathOp(commands, p.fill, p.stroke, p.stroke_width, p.dash, p.gradient, even_odd, p.join, p.cap, p.stroke_first)
+    )

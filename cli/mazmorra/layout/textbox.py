@@ -13,19 +13,20 @@ from itertools import pairwise
 from mazmorra import fonts
 from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
-from mazmorra.contracts import IconOp, Op, RectOp, TextBox, TextOp
+from mazmorra.contracts import IconOp, Op, TextBox, TextOp
 from mazmorra.errors import Problem, Severity
-from mazmorra.layout.attrs import FaceContext, choice, el_colour, length, number, opt_colour
+from mazmorra.layout.attrs import FaceContext, choice, dash, el_colour, length, number, opt_colour
+from mazmorra.layout.ellipsis import ELLIPSIZE, cut_warning, ellipsized
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
-from mazmorra.layout.paint import corners, opacity, paint
+from mazmorra.layout.paint import corners, opacity, paint, rect_op
 from mazmorra.layout.segment import SPACE
 from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
 
 TEXT_ATTRS = frozenset(
     {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
-    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity"}
-    | {"letter-spacing", "outline", "outline-width"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity", "join"}
+    | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize", "cap"}
 )
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
@@ -81,30 +82,25 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.outlines.append((x, y, w, h))
     frame = paint(el, (x, y, w, h))
     if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
-        radius, radii = corners(el)
-        out.append(
-            RectOp(x, y, w, h, frame.fill, frame.stroke, frame.stroke_width, radius, frame.dash, frame.gradient, radii)
-        )
+        out.append(rect_op(frame, (x, y, w, h), *corners(el)))
     see = opacity(el)
     outline = opt_colour(el, "outline")
     if outline and see < 1:
         outline = with_alpha(outline, see)
     outline_width = length(el, "outline-width", 0.25) if outline else 0.0
+    outline_dash = dash(el.get("outline-dash", "")) if outline else ()
     pad = length(el, "padding", 0)
     x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
-    block = _text_block(
-        content,
-        w,
-        h,
-        style,
-        size,
-        min_size,
-        ctx.lang_of(fld),
-        ctx.icons.name_set,
-        role != "body",
-        round_box,
-        ctx.icons.number_places,
-    )
+
+    def lay(text: str) -> TextBlock:
+        lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
+        return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
+
+    cuts = choice(el, "ellipsize", ELLIPSIZE)
+    block = lay(content)
+    if cuts != "none" and not block.fits:  # cut, "…" where it is (layout/ellipsis.py)
+        block, cut = ellipsized(content, lay, cuts)
+        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, cuts))
     for face, missing in block.missing:
         ctx.problems.append(
             Problem(
@@ -163,7 +159,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     for op in block.ops:  # the block was laid out at (0, 0): move it to the box
         if isinstance(op, TextOp):
             ink = op.color if see >= 1 else with_alpha(op.color, see)
-            out.append(replace(op, x=op.x + x, y=op.y + y, color=ink, outline=outline, outline_width=outline_width))
+            lined = replace(op, outline=outline, outline_width=outline_width, outline_dash=outline_dash)
+            out.append(replace(lined, x=op.x + x, y=op.y + y, color=ink))
         else:
             out.append(replace(op, x=op.x + x, y=op.y + y, opacity=see))
 

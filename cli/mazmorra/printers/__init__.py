@@ -5,7 +5,8 @@ Each profile is one YAML file: the shipped ones beside this module, a pack's own
 new one; `extends: NAME` starts from another profile and changes only what it lists). A profile
 says which products the printer sells (trim, bleed and safe area), its colour (rgb or cmyk, ICC
 profile, total ink limit), how files are laid out and named, the resolution of raster uploads,
-crop marks and the PDF standard. `--printer NAME` reads one; `mazmorra printers` lists them.
+crop marks and the PDF standard, and `set:` values templates read as `vars.NAME` (a playtest profile's
+watermark; `build --set` overrides them). `--printer NAME` reads one; `mazmorra printers` lists them.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ class _Profile(BaseModel):
     colour: _Colour = _Colour()
     files: _Files = _Files()
     products: dict[str, _Product] = {}
+    values: dict[str, str | int | float] = Field(default_factory=dict, alias="set")  # vars.NAME defaults
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class Printer:
     page: str | None
     products: tuple[Product, ...]
     loc: Loc
+    values: tuple[tuple[str, str], ...] = ()  # `set:`: vars.NAME in templates, unless --set says otherwise
 
     def product(self, w: float, h: float, bleed: float) -> tuple[Product, bool] | None:
         """The product a w × h mm face prints as, and whether it is turned (a landscape face); None: not sold."""
@@ -212,6 +215,10 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
                 field="colour.icc",
             )
         )
+    for var in spec.values:
+        if not var.isidentifier():
+            msg = f"set: '{var}' is not a name templates can read: letters, digits and _ (watermark)"
+            problems.append(Problem("printer.profile", msg, locate(root, ("set", var)) or loc, field=f"set.{var}"))
     if problems:
         raise ContentError(problems)
     try:
@@ -245,4 +252,5 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
         spec.files.page,
         products,
         loc,
+        tuple(sorted((k, str(v)) for k, v in spec.values.items())),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -142,26 +142,19 @@ class PdfPages:
         data = self.look.picture(data)
         return io.BytesIO(data) if self.ink is None else self.ink.image(data)
 
-    def begin(self, pages: list[Page]) -> None:
-        """The pages of a document, planned: they are drawn as its items arrive (`push`), each as
-        soon as every copy it shows has arrived. A copy is kept only until the last page that shows
-        it has been drawn, and each page's plan is let go once drawn (a long deck's marks and
-        placements do not all wait for the end).
-
-        A face placed more than once (a shared back, copies of a card) is drawn once as a form
-        XObject and referenced: smaller files, faster builds.
-        """
-        self._plan: list[Page | None] = list(pages)
-        self._last_use: dict[int, int] = {}
-        self._needs: list[int] = []  # per page: the highest copy index it shows
-        for n, page in enumerate(pages):
-            for p in page.placements:
-                self._last_use[p.index] = n
-            self._needs.append(max((p.index for p in page.placements), default=-1))
+    def begin(self, pages: Iterable[Page]) -> None:
+        """The pages of a document, planned page by page (`impose.imposed`), drawn as its items arrive
+        (`push`), each once every copy it shows has arrived. Only the page waited for and the next are
+        held (all the posters once they start: a poster's pages are labelled together), and a copy
+        until the last page that shows it: imposition keeps a copy's pages together (fronts and
+        backs page, a poster's tiles), so a copy the next page does not show is not shown again.
+        A face placed more than once is drawn once as a form XObject and referenced."""
+        self._plan = iter(pages)
+        self._ahead: list[Page] = []  # pulled from the plan, not drawn yet
         self._held: dict[int, _Copy] = {}
         self._arrived = 0
-        self._next = 0
-        self._printed = posters.Printed({n: page for n, page in enumerate(pages) if page.tile is not None})
+        self._next = 0  # the number of the page _ahead[0] is
+        self._printed: posters.Printed | None = None
         self._draw_ready()
 
     def push(self, item: Item) -> None:
@@ -171,22 +164,35 @@ class PdfPages:
             self._arrived += 1
         self._draw_ready()
 
+    def _pull(self) -> None:
+        while len(self._ahead) < 2:
+            page = next(self._plan, None)
+            if page is None:
+                return
+            self._ahead.append(page)
+            if page.tile is not None and self._printed is None:  # the posters (always last): all of them
+                self._ahead += self._plan
+                self._printed = posters.Printed(
+                    {self._next + n: p for n, p in enumerate(self._ahead) if p.tile is not None}
+                )
+
     def _draw_ready(self) -> None:
-        while self._next < len(self._plan) and self._needs[self._next] < self._arrived:
+        self._pull()
+        while self._ahead and max((p.index for p in self._ahead[0].placements), default=-1) < self._arrived:
             n = self._next
-            page = self._plan[n]
-            assert page is not None
-            self._plan[n] = None
+            page = self._ahead.pop(0)
             label: list[Op] | None = []
-            if page.tile is not None:  # a poster's page: labelled, or left out when it would print blank
+            if page.tile is not None and self._printed is not None:  # a poster's page: labelled, or left out when blank
                 p = page.placements[0]
                 face = self._held[p.index].front if p.side == "front" else self._held[p.index].back
                 label = self._printed.labels(n, face) if face is not None else None
             if label is not None:
                 self.page(page, self._held, label)
-            for index in [i for i in self._held if self._last_use.get(i, -1) <= n]:
-                del self._held[index]
             self._next += 1
+            self._pull()
+            later = {p.index for p in self._ahead[0].placements} if self._ahead else set()
+            for index in {p.index for p in page.placements} - later:
+                self._held.pop(index, None)
 
     def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
         """Draw one page: its faces, then its marks and notes (and a poster page's label)."""

@@ -11,6 +11,7 @@ a portrait sheet, a horizontal fold) backs print turned 180°: a piece turned ov
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from mazmorra.contracts import Page, Placement, Segment
@@ -43,6 +44,7 @@ __all__ = [
     "crop_marks",
     "fits",
     "impose",
+    "imposed",
     "plan",
     "plan_fronts",
 ]
@@ -81,6 +83,12 @@ def impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[b
     one page for fold-and-glue; then a poster for each face larger than the sheet (its front's
     tiles, then its back's). Raises DoesNotFit when a face fits the sheet but not beside its back
     (fold), or the sheet has no room for a poster's tile."""
+    return list(imposed(sheet, sizes, backs, bleed))
+
+
+def imposed(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> Iterator[Page]:
+    """The pages of `impose`, made as they are drawn: a deck of equal faces (the long ones) is never
+    planned whole (10,000 cards: 13.6 MB of pages and marks). DoesNotFit is raised before the first page."""
     if sheet.landscape is None:
         sheet = orient(sheet, sizes, backs, bleed)
     big = [i for i, (w, h) in enumerate(sizes) if not fits(sheet, w, h, bleed)]
@@ -88,7 +96,7 @@ def impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[b
         return _impose(sheet, sizes, backs, bleed)
     paper = posters.Paper(sheet.size, sheet.margin, sheet.overlap, sheet.crop_marks)
     try:
-        return posters.apart(big, sizes, backs, bleed, paper, lambda s, b: _impose(sheet, s, b, bleed))
+        return iter(posters.apart(big, sizes, backs, bleed, paper, lambda s, b: list(_impose(sheet, s, b, bleed))))
     except posters.TooSmall as exc:
         raise DoesNotFit(str(exc)) from None
 
@@ -100,7 +108,7 @@ def orient(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[b
     for landscape in (False, True):
         turned = replace(sheet, landscape=landscape)
         try:
-            n = len(impose(turned, sizes, backs, bleed))
+            n = sum(1 for _ in imposed(turned, sizes, backs, bleed))
         except DoesNotFit:
             continue
         if best is None or n < best[0]:
@@ -117,30 +125,39 @@ def fits(sheet: ImposeOptions, w: float, h: float, bleed: float) -> bool:
     return True
 
 
-def _impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> list[Page]:
-    out: list[Page] = []
+def _impose(sheet: ImposeOptions, sizes: list[tuple[float, float]], backs: list[bool], bleed: float) -> Iterator[Page]:
     if sheet.layout == "fold" and not any(backs):  # nothing to fold behind: the whole page for fronts
         sheet = replace(sheet, layout="duplex", duplex="none")
-    for fronts in plan_fronts(sheet, sizes, bleed):
+    return _pages(sheet, _fronts(sheet, sizes, bleed), backs, bleed)
+
+
+def _pages(sheet: ImposeOptions, plans: Iterator[PagePlan], backs: list[bool], bleed: float) -> Iterator[Page]:
+    for fronts in plans:
         placed = [_placement(s, "front") for s in fronts.slots]
         placed += [_placement(s, "back", fronts.turn_backs) for s in fronts.backs if backs[s.index]]
-        out.append(_page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds, bleed))
+        yield _page(sheet, fronts.slots + fronts.backs, placed, fronts.marks, fronts.folds, bleed)
         if sheet.backs_pages and any(backs[s.index] for s in fronts.slots):
             behind = back_page(fronts, sheet)
             # a piece is turned over sideways: a sheet that turns top to bottom prints its backs turned
             placed = [_placement(s, "back", not sheet.flips_columns) for s in behind.slots if backs[s.index]]
-            out.append(_page(sheet, behind.slots, placed, behind.marks, (), bleed))
-    return out
+            yield _page(sheet, behind.slots, placed, behind.marks, (), bleed)
 
 
 def plan_fronts(sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float) -> list[PagePlan]:
     """The fronts pages for faces of the given trim sizes, in order: a grid when all sizes match,
     shelves otherwise; for the fold layout, in one half of each page with the backs opposite."""
+    return list(_fronts(sheet, sizes, bleed))
+
+
+def _fronts(sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float) -> Iterator[PagePlan]:
+    """plan_fronts, a grid's pages made one by one (DoesNotFit raised at once)."""
     if not sizes:
-        return []
+        return iter(())
     if sheet.layout == "fold":
-        return _fold(sheet, sizes, bleed)
-    return _place(sheet, sizes, bleed, printable(sheet))
+        return iter(_fold(sheet, sizes, bleed))
+    if len(set(sizes)) == 1:
+        return _grid_pages(sheet, sizes, bleed, printable(sheet))
+    return iter(_shelves(sheet, sizes, bleed, printable(sheet)))
 
 
 def _placement(slot: Slot, side: str, turned: bool = False) -> Placement:
@@ -167,31 +184,39 @@ def _place(
     or "bottom", both keep to that edge: next to the fold line, where a slightly skewed fold
     shifts a back the least."""
     if len(set(sizes)) == 1:
-        w, h = sizes[0]
-        grid = plan(sheet, w, h, bleed, area)
-        if snug:
-            x0, y0, x1, y1 = area
-            room = 2 * (MARK_OFFSET + MARK_MAX) if sheet.crop_marks else 0.0  # full-length marks
-            if snug == "right":
-                area = (max(x0, x1 - grid.width - room), y0, x1, y1)
-            else:
-                area = (x0, max(y0, y1 - grid.height - room), x1, y1)
-            grid = plan(sheet, w, h, bleed, area)
-        pages = []
-        for start in range(0, len(sizes), grid.per_sheet):
-            n = min(grid.per_sheet, len(sizes) - start)
-            slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
-            used = (
-                grid
-                if n == grid.per_sheet
-                else replace(  # a part-filled sheet: marks for its cards only
-                    grid, rows=-(-n // grid.cols), cols=min(n, grid.cols)
-                )
-            )
-            pages.append(PagePlan(slots, tuple(crop_marks(used)) if sheet.crop_marks else ()))
-        return pages
+        return list(_grid_pages(sheet, sizes, bleed, area, snug))
     pages = _shelves(sheet, sizes, bleed, area)
     return [_towards(page, area, snug, bleed, sheet) for page in pages] if snug else pages
+
+
+def _grid_pages(
+    sheet: ImposeOptions, sizes: list[tuple[float, float]], bleed: float, area: Area, snug: str = ""
+) -> Iterator[PagePlan]:
+    """Equal faces in a grid centred in `area` (or snug, see _place), page by page; the grid is
+    planned (and DoesNotFit raised) before the first."""
+    w, h = sizes[0]
+    grid = plan(sheet, w, h, bleed, area)
+    if snug:
+        x0, y0, x1, y1 = area
+        room = 2 * (MARK_OFFSET + MARK_MAX) if sheet.crop_marks else 0.0  # full-length marks
+        if snug == "right":
+            area = (max(x0, x1 - grid.width - room), y0, x1, y1)
+        else:
+            area = (x0, max(y0, y1 - grid.height - room), x1, y1)
+        grid = plan(sheet, w, h, bleed, area)
+    return _grid_plans(sheet, grid, len(sizes), w, h)
+
+
+def _grid_plans(sheet: ImposeOptions, grid: Grid, count: int, w: float, h: float) -> Iterator[PagePlan]:
+    full = tuple(crop_marks(grid)) if sheet.crop_marks else ()  # every full sheet's marks: one tuple, shared
+    for start in range(0, count, grid.per_sheet):
+        n = min(grid.per_sheet, count - start)
+        slots = tuple(Slot(start + i, *grid.cell(i), w, h) for i in range(n))
+        if n == grid.per_sheet:
+            yield PagePlan(slots, full)
+            continue
+        used = replace(grid, rows=-(-n // grid.cols), cols=min(n, grid.cols))  # a part-filled sheet: its cards' marks
+        yield PagePlan(slots, tuple(crop_marks(used)) if sheet.crop_marks else ())
 
 
 def _towards(page: PagePlan, area: Area, edge: str, bleed: float, sheet: ImposeOptions) -> PagePlan:

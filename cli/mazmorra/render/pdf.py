@@ -3,12 +3,13 @@ drawn (`draw.py`) while the document's items arrive."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
-from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
+from mazmorra.render.impose import DoesNotFit, ImposeOptions, imposed
 from mazmorra.render.inks import Look
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
 from mazmorra.units import parse_length
@@ -66,7 +67,7 @@ class PdfSink(Sink):
 
         ctx = self.ctx
         try:
-            pages = impose(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
+            pages = imposed(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
         except DoesNotFit as exc:
             self.problem(
                 Problem(
@@ -82,13 +83,14 @@ class PdfSink(Sink):
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         printer = ctx.outputs.printer  # a sheets profile in CMYK (a print shop that takes whole sheets)
         ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
-        size = pages[0].size if pages else ctx.sheet.size
+        first = next(pages, None)
+        size = first.size if first is not None else ctx.sheet.size
         look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
         self._staged = ctx.stage(doc.path)
         self._pdf = PdfPages(self._staged, size, meta, ctx.icons, ink, look)
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
             pdfx.mark(self._pdf.c, printer.pdf, ink)
-        self._pdf.begin(pages)
+        self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
     def add(self, doc: Document, item: Item) -> None:
         if self._pdf is not None:

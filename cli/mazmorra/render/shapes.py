@@ -15,11 +15,14 @@ from reportlab.lib.colors import Color
 
 from mazmorra.colour import rgba
 from mazmorra.contracts import CircleOp, EllipseOp, Gradient, LineOp, PathOp, PolyOp, RectOp
+from mazmorra.render import softmask
 from mazmorra.render.inks import OUTLINE, Look
 from mazmorra.units import PT_PER_MM
 
 K = PT_PER_MM
 KAPPA = 0.5522847498  # a quarter circle as one cubic Bézier: control points this far along the tangents
+JOIN = {"miter": 0, "round": 1, "bevel": 2}  # ReportLab's (PDF's) line join codes
+CAP = {"butt": 0, "round": 1, "square": 2}  # and line cap codes
 
 
 class Pen(Protocol):
@@ -47,7 +50,7 @@ def rect(pen: Pen, op: RectOp, ox: float, oy: float) -> None:
     """<rect>: square, rounded, or rounded corner by corner."""
     c = pen.c
     x, y = pen.X(ox + op.x), pen.Y(oy + op.y + op.h)
-    if op.gradient is None and op.radii is None and not op.dash:  # the common case, drawn as it always was
+    if op.gradient is None and op.radii is None and not op.dash and _plain(op):  # the common case, as it always was
         fill, stroke = _colours(pen, op.fill, op.stroke, op.stroke_width)
         if fill or stroke:
             if op.radius:
@@ -62,7 +65,13 @@ def rect(pen: Pen, op: RectOp, ox: float, oy: float) -> None:
         p.roundRect(x, y, op.w * K, op.h * K, op.radius * K)
     else:
         p.rect(x, y, op.w * K, op.h * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy))
+    _paint_op(pen, p, op, (ox, oy))
+
+
+def _plain(op: RectOp | CircleOp | PolyOp) -> bool:
+    """Whether a shape's stroke has the default corners and ends (mitred, cut square at the end) and
+    lies over its fill."""
+    return op.join == "miter" and op.cap == "butt" and not op.stroke_first
 
 
 def _corners(pen: Pen, p: Any, x: float, y: float, w: float, h: float, radii: tuple[float, ...]) -> None:
@@ -96,21 +105,21 @@ def _arc(pen: Pen, p: Any, x0: float, y0: float, x1: float, y1: float, r: float,
 
 def circle(pen: Pen, op: CircleOp, ox: float, oy: float) -> None:
     """<circle>."""
-    if op.gradient is None and not op.dash:
+    if op.gradient is None and not op.dash and _plain(op):
         fill, stroke = _colours(pen, op.fill, op.stroke, op.stroke_width)
         if fill or stroke:
             pen.c.circle(pen.X(ox + op.cx), pen.Y(oy + op.cy), op.r * K, stroke=stroke, fill=fill)
         return
     p = pen.c.beginPath()
     p.circle(pen.X(ox + op.cx), pen.Y(oy + op.cy), op.r * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy))
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def ellipse(pen: Pen, op: EllipseOp, ox: float, oy: float) -> None:
     """<ellipse>."""
     p = pen.c.beginPath()
     p.ellipse(pen.X(ox + op.cx - op.rx), pen.Y(oy + op.cy + op.ry), 2 * op.rx * K, 2 * op.ry * K)
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy))
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def line(pen: Pen, op: LineOp, ox: float, oy: float) -> None:
@@ -119,7 +128,11 @@ def line(pen: Pen, op: LineOp, ox: float, oy: float) -> None:
     _colours(pen, None, op.stroke, op.stroke_width)
     if op.dash:
         c.setDash([d * K for d in op.dash])
+    if op.cap != "butt":
+        c.setLineCap(CAP[op.cap])
     c.line(pen.X(ox + op.x1), pen.Y(oy + op.y1), pen.X(ox + op.x2), pen.Y(oy + op.y2))
+    if op.cap != "butt":
+        c.setLineCap(0)
     if op.dash:
         c.setDash()
 
@@ -132,11 +145,11 @@ def poly(pen: Pen, op: PolyOp, ox: float, oy: float) -> None:
     for x, y in rest:
         p.lineTo(pen.X(ox + x), pen.Y(oy + y))
     p.close()
-    if op.gradient is None and not op.dash:
+    if op.gradient is None and not op.dash and _plain(op):
         fill, stroke = _colours(pen, op.fill, op.stroke, op.stroke_width)
         pen.c.drawPath(p, stroke=stroke, fill=fill)
         return
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy))
+    _paint_op(pen, p, op, (ox, oy))
 
 
 def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
@@ -153,7 +166,25 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
             p.curveTo(*(X(ox + v) if i % 2 == 0 else Y(oy + v) for i, v in enumerate(nums)))
         else:
             p.close()
-    _paint(pen, p, op.fill, op.stroke, op.stroke_width, op.dash, op.gradient, (ox, oy), op.even_odd)
+    _paint_op(pen, p, op, (ox, oy))
+
+
+def _paint_op(pen: Pen, p: Any, op: RectOp | CircleOp | EllipseOp | PolyOp | PathOp, at: tuple[float, float]) -> None:
+    """Fill and stroke a shape's path as its op says."""
+    even_odd = isinstance(op, PathOp) and op.even_odd
+    _paint(
+        pen,
+        p,
+        op.fill,
+        op.stroke,
+        op.stroke_width,
+        op.dash,
+        op.gradient,
+        at,
+        even_odd,
+        (op.join, op.cap),
+        op.stroke_first,
+    )
 
 
 def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
@@ -178,9 +209,16 @@ def _paint(
     gradient: Gradient | None,
     at: tuple[float, float],
     even_odd: bool = False,
+    ends: tuple[str, str] = ("miter", "butt"),
+    first: bool = False,
 ) -> None:
-    """Fill a path (flat or with a gradient, clipped to it) and stroke it (dashed if asked)."""
+    """Fill a path (flat or with a gradient, clipped to it) and stroke it (dashed, with its corners
+    and ends, if asked; the canvas is set back after, so the next shape starts from the defaults)."""
     c = pen.c
+    if first and stroke and (fill or gradient) and not pen.look.ink_saver:  # paint-order="stroke"
+        _paint(pen, p, None, stroke, width, dash, None, at, even_odd, ends)
+        _paint(pen, p, fill, None, width, dash, gradient, at, even_odd, ends)  # over the stroke's inner half
+        return
     mode = 0 if even_odd else 1  # ReportLab: FILL_EVEN_ODD = 0, FILL_NON_ZERO = 1
     if gradient is not None:
         c.saveState()
@@ -193,25 +231,39 @@ def _paint(
         return
     if dash and stroke_on:
         c.setDash([d * K for d in dash])
+    join, cap = (JOIN[ends[0]], CAP[ends[1]]) if stroke_on else (0, 0)
+    if join:
+        c.setLineJoin(join)
+    if cap:
+        c.setLineCap(cap)
     c.drawPath(p, stroke=stroke_on, fill=fill_on, fillMode=mode)
+    if join:
+        c.setLineJoin(0)
+    if cap:
+        c.setLineCap(0)
     if dash and stroke_on:
         c.setDash()
 
 
 def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
-    """Paint a gradient over the current clip (its colours opaque, `opacity` over all of it)."""
+    """Paint a gradient over the current clip (`opacity` over all of it, translucent colours through a
+    soft mask: the caller restores the graphics state after it)."""
     c = pen.c
-    colours = [pen.colour(stop) for _, stop in g.stops]
+    colours = [pen.colour(stop[:7]) for _, stop in g.stops]  # opaque: a stop's alpha is the soft mask's
     where = [at for at, _ in g.stops]
     if g.opacity < 1:
         c.setFillAlpha(g.opacity)
     if g.kind == "radial":
-        c.radialGradient(pen.X(ox + g.x1), pen.Y(oy + g.y1), max(g.r, 1e-3) * K, colours, where, extend=True)
+        x, y, r = pen.X(ox + g.x1), pen.Y(oy + g.y1), max(g.r, 1e-3) * K
+        if softmask.fades(g):
+            softmask.fade(c, g, (x, y, r))
+        c.radialGradient(x, y, r, colours, where, extend=True)
     else:
         x2, y2 = (g.x2, g.y2) if math.hypot(g.x2 - g.x1, g.y2 - g.y1) > 1e-6 else (g.x1, g.y1 + 1e-3)
-        c.linearGradient(
-            pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2), colours, where, extend=True
-        )
+        line = (pen.X(ox + g.x1), pen.Y(oy + g.y1), pen.X(ox + x2), pen.Y(oy + y2))
+        if softmask.fades(g):
+            softmask.fade(c, g, line)
+        c.linearGradient(*line, colours, where, extend=True)
 
 
 def translucent(op: object) -> bool:
@@ -221,4 +273,6 @@ def translucent(op: object) -> bool:
         if isinstance(value, str) and rgba(value)[3] < 1:
             return True
     gradient = getattr(op, "gradient", None)
-    return getattr(op, "opacity", 1.0) < 1 or (gradient is not None and gradient.opacity < 1)
+    return getattr(op, "opacity", 1.0) < 1 or (
+        gradient is not None and (gradient.opacity < 1 or softmask.fades(gradient))
+    )

@@ -63,6 +63,7 @@ def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline:
     font: tuple[str, float] | None = None
     ink_now: str | None = None
     spacing = rise = 0.0
+    dash_now: tuple[float, ...] = ()
     if outline:
         t.setTextRenderMode(1)  # stroke the glyphs only
         pen.c.setLineJoin(1)
@@ -79,6 +80,9 @@ def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline:
                 t.setFillColor(pen.colour(ink))
         if outline:
             t._code.append(f"{fp_str(op.outline_width * 2 * K)} w")  # half of it lies under the fill
+            if op.outline_dash != dash_now:  # outline-dash: mm on, mm off (a text object may set it)
+                dash_now = op.outline_dash
+                t._code.append(f"[{' '.join(fp_str(d * K) for d in dash_now)}] 0 d")
         if op.spacing != spacing:
             spacing = op.spacing
             t.setCharSpace(spacing)
