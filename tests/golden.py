@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,8 @@ def _value(v: object) -> object:
         return 0.0 if r == 0 else r
     if isinstance(v, tuple):
         return [_value(x) for x in v]
+    if is_dataclass(v) and not isinstance(v, type):  # a gradient fill: its kind, stops and geometry
+        return {f.name: _value(getattr(v, f.name)) for f in fields(v)}
     return v
 
 

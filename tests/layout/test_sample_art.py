@@ -13,13 +13,12 @@ from conftest import CONTENT
 from mazmorra.contracts import Face, IconOp, ImageOp, Op, RotateOp, TextOp
 
 ART_MM = 12.0  # an icon or picture this large on a front is its illustration, not a symbol in the text
-# Rule symbols drawn large on purpose: the same on every component that has them, like a suit.
-SYMBOLS = {"turn-cw", "turn-ccw", "jump"}
+# Rule symbols drawn large on purpose: the same on every component that has them, like a suit
+# (engranajes' player cards: the action and combat suits' emblems behind their numbers).
+SYMBOLS = {"turn-cw", "turn-ccw", "jump", "palo-accion", "palo-combate"}
 # Decks whose components still share one illustration (issue 24 left them for later): each must
 # still do so, so that whoever illustrates one removes it from here and the test guards it.
-PENDING: dict[tuple[str, str], str] = {
-    ("profundidades", "figuras"): "the four player figures draw one hero on their colour's base (a deck merged late)",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def _ops(ops: tuple[Op, ...]) -> list[Op]:
@@ -36,7 +35,7 @@ def art(face: Face) -> frozenset[str]:
     for op in _ops(face.ops):
         if isinstance(op, IconOp) and op.size >= ART_MM and op.name not in SYMBOLS:
             found.add(f"icon:{op.name}" + (f" in {op.color}" if op.color else ""))  # a player's piece in its colour
-        elif isinstance(op, ImageOp) and min(op.w, op.h) >= ART_MM:
+        elif isinstance(op, ImageOp) and min(op.w, op.h) >= ART_MM and Path(op.path).stem not in SYMBOLS:
             found.add(f"image:{op.path}")
     return frozenset(found)
 
@@ -49,14 +48,14 @@ def _decks() -> list[tuple[str, str]]:
     ]
 
 
-def _items(pack: str, deck: str) -> list:
+def _items(pack: str, deck: str, lang: str = "en") -> list:
     from golden import context
 
     from mazmorra.layout import lay_out
     from mazmorra.load import load_pack
 
     loaded = load_pack(CONTENT / pack)
-    return list(lay_out(loaded.deck(deck), context(loaded, "en")).items())
+    return list(lay_out(loaded.deck(deck), context(loaded, lang)).items())
 
 
 @pytest.mark.parametrize(("pack", "deck"), _decks())
@@ -86,6 +85,17 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         ("cripta", "equipo"),
         ("cripta", "enemigos"),
         ("cripta", "objetos"),
+        ("expedicion", "investigadores"),
+        ("expedicion", "jefe"),
+        ("cripta", "heroes"),
+        ("engranajes", "descripciones"),
+        ("expedicion", "artimanas"),
+        ("expedicion", "alertas"),
+        ("expedicion", "panico"),
+        ("expedicion", "clanes"),
+        ("expedicion", "losetas"),
+        ("profundidades", "figuras"),
+        ("generada", "tablas"),
     ]:
         arts = [art(i.front) for i in _items(pack, deck)]
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
@@ -102,12 +112,12 @@ def test_borrowed_art_is_credited_and_used() -> None:
             continue
         credits = (icons / "CREDITS.md").read_text(encoding="utf-8")
         assert "CC BY 3.0" in credits and "creativecommons.org/licenses/by/3.0" in credits
-        drawn = {
-            op.name
+        drawn = {  # as an icon, or as a picture (a faint watermark is a picture, not a mark)
+            op.name if isinstance(op, IconOp) else Path(op.path).stem
             for deck in (d for p, d in _decks() if p == pack.name)
             for item in _items(pack.name, deck)
             for op in _ops(item.front.ops)
-            if isinstance(op, IconOp)
+            if isinstance(op, (IconOp, ImageOp))
         }
         for svg in svgs:
             borrowed += 1
@@ -116,6 +126,36 @@ def test_borrowed_art_is_credited_and_used() -> None:
         card = (pack / "decks" / "creditos.yaml").read_text(encoding="utf-8")
         assert "game-icons.net" in card and "CC BY 3.0" in card
     assert borrowed >= 30
+
+
+def test_the_credits_cards_name_every_artist_and_icon() -> None:
+    """Each pack's credits cards, in every language, name every author its icons/CREDITS.md lists and
+    every icon (by its game-icons.net name, after its author's name)."""
+    for credits in sorted(CONTENT.glob("*/icons/CREDITS.md")):
+        pack = credits.parent.parent.name
+        rows = [line.split("|") for line in credits.read_text(encoding="utf-8").splitlines()]
+        icons = {(r[2].strip(), r[3].strip()) for r in rows if len(r) == 5 and r[1].strip().endswith(".svg")}
+        assert icons, credits
+        for lang in ("es", "en"):
+            cards = [  # one text op per printed line: a name broken at its hyphen is joined again
+                " ".join(op.text for op in _ops(item.front.ops) if isinstance(op, TextOp)).replace("- ", "-")
+                for item in _items(pack, "creditos", lang)
+            ]
+            text = " ".join(cards)
+            missing = sorted({a for _, a in icons if a not in text})
+            assert not missing, f"{pack}'s credits cards ({lang}) do not name {missing}"
+            # "Author: a, b." on some card (a run may go on, after "…", on the next card)
+            runs = {
+                author: {
+                    name.strip(" .…")
+                    for card in cards
+                    for names in re.findall(re.escape(author) + r": ((?:[a-z0-9-]+(?:, |\.|…) ?)+)", card)
+                    for name in names.split(",")
+                }
+                for author in {a for _, a in icons}
+            }
+            unlisted = sorted(f"{n} ({a})" for n, a in icons if n not in runs[a])
+            assert not unlisted, f"{pack}'s credits cards ({lang}) do not list {unlisted}"
 
 
 def test_the_scan_sees_shared_art() -> None:
@@ -151,3 +191,36 @@ def test_each_spell_prints_its_own_picture(built) -> None:
         for name_b, b in crops[i + 1 :]:
             differing = sum(ImageChops.difference(a, b).convert("L").histogram()[61:])
             assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same picture"
+
+
+@pytest.mark.parametrize(
+    ("pack", "deck", "box"),
+    [
+        ("expedicion", "investigadores", (4.5, 4.0, 18.5, 18.0)),  # the medallion on the name band
+        ("cripta", "heroes", (63 / 2 - 10, 20.0, 63 / 2 + 10, 34.0)),  # the framed portrait
+        ("profundidades", "figuras", (5.0, 5.0, 25.0, 25.0)),  # the standee's figure in its scene
+    ],
+)
+def test_portraits_print_as_drawings(built, pack: str, deck: str, box: tuple[float, float, float, float]) -> None:
+    """In the printed pixels (a PNG export): each portrait holds a dark drawing on a light ground (the
+    icon drawn, not a blank or solid frame), and no two components print the same portrait."""
+    from PIL import Image, ImageChops
+
+    dpi, bleed = 100, 3.0
+    out = built(pack, "--png", "--dpi", str(dpi), "--lang", "en", "--deck", deck)
+    fronts = sorted((out / "en" / "png" / deck).glob("*-front.png"))
+    assert len(fronts) >= 4
+    px = lambda mm: round((mm + bleed) * dpi / 25.4)  # noqa: E731 - trim millimetres to pixels of the export
+    crops = []
+    for png in fronts:
+        with Image.open(png) as im:
+            crop = im.convert("L").crop(tuple(px(v) for v in box))
+        hist = crop.histogram()
+        dark = sum(hist[:70]) / (crop.width * crop.height)
+        light = sum(hist[170:]) / (crop.width * crop.height)
+        assert 0.08 < dark < 0.7 and light > 0.15, f"{png.name}: {dark:.0%} dark, {light:.0%} light"
+        crops.append((png.name, crop))
+    for i, (name_a, a) in enumerate(crops):
+        for name_b, b in crops[i + 1 :]:
+            differing = sum(ImageChops.difference(a, b).histogram()[61:])
+            assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same portrait"

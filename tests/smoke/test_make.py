@@ -59,7 +59,7 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     make(project)
     first = pdfs(project)
     assert "output/muestras/es/cartas.pdf" in first and "output/profundidades/en/entradas.pdf" in first
-    assert len(first) == 2 * (1 + 5)  # muestras' one deck, profundidades' five
+    assert len(first) == 2 * (1 + 6)  # muestras' one deck, profundidades' six (the credits card's included)
     assert (project / "output/.deps/muestras/es/cartas.d").is_file()
 
     out = make(project)

@@ -121,7 +121,7 @@ def test_each_player_has_a_hero_figure_printed_in_both_languages() -> None:
         face = laid_out(CONTENT / PACK, "figuras", lang)["figura-ambar"][0]
         text = " ".join(op.text for op in face.ops if isinstance(op, TextOp))
         assert name in text and fold in text, text
-        assert any(isinstance(op, IconOp) and op.name == "hero" for op in face.ops)
+        assert any(isinstance(op, IconOp) and op.name == "figura-ambar" and op.size >= 12 for op in face.ops)  # its own
 
 
 def test_fewer_hero_figures_than_players(pack_copy) -> None:
