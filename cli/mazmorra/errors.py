@@ -141,6 +141,24 @@ def _rel(path: str, cwd_text: str) -> str:
             return p.name
 
 
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def shown(path: Path | str) -> str:
+    """A path named inside a message's text: as rel(), but a file shipped with the tool (a bundled font,
+    a family's kind file) lying outside the working folder reads `mazmorra/fonts/…`, not a ../ climb to
+    where this machine installed it. For the words of a message only: a Loc's file stays rel()."""
+    p = Path(path)
+    try:
+        p.resolve().relative_to(_resolved(os.getcwd()))
+    except ValueError:
+        try:
+            return "mazmorra/" + p.resolve().relative_to(_PACKAGE).as_posix()
+        except ValueError:
+            pass
+    return rel(p)
+
+
 @lru_cache(maxsize=8)
 def _resolved(cwd: str) -> Path:
     """The working directory resolved once per directory (rel is called for every file a build reads)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from mazmorra import fonts
-from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.errors import Loc, Problem, did_you_mean, shown
 from mazmorra.i18n.labels import Label, Labels
 from mazmorra.i18n.localise import Localisation
 from mazmorra.model import Pack
@@ -115,7 +115,7 @@ def _gaps(
         gone = fonts.missing_chars(text, face)
         if gone:
             missing |= gone
-            files.append(rel(fonts.FONTS[face]))
+            files.append(shown(fonts.FONTS[face]))
     if not missing:
         return []
     chars = sorted(missing)
