@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,13 +52,18 @@ class Term:
     def pattern(self, lang: str) -> re.Pattern[str] | None:
         """Any form of the term in `lang`, as a whole word, in any case."""
         forms = self.forms.get(lang)
-        if not forms:
-            return None
-        alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-        return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+        return _pattern(forms) if forms else None
 
     def name(self, lang: str) -> str:
         return self.forms.get(lang, ("?",))[0]
+
+
+@lru_cache(maxsize=4096)
+def _pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """Compiled once per term and language: the glossary runs over every text of every build, more
+    patterns than the re module's own cache keeps."""
+    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def load_glossary(pack_root: Path) -> tuple[Term, ...]:

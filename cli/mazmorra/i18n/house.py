@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
@@ -37,6 +38,12 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
 _VERB_WINDOW = 3  # words
 
 
+@lru_cache(maxsize=16)
+def _spelled(numbers: str) -> re.Pattern[str]:
+    """A language's number words as whole words (compiled once per language)."""
+    return re.compile(rf"(?<!\w)({'|'.join(numbers.split())})(?!\w)", re.IGNORECASE)
+
+
 def house_problems(pack: Pack, localisation: Localisation) -> list[Problem]:
     """Every house-style warning of one language's texts (source or translated), at the text's line."""
     terms = load_glossary(pack.root)
@@ -57,6 +64,8 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
     found: list[tuple[str, str]] = []
     bold = [m.span(1) for m in _BOLD.finditer(text)]
     for term in terms:
+        if not (term.bold or term.icon):
+            continue  # a plain term is the glossary check's (i18n/glossary.py), not a style rule
         pattern = term.pattern(lang)
         if pattern is None:
             continue
@@ -86,7 +95,7 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
                     )
     numbers = NUMBER_WORDS.get(lang.split("_")[0])
     if numbers and not prose:
-        spelled = re.compile(rf"(?<!\w)({'|'.join(numbers.split())})(?!\w)", re.IGNORECASE)
+        spelled = _spelled(numbers)
         for m in spelled.finditer(TOKEN.sub(" ", text)):
             found.append(("style.number-words", f"{m.group(0)!r}: write numbers as digits in rules text"))
     return found
