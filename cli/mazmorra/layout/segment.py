@@ -161,8 +161,10 @@ _BEFORE = frozenset({"CL", "CP", "EX", "IS", "SY", "WJ"})  # LB11, LB13: no brea
 _AFTER_CLOSE = frozenset({"CL", "CP"})
 
 
+@lru_cache(maxsize=4096)
 def _class(ch: str) -> str:
-    """A character's UAX #14 class (uniseg's data), ambiguous and unknown ones resolved as UAX #14 advises."""
+    """A character's UAX #14 class (uniseg's data), ambiguous and unknown ones resolved as UAX #14 advises;
+    cached: held() asks it at every space of every text, and uniseg's lookup is slow."""
     from uniseg.linebreak import line_break
 
     cls = str(line_break(ch).name) if ch != ICON else "AL"
