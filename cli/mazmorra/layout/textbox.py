@@ -156,13 +156,28 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
                 lang=ctx.lang,
             )
         )
-    for op in block.ops:  # the block was laid out at (0, 0): move it to the box
+    for op in block.ops:  # the block was laid out at (0, 0): move it to the box (built whole: replace() is slow)
         if isinstance(op, TextOp):
             ink = op.color if see >= 1 else with_alpha(op.color, see)
-            lined = replace(op, outline=outline, outline_width=outline_width, outline_dash=outline_dash)
-            out.append(replace(lined, x=op.x + x, y=op.y + y, color=ink))
+            out.append(
+                TextOp(
+                    op.x + x,
+                    op.y + y,
+                    op.text,
+                    op.font,
+                    op.size,
+                    ink,
+                    op.spacing,
+                    outline,
+                    outline_width,
+                    op.rise,
+                    op.underline,
+                    op.strike,
+                    outline_dash,
+                )
+            )
         else:
-            out.append(replace(op, x=op.x + x, y=op.y + y, opacity=see))
+            out.append(IconOp(op.name, op.x + x, op.y + y, op.size, op.color, see))
 
 
 def _letter_spacing(el: ET.Element) -> float:
