@@ -10,7 +10,7 @@ from conftest import edit, laid_out, pdf_text, run_cli
 
 from mazmorra.contracts import Face, TextOp
 from mazmorra.errors import ContentError, Loc, Problem, Severity
-from mazmorra.layout import facecache
+from mazmorra.layout import facecache, facepacks
 from mazmorra.layout.facecache import FaceCache, cache_dir
 from mazmorra.layout.opcodec import decode, encode
 from mazmorra.pipeline import BuildOptions, BuildResult, build
@@ -26,7 +26,8 @@ def _pdfs(out: Path) -> dict[str, bytes]:
 
 
 def _entries(out: Path) -> list[Path]:
-    return sorted(p for p in cache_dir(out).rglob("*") if p.is_file())
+    """The pack files of an output folder's face cache (or of a cache folder's `faces/`)."""
+    return sorted(p for p in (out / "faces" if (out / "faces").is_dir() else cache_dir(out)).rglob("*") if p.is_file())
 
 
 @pytest.fixture
@@ -94,33 +95,86 @@ def test_a_cached_problem_reads_the_line_its_text_stands_on_now(here) -> None:  
     assert _entries(pack.parents[1] / "output")  # the faces a failed build laid out are kept
 
 
+def _records(path: Path) -> list[tuple[bytes, int, int, bytes]]:
+    return facepacks.entries(str(path))
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "swap", "garbage"])
 def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> None:  # type: ignore[no-untyped-def]
     pack = here()
     out = pack.parents[1] / "output"
     _build(pack)
     good = _pdfs(out)
-    entries = _entries(out)
-    hurt = entries[::3]
-    for path in hurt:
-        data = path.read_bytes()
-        if damage == "truncate":
-            path.write_bytes(data[: len(data) // 2])
-        elif damage == "flip":  # one byte of the payload: its hash no longer matches
-            path.write_bytes(data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:])
-        elif damage == "empty":
-            path.write_bytes(b"")
-        elif damage == "swap":  # a whole, valid entry of another face under this face's key
-            path.write_bytes(entries[(entries.index(path) + 1) % len(entries)].read_bytes())
-        else:
-            path.write_bytes(os.urandom(len(data)))
+    [path] = _entries(out)  # one process, one pack file
+    records = _records(path)
+    data = bytearray(path.read_bytes())
+    hurt = records[1::3]
+    if damage == "truncate":  # a build killed in the middle of its third record: the rest is cut off
+        hurt = records[2:]
+        data = data[: hurt[0][1] + 10]
+    elif damage == "flip":  # one byte of a payload: its hash no longer matches
+        for _, offset, length, _ in hurt:
+            data[offset + length // 2] ^= 0xFF
+    elif damage == "empty":
+        hurt, data = records, bytearray()
+    elif damage == "swap":  # a record that names another face's key: its hash no longer matches
+        hurt = hurt[: len(records[2::3])]
+        for (key, offset, _, _), (other, _, _, _) in zip(hurt, records[2::3]):
+            data[offset - len(key) : offset] = other
+    else:
+        hurt, data = records, bytearray(os.urandom(len(data)))
+    path.write_bytes(bytes(data))
     for pdf in out.rglob("*.pdf"):
         pdf.unlink()
+    facecache._SHELVES.clear()  # the next build is another process
     res = _build(pack)
-    assert len(res.laid_out) == len(hurt)
+    assert len(res.laid_out) == len(hurt) > 0
     assert _pdfs(out) == good
-    assert len(_entries(out)) == len(entries)  # each laid out again and stored whole
+    [new] = [p for p in _entries(out) if p != path]  # laid out again and stored whole, in that build's own file
+    assert len(_records(new)) == len(hurt)
     assert _build(pack).laid_out == []
+    facecache._SHELVES.clear()
+    assert _build(pack).laid_out == []
+
+
+def test_a_record_still_being_written_is_read_once_whole(tmp_path: Path) -> None:
+    """Another process's pack file is read while it appends: a record cut short is not read (a
+    miss), and is found whole once this process looks again."""
+    writer = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    writer.put("aa" * 32, encode(("first",)))
+    [path] = _entries(tmp_path)
+    whole = facepacks.record(("bb" * 32).encode(), b"\xe9" + b"x" * 40)
+    with open(path, "ab") as fh:
+        fh.write(whole[:30])  # as if the other process were in the middle of its write
+    facecache._SHELVES.clear()  # another process
+    reader = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert decode(reader.get("aa" * 32)) == ("first",)
+    assert reader.get("bb" * 32) is None and reader.damaged == 0
+    with open(path, "ab") as fh:
+        fh.write(whole[30:])
+    again = FaceCache(tmp_path / "faces", tmp_path / "scratch")  # the next build in that process
+    assert again.get("bb" * 32) is not None
+
+
+def test_a_forked_worker_stores_in_a_file_of_its_own(tmp_path: Path) -> None:
+    import multiprocessing
+
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache.put("aa" * 32, encode(("parent",)))
+
+    def child() -> None:
+        cache.put("bb" * 32, encode(("child",)))
+        cache.put("aa" * 32, encode(("parent",)))
+
+    proc = multiprocessing.get_context("fork").Process(target=child)
+    proc.start()
+    proc.join()
+    cache.put("cc" * 32, encode(("parent again",)))
+    assert proc.exitcode == 0 and len(_entries(tmp_path)) == 2
+    facecache._SHELVES.clear()
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert [decode(fresh.get(k * 32)) for k in ("aa", "bb", "cc")] == [("parent",), ("child",), ("parent again",)]
+    assert fresh.damaged == 0
 
 
 def test_the_live_preview_keeps_entries_in_memory_too(tmp_path: Path) -> None:
@@ -164,16 +218,50 @@ def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None
 
 
 def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Path) -> None:
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000)
-    for i in range(30):
+    for i in range(30):  # 30 builds, each storing one entry in a pack file of its own
+        facecache._SHELVES.clear()
+        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000)
         cache.put(f"{i:064x}", "x" * 2_000)
-        path = cache.root / f"{i:064x}"[:2] / f"{i:064x}"[2:]
-        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # written one second apart
+        [path] = [p for p in _entries(tmp_path) if not p.name.endswith("old")]
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # used one second apart
+        path.rename(path.with_name(f"{i:02d}-{path.name}.old"))
+    for path in _entries(tmp_path):
+        path.rename(path.with_name(path.name.removesuffix(".old")))
     assert cache.trim() > 0
-    left = sorted(int(p.parent.name + p.name, 16) for p in cache.root.rglob("*") if p.is_file())
-    assert sum(p.stat().st_size for p in cache.root.rglob("*") if p.is_file()) <= 40_000 * 0.8
+    files = _entries(tmp_path)
+    assert sum(p.stat().st_size for p in files) <= 40_000 * 0.8
+    left = sorted(int(p.name[:2]) for p in files)
     assert left == list(range(30 - len(left), 30))  # the newest kept
+    facecache._SHELVES.clear()
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert [fresh.get(f"{i:064x}") is not None for i in range(30)] == [i in left for i in range(30)]
     assert not list((tmp_path / "scratch").glob("*"))  # nothing left half-written
+
+
+def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_path: Path) -> None:
+    n = facepacks.MAX_FILES + 3
+    for i in range(n):  # as many builds, each laying out one face (one card edited at a time)
+        facecache._SHELVES.clear()
+        FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{i:064x}", encode((f"face {i}",)))
+    facecache._SHELVES.clear()
+    FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{0:064x}", encode(("face 0",)))  # stored twice
+    damaged = next(p for p in _entries(tmp_path) if _records(p)[0][0] != f"{0:064x}".encode())
+    data = bytearray(damaged.read_bytes())
+    data[-3] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    [(key, _, _, _)] = _records(damaged)
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert cache.trim() == 2  # the damaged record and the older copy of face 0
+    [merged] = _entries(tmp_path)
+    assert len(_records(merged)) == n - 1
+    facecache._SHELVES.clear()
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    for i in range(n):
+        k = f"{i:064x}"
+        assert (decode(fresh.get(k)) if k.encode() != key else fresh.get(k)) == (
+            (f"face {i}",) if k.encode() != key else None
+        )
+    assert fresh.damaged == 0 and not list((tmp_path / "scratch").glob("*"))
 
 
 def test_turned_off_by_the_environment(here, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
@@ -206,7 +294,8 @@ def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_pat
     assert all(proc.exitcode == 0 for proc in procs)
     cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert [decode(cache.get(k)) for k in keys] == faces and cache.damaged == 0
-    assert not list((tmp_path / "scratch").iterdir())
+    assert len(_entries(tmp_path)) == 4  # one pack file each, appended to
+    assert not (tmp_path / "scratch").exists()  # nothing written elsewhere first
 
 
 def test_what_a_template_reads_is_kept_and_follows_its_source(tmp_path: Path) -> None:

@@ -6,9 +6,10 @@ classes, the template with what it includes, the component's context in the lang
 the pack's files and print settings); its value is the face's ops and the problems laying it out
 met. Ops and problems are stored as plain tuples derived from their dataclass fields, so a new op
 class needs no change here (its fields enter the schema hash, and so every key). Entries live
-under `<output>/.cache/faces/`, one file each, written to a temporary name and renamed (a killed
-or concurrent build never leaves half an entry), checked against their own hash when read (a
-damaged entry is a miss, and removed), and trimmed oldest-used first past a size bound.
+under `<output>/.cache/faces/`, appended to one pack file per process (layout/facepacks.py: a
+killed or concurrent build leaves at most a record cut short, which is never read), checked
+against their own hash when read (a damaged entry is a miss), and trimmed by file, oldest-used
+first, past a size bound.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import importlib.util
 import json
 import marshal
 import os
+import secrets
+import shutil
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -30,13 +32,12 @@ from typing import Any, Protocol
 
 from mazmorra import __version__, contracts
 from mazmorra.errors import Loc, Problem
+from mazmorra.layout import facepacks
 from mazmorra.layout.opcodec import CLASSES, decode, encode
 from mazmorra.write import TMP_DIR, TMP_PREFIX
 
-FORMAT = b"MZFACE01"  # a stored entry starts so; a new layout of the file changes it
-_DIGEST = 32  # bytes of BLAKE2b over the payload, after FORMAT
+_DIGEST = 32  # bytes of a BLAKE2b hash
 DEFAULT_MB = 256  # the cache's size bound unless MAZMORRA_FACE_CACHE_MB says
-_TOUCH_AFTER = 3600.0  # s: a hit older than this is marked used again (what eviction goes by)
 _KEEP = 5_000  # entries kept in memory by a process, besides the disk
 _KEPT: dict[tuple[Path, str], Any] = {}  # (cache folder, key) -> the value as stored (encoded, immutable)
 
@@ -253,22 +254,24 @@ def through(
 
 # ---------------------------------------------------------------- the store
 
+_SHELVES: dict[str, facepacks.Shelf] = {}  # cache folder -> this process's view of its pack files
+_FOLDERS = 12  # cache folders a process keeps open at once (a build has three: faces, templates, forms)
+
 
 @dataclasses.dataclass
 class FaceCache:
-    """Entries under `root`, one file each; `limit` bytes at most once `trim` has run."""
+    """Entries under `root`, in pack files (layout/facepacks.py); `limit` bytes at most once `trim` has run."""
 
     root: Path
-    scratch: Path  # where entries are written before they are renamed into place (the build's scratch folder)
+    scratch: Path  # where merged pack files are written before they are renamed into place (the build's scratch folder)
     limit: int = DEFAULT_MB * 1024 * 1024
     memory: bool = False  # entries kept in this process's memory too (up to _KEEP), for a process that builds again
     hits: int = 0
     misses: int = 0
-    damaged: int = 0  # entries that failed their check (each then removed and laid out again)
+    damaged: int = 0  # entries that failed their check (each then laid out again and stored anew)
     stale: int = 0  # entries whose face read another component that changed since
     written: int = 0
-    _made: set[str] = dataclasses.field(default_factory=set)  # folders known to exist
-    _beside: bool | None = None  # whether the scratch folder is on the entries' filesystem
+    _fresh: bool = False  # whether this store has looked for what other processes added
 
     @classmethod
     def for_output(cls, out_dir: Path, root: Path | None = None) -> FaceCache | None:
@@ -284,8 +287,17 @@ class FaceCache:
         """Another store in the same cache folder (compiled templates), sharing its scratch folder."""
         return FaceCache(self.root.parent / name, self.scratch, self.limit, self.memory)
 
-    def _path(self, k: str) -> str:
-        return f"{self.root}/{k[:2]}/{k[2:]}"  # plain strings: one per face, pathlib's cost shows
+    def _shelf(self) -> facepacks.Shelf:
+        root = str(self.root)
+        shelf = _SHELVES.get(root)
+        if shelf is None:
+            while len(_SHELVES) >= _FOLDERS:  # a process building in many folders (a test run) keeps its files few
+                _SHELVES.pop(next(iter(_SHELVES))).close()
+            shelf = _SHELVES[root] = facepacks.Shelf(root)
+        if not self._fresh:
+            self._fresh = True
+            shelf.refresh()
+        return shelf
 
     def get(self, k: str) -> Any | None:
         """The value stored under key `k` as it was put (still encoded), or None: absent or damaged."""
@@ -293,39 +305,23 @@ class FaceCache:
         if kept is not None:
             self.hits += 1
             return kept
-        path = self._path(k)
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-                mtime = os.fstat(fh.fileno()).st_mtime
-        except OSError:
-            self.misses += 1
-            return None
-        try:
-            if data[: len(FORMAT)] != FORMAT:
-                raise ValueError("not an entry")
-            stored, payload = data[len(FORMAT) : len(FORMAT) + _DIGEST], data[len(FORMAT) + _DIGEST :]
-            if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != stored:
-                raise ValueError("damaged")
-            stored_key, value = marshal.loads(payload)
-            if stored_key != k:
-                raise ValueError("another key's entry")
-        except (ValueError, EOFError, TypeError):
-            self.damaged += 1
-            self.misses += 1
+        shelf = self._shelf()
+        name = k.encode("utf-8")
+        while True:
+            payload, damaged = shelf.read(name)
+            self.damaged += damaged
+            if payload is None:
+                self.misses += 1
+                return None
             try:
-                os.unlink(path)
-            except OSError:
-                pass
-            return None
-        self.hits += 1
-        self.keep(k, value)
-        if time.time() - mtime > _TOUCH_AFTER:
-            try:
-                os.utime(path)
-            except OSError:
-                pass
-        return value
+                value = marshal.loads(payload)
+            except (ValueError, EOFError, TypeError):
+                self.damaged += 1
+                shelf.forget(name)
+                continue
+            self.hits += 1
+            self.keep(k, value)
+            return value
 
     def keep(self, k: str, value: Any) -> None:
         """Keep an entry in this process too (a long-running preview reads it again without the disk)."""
@@ -336,68 +332,48 @@ class FaceCache:
         _KEPT[(self.root, k)] = value
 
     def put(self, k: str, value: Any) -> None:
-        """Store an encoded value under `k`: written whole to a temporary file, then renamed (two
-        builds writing the same key write the same bytes; a reader sees one or the other)."""
+        """Store an encoded value under `k`, appended to this process's pack file (two builds
+        storing the same key store the same value; a reader takes either)."""
         self.keep(k, value)
-        payload = marshal.dumps((k, value))
-        data = FORMAT + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
-        path = self._path(k)
-        folder = os.path.dirname(path)
-        try:
-            if folder not in self._made:
-                os.makedirs(folder, exist_ok=True)
-                self._made.add(folder)
-            tmp = self._temporary(folder, k)
-            try:
-                try:
-                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-                except FileNotFoundError:  # a concurrent build has just removed the scratch folder
-                    os.makedirs(os.path.dirname(tmp), exist_ok=True)
-                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.lexists(tmp):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            return  # a cache that cannot be written only costs time
-        self.written += 1
+        if self._shelf().append(k.encode("utf-8"), marshal.dumps(value)):
+            self.written += 1
 
-    def _temporary(self, folder: str, k: str) -> str:
-        """Where an entry is written before it is renamed into place: the scratch folder beside
-        output/ (a build killed mid-write leaves nothing inside output/, and the next build sweeps
-        it away), or beside the entry when the scratch folder is on another filesystem."""
-        if self._beside is None:
-            self.scratch.mkdir(parents=True, exist_ok=True)
-            self._beside = os.stat(self.scratch).st_dev == os.stat(folder).st_dev
-        return f"{self.scratch if self._beside else folder}/{TMP_PREFIX}{os.getpid()}-{k[:20]}"
+    def _temporary(self, name: str) -> str:
+        """Where a merged pack file is written before it is renamed into place: the scratch folder
+        beside output/ (a build killed mid-write leaves nothing inside output/, and the next build
+        sweeps it away), or beside the files when the scratch folder is on another filesystem."""
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        beside = os.stat(self.scratch).st_dev == os.stat(self.root).st_dev
+        return f"{self.scratch if beside else self.root}/{TMP_PREFIX}{os.getpid()}-{name}"
 
     def trim(self) -> int:
-        """Remove the least recently used entries until the cache is within 80 % of its bound; how
-        many entries were removed."""
-        entries = []
-        total = 0
-        try:
-            for sub in os.scandir(self.root):
-                if sub.is_dir():
-                    for entry in os.scandir(sub.path):
-                        st = entry.stat()
-                        entries.append((st.st_mtime, entry.path, st.st_size))
-                        total += st.st_size
-        except OSError:
-            return 0
-        if total <= self.limit:
-            return 0
+        """Merge the pack files into one when there are too many, then remove the least recently used
+        files until the cache is within 80 % of its bound; how many entries were removed."""
+        shelf = self._shelf()
+        found = facepacks.packs(str(self.root))
         removed = 0
-        for _, path, size in sorted(entries):
+        for old in os.scandir(self.root) if found else ():  # one file per entry, as earlier versions stored them
+            if old.is_dir() and len(old.name) == 2:
+                shutil.rmtree(old.path, ignore_errors=True)
+        if len(found) > facepacks.MAX_FILES:
+            name = f"{os.getpid()}-{secrets.token_hex(6)}{facepacks.SUFFIX}"
+            paths = [path for _, path, _ in found]
+            removed += facepacks.merge(paths, f"{self.root}/{name}", self._temporary(name))
+            for path in paths:
+                shelf.dropped(path)
+            found = facepacks.packs(str(self.root))
+        total = sum(size for _, _, size in found)
+        if total <= self.limit:
+            return removed
+        for _, path, size in found:
             if total <= self.limit * 0.8:
                 break
+            count = len(facepacks.entries(path))
             try:
                 os.unlink(path)
             except OSError:
                 continue
+            shelf.dropped(path)
             total -= size
-            removed += 1
+            removed += count
         return removed
