@@ -171,6 +171,7 @@ def with_alpha(canonical: str, opacity: float) -> str:
     return _canonical(round(r * 255), round(g * 255), round(b * 255), a * opacity)
 
 
+@lru_cache(maxsize=4096)  # the print checks ask it for every run of text and icon of every face, of few colours
 def over(top: str, bottom: str) -> str:
     """The opaque #rrggbb seen where `top` (maybe translucent) lies over opaque `bottom`."""
     r1, g1, b1, a = rgba(top)

@@ -11,7 +11,8 @@ the field that gives it its colour.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -44,28 +45,29 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
     def strip(op: Op) -> Shape:
         if isinstance(op, RotateOp):
             return ("rotate", op.angle, op.cx, op.cy, tuple(strip(o) for o in op.ops))
-        out: list[object] = [type(op).__name__]
-        for name in _names(type(op)):
-            value = getattr(op, name)
-            if name in PAINTS:
-                colours.append(value or "")
-                out.append(value is None)  # painted or not is a difference of shape
-            else:
-                out.append(value)
+        name, values, paints = _fields(type(op))
+        out: list[object] = [name, *values(op)]
+        for k in paints:
+            value = out[k]
+            colours.append(value or "")  # type: ignore[arg-type]
+            out[k] = value is None  # painted or not is a difference of shape
         return tuple(out)
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)
 
 
-_NAMES: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[str, Callable[[Op], tuple[object, ...]], tuple[int, ...]]] = {}
 
 
-def _names(kind: type) -> tuple[str, ...]:
-    """An op class's field names (dataclasses.fields is slow on every op of every face)."""
-    if kind not in _NAMES:
-        _NAMES[kind] = tuple(f.name for f in fields(kind))
-    return _NAMES[kind]
+def _fields(kind: type) -> tuple[str, Callable[[Op], tuple[object, ...]], tuple[int, ...]]:
+    """An op class's name, a getter of its field values as a tuple, and where in (name, *values) its
+    colours stand (dataclasses.fields and getattr are slow on every op of every face)."""
+    if kind not in _FIELDS:
+        names = [f.name for f in fields(kind)]
+        get = operator.attrgetter(*names) if len(names) > 1 else (lambda op: tuple(getattr(op, n) for n in names))
+        _FIELDS[kind] = (kind.__name__, get, tuple(1 + k for k, n in enumerate(names) if n in PAINTS))
+    return _FIELDS[kind]
 
 
 def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,14 +18,19 @@ CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entr
 _DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
 
 _PLAIN = (str, int, float, bool, type(None))
-_SHAPES: dict[type, tuple[str, str, tuple[str, ...]] | None] = {}  # class -> (module, name, fields); None: not one
+_SHAPES: dict[type, tuple[tuple[str, str, str], Callable[[Any], Any]] | None] = {}  # None: not a dataclass
 
 
-def _shape(cls: type) -> tuple[str, str, tuple[str, ...]] | None:
-    """A dataclass's module, name and field names (looked up once per class: encoding is per op)."""
+def _shape(cls: type) -> tuple[tuple[str, str, str], Callable[[Any], Any]] | None:
+    """A dataclass's tag (with its module and name) and a getter of its fields' values as a tuple
+    (looked up once per class: encoding is per op)."""
     if cls not in _SHAPES:
-        dc = dataclasses.is_dataclass(cls)
-        _SHAPES[cls] = (cls.__module__, cls.__name__, tuple(f.name for f in dataclasses.fields(cls))) if dc else None
+        if dataclasses.is_dataclass(cls):
+            names = [f.name for f in dataclasses.fields(cls)]
+            get = operator.attrgetter(*names) if len(names) > 1 else (lambda v: tuple(getattr(v, n) for n in names))
+            _SHAPES[cls] = ((_DC, cls.__module__, cls.__name__), get)
+        else:
+            _SHAPES[cls] = None
     return _SHAPES[cls]
 
 
@@ -42,8 +48,8 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
         return (_TL, locs[value])
     shape = _shape(cls)
     if shape is not None:
-        module, name, names = shape
-        return (_DC, module, name, *[encode(getattr(value, n), locs) for n in names])
+        tag, get = shape
+        return (*tag, *[v if type(v) in _PLAIN else encode(v, locs) for v in get(value)])
     if isinstance(value, enum.Enum):
         return (_EN, cls.__module__, cls.__name__, value.value)
     if cls is list:
