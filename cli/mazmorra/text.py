@@ -178,6 +178,11 @@ def _split_lines(text: str, state: State) -> tuple[list[list[list[Part]]], State
             if not raw:
                 continue
             parts: list[Part] = []
+            if "{" not in raw:  # most words: no icon token
+                state = _add_text(parts, raw, state)
+                if parts:
+                    chunks.append(parts)
+                continue
             pos = 0
             for m in TOKEN.finditer(raw):
                 state = _add_text(parts, raw[pos : m.start()], state)

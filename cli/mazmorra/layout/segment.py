@@ -193,6 +193,17 @@ def held(chunks: list[list[Part]]) -> list[list[Part]]:
         return chunks
     out = [chunks[0]]
     for chunk in chunks[1:]:
+        last, first = out[-1][-1] if out[-1] else None, chunk[0] if chunk else None
+        if (  # the common case, letters or digits on both sides, seen without spelling the chunks out
+            type(last) is TextPart
+            and type(first) is TextPart
+            and last.text
+            and first.text
+            and last.text[-1].isalnum()
+            and first.text[0].isalnum()
+        ):
+            out.append(chunk)
+            continue
         tail, _ = _spelled(tuple(out[-1][-2:]))
         head, _ = _spelled(tuple(chunk[:2]))
         if not tail or not head or (tail[-1].isalnum() and head[0].isalnum()) or not _held_at(tail, head):
