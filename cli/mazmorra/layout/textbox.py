@@ -4,7 +4,6 @@ moved into place; optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -15,10 +14,10 @@ from mazmorra.colour import parse as parse_colour
 from mazmorra.colour import with_alpha
 from mazmorra.contracts import IconOp, Op, TextBox, TextOp
 from mazmorra.errors import Problem, Severity
-from mazmorra.layout.attrs import FaceContext, choice, dash, el_colour, length, number, opt_colour
-from mazmorra.layout.ellipsis import ELLIPSIZE, cut_warning, ellipsized
+from mazmorra.layout import textattrs
+from mazmorra.layout.attrs import FaceContext
+from mazmorra.layout.ellipsis import cut_warning, ellipsized
 from mazmorra.layout.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
-from mazmorra.layout.paint import corners, opacity, paint, rect_op
 from mazmorra.layout.segment import SPACE
 from mazmorra.text import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
 from mazmorra.units import PT_PER_MM
@@ -28,11 +27,7 @@ TEXT_ATTRS = frozenset(
     | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity", "join"}
     | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize", "cap"}
 )
-ALIGN = ("left", "center", "right", "justify")
-VALIGN = ("top", "middle", "bottom")
-SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
 SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
-ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 
 def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -40,21 +35,10 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     content = (el.text or "").strip()
     if not content:
         return
-    x, y, w, h = ox + length(el, "x"), oy + length(el, "y"), length(el, "w"), length(el, "h")
-    if w <= 0 or h <= 0:
-        raise ValueError(
-            f"<text> box is {w:g}×{h:g} mm: width and height must be positive "
-            "(is the component too small for its template?)"
-        )
-    size = number(el, "size", 9.0)
-    role = choice(el, "role", ROLES)
-    floor = getattr(ctx.printing.min_size, role)
-    if size < floor - 1e-9:
-        raise ValueError(
-            f"<text size='{size:g}'> is below the smallest legible size for {role} text ({floor:g} pt, "
-            f"pack.yaml print: min_size: {role}:); enlarge it (and its box) or give the box another role"
-        )
-    min_size = max(number(el, "min-size", size), floor)
+    k = textattrs.key(el, ox, oy, ctx.printing.min_size)
+    kept = textattrs.known(k)  # every card of a template reads the same attributes: read once
+    at = kept[0] if kept is not None else textattrs.read_frame(el, ox, oy, ctx.printing.min_size)
+    size, role, floor, min_size = at.size, at.role, at.floor, at.min_size
     fld = el.get("field")
     issues, spans = span_issues(content, ctx) if "[" in content else ([], ())
     for issue in issues:
@@ -63,40 +47,36 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     faces = ctx.font(font, f"<text font='{font}'>")
     if ctx.lang_faces is not None:  # the language's own fonts replace the template's (pack.yaml `fonts:`)
         faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
-    round_box = choice(el, "shape", SHAPES) == "round"
+    look = kept[1] if kept is not None else textattrs.read_look(el, at)
+    if kept is None:
+        textattrs.keep(k, at, look)
+    round_box = look.round_box
     style = Style(
-        font=faces.regular,
-        bold_font=faces.bold,
-        color=el_colour(el, "color", "#222222"),
-        leading=number(el, "leading", 1.18),
-        align="center" if round_box else choice(el, "align", ALIGN),
-        valign="middle" if round_box else choice(el, "valign", VALIGN),
-        italic_font=faces.italic,
-        bold_italic_font=faces.bold_italic,
-        paragraph_spacing=float(el.get("paragraph-spacing", "0.5")) if _number_ok(el) else 0.5,
-        inside_color=el_colour(el, "number-color", "#222222"),
-        spacing=_letter_spacing(el),
-        span_fonts=spans,
+        faces.regular,
+        faces.bold,
+        look.color,
+        look.leading,
+        look.align,
+        look.valign,
+        faces.italic,
+        faces.bold_italic,
+        look.paragraph_spacing,
+        look.inside_color,
+        look.spacing,
+        spans,
     )
     if el.get("rotate") is None and ctx.top is not None:  # a design-mode outline (a turned box: not shown)
-        ctx.outlines.append((x, y, w, h))
-    frame = paint(el, (x, y, w, h))
-    if frame.fill or frame.stroke or frame.gradient:  # the box's own frame, behind its text
-        out.append(rect_op(frame, (x, y, w, h), *corners(el)))
-    see = opacity(el)
-    outline = opt_colour(el, "outline")
-    if outline and see < 1:
-        outline = with_alpha(outline, see)
-    outline_width = length(el, "outline-width", 0.25) if outline else 0.0
-    outline_dash = dash(el.get("outline-dash", "")) if outline else ()
-    pad = length(el, "padding", 0)
-    x, y, w, h = x + pad, y + pad, w - 2 * pad, h - 2 * pad
+        ctx.outlines.append((at.x, at.y, at.w, at.h))
+    if look.frame is not None:  # the box's own frame, behind its text
+        out.append(look.frame)
+    see, outline, outline_width, outline_dash = look.see, look.outline, look.outline_width, look.outline_dash
+    x, y, w, h = look.x, look.y, look.w, look.h
 
     def lay(text: str) -> TextBlock:
         lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
         return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
 
-    cuts = choice(el, "ellipsize", ELLIPSIZE)
+    cuts = look.cuts
     block = lay(content)
     if cuts != "none" and not block.fits:  # cut, "…" where it is (layout/ellipsis.py)
         block, cut = ellipsized(content, lay, cuts)
@@ -180,20 +160,6 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             out.append(IconOp(op.name, op.x + x, op.y + y, op.size, op.color, see))
 
 
-def _letter_spacing(el: ET.Element) -> float:
-    """letter-spacing= in em (0.05: a twentieth of the font size after every letter), -0.2 to 1."""
-    raw = el.get("letter-spacing")
-    if raw is None:
-        return 0.0
-    try:
-        value = float(raw.strip().removesuffix("em"))
-    except ValueError:
-        value = math.nan
-    if not -0.2 <= value <= 1:
-        raise ValueError(f'<text letter-spacing="{raw}">: in em, from -0.2 to 1 (0.05 adds a twentieth of the size)')
-    return value
-
-
 @lru_cache(maxsize=1024)
 def _capacity(
     content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
@@ -222,20 +188,6 @@ def _capacity(
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid) else (lo, mid)
     return len(text(lo))
-
-
-def _number_ok(el: ET.Element) -> bool:
-    """paragraph-spacing= is a number of lines, 0 or more (checked here: `number` wants it positive)."""
-    raw = el.get("paragraph-spacing")
-    if raw is None:
-        return False
-    try:
-        ok = 0 <= float(raw) <= 10
-    except ValueError:
-        ok = False
-    if not ok:
-        raise ValueError(f"<text paragraph-spacing='{raw}'>: a number of lines between 0 and 10 (0.5 by default)")
-    return True
 
 
 @dataclass(frozen=True)
