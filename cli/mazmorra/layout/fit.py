@@ -223,8 +223,9 @@ def layout(
                     x += pw
             lines.append(Line(tuple(cur), x))
             widest = max(widest, x)
-        if lines:
-            lines[-1] = replace(lines[-1], last=True)
+        if lines:  # built whole: dataclasses.replace costs more than the line
+            end = lines[-1]
+            lines[-1] = Line(end.items, end.width, end.align, end.gap_before, True)
     return lines, widest
 
 
