@@ -24,6 +24,15 @@ SUFFIX = ".mzp"
 MAX_FILES = 64  # past this many pack files, `trim` merges them into one (each build that lays out adds one)
 TOUCH_AFTER = 3600.0  # s: a file hit longer ago than this is marked used again (what eviction goes by)
 _CHUNK = 1 << 20  # bytes read at a time while indexing
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows would otherwise translate line ends
+
+
+def _pread(fd: int, n: int, offset: int) -> bytes:
+    """n bytes at `offset` of a file, whatever its position (os.pread where there is one)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, n, offset)
+    os.lseek(fd, offset, os.SEEK_SET)  # pragma: no cover (Windows)
+    return os.read(fd, n)  # pragma: no cover
 
 
 def record(key: bytes, payload: bytes) -> bytes:
@@ -41,7 +50,7 @@ def scan(fd: int, start: int, end: int) -> tuple[list[tuple[bytes, int, int, byt
     while pos + RECORD.size <= end:
         off = pos - base
         if len(buf) - off < RECORD.size + 255 and base + len(buf) < end:
-            base, buf, off = pos, os.pread(fd, min(_CHUNK, end - pos), pos), 0
+            base, buf, off = pos, _pread(fd, min(_CHUNK, end - pos), pos), 0
         if len(buf) - off < RECORD.size:
             break
         mark, klen, plen, dig = RECORD.unpack_from(buf, off)
@@ -98,9 +107,9 @@ class Shelf:
             known = self.files.get(path)
             try:
                 if known is None:
-                    fd = os.open(path, os.O_RDONLY)
+                    fd = os.open(path, os.O_RDONLY | _BINARY)
                     st = os.fstat(fd)
-                    if os.pread(fd, len(MAGIC), 0) != MAGIC:
+                    if _pread(fd, len(MAGIC), 0) != MAGIC:
                         os.close(fd)
                         continue
                     known = self.files[path] = PackFile(path, fd, len(MAGIC), st.st_mtime)
@@ -130,7 +139,7 @@ class Shelf:
         while places:
             where = places[-1]
             try:
-                payload = os.pread(where.file.fd, where.length, where.offset)
+                payload = _pread(where.file.fd, where.length, where.offset)
             except OSError:
                 payload = b""
             h = hashlib.blake2b(key, digest_size=32)
@@ -183,7 +192,7 @@ class Shelf:
             self.writer = None  # removed, cut or written to by someone else: records would not be where indexed
         os.makedirs(self.root, exist_ok=True)
         path = f"{self.root}/{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}"
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | _BINARY, 0o644)
         os.write(fd, MAGIC)
         self.writer = self.files[path] = PackFile(path, fd, len(MAGIC), time.time())
         self.writer_pid = os.getpid()
@@ -222,11 +231,11 @@ def packs(root: str) -> list[tuple[float, str, int]]:
 def entries(path: str) -> list[tuple[bytes, int, int, bytes]]:
     """The whole records of one pack file (none when it is not one)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | _BINARY)
     except OSError:
         return []
     try:
-        if os.pread(fd, len(MAGIC), 0) != MAGIC:
+        if _pread(fd, len(MAGIC), 0) != MAGIC:
             return []
         return scan(fd, len(MAGIC), os.fstat(fd).st_size)[0]
     except OSError:
@@ -242,15 +251,15 @@ def merge(paths: list[str], into: str, tmp: str) -> int:
     total = 0
     for path in paths:
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = os.open(path, os.O_RDONLY | _BINARY)
         except OSError:
             continue
         try:
-            if os.pread(fd, len(MAGIC), 0) != MAGIC:
+            if _pread(fd, len(MAGIC), 0) != MAGIC:
                 continue
             for key, offset, length, dig in scan(fd, len(MAGIC), os.fstat(fd).st_size)[0]:
                 total += 1
-                payload = os.pread(fd, length, offset)
+                payload = _pread(fd, length, offset)
                 h = hashlib.blake2b(key, digest_size=32)
                 h.update(payload)
                 if len(payload) == length and h.digest() == dig:
