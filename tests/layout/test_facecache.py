@@ -331,3 +331,15 @@ def test_what_a_template_reads_is_kept_and_follows_its_source(tmp_path: Path) ->
     source, filename, _ = t.loader.get_source(t.env, "c.xml.j2")
     disk.put(facecache.key(facecache.tool_hash(), "undeclared", filename, source), "copy")  # not a list of names
     assert not t.uses(["c.xml.j2"], "copy")  # "copy" is a string holding the name, not a list of names
+
+
+def test_entries_of_the_one_file_per_face_layout_are_removed_by_the_next_trim(tmp_path: Path) -> None:
+    old = tmp_path / "faces" / "ab"
+    old.mkdir(parents=True)
+    (old / ("cd" * 31)).write_bytes(b"MZFACE01" + b"\0" * 40)  # as earlier versions stored a face
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    assert cache.get("ab" + "cd" * 31) is None  # never read
+    cache.put("ef" * 32, encode(("kept",)))
+    cache.trim()
+    assert not old.exists() and [p.suffix for p in _entries(tmp_path)] == [".mzp"]
+    assert decode(cache.get("ef" * 32)) == ("kept",)
