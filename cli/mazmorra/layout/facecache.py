@@ -271,7 +271,8 @@ class FaceCache:
     damaged: int = 0  # entries that failed their check (each then laid out again and stored anew)
     stale: int = 0  # entries whose face read another component that changed since
     written: int = 0
-    _fresh: bool = False  # whether this store has looked for what other processes added
+    _looked: facepacks.Shelf | None = dataclasses.field(default=None, repr=False, compare=False)  # the view
+    # this store has refreshed: it looks for what other processes added once (and again if the view was dropped)
 
     @classmethod
     def for_output(cls, out_dir: Path, root: Path | None = None) -> FaceCache | None:
@@ -294,8 +295,8 @@ class FaceCache:
             while len(_SHELVES) >= _FOLDERS:  # a process building in many folders (a test run) keeps its files few
                 _SHELVES.pop(next(iter(_SHELVES))).close()
             shelf = _SHELVES[root] = facepacks.Shelf(root)
-        if not self._fresh:
-            self._fresh = True
+        if self._looked is not shelf:
+            self._looked = shelf
             shelf.refresh()
         return shelf
 
