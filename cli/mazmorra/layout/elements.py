@@ -156,27 +156,43 @@ ROOT_ATTRS = frozenset({"background", "safe-margin"})  # safe-margin: a small pi
 def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """Every child element of `parent`, in document order, at offset (ox, oy) mm."""
     for el in parent:
-        with located(el):
-            spec = ELEMENTS.get(el.tag)
-            if spec is None:
-                raise ValueError(
-                    f"unknown element <{el.tag}>{did_you_mean(el.tag, ELEMENTS)} (elements: "
-                    f"{', '.join(sorted(ELEMENTS))})"
-                )
-            if not spec.checks_own:
-                check_attrs(el, spec.attrs | COMMON)
-            if el.get("overlap", "ok") != "ok":
-                raise ValueError(f"<{el.tag} overlap='{el.get('overlap')}'>: the only value is \"ok\"")
-            start = len(out)
-            if el.get("rotate") is None:
-                spec.handler(el, ctx, ox, oy, out)
-            else:
-                inner: list[Op] = []
-                spec.handler(el, ctx, ox, oy, inner)
-                cx, cy = _pivot(el, ox, oy, inner)
-                out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
-            if el.tag != "g" or el.get("rotate") is not None:  # a plain <g>'s children claim their own ops
-                ctx.own(out, start, el)
+        try:  # as `with located(el):`, without a context manager per element of every face
+            _element(el, ctx, ox, oy, out)
+        except ElementError as exc:
+            if exc.at is None and el.get(AT) is not None:
+                raise ElementError(str(exc), el.get(AT)) from None
+            raise
+        except ValueError as exc:
+            raise ElementError(str(exc), el.get(AT)) from None
+
+
+_ALLOWED: dict[frozenset[str], frozenset[str]] = {}  # an element's own attributes -> with the common ones
+
+
+def _element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
+    """One element at offset (ox, oy) mm: checked, drawn, and its ops claimed."""
+    spec = ELEMENTS.get(el.tag)
+    if spec is None:
+        raise ValueError(
+            f"unknown element <{el.tag}>{did_you_mean(el.tag, ELEMENTS)} (elements: {', '.join(sorted(ELEMENTS))})"
+        )
+    if not spec.checks_own:
+        allowed = _ALLOWED.get(spec.attrs)
+        if allowed is None:
+            allowed = _ALLOWED[spec.attrs] = spec.attrs | COMMON
+        check_attrs(el, allowed)
+    if el.get("overlap", "ok") != "ok":
+        raise ValueError(f"<{el.tag} overlap='{el.get('overlap')}'>: the only value is \"ok\"")
+    start = len(out)
+    if el.get("rotate") is None:
+        spec.handler(el, ctx, ox, oy, out)
+    else:
+        inner: list[Op] = []
+        spec.handler(el, ctx, ox, oy, inner)
+        cx, cy = _pivot(el, ox, oy, inner)
+        out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
+    if el.tag != "g" or el.get("rotate") is not None:  # a plain <g>'s children claim their own ops
+        ctx.own(out, start, el)
 
 
 def _angle(el: ET.Element) -> float:
