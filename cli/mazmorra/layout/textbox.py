@@ -261,7 +261,7 @@ def _text_block(
             if placed is None:
                 break
             px = lx + placed.x / PT_PER_MM
-            if part == SPACE and not run:  # a space held to the next word (segment.held) opens no run: a gap
+            if not run and part == SPACE:  # a space held to the next word (segment.held) opens no run: a gap
                 continue
             if isinstance(part, TextPart):
                 if not run:
