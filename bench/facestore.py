@@ -97,7 +97,7 @@ def main() -> None:
             for name, make in runs.items():
                 root = Path(tmp) / f"{n}-{len(best)}-{abs(hash(name))}"
                 root.mkdir()
-                facecache._SHELVES.clear()
+                facecache.drop_views()
                 store, done = make(root)
                 got = _measure(store, done, args.entries)
                 if name not in best or sum(got[1:]) < sum(best[name][1:]):

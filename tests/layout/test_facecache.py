@@ -126,14 +126,14 @@ def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> N
     path.write_bytes(bytes(data))
     for pdf in out.rglob("*.pdf"):
         pdf.unlink()
-    facecache._SHELVES.clear()  # the next build is another process
+    facecache.drop_views()  # the next build is another process
     res = _build(pack)
     assert len(res.laid_out) == len(hurt) > 0
     assert _pdfs(out) == good
     [new] = [p for p in _entries(out) if p != path]  # laid out again and stored whole, in that build's own file
     assert len(_records(new)) == len(hurt)
     assert _build(pack).laid_out == []
-    facecache._SHELVES.clear()
+    facecache.drop_views()
     assert _build(pack).laid_out == []
 
 
@@ -146,7 +146,7 @@ def test_a_record_still_being_written_is_read_once_whole(tmp_path: Path) -> None
     whole = facepacks.record(("bb" * 32).encode(), b"\xe9" + b"x" * 40)
     with open(path, "ab") as fh:
         fh.write(whole[:30])  # as if the other process were in the middle of its write
-    facecache._SHELVES.clear()  # another process
+    facecache.drop_views()  # another process
     reader = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert decode(reader.get("aa" * 32)) == ("first",)
     assert reader.get("bb" * 32) is None and reader.damaged == 0
@@ -171,7 +171,7 @@ def test_a_forked_worker_stores_in_a_file_of_its_own(tmp_path: Path) -> None:
     proc.join()
     cache.put("cc" * 32, encode(("parent again",)))
     assert proc.exitcode == 0 and len(_entries(tmp_path)) == 2
-    facecache._SHELVES.clear()
+    facecache.drop_views()
     fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert [decode(fresh.get(k * 32)) for k in ("aa", "bb", "cc")] == [("parent",), ("child",), ("parent again",)]
     assert fresh.damaged == 0
@@ -219,7 +219,7 @@ def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None
 
 def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Path) -> None:
     for i in range(30):  # 30 builds, each storing one entry in a pack file of its own
-        facecache._SHELVES.clear()
+        facecache.drop_views()
         cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000)
         cache.put(f"{i:064x}", "x" * 2_000)
         [path] = [p for p in _entries(tmp_path) if not p.name.endswith("old")]
@@ -232,7 +232,7 @@ def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Pa
     assert sum(p.stat().st_size for p in files) <= 40_000 * 0.8
     left = sorted(int(p.name[:2]) for p in files)
     assert left == list(range(30 - len(left), 30))  # the newest kept
-    facecache._SHELVES.clear()
+    facecache.drop_views()
     fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert [fresh.get(f"{i:064x}") is not None for i in range(30)] == [i in left for i in range(30)]
     assert not list((tmp_path / "scratch").glob("*"))  # nothing left half-written
@@ -241,9 +241,9 @@ def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Pa
 def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_path: Path) -> None:
     n = facepacks.MAX_FILES + 3
     for i in range(n):  # as many builds, each laying out one face (one card edited at a time)
-        facecache._SHELVES.clear()
+        facecache.drop_views()
         FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{i:064x}", encode((f"face {i}",)))
-    facecache._SHELVES.clear()
+    facecache.drop_views()
     FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{0:064x}", encode(("face 0",)))  # stored twice
     damaged = next(p for p in _entries(tmp_path) if _records(p)[0][0] != f"{0:064x}".encode())
     data = bytearray(damaged.read_bytes())
@@ -252,9 +252,17 @@ def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_p
     [(key, _, _, _)] = _records(damaged)
     cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     assert cache.trim() == 2  # the damaged record and the older copy of face 0
+    if Path("/proc/self/fd").is_dir():  # the merged files are closed, not kept open by this process
+        held = []
+        for fd in Path("/proc/self/fd").iterdir():
+            try:
+                held.append(os.readlink(fd))
+            except OSError:  # the listing's own descriptor, closed since
+                pass
+        assert not [p for p in held if str(tmp_path) in p and p.endswith("(deleted)")]
     [merged] = _entries(tmp_path)
     assert len(_records(merged)) == n - 1
-    facecache._SHELVES.clear()
+    facecache.drop_views()
     fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
     for i in range(n):
         k = f"{i:064x}"

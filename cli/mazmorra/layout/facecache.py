@@ -258,6 +258,12 @@ _SHELVES: dict[str, facepacks.Shelf] = {}  # cache folder -> this process's view
 _FOLDERS = 12  # cache folders a process keeps open at once (a build has three: faces, templates, forms)
 
 
+def drop_views() -> None:
+    """Close every cache folder this process reads (it then looks at them afresh, as another process would)."""
+    while _SHELVES:
+        _SHELVES.popitem()[1].close()
+
+
 @dataclasses.dataclass
 class FaceCache:
     """Entries under `root`, in pack files (layout/facepacks.py); `limit` bytes at most once `trim` has run."""

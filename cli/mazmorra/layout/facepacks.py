@@ -102,6 +102,9 @@ class Shelf:
             names = sorted(n for n in os.listdir(self.root) if n.endswith(SUFFIX))
         except OSError:
             return
+        present = {f"{self.root}/{name}" for name in names}
+        for gone in [path for path in self.files if path not in present]:  # merged or evicted since
+            self.dropped(gone)
         for name in names:
             path = f"{self.root}/{name}"
             known = self.files.get(path)
@@ -138,6 +141,9 @@ class Shelf:
         damaged = 0
         while places:
             where = places[-1]
+            if where.file.fd < 0:  # its file is gone (merged, evicted): not a damaged record
+                places.pop()
+                continue
             try:
                 payload = _pread(where.file.fd, where.length, where.offset)
             except OSError:
@@ -200,18 +206,21 @@ class Shelf:
 
     def close(self) -> None:
         """Close every file (this process no longer reads the folder)."""
-        for file in self.files.values():
-            try:
-                os.close(file.fd)
-            except OSError:
-                pass
-        self.files.clear()
+        for path in list(self.files):
+            self.dropped(path)
         self.index.clear()
         self.writer = None
 
     def dropped(self, path: str) -> None:
-        """A file removed by this process (trim): no longer appended to."""
-        if self.writer is not None and self.writer.path == path and self.writer_pid == os.getpid():
+        """A file removed (by a trim): closed, no longer read nor appended to."""
+        file = self.files.pop(path, None)
+        if file is not None and file.fd >= 0:
+            try:
+                os.close(file.fd)
+            except OSError:
+                pass
+            file.fd = -1
+        if self.writer is not None and self.writer.path == path:
             self.writer = None
 
 
