@@ -1,0 +1,148 @@
+"""Issue 27, pages streamed to disk: a document drawn in chunks of pages (`render/chunks.py`) and
+merged with pikepdf is the same document as one drawn whole: every page's pixels and boxes, the
+document information, the PDF/X output intent and XMP, deterministic bytes, `qpdf --check` clean,
+and no two font subsets sharing a tag. Existing printing tests run again here on merged output."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+from conftest import have, run_cli
+from pypdf import PdfReader
+
+# Tests of other modules that build their own output, run again in this module with one page a
+# chunk (the autouse fixture below): duplex flips, the back offset, gutters and crop marks, fold
+# and glue, a PDF/X sheets profile, a poster's tiles assembled back into the map.
+from render.test_cmyk import test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk  # noqa: F401
+from render.test_posters import test_a4_pages_assembled_by_their_coordinates_give_back_the_map  # noqa: F401
+from render.test_printing import (  # noqa: F401
+    build,
+    test_back_offset_moves_backs_by_the_given_millimetres,
+    test_fold_page_has_each_back_opposite_its_front,
+    test_gutter_marks_are_drawn_in_the_gutters_outside_every_bleed,
+    test_long_edge_backs_mirror_columns,
+    test_short_edge_backs_mirror_rows,
+)
+
+from mazmorra.render.chunks import chunk_pages, retagged
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_page_a_chunk() -> Iterator[None]:
+    """Every build of this module draws one page a chunk (each document of 2+ pages is merged)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MAZMORRA_CHUNK_PAGES", "1")
+        yield
+
+
+def _build(out: Path, chunk: str, *args: str, cwd: Path | None = None) -> None:
+    res = run_cli("build", *args, "--out", str(out), env={"MAZMORRA_CHUNK_PAGES": chunk}, cwd=cwd)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def _pixels(pdf: Path) -> list[bytes]:
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return [doc[i].render(scale=30 / 72).to_pil().convert("RGB").tobytes() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def _boxes(pdf: Path) -> list[tuple[tuple[float, ...], ...]]:
+    reader = PdfReader(str(pdf))
+    return [
+        tuple(tuple(round(float(v), 3) for v in page[box]) for box in ("/MediaBox", "/TrimBox", "/BleedBox"))
+        for page in reader.pages
+    ]
+
+
+def _subset_tags_unique(pdf: Path) -> None:
+    """Two different font objects never carry one name (a subset tag names one subset)."""
+    with pikepdf.open(pdf) as doc:
+        names: dict[str, tuple[int, int]] = {}
+        for obj in doc.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" and "/BaseFont" in obj:
+                name = str(obj.BaseFont)
+                assert names.setdefault(name, obj.objgen) == obj.objgen, f"{pdf.name}: {name} twice"
+        assert names
+
+
+CASES = {
+    "tricks": ("expedicion", "-d", "artimanas"),  # 28 pages, duplex long edge, crop marks
+    "short-edge-cut-lines": ("expedicion", "-d", "maldiciones", "--duplex", "short", "--cut-lines"),
+    "fold": ("expedicion", "-d", "maldiciones", "--layout", "fold"),
+    "greyscale-rounded": ("engranajes", "-d", "cartas", "--greyscale"),
+    "poster": ("generada", "-d", "mapas"),  # 19 tiles labelled together, 5 blank ones left out
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_merged_chunks_are_the_document_drawn_whole(case: str, tmp_path: Path) -> None:
+    args = (*CASES[case], "--lang", "es")
+    _build(tmp_path / "whole", "1000", *args)
+    _build(tmp_path / "one", "1", *args)
+    _build(tmp_path / "three", "3", *args)
+    (whole,) = (tmp_path / "whole").rglob("*.pdf")
+    rel = whole.relative_to(tmp_path / "whole")
+    assert b"ReportLab" in whole.read_bytes()[-400:]  # one chunk: written by ReportLab itself, no merge
+    for chunked in (tmp_path / "one" / rel, tmp_path / "three" / rel):
+        assert len(PdfReader(str(whole)).pages) > 3
+        assert _boxes(chunked) == _boxes(whole)
+        assert _pixels(chunked) == _pixels(whole)
+        meta, merged = PdfReader(str(whole)), PdfReader(str(chunked))
+        assert merged.metadata == meta.metadata  # title, author, subject, creator, fixed dates
+        assert merged.trailer["/Root"]["/Lang"] == meta.trailer["/Root"]["/Lang"] == "es"
+        _subset_tags_unique(chunked)
+        if have("qpdf"):
+            check = subprocess.run(["qpdf", "--check", str(chunked)], capture_output=True, text=True)
+            assert check.returncode == 0 and "No syntax or stream encoding errors" in check.stdout, check.stdout
+    _build(tmp_path / "again", "1", *args)  # merged bytes are deterministic
+    assert (tmp_path / "again" / rel).read_bytes() == (tmp_path / "one" / rel).read_bytes()
+
+
+def test_a_pdfx_sheets_profile_keeps_its_output_intent_and_xmp_once_merged(pack_copy, tmp_path: Path) -> None:
+    pack = pack_copy("expedicion")
+    (pack / "printers").mkdir()
+    (pack / "printers" / "sheets-x4.yaml").write_text(
+        "name: Sheets X-4\nextends: home-a4\npdf: PDF/X-4\ncolour:\n  space: cmyk\n  icc: swop-tr005-240\n",
+        encoding="utf-8",
+    )
+    args = ("expedicion", "--printer", "sheets-x4", "-d", "artimanas", "--lang", "en")
+    _build(tmp_path / "whole", "1000", *args, cwd=pack.parents[1])
+    _build(tmp_path / "merged", "4", *args, cwd=pack.parents[1])
+    whole, merged = (tmp_path / d / "expedicion" / "en" / "artimanas.pdf" for d in ("whole", "merged"))
+    assert merged.read_bytes().startswith(b"%PDF-1.6")
+    a, b = PdfReader(str(whole)), PdfReader(str(merged))
+    assert b.metadata == a.metadata and b.metadata is not None
+    assert b.metadata["/GTS_PDFXVersion"] == "PDF/X-4" and b.metadata["/Trapped"] == "/False"
+    (intent,) = b.trailer["/Root"]["/OutputIntents"]
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 005"
+    assert intent["/DestOutputProfile"].get_object().get_data()[36:40] == b"acsp"  # the ICC profile itself
+    xmp = b.trailer["/Root"]["/Metadata"].get_object().get_data()
+    assert xmp == a.trailer["/Root"]["/Metadata"].get_object().get_data()
+    assert _boxes(merged) == _boxes(whole)
+    assert _pixels(merged) == _pixels(whole)
+
+
+def test_a_chunk_renames_its_font_subsets_past_the_others() -> None:
+    assert retagged("/AAAAAA+DejaVuSans", 0) == "/AAAAAA+DejaVuSans"
+    assert retagged("/AAAAAB+DejaVuSans", 2) == "/AACAAB+DejaVuSans"  # 2001
+    assert retagged("/Helvetica", 5) == "/Helvetica"
+
+
+def test_chunk_size_from_the_environment() -> None:
+    assert chunk_pages({}) == 64
+    assert chunk_pages({"MAZMORRA_CHUNK_PAGES": "2"}) == 2
+    assert chunk_pages({"MAZMORRA_CHUNK_PAGES": "0"}) == 1
+    assert chunk_pages({"MAZMORRA_CHUNK_PAGES": "many"}) == 64
+
+
+def test_no_chunk_file_is_left_in_the_scratch_folder(tmp_path: Path) -> None:
+    _build(tmp_path / "out", "1", "expedicion", "-d", "maldiciones", "--lang", "en")
+    assert not (tmp_path / ".mazmorra-tmp").exists() or not any((tmp_path / ".mazmorra-tmp").iterdir())
+    assert [p.name for p in (tmp_path / "out").rglob("*.pdf")] == ["maldiciones.pdf"]
