@@ -146,3 +146,113 @@ def test_no_chunk_file_is_left_in_the_scratch_folder(tmp_path: Path) -> None:
     _build(tmp_path / "out", "1", "expedicion", "-d", "maldiciones", "--lang", "en")
     assert not (tmp_path / ".mazmorra-tmp").exists() or not any((tmp_path / ".mazmorra-tmp").iterdir())
     assert [p.name for p in (tmp_path / "out").rglob("*.pdf")] == ["maldiciones.pdf"]
+
+
+# ---------------------------------------------------------------- the chunk cache
+
+
+def _tricks(project: Path, out: str, chunk: str = "4", *more: str, env: dict[str, str] | None = None) -> list[tuple]:
+    """Build the expedition's tricks (28 pages a language: 7 chunks of 4) in both languages; the
+    chunks this build drew, as (title, language, chunk)."""
+    from mazmorra.render import chunks
+
+    chunks.DRAWN.clear()
+    res = run_cli(
+        "build",
+        "expedicion",
+        "-d",
+        "artimanas",
+        "--out",
+        out,
+        *more,
+        env={"MAZMORRA_CHUNK_PAGES": chunk, **(env or {})},
+        cwd=project,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    return sorted(chunks.DRAWN)
+
+
+def _pdfs(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def _edit_one_card(pack: Path) -> None:
+    deck = pack / "decks" / "artimanas.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert "  centre_value: 4\n" in text
+    deck.write_text(text.replace("  centre_value: 4\n", "  centre_value: 5\n", 1), encoding="utf-8")
+
+
+def test_after_one_card_edit_exactly_one_chunk_a_language_is_drawn(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    assert len(_tricks(project, "output")) == 14  # 7 chunks × es, en
+    _edit_one_card(pack)
+    drawn = _tricks(project, "output", "4", "--changed-only")
+    assert sorted(lang for _, lang, _ in drawn) == ["en", "es"]  # one chunk a language
+    assert drawn[0][2] == drawn[1][2]  # the same card's pages in both
+    # the same bytes as a build without any cache (MAZMORRA_FACE_CACHE=0: no face or chunk cache),
+    # and as one drawn whole (C large)
+    assert len(_tricks(project, "plain", "4", env={"MAZMORRA_FACE_CACHE": "0"})) == 14
+    assert _pdfs(project / "output") == _pdfs(project / "plain")
+    _tricks(project, "plain-whole", "1000", env={"MAZMORRA_FACE_CACHE": "0"})
+    _tricks(project, "whole", "1000")
+    assert _pdfs(project / "whole") == _pdfs(project / "plain-whole")
+
+
+def test_a_damaged_chunk_entry_is_drawn_again_never_used(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    _tricks(project, "output")
+    before = _pdfs(project / "output")
+    entries = sorted(p for p in (project / "output" / ".cache" / "chunks").rglob("*") if p.is_file())
+    assert len(entries) == 14
+    for i, entry in enumerate(entries):
+        data = bytearray(entry.read_bytes())
+        if i % 3 == 0:
+            entry.write_bytes(bytes(data[: len(data) // 2]))  # truncated
+        elif i % 3 == 1:
+            data[len(data) // 2] ^= 0x55  # one byte changed inside the PDF
+            entry.write_bytes(bytes(data))
+        else:
+            entry.write_bytes(b"")
+    for pdf in (project / "output").rglob("*.pdf"):
+        pdf.unlink()
+    assert len(_tricks(project, "output")) == 14  # every chunk drawn again
+    assert _pdfs(project / "output") == before
+    assert not _tricks(project, "output")  # and stored anew: the next build draws none
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a stopped process")
+def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None:
+    import os
+    import sys
+    import time
+
+    from mazmorra.layout.facecache import FaceCache
+
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    env = dict(os.environ, CI="1", MAZMORRA_JOBS="1", MAZMORRA_STOP_AT="chunk", MAZMORRA_CHUNK_PAGES="4")
+    cmd = [sys.executable, "-m", "mazmorra", "build", "expedicion", "-d", "artimanas", "--lang", "es"]
+    proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while proc.poll() is None and Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+            time.sleep(0.02)
+        assert proc.poll() is None, "the build ended before its first chunk was written"
+    finally:
+        proc.kill()
+        proc.wait()
+    out = project / "output"
+    assert not list(out.rglob("*.pdf"))  # no deck's PDF, whole or half
+    parts = [p for p in (project / ".mazmorra-tmp").iterdir()]
+    assert parts and all(p.name.startswith(".mazmorra-tmp-") for p in parts)  # the chunk written: hidden, swept
+    store = FaceCache(out / ".cache" / "chunks", project / ".mazmorra-tmp")
+    entries = [p for p in store.root.rglob("*") if p.is_file()]
+    assert len(entries) == 1  # the chunk drawn before the kill: whole, and read back as it was stored
+    assert store.get(entries[0].parent.name + entries[0].name) is not None and store.damaged == 0
+    drawn = _tricks(project, "output", "4", "--lang", "es")  # the next build: the kept chunk taken, the rest drawn
+    assert len(drawn) == 6 and all(n != 0 for _, _, n in drawn)
+    assert len(_pdfs(out)) == 1
+    _tricks(project, "plain", "4", "--lang", "es", env={"MAZMORRA_FACE_CACHE": "0"})
+    assert _pdfs(out) == _pdfs(project / "plain")

@@ -21,14 +21,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mazmorra.layout import facecache
 from mazmorra.render.draw import PdfPages
-from mazmorra.write import temp_path
+from mazmorra.write import stop_point, temp_path
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-    from mazmorra.contracts import Op, Page
+    from mazmorra.contracts import Item, Op, Page
     from mazmorra.icons import IconSet
+    from mazmorra.layout.facecache import FaceCache
     from mazmorra.printers.cmyk import Ink
     from mazmorra.render.draw import DocMeta, _Copy
     from mazmorra.render.inks import Look
@@ -45,7 +47,13 @@ def chunk_pages(env: dict[str, str] | None = None) -> int:
 
 class ChunkedPages(PdfPages):
     """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
-    and written to `target` by `save`: the one chunk as it is, or every chunk merged."""
+    and written to `target` by `save`: the one chunk as it is, or every chunk merged.
+
+    With a `store` (the chunk cache, `<out>/.cache/chunks/`), a chunk whose key is known is taken
+    from it instead of drawn: the key hashes the tool, the document's options (`options`: sheet,
+    look, printer, metadata, language), the chunk's number, its pages' plans and the face-cache key
+    of every face they show, with how it is drawn (once, or as a form shown again). A chunk's pages
+    wait until the chunk is complete; then the chunk is looked up, and drawn only on a miss."""
 
     def __init__(
         self,
@@ -58,6 +66,8 @@ class ChunkedPages(PdfPages):
         ink: Ink | None = None,
         look: Look | None = None,
         marks: Callable[[Canvas], None] | None = None,
+        store: FaceCache | None = None,
+        options: str = "",
     ):
         self._buffer = io.BytesIO()
         super().__init__(self._buffer, page_size, meta, icons, ink, look)
@@ -65,52 +75,116 @@ class ChunkedPages(PdfPages):
         self._marks = marks  # what every chunk's document carries besides its pages (PDF/X)
         if marks is not None:
             marks(self.c)
-        self.chunk = 0  # the chunk the canvas draws
-        self._drawn = 0  # pages drawn on the canvas
+        self._fresh = True  # the canvas has drawn nothing yet
+        self.store, self.options = store, options
+        self.chunk = 0  # the chunk whose pages are pending
+        self._pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]] = []
+        self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
         self.parts: list[Path] = []  # the chunks written so far, in order
-        self.drawn_chunks: list[int] = []  # the chunks drawn, by number (tests count them)
+
+    def push(self, item: Item) -> None:
+        for n in range(self._arrived, self._arrived + item.copies):
+            self._keys[n] = item.keys
+        super().push(item)
 
     def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
-        k = self._next // self.per_chunk  # the page's number in the plan (a blank poster tile is skipped)
-        if k != self.chunk:
-            self._close_chunk()
-            self._open_chunk(k)
-        super().page(page, held, label)
-        self._drawn += 1
+        n = self._next  # the page's number in the plan (a blank poster tile is skipped)
+        if n // self.per_chunk != self.chunk:
+            self._flush()
+            self.chunk = n // self.per_chunk
+        self._pending.append((n, page, {p.index: held[p.index] for p in page.placements}, tuple(label)))
+        if n % self.per_chunk == self.per_chunk - 1:  # its chunk is complete
+            self._flush()
 
-    def _open_chunk(self, k: int) -> None:
-        self.chunk, self._drawn = k, 0
-        self._buffer = io.BytesIO()
-        self.c = self.canvas(self._buffer)
-        self._face_forms, self._svgs = {}, {}  # forms belong to a canvas: drawn again in each chunk
-        if self._marks is not None:
-            self._marks(self.c)
-
-    def _close_chunk(self) -> None:
-        """Write the canvas's pages to a chunk file in the scratch folder (none if it drew none)."""
-        if not self._drawn:
+    def _flush(self) -> None:
+        """The pending chunk, from the chunk cache or drawn, written to a chunk file."""
+        pending, self._pending = self._pending, []
+        if not pending:
             return
-        self.c.save()
-        self.drawn_chunks.append(self.chunk)
+        k = self._key(pending)
+        found = _valid(self.store.get(k)) if self.store is not None and k else None
+        if found is not None:
+            data, inputs = found
+            self.inputs.update(Path(p) for p in inputs)
+            self.pages += len(pending)
+        else:
+            data, drew = self._draw(pending)
+            if self.store is not None and k:
+                self.store.put(k, (data, sorted(str(p) for p in drew)))
         part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
         self.parts.append(part)  # first: removed by save() even if the write fails
-        part.write_bytes(self._buffer.getvalue())
-        self._buffer = io.BytesIO()
+        part.write_bytes(data)
+        stop_point("chunk")
+        done = {i for _, page, _, _ in pending for i in (p.index for p in page.placements)}
+        for i in done - self._held.keys():
+            self._keys.pop(i, None)
+
+    def _key(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> str:
+        """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
+        is on it (its label depends on the tiles around it)."""
+        if self.store is None:
+            return ""
+        parts: list[str] = [self.options, str(self.chunk)]
+        for n, page, copies, label in pending:
+            if page.tile is not None or label:
+                return ""
+            parts.append(f"{n} {page!r}")
+            for p in page.placements:
+                keys = self._keys.get(p.index, ("", ""))
+                face = keys[0] if p.side == "front" else keys[1]
+                if not face:
+                    return ""
+                copy = copies[p.index]
+                parts.append(f"{p.index} {face} {copy.front_reused} {copy.back_reused}")
+        return facecache.key(facecache.tool_hash(), "pdf-chunk", *parts)
+
+    def _draw(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> tuple[bytes, set[Path]]:
+        """Draw a chunk's pages on a canvas of their own: the PDF's bytes and the files it drew."""
+        if not self._fresh:
+            self._buffer = io.BytesIO()
+            self.c = self.canvas(self._buffer)
+            self._face_forms, self._svgs = {}, {}  # forms belong to a canvas: drawn again in each chunk
+            if self._marks is not None:
+                self._marks(self.c)
+        self._fresh = False
+        before, self.inputs = self.inputs, set()
+        for _, page, copies, label in pending:
+            PdfPages.page(self, page, copies, label)
+        self.c.save()
+        DRAWN.append((self.meta.title, self.meta.lang, self.chunk))
+        mine, self.inputs = self.inputs, before | self.inputs
+        return self._buffer.getvalue(), mine
 
     def save(self) -> None:
-        """The document into `target`: as one canvas writes it when it fits one chunk, else merged."""
-        if not self.parts:
-            self.c.save()
-            if self._drawn:
-                self.drawn_chunks.append(self.chunk)
-            self.target.write_bytes(self._buffer.getvalue())
-            return
+        """The document into `target`: the one chunk's PDF as it is, else every chunk merged."""
         try:
-            self._close_chunk()
-            merge(self.parts, self.target)
+            self._flush()
+            if not self.parts:  # no page at all: the empty document, as a canvas writes it
+                self.c.save()
+                self.target.write_bytes(self._buffer.getvalue())
+            elif len(self.parts) == 1:
+                self.target.write_bytes(self.parts[0].read_bytes())
+            else:
+                merge(self.parts, self.target)
         finally:
             for part in self.parts:
                 part.unlink(missing_ok=True)
+
+
+DRAWN: list[tuple[str, str, int]] = []  # (title, language, chunk) of every chunk this process drew (tests count them)
+
+
+def _valid(found: Any) -> tuple[bytes, list[str]] | None:
+    """A chunk cache entry if it is what `_flush` stores (a PDF's bytes and the files it drew), else None."""
+    ok = (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and isinstance(found[0], bytes)
+        and found[0].startswith(b"%PDF-")
+        and isinstance(found[1], list)
+        and all(isinstance(p, str) for p in found[1])
+    )
+    return found if ok else None
 
 
 def merge(parts: Sequence[Path], target: Path) -> None:

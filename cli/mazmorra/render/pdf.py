@@ -63,7 +63,7 @@ class PdfSink(Sink):
 
     def start(self, doc: Document) -> None:
         from mazmorra.printers import cmyk
-        from mazmorra.render import pdfx
+        from mazmorra.render import pdfx, svgforms
         from mazmorra.render.chunks import ChunkedPages, chunk_pages  # here: only a build that prints pays
         from mazmorra.render.draw import DocMeta  # for ReportLab
 
@@ -94,7 +94,11 @@ class PdfSink(Sink):
             standard = printer.pdf
             marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
         scratch = ctx.out_dir.resolve().parent / TMP_DIR
-        self._pdf = ChunkedPages(self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks)
+        store = svgforms.STORE[-1].beside("chunks") if svgforms.STORE else None  # the build's cache, if any
+        options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
+        self._pdf = ChunkedPages(
+            self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options
+        )
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
     def add(self, doc: Document, item: Item) -> None:
@@ -134,6 +138,13 @@ class PdfSink(Sink):
             doc.inputs |= part.data.inputs
             self.pages += part.data.pages
             self.outputs.append(doc.path)
+
+    def finish(self, earlier: list[Problem]) -> list[Problem]:
+        from mazmorra.render import svgforms
+
+        if svgforms.STORE:  # the chunk cache kept within its bound, as the face cache is
+            svgforms.STORE[-1].beside("chunks").trim()
+        return []
 
     def summary(self) -> list[str]:
         return []  # the build lists its PDFs itself, one path a line
