@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,8 +75,7 @@ class ChunkedPages(PdfPages):
         self.target, self.scratch, self.per_chunk = target, scratch, per_chunk
         self._marks = marks  # what every chunk's document carries besides its pages (PDF/X)
         if marks is not None:
-            marks(self.c)
-        self._fresh = True  # the canvas has drawn nothing yet
+            marks(self.c)  # this first canvas writes a document without pages; each chunk draws on its own
         self.store, self.options = store, options
         self.chunk = 0  # the chunk whose pages are pending
         self._pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]] = []
@@ -140,13 +140,14 @@ class ChunkedPages(PdfPages):
 
     def _draw(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> tuple[bytes, set[Path]]:
         """Draw a chunk's pages on a canvas of their own: the PDF's bytes and the files it drew."""
-        if not self._fresh:
-            self._buffer = io.BytesIO()
-            self.c = self.canvas(self._buffer)
-            self._face_forms, self._svgs = {}, {}  # forms belong to a canvas: drawn again in each chunk
-            if self._marks is not None:
-                self._marks(self.c)
-        self._fresh = False
+        # A canvas of its own, opened at its first page's size (whatever page came before: the same
+        # bytes however the chunk was reached); forms belong to a canvas: drawn again in each chunk.
+        self.size = pending[0][1].size
+        self._buffer = io.BytesIO()
+        self.c = self.canvas(self._buffer)
+        self._face_forms, self._svgs = {}, {}
+        if self._marks is not None:
+            self._marks(self.c)
         before, self.inputs = self.inputs, set()
         for _, page, copies, label in pending:
             PdfPages.page(self, page, copies, label)
@@ -171,7 +172,8 @@ class ChunkedPages(PdfPages):
                 part.unlink(missing_ok=True)
 
 
-DRAWN: list[tuple[str, str, int]] = []  # (title, language, chunk) of every chunk this process drew (tests count them)
+DRAWN: deque[tuple[str, str, int]] = deque(maxlen=10_000)  # (title, language, chunk) of the chunks this process
+# drew, latest last (tests count them)
 
 
 def _valid(found: Any) -> tuple[bytes, list[str]] | None:
