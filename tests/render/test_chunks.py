@@ -256,3 +256,11 @@ def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None
     assert len(_pdfs(out)) == 1
     _tricks(project, "plain", "4", "--lang", "es", env={"MAZMORRA_FACE_CACHE": "0"})
     assert _pdfs(out) == _pdfs(project / "plain")
+
+
+def test_the_chunk_cache_keeps_within_the_cache_bound(pack_copy) -> None:
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    assert len(_tricks(project, "output", "4", env={"MAZMORRA_FACE_CACHE_MB": "0.2"})) == 14
+    sizes = [p.stat().st_size for p in (project / "output" / ".cache" / "chunks").rglob("*") if p.is_file()]
+    assert 0 < len(sizes) < 14 and sum(sizes) <= 0.2 * 1024 * 1024  # the least recently used dropped

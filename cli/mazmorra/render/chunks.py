@@ -46,6 +46,18 @@ def chunk_pages(env: dict[str, str] | None = None) -> int:
     return max(1, int(value)) if value.isdigit() else DEFAULT_PAGES
 
 
+def chunk_store() -> FaceCache | None:
+    """The build's chunk cache, `<out>/.cache/chunks/` beside its face cache (None when the build
+    keeps none: MAZMORRA_FACE_CACHE=0). Never kept in memory, even by the live preview's process."""
+    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.render import svgforms
+
+    if not svgforms.STORE:  # the build's own store while it renders (pipeline: `svgforms.using`)
+        return None
+    faces = svgforms.STORE[-1]
+    return FaceCache(faces.root.parent / "chunks", faces.scratch, faces.limit)
+
+
 class ChunkedPages(PdfPages):
     """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
     and written to `target` by `save`: the one chunk as it is, or every chunk merged.

@@ -63,8 +63,8 @@ class PdfSink(Sink):
 
     def start(self, doc: Document) -> None:
         from mazmorra.printers import cmyk
-        from mazmorra.render import pdfx, svgforms
-        from mazmorra.render.chunks import ChunkedPages, chunk_pages  # here: only a build that prints pays
+        from mazmorra.render import pdfx
+        from mazmorra.render.chunks import ChunkedPages, chunk_pages, chunk_store  # here: only a build that prints pays
         from mazmorra.render.draw import DocMeta  # for ReportLab
 
         ctx = self.ctx
@@ -94,7 +94,7 @@ class PdfSink(Sink):
             standard = printer.pdf
             marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
         scratch = ctx.out_dir.resolve().parent / TMP_DIR
-        store = svgforms.STORE[-1].beside("chunks") if svgforms.STORE else None  # the build's cache, if any
+        store = chunk_store()
         options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
         self._pdf = ChunkedPages(
             self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options
@@ -140,10 +140,11 @@ class PdfSink(Sink):
             self.outputs.append(doc.path)
 
     def finish(self, earlier: list[Problem]) -> list[Problem]:
-        from mazmorra.render import svgforms
+        from mazmorra.render.chunks import chunk_store
 
-        if svgforms.STORE:  # the chunk cache kept within its bound, as the face cache is
-            svgforms.STORE[-1].beside("chunks").trim()
+        store = chunk_store()
+        if store is not None:  # the chunk cache kept within its bound, as the face cache is
+            store.trim()
         return []
 
     def summary(self) -> list[str]:
