@@ -72,6 +72,7 @@ def _subset_tags_unique(pdf: Path) -> None:
         assert names
 
 
+WHOLE = {"MAZMORRA_CHUNK_PAGES": "1000"}
 CASES = {
     "tricks": ("expedicion", "-d", "artimanas"),  # 28 pages, duplex long edge, crop marks
     "short-edge-cut-lines": ("expedicion", "-d", "maldiciones", "--duplex", "short", "--cut-lines"),
@@ -264,3 +265,38 @@ def test_the_chunk_cache_keeps_within_the_cache_bound(pack_copy) -> None:
     assert len(_tricks(project, "output", "4", env={"MAZMORRA_FACE_CACHE_MB": "0.2"})) == 14
     sizes = [p.stat().st_size for p in (project / "output" / ".cache" / "chunks").rglob("*") if p.is_file()]
     assert 0 < len(sizes) < 14 and sum(sizes) <= 0.2 * 1024 * 1024  # the least recently used dropped
+
+
+def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamed: each chunk file is closed before the next is opened (memory does not grow with pages)."""
+    from mazmorra.render import chunks
+
+    parts = []
+    for n in range(3):
+        out = str(tmp_path / f"o{n}")
+        res = run_cli("build", "expedicion", "-d", "maldiciones", "--lang", "es", "--out", out, env=WHOLE)
+        assert res.returncode == 0, res.stderr
+        parts.append(tmp_path / f"o{n}" / "expedicion" / "es" / "maldiciones.pdf")  # one chunk each, as drawn
+    open_now, most = [0], [0]
+    real = pikepdf.open
+
+    class Counted:
+        def __init__(self, path: Path) -> None:
+            self.pdf = real(path)
+
+        def __enter__(self):  # type: ignore[no-untyped-def]
+            open_now[0] += 1
+            most[0] = max(most[0], open_now[0])
+            return self.pdf.__enter__()
+
+        def __exit__(self, *exc: object) -> None:
+            open_now[0] -= 1
+            self.pdf.__exit__(*exc)
+
+    monkeypatch.setattr(pikepdf, "open", Counted)
+    chunks.merge(parts, tmp_path / "merged.pdf")
+    assert most[0] == 1
+    monkeypatch.undo()
+    assert len(PdfReader(str(tmp_path / "merged.pdf")).pages) == 3 * len(PdfReader(str(parts[0])).pages)
+    assert _pixels(tmp_path / "merged.pdf") == _pixels(parts[0]) * 3
+    _subset_tags_unique(tmp_path / "merged.pdf")
