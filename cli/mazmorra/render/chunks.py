@@ -313,6 +313,8 @@ def _renumbered(text: bytes, doc: Any, mapping: dict[tuple[int, int], int], queu
     merged file's number."""
     pieces, at, depth, i = [], 0, 0, 0
     spans: list[tuple[int, int]] = []  # where strings are: left as they are
+    if b"(" not in text and b"<" not in text.replace(b"<<", b""):
+        i = len(text)  # no string at all (most objects): nothing to skip
     while i < len(text):
         c = text[i : i + 1]
         if depth:
