@@ -300,3 +300,16 @@ def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest
     assert len(PdfReader(str(tmp_path / "merged.pdf")).pages) == 3 * len(PdfReader(str(parts[0])).pages)
     assert _pixels(tmp_path / "merged.pdf") == _pixels(parts[0]) * 3
     _subset_tags_unique(tmp_path / "merged.pdf")
+
+
+@pytest.mark.parametrize("options", [("--duplex", "short"), ("--greyscale",), ("--no-crop-marks", "--cut-lines")])
+def test_a_chunk_is_never_taken_for_other_sheet_options(pack_copy, options: tuple[str, ...]) -> None:
+    """The same faces on other sheets (flip edge, look, marks) are other chunks: every one drawn again,
+    and the same bytes as a build without any cache."""
+    pack = pack_copy("expedicion")
+    project = pack.parents[1]
+    assert len(_tricks(project, "output")) == 14
+    assert len(_tricks(project, "output", "4", *options)) == 14
+    _tricks(project, "plain", "4", *options, env={"MAZMORRA_FACE_CACHE": "0"})
+    assert _pdfs(project / "output") == _pdfs(project / "plain")
+    assert not _tricks(project, "output", "4", *options)  # and kept: the same options again draw none
