@@ -2,8 +2,10 @@
 
 ReportLab holds a whole document until it is saved; a 500-page deck drawn in chunks of `C` pages
 holds one chunk at a time, and each chunk is written to the build's scratch folder as soon as it is
-full (the merge, with pikepdf, copies pages, fonts and forms without decoding them). A document of
-one chunk is written exactly as before, without pikepdf: small decks and golden files do not move.
+full. The merge streams: pikepdf parses one chunk at a time and each object its pages reach is
+written out at once, renumbered, its stream copied undecoded. A document of one chunk is written
+exactly as before, without pikepdf: small decks and golden files do not move. Chunks are kept in the
+chunk cache (`ChunkedPages`), so a build draws only those whose pages changed.
 
 Every chunk is a whole PDF made by the same canvas set-up (document information, PDF/X output
 intent and XMP), so the merged file takes its document-level parts from the first one; page boxes
