@@ -35,9 +35,10 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
-from mazmorra.layout.facecache import FaceCache
+from mazmorra.layout.facecache import FaceCache, tool_hash
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
+from mazmorra.memo import Memo
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render, svgforms
@@ -125,6 +126,8 @@ def _build(
 ) -> BuildResult:
     t0 = time.perf_counter()
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
+    checks = cache.beside("checks") if cache is not None else None  # what stages 1-3 found, kept between builds
+    memo = Memo(checks, tool_hash()) if checks is not None else None
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir)  # 1. load
@@ -159,7 +162,7 @@ def _build(
             labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [
             *localisation.problems,
-            *glossary_problems(pack, localisation, labels[lang], printed),
+            *glossary_problems(pack, localisation, labels[lang], printed, memo),
             *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
         ]
         if opts.pseudo is None:
@@ -224,6 +227,8 @@ def _build(
         staging.discard()
         if cache is not None and result.laid_out:  # only new entries can take it past its bound
             cache.trim()
+        if checks is not None and memo is not None and memo.written:
+            checks.trim()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result
