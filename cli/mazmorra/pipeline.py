@@ -130,7 +130,7 @@ def _build(
     memo = Memo(checks, tool_hash()) if checks is not None else None
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
-    pack = loaded or load_pack(pack_dir)  # 1. load
+    pack = loaded or load_pack(pack_dir, memo)  # 1. load
     sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))

@@ -1,0 +1,66 @@
+"""Issue 27: a build imports only the families its pack uses once an earlier build has kept the index
+of kinds by family (in its cache); each family imported alone registers exactly what the index says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+from mazmorra import kinds
+
+_FAMILIES_AFTER_A_BUILD = """
+import json, sys
+from pathlib import Path
+from mazmorra.pipeline import BuildOptions, build
+build(Path(sys.argv[1]), BuildOptions(out_dir=Path(sys.argv[2])), render=False)
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("mazmorra.kinds.") and m.count(".") == 2)))
+"""
+
+
+def _python(code: str, *args: str, cwd: Path = REPO) -> str:
+    res = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "MAZMORRA_JOBS": "1", "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip().splitlines()[-1]
+
+
+def test_each_family_alone_registers_what_the_index_says() -> None:
+    kinds.all_kinds()  # every family: the index is whole
+    by_family: dict[str, set[str]] = {}
+    for name, package in kinds._INDEX.items():
+        if not name.startswith("family:"):
+            by_family.setdefault(package, set()).add(name)
+    assert "mazmorra.kinds.expedition" in by_family and len(by_family) >= 5
+    assert set(kinds.REGISTRY) == set().union(*by_family.values())
+    for package, names in by_family.items():
+        alone = _python(
+            "import json, sys\nfrom mazmorra import kinds\nkinds._import_family(sys.argv[1])\n"
+            "print(json.dumps(sorted(kinds.REGISTRY)))",
+            package,
+        )
+        assert names <= set(json.loads(alone)), package  # (and what it imports of another family)
+
+
+def test_a_second_build_imports_only_its_packs_families(pack_copy, tmp_path: Path) -> None:
+    pack = pack_copy("expedicion")
+    out = tmp_path / "output"
+    first = json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
+    assert "mazmorra.kinds.crawler" in first  # no index yet: every family
+    second = json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
+    assert "mazmorra.kinds.expedition" in second
+    assert not {"mazmorra.kinds.crawler", "mazmorra.kinds.rooms", "mazmorra.kinds.bagdraw"} & set(second), second
+    # A damaged index is ignored: every family again, and the build still succeeds.
+    for entry in (out / ".cache" / "checks").rglob("*"):
+        if entry.is_file():
+            entry.write_bytes(entry.read_bytes()[:-5])
+    assert "mazmorra.kinds.crawler" in json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
