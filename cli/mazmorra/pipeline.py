@@ -126,8 +126,7 @@ def _build(
 ) -> BuildResult:
     t0 = time.perf_counter()
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
-    checks = cache.beside("checks") if cache is not None else None  # what stages 1-3 found, kept between builds
-    memo = Memo(checks, tool_hash()) if checks is not None else None
+    checks, memo = _checks(cache)
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir, memo)  # 1. load
@@ -232,6 +231,18 @@ def _build(
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _checks(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
+    """The store beside the face cache where stages 1-3 keep what they found between builds, and its memo."""
+    checks = cache.beside("checks") if cache is not None else None
+    return checks, Memo(checks, tool_hash()) if checks is not None else None
+
+
+def load(pack_dir: Path, out_dir: Path) -> Pack:
+    """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
+    a caller that looks at the pack before building it (`loaded`)."""
+    return load_pack(pack_dir, _checks(FaceCache.for_output(out_dir))[1])
 
 
 def _record_for_make(
