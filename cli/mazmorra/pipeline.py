@@ -165,7 +165,7 @@ def _build(
             *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
         ]
         if opts.pseudo is None:
-            found += house_problems(pack, localisation)  # warnings: the house style of rules text
+            found += house_problems(pack, localisation, memo)  # warnings: the house style of rules text
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing

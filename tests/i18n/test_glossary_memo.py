@@ -1,6 +1,6 @@
-"""Issue 27: the glossary judges a text once, in this process or an earlier build (`<output>/.cache/checks`):
-a later build finds the same problems at the same lines without judging again; a damaged entry is
-judged again, never trusted."""
+"""Issue 27: the glossary and the house style judge a text once, in this process or an earlier build
+(`<output>/.cache/checks`): a later build finds the same problems at the same lines without judging
+again; a damaged entry is judged again, never trusted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from conftest import line_of, run_cli
 
 from mazmorra.errors import Loc
-from mazmorra.i18n import glossary
+from mazmorra.i18n import glossary, house
 from mazmorra.i18n.glossary import Pair, Term, check_glossary
 from mazmorra.layout.facecache import FaceCache
 from mazmorra.memo import Memo
@@ -98,27 +98,39 @@ def test_a_damaged_entry_is_judged_again(tmp_path: Path, monkeypatch) -> None:
     assert judged.calls == 6 and memo.read == 0 and memo.written == 1
 
 
-def test_validate_from_the_memo_says_what_a_cold_one_says(pack_copy) -> None:
-    """The CLI: a planted term error is reported at its .po line by a cold build, by a build reading
-    the memo, and by one whose memo files were truncated."""
+def test_validate_from_the_memo_says_what_a_cold_one_says(pack_copy, monkeypatch) -> None:
+    """The CLI: a planted term error and a house-style warning are reported at their .po lines by a
+    cold build, by a build reading the memo (judging no text), and by one whose memo files were
+    truncated."""
     pack = pack_copy("muestras")
     project = pack.parents[1]
     po_path = pack / "locale" / "en.po"
     po = polib.pofile(str(po_path), wrapwidth=0)
     po.find("cofre-olvidado.name", by="msgctxt").msgstr = "Forgotten Box"
+    po.find("cofre-olvidado.text", by="msgctxt").msgstr = "Open the chest: gain 2 {coin}. Then, {draw:1}."
     po.save()
-    line = line_of(po_path, "Forgotten Box")
-    runs = []
+    term, style = line_of(po_path, "Forgotten Box"), line_of(po_path, "Then, {draw:1}.")
+    judged = Counted(monkeypatch)
+    styled = []
+    real_style = house.style_of
+    monkeypatch.setattr(house, "style_of", lambda *a, **k: styled.append(1) or real_style(*a, **k))
+    runs, counts = [], []
     for damage in (False, False, True):
         _fresh_process()
         if damage:
             for entry in (project / "output" / ".cache" / "checks").rglob("*"):
                 if entry.is_file():
                     entry.write_bytes(entry.read_bytes()[:20])
+        before = (judged.calls, len(styled))
         res = run_cli("validate", "muestras", cwd=project)
         assert res.returncode == 1
         runs.append(res.stderr)
-    assert f"content/muestras/locale/en.po:{line}:1: error [cofre-olvidado.name] (en)" in runs[0], runs[0]
+        counts.append((judged.calls - before[0], len(styled) - before[1]))
+    assert f"content/muestras/locale/en.po:{term}:1: error [cofre-olvidado.name] (en)" in runs[0], runs[0]
     assert "(glossary.term)" in runs[0]
+    assert f"content/muestras/locale/en.po:{style}:1: warning [cofre-olvidado.text] (en)" in runs[0], runs[0]
+    assert "(style.icon-verb)" in runs[0]
     assert runs[1] == runs[0] and runs[2] == runs[0]
-    assert any((project / "output" / ".cache" / "checks").rglob("*")), "the memo was written"
+    assert counts[0][0] > 0 and counts[0][1] > 0
+    assert counts[1] == (0, 0), "the second build judged nothing again"
+    assert counts[2] == counts[0], "damaged entries: everything judged again"
