@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from mazmorra import gcpolicy
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
+from mazmorra.i18n import po
 from mazmorra.i18n.coverage import coverage_problems
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.house import house_problems
@@ -127,6 +128,7 @@ def _build(
     t0 = time.perf_counter()
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
     checks, memo = _checks(cache)
+    po.use_memo(memo)  # catalogues parsed by an earlier build are not parsed again
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir, memo)  # 1. load
