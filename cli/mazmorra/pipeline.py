@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra import gcpolicy
+from mazmorra import gcpolicy, yamlsafe
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n import po
@@ -127,8 +127,7 @@ def _build(
 ) -> BuildResult:
     t0 = time.perf_counter()
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
-    checks, memo = _checks(cache)
-    po.use_memo(memo)  # catalogues parsed by an earlier build are not parsed again
+    checks, memo = _stage_memo(cache)
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
     pack = loaded or load_pack(pack_dir, memo)  # 1. load
@@ -235,16 +234,20 @@ def _build(
     return result
 
 
-def _checks(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
-    """The store beside the face cache where stages 1-3 keep what they found between builds, and its memo."""
+def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
+    """The store beside the face cache where stages 1-3 keep what they read and found between builds,
+    and its memo; from now on YAML files and catalogues an earlier build parsed are not parsed again."""
     checks = cache.beside("checks") if cache is not None else None
-    return checks, Memo(checks, tool_hash()) if checks is not None else None
+    memo = Memo(checks, tool_hash()) if checks is not None else None
+    yamlsafe.use_memo(memo)
+    po.use_memo(memo)
+    return checks, memo
 
 
 def load(pack_dir: Path, out_dir: Path) -> Pack:
     """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
     a caller that looks at the pack before building it (`loaded`)."""
-    return load_pack(pack_dir, _checks(FaceCache.for_output(out_dir))[1])
+    return load_pack(pack_dir, _stage_memo(FaceCache.for_output(out_dir))[1])
 
 
 def _record_for_make(

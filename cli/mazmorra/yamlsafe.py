@@ -2,22 +2,27 @@
 
 The document is built from the parser's event stream (never PyYAML's constructor graph), so
 no tag can build an object, an alias bomb never expands and nesting depth is checked before
-anything recursive runs.
+anything recursive runs. A file an earlier build parsed is taken from that build's cache (`use_memo`:
+by its name and content, positions included), so a build after one save parses only the saved file.
 """
 
 from __future__ import annotations
 
+import hashlib
 from array import array
 from collections.abc import Iterator, MutableMapping, MutableSequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import yaml
 from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
+
+if TYPE_CHECKING:
+    from mazmorra.memo import Memo
 
 MAX_BYTES = YAML_BYTES
 MAX_DEPTH = YAML_DEPTH
@@ -245,14 +250,70 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
             )
         ) from None
     if _KEPT is None:
-        return parse_yaml(text, shown)
+        return _parsed(raw, text, shown)
     key = (shown, text)
     if key not in _KEPT:  # read unchanged: parsed before (the values are never modified after parsing)
-        _KEPT[key] = parse_yaml(text, shown)
+        _KEPT[key] = _parsed(raw, text, shown)
     return _KEPT[key]
 
 
 _KEPT: dict[tuple[str, str], Any] | None = None  # within `kept_parsed`: files parsed before, by name and text
+_MEMO: list[Memo] = []  # the build's memo (use_memo)
+_MAP, _LIST = 1, 2  # a container's mark in a kept tree (a YAML value itself is never a tuple)
+
+
+def use_memo(memo: Memo | None) -> None:
+    """Files parsed by an earlier build are taken from `memo` (None: parsed every time)."""
+    _MEMO[:] = [memo] if memo is not None else []
+
+
+def _parsed(raw: bytes, text: str, name: str) -> Any:
+    """The file's tree: as an earlier build kept it, else parsed (and kept). A file that fails to
+    parse is never kept: its problem is found again, at its line, every time."""
+    if not _MEMO:
+        return parse_yaml(text, name)
+    memo = _MEMO[0]
+    k = memo.key("yaml", name, hashlib.blake2b(raw, digest_size=24).hexdigest())
+    kept = memo.get("yaml", k)
+    if kept is not None:
+        try:
+            return _tree(kept, name)
+        except (TypeError, ValueError, IndexError):  # not a tree this version kept: parsed again
+            pass
+    root = parse_yaml(text, name)
+    try:
+        memo.put(k, _plain(root))
+    except ValueError:  # marshal refused a value: parsed every time
+        pass
+    return root
+
+
+def _plain(value: Any) -> Any:
+    """A parsed tree as plain data (tuples of values, positions as bytes), to keep."""
+    if isinstance(value, YMap):
+        return (_MAP, value._at, value._pos.tobytes(), tuple(value), tuple(_plain(v) for v in value.values()))
+    if isinstance(value, YList):
+        return (_LIST, value._at, value._pos.tobytes(), tuple(_plain(v) for v in value))
+    return value
+
+
+def _tree(plain: Any, name: str) -> Any:
+    """The tree `_plain` kept, with the file's name in every position."""
+    if type(plain) is not tuple:
+        return plain
+    container: Any
+    if plain[0] == _MAP:
+        container = YMap(zip(plain[3], [_tree(v, name) for v in plain[4]], strict=True))
+    elif plain[0] == _LIST:
+        container = YList([_tree(v, name) for v in plain[3]])
+    else:
+        raise ValueError("not a kept tree")
+    pos = array("q")
+    pos.frombytes(plain[2])
+    if len(pos) != len(container):
+        raise ValueError("positions do not match the values")
+    container._name, container._at, container._pos = name, plain[1], pos
+    return container
 
 
 @contextmanager
