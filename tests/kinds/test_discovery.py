@@ -41,17 +41,23 @@ def test_each_family_alone_registers_what_the_index_says() -> None:
     kinds.all_kinds()  # every family: the index is whole
     by_family: dict[str, set[str]] = {}
     for name, package in kinds._INDEX.items():
-        if not name.startswith("family:"):
-            by_family.setdefault(package, set()).add(name)
+        by_family.setdefault(package, set()).add(name)
     assert "mazmorra.kinds.expedition" in by_family and len(by_family) >= 5
-    assert set(kinds.REGISTRY) == set().union(*by_family.values())
+    assert set(kinds.REGISTRY) == {n for names in by_family.values() for n in names if not n.startswith("family:")}
     for package, names in by_family.items():
-        alone = _python(
-            "import json, sys\nfrom mazmorra import kinds\nkinds._import_family(sys.argv[1])\n"
-            "print(json.dumps(sorted(kinds.REGISTRY)))",
-            package,
+        alone = json.loads(
+            _python(
+                "import json, sys\nfrom mazmorra import kinds\nkinds._import_family(sys.argv[1])\n"
+                "print(json.dumps([sorted(kinds.REGISTRY), {f: len(r) for f, r in kinds.FAMILY_RULES.items()},"
+                " {f: sorted(d) for f, d in kinds.RULE_DOCS.items()}]))",
+                package,
+            )
         )
-        assert names <= set(json.loads(alone)), package  # (and what it imports of another family)
+        assert {n for n in names if not n.startswith("family:")} <= set(alone[0]), package
+        for family in (n.removeprefix("family:") for n in names if n.startswith("family:")):
+            # (and what it imports of another family) the family's rules and their docs, whole
+            assert alone[1].get(family, 0) == len(kinds.FAMILY_RULES.get(family, ())), family
+            assert alone[2].get(family, []) == sorted(kinds.RULE_DOCS.get(family, {})), family
 
 
 def test_a_second_build_imports_only_its_packs_families(pack_copy, tmp_path: Path) -> None:
