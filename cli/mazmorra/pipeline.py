@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra import gcpolicy, yamlsafe
+from mazmorra import fonts, gcpolicy, yamlsafe
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n import po
@@ -236,11 +236,12 @@ def _build(
 
 def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
     """The store beside the face cache where stages 1-3 keep what they read and found between builds,
-    and its memo; from now on YAML files and catalogues an earlier build parsed are not parsed again."""
+    and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
     checks = cache.beside("checks") if cache is not None else None
     memo = Memo(checks, tool_hash()) if checks is not None else None
     yamlsafe.use_memo(memo)
     po.use_memo(memo)
+    fonts.use_memo(memo)
     return checks, memo
 
 

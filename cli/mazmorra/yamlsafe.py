@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections.abc import Iterator, MutableMapping, MutableSequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
+from mazmorra.yamlnodes import YList as YList  # (the values' types, as every reader imports them from here)
+from mazmorra.yamlnodes import YMap as YMap
+from mazmorra.yamlnodes import packed, unpacked
 
 if TYPE_CHECKING:
     from mazmorra.memo import Memo
@@ -40,183 +43,6 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-# Positions are kept compact: a container holds its file's name (one string shared by the whole file)
-# and one machine integer per value, line and column packed, in an array; a `Loc` is made only when
-# something asks for one (a problem to report). One object per YAML node cost a 10,000-card deck
-# about 12 MB (bench/run.py's memory stages).
-_COL_BITS = 24
-_COL_MAX = (1 << _COL_BITS) - 1
-
-
-def _packed(mark: Any) -> int:
-    line: int = mark.line + 1
-    col: int = min(mark.column + 1, _COL_MAX)
-    return line << _COL_BITS | col
-
-
-def _unpacked(name: str, at: int) -> Loc:
-    return Loc(name, at >> _COL_BITS, at & _COL_MAX)
-
-
-class MapLocs(MutableMapping[str, Loc]):
-    """A YMap's positions by key, read from its packed array; writing one turns the map's positions
-    into a plain dict of `Loc`s (a map assembled by code, or a spreadsheet row's cells)."""
-
-    __slots__ = ("_map",)
-
-    def __init__(self, owner: YMap):
-        self._map = owner
-
-    def _index(self, key: object) -> int:
-        pos = self._map._pos
-        for i, k in enumerate(self._map):
-            if k == key:
-                return i if i < len(pos) else -1
-        return -1
-
-    def __getitem__(self, key: str) -> Loc:
-        i = self._index(key)
-        if i < 0:
-            raise KeyError(key)
-        return _unpacked(self._map._name, self._map._pos[i])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._map)[: len(self._map._pos)])
-
-    def __len__(self) -> int:
-        return min(len(self._map), len(self._map._pos))
-
-    def __setitem__(self, key: str, value: Loc) -> None:
-        self._map.locs = {**self, key: value}
-
-    def __delitem__(self, key: str) -> None:
-        table = dict(self)
-        del table[key]
-        self._map.locs = table
-
-
-class ListLocs(MutableSequence[Loc]):
-    """A YList's positions by index, read from its packed array; writing one turns them into a
-    plain list of `Loc`s."""
-
-    __slots__ = ("_list",)
-
-    def __init__(self, owner: YList):
-        self._list = owner
-
-    @overload
-    def __getitem__(self, i: int) -> Loc: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Loc]: ...
-    def __getitem__(self, i: int | slice) -> Loc | list[Loc]:
-        name, pos = self._list._name, self._list._pos
-        if isinstance(i, slice):
-            return [_unpacked(name, at) for at in pos[i]]
-        return _unpacked(name, pos[i])
-
-    def __len__(self) -> int:
-        return len(self._list._pos)
-
-    def __setitem__(self, i: Any, value: Any) -> None:
-        table = list(self)
-        table[i] = value
-        self._list.locs = table
-
-    def __delitem__(self, i: Any) -> None:
-        table = list(self)
-        del table[i]
-        self._list.locs = table
-
-    def insert(self, i: int, value: Loc) -> None:
-        table = list(self)
-        table.insert(i, value)
-        self._list.locs = table
-
-
-class YMap(dict[Any, Any]):
-    """A mapping that remembers where it and each of its values stood."""
-
-    # a pack holds one per component: no per-instance __dict__, positions packed (see _COL_BITS)
-    __slots__ = ("_at", "_loc", "_locs", "_name", "_pos")
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._name, self._at, self._pos = "", 0, _NO_POS
-        self._loc: Loc | None = None
-        self._locs: MutableMapping[str, Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the mapping starts."""
-        return self._loc if self._loc is not None else _unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
-
-    @property
-    def locs(self) -> MutableMapping[str, Loc]:
-        """Where each value stood, by key."""
-        return self._locs if self._locs is not None else MapLocs(self)
-
-    @locs.setter
-    def locs(self, value: MutableMapping[str, Loc]) -> None:
-        self._locs = value
-
-    def __delitem__(self, key: Any) -> None:
-        if self._locs is None and self._pos:  # positions follow the keys' order: keep them by key from now
-            self._locs = dict(MapLocs(self))
-        super().__delitem__(key)
-
-    def pop(self, key: Any, *default: Any) -> Any:
-        if self._locs is None and self._pos and key in self:
-            self._locs = dict(MapLocs(self))
-        return super().pop(key, *default)
-
-    def popitem(self) -> tuple[Any, Any]:
-        if self._locs is None and self._pos:
-            self._locs = dict(MapLocs(self))
-        return super().popitem()
-
-    def clear(self) -> None:
-        if self._locs is None:
-            self._pos = _NO_POS
-        super().clear()
-
-
-class YList(list[Any]):
-    """A sequence that remembers where it and each of its items stood."""
-
-    __slots__ = ("_at", "_loc", "_locs", "_name", "_pos")
-
-    def __init__(self, *args: Any):
-        super().__init__(*args)
-        self._name, self._at, self._pos = "", 0, _NO_POS
-        self._loc: Loc | None = None
-        self._locs: MutableSequence[Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the sequence starts."""
-        return self._loc if self._loc is not None else _unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
-
-    @property
-    def locs(self) -> MutableSequence[Loc]:
-        """Where each item stood, by index."""
-        return self._locs if self._locs is not None else ListLocs(self)
-
-    @locs.setter
-    def locs(self, value: MutableSequence[Loc]) -> None:
-        self._locs = value
-
-
-_NO_POS = array("q")  # shared by every container made by code, never appended to
-
-
 class YamlError(Exception):
     def __init__(self, problem: Problem):
         super().__init__(problem.message)
@@ -224,7 +50,7 @@ class YamlError(Exception):
 
 
 def _loc(name: str, mark: Any) -> Loc:
-    return _unpacked(name, _packed(mark))
+    return unpacked(name, packed(mark))
 
 
 def load_yaml(path: Path, name: str | None = None) -> Any:
@@ -361,7 +187,7 @@ def parse_yaml(text: str, name: str) -> Any:
                         _loc(name, ev.start_mark),
                     )
                 )
-            at = _packed(ev.start_mark)
+            at = packed(ev.start_mark)
             if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 value, _ = stack.pop()
                 _attach(stack, value, value._at)
@@ -370,12 +196,12 @@ def parse_yaml(text: str, name: str) -> Any:
                 continue
             nodes += 1
             if nodes > MAX_NODES:
-                raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", _unpacked(name, at)))
+                raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", unpacked(name, at)))
             if isinstance(ev, yaml.ScalarEvent):
                 value = _scalar(ev, loader, constructor, name, at)
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
                     if not isinstance(value, (str, int, bool)) or value is None:
-                        raise YamlError(Problem("yaml.key", "mapping keys must be plain text", _unpacked(name, at)))
+                        raise YamlError(Problem("yaml.key", "mapping keys must be plain text", unpacked(name, at)))
                     key = ev.value if isinstance(value, bool) else str(value)  # `on:`, `no:` stay words
                     if key in stack[-1][0]:
                         first = stack[-1][0].locs.get(key)
@@ -383,7 +209,7 @@ def parse_yaml(text: str, name: str) -> Any:
                             Problem(
                                 "yaml.duplicate-key",
                                 f"duplicate key '{key}' (first at line {first.line if first else '?'})",
-                                _unpacked(name, at),
+                                unpacked(name, at),
                             )
                         )
                     stack[-1] = (stack[-1][0], key)
@@ -394,13 +220,13 @@ def parse_yaml(text: str, name: str) -> Any:
                 continue
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if ev.tag and ev.tag not in (_MAP_TAG, _SEQ_TAG, "!"):
-                    raise YamlError(Problem("yaml.tag", f"tag {ev.tag} is not allowed", _unpacked(name, at)))
+                    raise YamlError(Problem("yaml.tag", f"tag {ev.tag} is not allowed", unpacked(name, at)))
                 if len(stack) >= MAX_DEPTH:
                     raise YamlError(
-                        Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", _unpacked(name, at))
+                        Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", unpacked(name, at))
                     )
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
-                    raise YamlError(Problem("yaml.key", "mapping keys must be plain text", _unpacked(name, at)))
+                    raise YamlError(Problem("yaml.key", "mapping keys must be plain text", unpacked(name, at)))
                 container: Any = YMap() if isinstance(ev, yaml.MappingStartEvent) else YList()
                 container._name, container._at, container._pos = name, at, array("q")
                 stack.append((container, _NOKEY))
@@ -441,7 +267,7 @@ def _scalar(ev: Any, loader: Any, constructor: Any, name: str, at: int) -> Any:
     if ev.tag and ev.tag != "!":
         tag = ev.tag
         if tag not in _PLAIN_TAGS:
-            raise YamlError(Problem("yaml.tag", f"tag {tag} is not allowed", _unpacked(name, at)))
+            raise YamlError(Problem("yaml.tag", f"tag {tag} is not allowed", unpacked(name, at)))
     elif ev.style or ev.tag == "!":
         return ev.value  # quoted or explicitly non-specific: a string
     else:
@@ -452,7 +278,7 @@ def _scalar(ev: Any, loader: Any, constructor: Any, name: str, at: int) -> Any:
     try:
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        raise YamlError(Problem("yaml.value", f"bad value {ev.value[:40]!r}: {exc}", _unpacked(name, at))) from None
+        raise YamlError(Problem("yaml.value", f"bad value {ev.value[:40]!r}: {exc}", unpacked(name, at))) from None
 
 
 def locate(root: Any, path: tuple[Any, ...]) -> Loc | None:
