@@ -16,6 +16,7 @@ from mazmorra.errors import Loc
 
 _COL_BITS = 24
 _COL_MAX = (1 << _COL_BITS) - 1
+LINE_SHIFT = _COL_BITS  # a packed position moves down n lines by adding n << LINE_SHIFT
 
 
 def packed(mark: Any) -> int:

@@ -20,6 +20,7 @@ from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
+from mazmorra.yamlnodes import LINE_SHIFT as _LINE_SHIFT
 from mazmorra.yamlnodes import YList as YList  # (the values' types, as every reader imports them from here)
 from mazmorra.yamlnodes import YMap as YMap
 from mazmorra.yamlnodes import packed, unpacked
@@ -106,12 +107,83 @@ def _parsed(raw: bytes, text: str, name: str) -> Any:
             return _tree(kept, name)
         except (TypeError, ValueError, IndexError):  # not a tree this version kept: parsed again
             pass
+    root = _by_items(memo, text, name)  # a long deck file with one card saved: that card parsed alone
+    if root is not None:
+        return root  # (kept item by item: not whole as well)
     root = parse_yaml(text, name)
     try:
         memo.put(k, _plain(root))
     except ValueError:  # marshal refused a value: parsed every time
         pass
     return root
+
+
+_ITEMS_FROM = 16  # a top-level list this long is kept item by item too
+
+
+def _items(text: str) -> list[tuple[int, str]] | None:
+    """A file that is a plain top-level block list, cut before each `- ` at the start of a line: each
+    item's first line and text (comments and blank lines stay with the item before, those before the
+    first item with it); None for any other shape (a line at the start that is neither an item nor a
+    comment: another value, a document marker, a tab)."""
+    head: list[str] = []
+    items: list[tuple[int, list[str]]] = []
+    for i, line in enumerate(text.splitlines(keepends=True), 1):
+        if line.startswith("- ") or line.rstrip("\r\n") == "-":
+            items.append((i, [line]) if items else (1, [*head, line]))
+        elif line[:1] not in ("", " ", "#", "\n", "\r"):
+            return None
+        else:
+            (items[-1][1] if items else head).append(line)
+    return [(start, "".join(lines)) for start, lines in items] if len(items) >= _ITEMS_FROM else None
+
+
+def _by_items(memo: Memo, text: str, name: str) -> Any | None:
+    """The file's list from its items, each parsed alone unless an earlier build kept it (by its text;
+    its positions moved by the lines before it); None when the file is not such a list, an item does
+    not parse alone as one item, or the whole would pass a limit (the whole file is then parsed, and
+    reports the problem where it is)."""
+    items = _items(text)
+    if items is None:
+        return None
+    k = memo.key("yaml items", name)
+    kept = memo.get("yaml items", k)
+    known: dict[str, Any] = kept if isinstance(kept, dict) else {}
+    used: dict[str, Any] = {}
+    values, positions, nodes, root_at = [], array("q"), 1, 0
+    try:
+        for start, chunk in items:
+            key = hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            entry = known.get(key)
+            if entry is None:
+                alone = parse_yaml(chunk, name)
+                if not isinstance(alone, YList) or len(alone) != 1:
+                    return None
+                entry = (alone._at, alone._pos[0], _count(alone[0]), _plain(alone[0]))
+            used[key] = entry
+            shift = (start - 1) << _LINE_SHIFT
+            root_at = root_at or entry[0] + shift
+            positions.append(entry[1] + shift)
+            values.append(_tree(entry[3], name, shift))
+            nodes += entry[2]
+    except YamlError:
+        return None
+    if nodes > MAX_NODES:
+        return None
+    if used.keys() != known.keys():
+        memo.put(k, used)
+    root = YList(values)
+    root._name, root._at, root._pos = name, root_at, positions
+    return root
+
+
+def _count(value: Any) -> int:
+    """The values the parser counts against MAX_NODES: every container, key and scalar."""
+    if isinstance(value, YMap):
+        return 1 + sum(1 + _count(v) for v in value.values())
+    if isinstance(value, YList):
+        return 1 + sum(_count(v) for v in value)
+    return 1
 
 
 def _plain(value: Any) -> Any:
@@ -123,22 +195,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _tree(plain: Any, name: str) -> Any:
-    """The tree `_plain` kept, with the file's name in every position."""
+def _tree(plain: Any, name: str, shift: int = 0) -> Any:
+    """The tree `_plain` kept, with the file's name in every position (each moved by `shift`: lines
+    before it, packed)."""
     if type(plain) is not tuple:
         return plain
     container: Any
     if plain[0] == _MAP:
-        container = YMap(zip(plain[3], [_tree(v, name) for v in plain[4]], strict=True))
+        container = YMap(zip(plain[3], [_tree(v, name, shift) for v in plain[4]], strict=True))
     elif plain[0] == _LIST:
-        container = YList([_tree(v, name) for v in plain[3]])
+        container = YList([_tree(v, name, shift) for v in plain[3]])
     else:
         raise ValueError("not a kept tree")
     pos = array("q")
     pos.frombytes(plain[2])
     if len(pos) != len(container):
         raise ValueError("positions do not match the values")
-    container._name, container._at, container._pos = name, plain[1], pos
+    container._name, container._at = name, plain[1] + shift
+    container._pos = array("q", [at + shift for at in pos]) if shift else pos
     return container
 
 

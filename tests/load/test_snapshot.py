@@ -92,3 +92,73 @@ def test_a_second_build_parses_only_what_changed_and_says_the_same(pack_copy, mo
     damaged, again = validate()
     assert damaged == cold, "a damaged cache: the same problems"
     assert {"content/muestras/decks/cartas.yaml", "content/muestras/pack.yaml"} <= set(again), again
+
+
+def _memo(tmp_path: Path):
+    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.memo import Memo
+
+    return Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool")
+
+
+LONG = "# a deck\n\n" + "".join(
+    f"- id: card-{i}\n  name: Card {i}\n  text: |\n    Line one of {i}.\n\n    Line two.\n"
+    f"  tags: [a, b]\n  nested:\n    - {{x: {i}, y: 2.5}}\n    - -{i}\n# between\n\n"
+    if i % 3
+    else f"-\n  id: card-{i}\n  name: 'Card {i}'  # a comment\n  flag: no\n"
+    for i in range(40)
+)
+
+
+def test_a_long_list_read_item_by_item_is_the_whole_file_parsed(tmp_path: Path, monkeypatch) -> None:
+    samples = [p for p in FILES if yamlsafe._items(p.read_text(encoding="utf-8")) is not None]
+    assert samples, "some sample deck is a long list"
+    for path in samples:
+        text = path.read_text(encoding="utf-8")
+        memo = _memo(tmp_path / path.name)
+        cold = yamlsafe._by_items(memo, text, "content/x.yaml")
+        warm = yamlsafe._by_items(memo, text, "content/x.yaml")
+        _same(cold, yamlsafe.parse_yaml(text, "content/x.yaml"), str(path))
+        _same(warm, cold, str(path))
+    memo = _memo(tmp_path / "long")
+    _same(yamlsafe._by_items(memo, LONG, "d.yaml"), yamlsafe.parse_yaml(LONG, "d.yaml"))
+    parsed: list[str] = []
+    real = yamlsafe.parse_yaml
+    monkeypatch.setattr(yamlsafe, "parse_yaml", lambda text, name: parsed.append(text) or real(text, name))
+    edited = LONG.replace("  name: Card 10\n", "  name: Card ten\n  extra: 1\n\n  more: 2\n")  # 3 lines more
+    _same(yamlsafe._by_items(memo, edited, "d.yaml"), real(edited, "d.yaml"))
+    assert len(parsed) == 1 and "Card ten" in parsed[0], "only the saved item parsed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a: 1\n" * 20 + "b: 2\n",  # another value at the top
+        "--- \n" + "- a: 1\n" * 20,  # a document marker
+        "- a: 1\n" * 3,  # too short to be worth it
+        "a: 1\n",
+    ],
+)
+def test_other_shapes_are_parsed_whole(text: str) -> None:
+    assert yamlsafe._items(text) is None
+
+
+def test_a_broken_or_too_big_list_is_reported_as_the_whole_file_says(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "deck.yaml"
+    broken = LONG.replace("  name: Card 20\n", '  name: "Card 20\n')
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(yamlsafe.YamlError) as whole:
+        yamlsafe.parse_yaml(broken, "deck.yaml")
+    assert yamlsafe._by_items(_memo(tmp_path), broken, "deck.yaml") is None
+    yamlsafe.use_memo(_memo(tmp_path))
+    try:
+        with pytest.raises(yamlsafe.YamlError) as kept:
+            load_yaml(path, "deck.yaml")
+        assert kept.value.problem == whole.value.problem
+        monkeypatch.setattr(yamlsafe, "MAX_NODES", 100)
+        path.write_text(LONG, encoding="utf-8")
+        with pytest.raises(yamlsafe.YamlError) as big:
+            load_yaml(path, "deck.yaml")
+        assert big.value.problem.rule == "yaml.size"
+    finally:
+        yamlsafe.use_memo(None)
