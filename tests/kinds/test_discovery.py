@@ -10,8 +10,6 @@ from pathlib import Path
 
 from conftest import REPO
 
-from mazmorra import kinds
-
 _FAMILIES_AFTER_A_BUILD = """
 import json, sys
 from mazmorra.cli import main
@@ -38,13 +36,20 @@ def _python(code: str, *args: str, cwd: Path = REPO) -> str:
 
 
 def test_each_family_alone_registers_what_the_index_says() -> None:
-    kinds.all_kinds()  # every family: the index is whole
+    every = json.loads(
+        _python(
+            "import json\nfrom mazmorra import kinds\nkinds.all_kinds()\n"
+            "print(json.dumps([sorted(kinds.REGISTRY), kinds._ORIGINS, {f: len(r) for f, r in kinds.FAMILY_RULES.items()},"
+            " {f: sorted(d) for f, d in kinds.RULE_DOCS.items()}]))"
+        )
+    )  # a fresh process: every family, and the index it keeps
+    names, index, rules, docs = every
     by_family: dict[str, set[str]] = {}
-    for name, package in kinds._INDEX.items():
+    for name, package in index.items():
         by_family.setdefault(package, set()).add(name)
     assert "mazmorra.kinds.expedition" in by_family and len(by_family) >= 5
-    assert set(kinds.REGISTRY) == {n for names in by_family.values() for n in names if not n.startswith("family:")}
-    for package, names in by_family.items():
+    assert set(names) == {n for n in index if not n.startswith("family:")}, "every kind has its family package"
+    for package, registered in by_family.items():
         alone = json.loads(
             _python(
                 "import json, sys\nfrom mazmorra import kinds\nkinds._import_family(sys.argv[1])\n"
@@ -53,11 +58,11 @@ def test_each_family_alone_registers_what_the_index_says() -> None:
                 package,
             )
         )
-        assert {n for n in names if not n.startswith("family:")} <= set(alone[0]), package
-        for family in (n.removeprefix("family:") for n in names if n.startswith("family:")):
+        assert {n for n in registered if not n.startswith("family:")} <= set(alone[0]), package
+        for family in (n.removeprefix("family:") for n in registered if n.startswith("family:")):
             # (and what it imports of another family) the family's rules and their docs, whole
-            assert alone[1].get(family, 0) == len(kinds.FAMILY_RULES.get(family, ())), family
-            assert alone[2].get(family, []) == sorted(kinds.RULE_DOCS.get(family, {})), family
+            assert alone[1].get(family, 0) == rules.get(family, 0), family
+            assert alone[2].get(family, []) == docs.get(family, []), family
 
 
 def test_a_second_build_imports_only_its_packs_families(pack_copy, tmp_path: Path) -> None:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, TypeVar
 
 from mazmorra.kindfiles import KINDS_DIR, kind_files, load_kinds
@@ -49,6 +51,7 @@ def register(kind: Kind) -> Kind:
         raise RuntimeError(f"kind {kind.name!r} registered twice")
     register_family(kind.family)
     REGISTRY[kind.name] = kind
+    _note_origin(kind.name)
     return kind
 
 
@@ -62,6 +65,7 @@ def register_family(family: Family) -> Family:
     if known is not None and known is not family:
         raise RuntimeError(f"game family {family.name!r} registered twice")
     FAMILIES[family.name] = family
+    _note_origin(f"family:{family.name}")
     return family
 
 
@@ -133,7 +137,8 @@ def families() -> dict[str, Family]:
 
 
 _discovered = False
-_INDEX: dict[str, str] = {}  # kind name, or "family:<name>" -> the family package that registers it
+_INDEX: dict[str, str] = {}  # kind name, or "family:<name>" -> its family package (from an earlier process)
+_ORIGINS: dict[str, str] = {}  # the same, as this process registered them
 _IMPORTED: set[str] = set()  # family packages imported whole
 
 
@@ -148,7 +153,19 @@ def use_index(memo: Memo | None) -> None:
         _INDEX.update(stored)
         return
     _discover()
-    memo.put(k, dict(_INDEX))
+    memo.put(k, dict(_ORIGINS))
+
+
+def _note_origin(name: str) -> None:
+    """Which family package registers `name`: the innermost caller inside one (its own module, or its
+    package's `__init__` registering shipped kind files); none for a kind registered from elsewhere."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None:
+        parts = str(frame.f_globals.get("__name__", "")).split(".")
+        if len(parts) >= 3 and parts[:2] == ["mazmorra", "kinds"] and not parts[2].startswith("_"):
+            _ORIGINS.setdefault(name, ".".join(parts[:3]))
+            return
+        frame = frame.f_back
 
 
 def _found(package: str | None) -> bool:
@@ -162,18 +179,15 @@ def _found(package: str | None) -> bool:
 
 
 def _import_family(package: str) -> None:
-    """A family package and every module in it, in name order; what they register enters the index."""
+    """A family package and every module in it, in name order."""
     if package in _IMPORTED:
         return
     _IMPORTED.add(package)
-    kinds, families = set(REGISTRY), set(FAMILIES)
     module = importlib.import_module(package)
     if hasattr(module, "__path__"):
         for info in sorted(pkgutil.walk_packages(module.__path__, prefix=f"{package}."), key=lambda m: m.name):
             if not info.name.rsplit(".", 1)[-1].startswith("_"):
                 importlib.import_module(info.name)
-    _INDEX.update(dict.fromkeys(set(REGISTRY) - kinds, package))
-    _INDEX.update(dict.fromkeys((f"family:{f}" for f in set(FAMILIES) - families), package))
 
 
 def _discover() -> None:
