@@ -23,13 +23,17 @@ class Store(Protocol):
 
 @dataclass
 class Memo:
-    """A store and the tool's hash; `read` and `written` count entries (tests count, never time)."""
+    """A store and the tool's hash; `read` and `written` count entries (tests count, never time). A
+    `deferred` memo keeps what it is given until `flush` (a command that may still stop before its
+    build begins writes nothing to the output folder)."""
 
     store: Store
     salt: bytes
+    deferred: bool = False
     read: int = 0
     written: int = 0
     missed: list[str] = field(default_factory=list)  # what was looked up and not found, by kind
+    _pending: dict[str, Any] = field(default_factory=dict)
 
     def key(self, *parts: str) -> str:
         """One key for these parts (each with its length: ("ab", "c") is not ("a", "bc"))."""
@@ -42,7 +46,7 @@ class Memo:
 
     def get(self, kind: str, k: str) -> Any | None:
         """The value stored under `k`, or None."""
-        value = self.store.get(k)
+        value = self._pending[k] if k in self._pending else self.store.get(k)
         if value is None:
             self.missed.append(kind)
         else:
@@ -50,5 +54,15 @@ class Memo:
         return value
 
     def put(self, k: str, value: Any) -> None:
+        if self.deferred:
+            self._pending[k] = value
+            return
         self.store.put(k, value)
         self.written += 1
+
+    def flush(self) -> None:
+        """Store what was kept back, and from now on store at once."""
+        self.deferred = False
+        pending, self._pending = self._pending, {}
+        for k, value in pending.items():
+            self.put(k, value)

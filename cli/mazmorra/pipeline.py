@@ -238,17 +238,36 @@ def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]
     """The store beside the face cache where stages 1-3 keep what they read and found between builds,
     and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
     checks = cache.beside("checks") if cache is not None else None
-    memo = Memo(checks, tool_hash()) if checks is not None else None
+    memo = _EARLY.pop(checks.root, None) if checks is not None else None
+    if memo is not None:  # the command's own load, before the build: what it read is written now
+        memo.flush()
+    elif checks is not None:
+        memo = Memo(checks, tool_hash())
+    _use(memo)
+    return checks, memo
+
+
+def _use(memo: Memo | None) -> None:
+    """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
     yamlsafe.use_memo(memo)
     po.use_memo(memo)
     fonts.use_memo(memo)
-    return checks, memo
+
+
+_EARLY: dict[Path, Memo] = {}  # the cache folder -> the memo `load` read it with, not yet written
 
 
 def load(pack_dir: Path, out_dir: Path) -> Pack:
     """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
-    a caller that looks at the pack before building it (`loaded`)."""
-    return load_pack(pack_dir, _stage_memo(FaceCache.for_output(out_dir))[1])
+    a caller that looks at the pack before building it (`loaded`); what it would keep there is
+    written only once that build begins (a command stopped before then writes nothing)."""
+    cache = FaceCache.for_output(out_dir)
+    checks = cache.beside("checks") if cache is not None else None
+    memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
+    if checks is not None and memo is not None:
+        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
+    _use(memo)
+    return load_pack(pack_dir, memo)
 
 
 def _record_for_make(

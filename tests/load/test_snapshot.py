@@ -162,3 +162,18 @@ def test_a_broken_or_too_big_list_is_reported_as_the_whole_file_says(tmp_path: P
         assert big.value.problem.rule == "yaml.size"
     finally:
         yamlsafe.use_memo(None)
+
+
+def test_a_deferred_memo_writes_nothing_until_flushed(tmp_path: Path) -> None:
+    """The command's own load before its build (pipeline.load): a command stopped before the build
+    leaves no cache in the output folder; once the build begins, what it read is stored."""
+    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.memo import Memo
+
+    memo = Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool", deferred=True)
+    memo.put("k1", ("a", 1))
+    assert memo.get("yaml", "k1") == ("a", 1) and not (tmp_path / "checks").exists()
+    memo.flush()
+    assert memo.written == 1 and Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool").get(
+        "yaml", "k1"
+    ) == ("a", 1)
