@@ -171,9 +171,9 @@ def test_a_deferred_memo_writes_nothing_until_flushed(tmp_path: Path) -> None:
     from mazmorra.memo import Memo
 
     memo = Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool", deferred=True)
-    memo.put("k1", ("a", 1))
-    assert memo.get("yaml", "k1") == ("a", 1) and not (tmp_path / "checks").exists()
+    k = memo.key("yaml", "deck.yaml")
+    memo.put(k, ("a", 1))
+    assert memo.get("yaml", k) == ("a", 1) and not (tmp_path / "checks").exists()
     memo.flush()
-    assert memo.written == 1 and Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool").get(
-        "yaml", "k1"
-    ) == ("a", 1)
+    later = Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool")
+    assert memo.written == 1 and later.get("yaml", k) == ("a", 1)
