@@ -238,7 +238,7 @@ def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]
     """The store beside the face cache where stages 1-3 keep what they read and found between builds,
     and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
     checks = cache.beside("checks") if cache is not None else None
-    memo = _EARLY.pop(checks.root, None) if checks is not None else None
+    memo = _EARLY.pop(checks.root.resolve(), None) if checks is not None else None
     if memo is not None:  # the command's own load, before the build: what it read is written now
         memo.flush()
     elif checks is not None:
@@ -265,7 +265,7 @@ def load(pack_dir: Path, out_dir: Path) -> Pack:
     checks = cache.beside("checks") if cache is not None else None
     memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
     if checks is not None and memo is not None:
-        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
+        _EARLY[checks.root.resolve()] = memo  # (an earlier command's, never built, is dropped)
     _use(memo)
     return load_pack(pack_dir, memo)
 
