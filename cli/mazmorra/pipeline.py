@@ -113,7 +113,10 @@ def build(
     A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
     add sinks of its own (`also`); a caller that has just loaded the pack passes it (`loaded`)."""
     with gcpolicy.batched():
-        return _build(pack_dir, opts, progress, render, templates, also, loaded)
+        try:
+            return _build(pack_dir, opts, progress, render, templates, also, loaded)
+        finally:
+            _use(None)  # what this build read is kept in its own output folder, not by whatever reads next
 
 
 def _build(
@@ -237,14 +240,19 @@ def _build(
 def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
     """The store beside the face cache where stages 1-3 keep what they read and found between builds,
     and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
-    checks = cache.beside("checks") if cache is not None else None
-    memo = _EARLY.pop(checks.root.resolve(), None) if checks is not None else None
+    checks = _checks_of(cache)
+    memo = _EARLY.pop(checks.root, None) if checks is not None else None
     if memo is not None:  # the command's own load, before the build: what it read is written now
         memo.flush()
     elif checks is not None:
         memo = Memo(checks, tool_hash())
     _use(memo)
     return checks, memo
+
+
+def _checks_of(cache: FaceCache | None) -> FaceCache | None:
+    """The store beside the face cache, by its absolute path (whatever the working folder is later)."""
+    return replace(cache.beside("checks"), root=cache.root.parent.resolve() / "checks") if cache is not None else None
 
 
 def _use(memo: Memo | None) -> None:
@@ -261,11 +269,10 @@ def load(pack_dir: Path, out_dir: Path) -> Pack:
     """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
     a caller that looks at the pack before building it (`loaded`); what it would keep there is
     written only once that build begins (a command stopped before then writes nothing)."""
-    cache = FaceCache.for_output(out_dir)
-    checks = cache.beside("checks") if cache is not None else None
+    checks = _checks_of(FaceCache.for_output(out_dir))
     memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
     if checks is not None and memo is not None:
-        _EARLY[checks.root.resolve()] = memo  # (an earlier command's, never built, is dropped)
+        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
     _use(memo)
     return load_pack(pack_dir, memo)
 
