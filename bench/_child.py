@@ -61,6 +61,12 @@ def watch_stages() -> dict[str, float]:
     wrap(pipeline, "validate", after="validated")
     wrap(draw.PdfPages, "page", before="first page")
     wrap(draw.PdfPages, "save", before="save", after="saved")
+    try:  # a document drawn in chunks (render/chunks.py) saves, or merges, by its own method
+        from mazmorra.render import chunks
+
+        wrap(chunks.ChunkedPages, "save", before="save", after="saved")
+    except ImportError:  # a checkout from before chunks
+        pass
     return marks
 
 

@@ -231,6 +231,8 @@ class Item:
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
+    keys: tuple[str, str] = ("", "")  # its front's and back's face-cache keys ("-": no back; "": not cached),
+    # what a page chunk's cache key is made of (render/chunks.py): a chunk is drawn again unless all are known
 
 
 @dataclass

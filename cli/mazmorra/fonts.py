@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+from array import array
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from mazmorra.errors import Loc, Problem, UsageError, rel
 from mazmorra.limits import FONT_BYTES, MIB
+
+if TYPE_CHECKING:
+    from mazmorra.memo import Memo
 
 FONT_DIR = Path(__file__).parent / "fonts"
 FONT_EXTS = (".ttf", ".otf")
@@ -67,8 +72,142 @@ def register(name: str) -> str:
     if name not in FONTS:
         raise KeyError(name)
     rl = _rl_name(name)
-    pdfmetrics.registerFont(TTFont(rl, _truetype(FONTS[name])))
+    pdfmetrics.registerFont(_font(rl, _truetype(FONTS[name])))
     return rl
+
+
+_MEMO: list[Memo] = []  # the build's memo (use_memo)
+
+
+def use_memo(memo: Memo | None) -> None:
+    """Fonts an earlier build read are taken from `memo` (None: each font file is parsed)."""
+    _MEMO[:] = [memo] if memo is not None else []
+
+
+def _font(rl: str, source: str | io.BytesIO) -> TTFont:
+    """ReportLab's font: what an earlier build parsed of the same file (by path and content; a
+    bundled font took ~25 ms to parse at every start), else parsed here and kept."""
+    memo = _MEMO[0] if _MEMO and isinstance(source, str) else None
+    if memo is None or not isinstance(source, str):
+        return TTFont(rl, source)
+    st = os.stat(source)  # by size and time, as make judges files (and the tool's hash its own fonts)
+    k = memo.key("font", source, f"{st.st_size} {st.st_mtime_ns}")
+    face = _face(memo.get("font", k), Path(source))
+    if face is not None:
+        return _with_face(rl, face)
+    font = TTFont(rl, source)
+    try:
+        memo.put(k, _plain_face(font.face))
+    except ValueError:  # marshal refused a value (another ReportLab): parsed every time
+        pass
+    return font
+
+
+Kept = tuple[dict[str, Any], dict[str, tuple[bytes, str]], dict[str, tuple[str, bytes, bytes]]]
+
+
+def _plain_face(face: Any) -> Kept:
+    """A parsed face's attributes as plain data: its names (bytes with their text) apart, its tables
+    of numbers (thousands of glyphs) as arrays, its scale function left out (made again from
+    unitsPerEm, as ReportLab makes it)."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    names = {k: (bytes(v), v.ustr) for k, v in vars(face).items() if isinstance(v, TTFNameBytes)}
+    tables = {k: t for k, v in vars(face).items() if (t := _table(v)) is not None}
+    skip = {*names, *tables, "_pdfScale", "_ttf_data"}  # the file's own bytes: read again from the file
+    plain = {k: v for k, v in vars(face).items() if k not in skip}
+    plain["_ttf_size"] = len(face._ttf_data)
+    return plain, names, tables
+
+
+def _table(value: Any) -> tuple[str, bytes, bytes] | None:
+    """A dict of whole numbers to whole (or to real) numbers, or a list of whole numbers or of pairs of
+    them, as arrays of machine numbers (read back as exactly the same values and types); else None."""
+    if isinstance(value, dict) and value and all(type(k) is int for k in value):
+        for code, kind in (("q", int), ("d", float)):
+            if all(type(v) is kind for v in value.values()):
+                try:
+                    return f"dict{code}", array("q", value).tobytes(), array(code, value.values()).tobytes()
+                except OverflowError:
+                    return None
+    if isinstance(value, dict) and value and all(type(k) is int and type(v) is list for k, v in value.items()):
+        if all(len(v) == 1 and type(v[0]) is int for v in value.values()):  # glyph -> [its one character]
+            return "dict1", array("q", value).tobytes(), array("q", (v[0] for v in value.values())).tobytes()
+    if isinstance(value, list) and value:
+        try:
+            if all(type(v) is int for v in value):
+                return "list", array("q", value).tobytes(), b""
+            if all(type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int for v in value):
+                return "pairs", array("q", [n for pair in value for n in pair]).tobytes(), b""
+        except OverflowError:
+            return None
+    return None
+
+
+def _untable(kind: str, first: bytes, second: bytes) -> Any:
+    numbers = array("q")
+    numbers.frombytes(first)
+    if kind == "list":
+        return numbers.tolist()
+    if kind == "pairs":
+        flat = numbers.tolist()
+        return list(zip(flat[::2], flat[1::2], strict=True))
+    values = array("q" if kind == "dict1" else kind[-1])
+    values.frombytes(second)
+    if kind not in ("dictq", "dictd", "dict1") or len(values) != len(numbers):
+        raise ValueError("not a kept table")
+    if kind == "dict1":
+        return {key: [value] for key, value in zip(numbers.tolist(), values.tolist(), strict=True)}
+    return dict(zip(numbers.tolist(), values.tolist(), strict=True))
+
+
+def _face(kept: Any, path: Path) -> Any | None:
+    """The face `_plain_face` kept of the file at `path`, or None when it is not one."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFontFace
+
+    if not (isinstance(kept, tuple) and len(kept) == 3 and all(isinstance(part, dict) for part in kept)):
+        return None
+    plain, names, tables = kept
+    if not isinstance(plain.get("unitsPerEm"), int):
+        return None
+    data = path.read_bytes()
+    if len(data) != plain.pop("_ttf_size", None):
+        return None
+    face = TTFontFace.__new__(TTFontFace)
+    face.__dict__.update(plain)
+    face._ttf_data = data
+    try:
+        face.__dict__.update({key: _untable(*table) for key, table in tables.items()})
+    except (ValueError, TypeError):
+        return None
+    for key, (data, text) in names.items():
+        name = bytes.__new__(TTFNameBytes, data)
+        name.ustr = text
+        face.__dict__[key] = name
+    if face.unitsPerEm == 1000:  # as TTFontFile.extractInfo scales
+        face._pdfScale = lambda x: x
+    else:
+        per = 1000 / face.unitsPerEm
+        face._pdfScale = lambda x: x * per
+    return face
+
+
+def _with_face(rl: str, face: Any) -> TTFont:
+    """A TTFont around a face already read: TTFont.__init__ without parsing the file."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding
+
+    font = TTFont.__new__(TTFont)
+    font.fontName = rl
+    font.face = face
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(rl, glob) for glob in rl_config.unShapedFontGlob)
+    return font
 
 
 def pinned(name: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -105,6 +104,8 @@ def load_svg(path: Path) -> Any:  # a reportlab Drawing
 
 @cache
 def _load_svg(path: Path, mtime_ns: int) -> Any:
+    import logging  # only with svglib: a build of cached faces never needs it
+
     from svglib.svglib import svg2rlg
 
     check_svg(path)  # never hand a DOCTYPE to the XML parser, whatever svglib's defaults are

@@ -35,9 +35,14 @@ def make_rule(output: Path, inputs: set[Path], options: str = "") -> str:
     """A make rule naming every file `output` was made from; each input also gets an empty rule
     so that deleting one triggers a rebuild rather than a make error. `options` records the
     build options the output was made with (a comment make ignores)."""
-    deps = sorted({_file(p) for p in inputs})
+    return _rule(_file(output), {_file(p) for p in inputs}, options)
+
+
+def _rule(target: str, inputs: set[str], options: str = "") -> str:
+    """make_rule's text from paths already as make finds them."""
+    deps = sorted(inputs)
     lines = [f"# mazmorra options: {options}"] if options else []
-    lines += [f"{_make_escape(_file(output))}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
+    lines += [f"{_make_escape(target)}: " + " \\\n  ".join(_make_escape(d) for d in deps), ""]
     lines += [f"{_make_escape(d)}:" for d in deps]
     return "\n".join(lines) + "\n"
 
@@ -110,14 +115,14 @@ def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | Non
     """out_dir/.deps/<pack>/<lang>.d: the stamp depends on every deck's inputs and on the PDFs
     themselves (so a deleted PDF is rebuilt too)."""
 
-    inputs: set[Path] = set()
+    inputs: set[str] = set()
     for d in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):
         rule = read_rule(d)
-        if rule:
-            inputs.add(Path(rule[0]))
-            inputs.update(Path(p) for p in rule[1])
-    stamp = stamp_path(out_dir, pack_id, lang)
-    atomic_write_text(out_dir / ".deps" / pack_id / f"{lang}.d", make_rule(stamp, inputs), scratch)
+        if rule:  # its paths are already as make finds them: not resolved again (hundreds per deck)
+            inputs.add(rule[0])
+            inputs.update(rule[1])
+    stamp = _file(stamp_path(out_dir, pack_id, lang))
+    atomic_write_text(out_dir / ".deps" / pack_id / f"{lang}.d", _rule(stamp, inputs), scratch)
 
 
 def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> None:

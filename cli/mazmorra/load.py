@@ -13,6 +13,7 @@ from mazmorra.deckfile import coerced, read_entries, translations
 from mazmorra.declared.spec import parse_rule
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean, rel
 from mazmorra.kindfiles import kind_files, load_kinds
+from mazmorra.memo import Memo
 from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.schemas import checked, schema_problems
 from mazmorra.units import parse_size
@@ -39,8 +40,10 @@ def all_packs(content_dir: Path = Path("content")) -> list[Path]:
     return packs
 
 
-def load_pack(pack_dir: Path) -> Pack:
-    """Read pack.yaml and every deck it names; raise ContentError listing every problem."""
+def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
+    """Read pack.yaml and every deck it names; raise ContentError listing every problem. With a
+    `memo` (the build's cache), only the families of the pack's kinds are imported."""
+    kinds.use_index(memo)
     pack_file = pack_dir / PACK_FILE
     try:
         raw = load_yaml(pack_file)
@@ -58,14 +61,17 @@ def load_pack(pack_dir: Path) -> Pack:
         raise ContentError([newer])
     notices: list[Problem] = []
     # the pack's own kinds, beside the built-in ones
-    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families())
+    own_files = kind_files(pack_dir)
+    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families()) if own_files else ({}, [])
     problems += kind_problems
-    broken = {p.stem for p in kind_files(pack_dir)} - set(declared)  # reported with their files
+    broken = {p.stem for p in own_files} - set(declared)  # reported with their files
 
     def kind_of(name: str) -> Kind | None:
         return declared.get(name) or kinds.get(name)
 
-    known = sorted({*kinds.all_kinds(), *declared})
+    def known() -> list[str]:  # every kind's name, for a message: only then is every family imported
+        return sorted({*kinds.all_kinds(), *declared})
+
     decks = []
     seen_ids: dict[str, Loc] = {}
     for i, dspec in enumerate(spec.decks):
@@ -76,7 +82,7 @@ def load_pack(pack_dir: Path) -> Pack:
                 problems.append(
                     Problem(
                         "pack.unknown-kind",
-                        f"unknown kind '{dspec.kind}'{did_you_mean(dspec.kind, known)} (known: {', '.join(known)})",
+                        f"unknown kind '{dspec.kind}'{did_you_mean(dspec.kind, known())} (known: {', '.join(known())})",
                         locate(raw, ("decks", i, "kind")),
                         f"deck:{dspec.id}",
                         "kind",
@@ -211,7 +217,7 @@ def _load_deck(
     raw: YMap,
     index: int,
     kind_of: Callable[[str], Kind | None],
-    known: list[str],
+    known: Callable[[], list[str]],
 ) -> tuple[Deck | None, list[Problem]]:
     """A deck and its components' problems; None when its file cannot be read."""
     path = (pack_dir / dspec.file).resolve()
@@ -284,7 +290,7 @@ def _entry_kind(
     default: Kind,
     cid: str,
     kind_of: Callable[[str], Kind | None],
-    known: list[str],
+    known: Callable[[], list[str]],
 ) -> tuple[Kind | None, list[Problem]]:
     """The kind an entry names with `kind:` (else the deck's), or None with the problem of an unknown one."""
     name = item.get("kind")
@@ -293,5 +299,5 @@ def _entry_kind(
     found = kind_of(name) if isinstance(name, str) else None
     if found is not None:
         return found, []
-    unknown = f"unknown kind {name!r}{did_you_mean(str(name), known)} (known: {', '.join(known)})"
+    unknown = f"unknown kind {name!r}{did_you_mean(str(name), known())} (known: {', '.join(known())})"
     return None, [Problem("deck.unknown-kind", unknown, item.locs.get("kind", item.loc), cid, "kind")]

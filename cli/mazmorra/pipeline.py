@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra import gcpolicy
+from mazmorra import fonts, gcpolicy, yamlsafe
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
+from mazmorra.i18n import po
 from mazmorra.i18n.coverage import coverage_problems
 from mazmorra.i18n.glossary import glossary_problems
 from mazmorra.i18n.house import house_problems
@@ -35,9 +36,10 @@ from mazmorra.incremental import (
     write_stamp_rule,
 )
 from mazmorra.layout import LayoutContext, Templates, lay_out
-from mazmorra.layout.facecache import FaceCache
+from mazmorra.layout.facecache import FaceCache, tool_hash
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
+from mazmorra.memo import Memo
 from mazmorra.model import Deck, Pack
 from mazmorra.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render, svgforms
@@ -111,7 +113,10 @@ def build(
     A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
     add sinks of its own (`also`); a caller that has just loaded the pack passes it (`loaded`)."""
     with gcpolicy.batched():
-        return _build(pack_dir, opts, progress, render, templates, also, loaded)
+        try:
+            return _build(pack_dir, opts, progress, render, templates, also, loaded)
+        finally:
+            _use(None)  # what this build read is kept in its own output folder, not by whatever reads next
 
 
 def _build(
@@ -125,9 +130,10 @@ def _build(
 ) -> BuildResult:
     t0 = time.perf_counter()
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
+    checks, memo = _stage_memo(cache)
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
-    pack = loaded or load_pack(pack_dir)  # 1. load
+    pack = loaded or load_pack(pack_dir, memo)  # 1. load
     sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
@@ -159,11 +165,11 @@ def _build(
             labels[lang] = Labels(pack.root, templates_dir(), lang)
         found = [
             *localisation.problems,
-            *glossary_problems(pack, localisation, labels[lang], printed),
+            *glossary_problems(pack, localisation, labels[lang], printed, memo),
             *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
         ]
         if opts.pseudo is None:
-            found += house_problems(pack, localisation)  # warnings: the house style of rules text
+            found += house_problems(pack, localisation, memo)  # warnings: the house style of rules text
         problems += [
             replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
         ]  # a draft falls back visibly instead of failing
@@ -224,9 +230,51 @@ def _build(
         staging.discard()
         if cache is not None and result.laid_out:  # only new entries can take it past its bound
             cache.trim()
+        if checks is not None and memo is not None and memo.written:
+            checks.trim()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
+    """The store beside the face cache where stages 1-3 keep what they read and found between builds,
+    and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
+    checks = _checks_of(cache)
+    memo = _EARLY.pop(checks.root, None) if checks is not None else None
+    if memo is not None:  # the command's own load, before the build: what it read is written now
+        memo.flush()
+    elif checks is not None:
+        memo = Memo(checks, tool_hash())
+    _use(memo)
+    return checks, memo
+
+
+def _checks_of(cache: FaceCache | None) -> FaceCache | None:
+    """The store beside the face cache, by its absolute path (whatever the working folder is later)."""
+    return replace(cache.beside("checks"), root=cache.root.parent.resolve() / "checks") if cache is not None else None
+
+
+def _use(memo: Memo | None) -> None:
+    """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
+    yamlsafe.use_memo(memo)
+    po.use_memo(memo)
+    fonts.use_memo(memo)
+
+
+_EARLY: dict[Path, Memo] = {}  # the cache folder -> the memo `load` read it with, not yet written
+
+
+def load(pack_dir: Path, out_dir: Path) -> Pack:
+    """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
+    a caller that looks at the pack before building it (`loaded`); what it would keep there is
+    written only once that build begins (a command stopped before then writes nothing)."""
+    checks = _checks_of(FaceCache.for_output(out_dir))
+    memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
+    if checks is not None and memo is not None:
+        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
+    _use(memo)
+    return load_pack(pack_dir, memo)
 
 
 def _record_for_make(

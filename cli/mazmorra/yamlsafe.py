@@ -2,22 +2,31 @@
 
 The document is built from the parser's event stream (never PyYAML's constructor graph), so
 no tag can build an object, an alias bomb never expands and nesting depth is checked before
-anything recursive runs.
+anything recursive runs. A file an earlier build parsed is taken from that build's cache (`use_memo`:
+by its name and content, positions included), so a build after one save parses only the saved file.
 """
 
 from __future__ import annotations
 
+import hashlib
 from array import array
-from collections.abc import Iterator, MutableMapping, MutableSequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.nodes import ScalarNode
 
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
+from mazmorra.yamlnodes import LINE_SHIFT as _LINE_SHIFT
+from mazmorra.yamlnodes import YList as YList  # (the values' types, as every reader imports them from here)
+from mazmorra.yamlnodes import YMap as YMap
+from mazmorra.yamlnodes import packed, unpacked
+
+if TYPE_CHECKING:
+    from mazmorra.memo import Memo
 
 MAX_BYTES = YAML_BYTES
 MAX_DEPTH = YAML_DEPTH
@@ -35,183 +44,6 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-# Positions are kept compact: a container holds its file's name (one string shared by the whole file)
-# and one machine integer per value, line and column packed, in an array; a `Loc` is made only when
-# something asks for one (a problem to report). One object per YAML node cost a 10,000-card deck
-# about 12 MB (bench/run.py's memory stages).
-_COL_BITS = 24
-_COL_MAX = (1 << _COL_BITS) - 1
-
-
-def _packed(mark: Any) -> int:
-    line: int = mark.line + 1
-    col: int = min(mark.column + 1, _COL_MAX)
-    return line << _COL_BITS | col
-
-
-def _unpacked(name: str, at: int) -> Loc:
-    return Loc(name, at >> _COL_BITS, at & _COL_MAX)
-
-
-class MapLocs(MutableMapping[str, Loc]):
-    """A YMap's positions by key, read from its packed array; writing one turns the map's positions
-    into a plain dict of `Loc`s (a map assembled by code, or a spreadsheet row's cells)."""
-
-    __slots__ = ("_map",)
-
-    def __init__(self, owner: YMap):
-        self._map = owner
-
-    def _index(self, key: object) -> int:
-        pos = self._map._pos
-        for i, k in enumerate(self._map):
-            if k == key:
-                return i if i < len(pos) else -1
-        return -1
-
-    def __getitem__(self, key: str) -> Loc:
-        i = self._index(key)
-        if i < 0:
-            raise KeyError(key)
-        return _unpacked(self._map._name, self._map._pos[i])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._map)[: len(self._map._pos)])
-
-    def __len__(self) -> int:
-        return min(len(self._map), len(self._map._pos))
-
-    def __setitem__(self, key: str, value: Loc) -> None:
-        self._map.locs = {**self, key: value}
-
-    def __delitem__(self, key: str) -> None:
-        table = dict(self)
-        del table[key]
-        self._map.locs = table
-
-
-class ListLocs(MutableSequence[Loc]):
-    """A YList's positions by index, read from its packed array; writing one turns them into a
-    plain list of `Loc`s."""
-
-    __slots__ = ("_list",)
-
-    def __init__(self, owner: YList):
-        self._list = owner
-
-    @overload
-    def __getitem__(self, i: int) -> Loc: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Loc]: ...
-    def __getitem__(self, i: int | slice) -> Loc | list[Loc]:
-        name, pos = self._list._name, self._list._pos
-        if isinstance(i, slice):
-            return [_unpacked(name, at) for at in pos[i]]
-        return _unpacked(name, pos[i])
-
-    def __len__(self) -> int:
-        return len(self._list._pos)
-
-    def __setitem__(self, i: Any, value: Any) -> None:
-        table = list(self)
-        table[i] = value
-        self._list.locs = table
-
-    def __delitem__(self, i: Any) -> None:
-        table = list(self)
-        del table[i]
-        self._list.locs = table
-
-    def insert(self, i: int, value: Loc) -> None:
-        table = list(self)
-        table.insert(i, value)
-        self._list.locs = table
-
-
-class YMap(dict[Any, Any]):
-    """A mapping that remembers where it and each of its values stood."""
-
-    # a pack holds one per component: no per-instance __dict__, positions packed (see _COL_BITS)
-    __slots__ = ("_at", "_loc", "_locs", "_name", "_pos")
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._name, self._at, self._pos = "", 0, _NO_POS
-        self._loc: Loc | None = None
-        self._locs: MutableMapping[str, Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the mapping starts."""
-        return self._loc if self._loc is not None else _unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
-
-    @property
-    def locs(self) -> MutableMapping[str, Loc]:
-        """Where each value stood, by key."""
-        return self._locs if self._locs is not None else MapLocs(self)
-
-    @locs.setter
-    def locs(self, value: MutableMapping[str, Loc]) -> None:
-        self._locs = value
-
-    def __delitem__(self, key: Any) -> None:
-        if self._locs is None and self._pos:  # positions follow the keys' order: keep them by key from now
-            self._locs = dict(MapLocs(self))
-        super().__delitem__(key)
-
-    def pop(self, key: Any, *default: Any) -> Any:
-        if self._locs is None and self._pos and key in self:
-            self._locs = dict(MapLocs(self))
-        return super().pop(key, *default)
-
-    def popitem(self) -> tuple[Any, Any]:
-        if self._locs is None and self._pos:
-            self._locs = dict(MapLocs(self))
-        return super().popitem()
-
-    def clear(self) -> None:
-        if self._locs is None:
-            self._pos = _NO_POS
-        super().clear()
-
-
-class YList(list[Any]):
-    """A sequence that remembers where it and each of its items stood."""
-
-    __slots__ = ("_at", "_loc", "_locs", "_name", "_pos")
-
-    def __init__(self, *args: Any):
-        super().__init__(*args)
-        self._name, self._at, self._pos = "", 0, _NO_POS
-        self._loc: Loc | None = None
-        self._locs: MutableSequence[Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the sequence starts."""
-        return self._loc if self._loc is not None else _unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
-
-    @property
-    def locs(self) -> MutableSequence[Loc]:
-        """Where each item stood, by index."""
-        return self._locs if self._locs is not None else ListLocs(self)
-
-    @locs.setter
-    def locs(self, value: MutableSequence[Loc]) -> None:
-        self._locs = value
-
-
-_NO_POS = array("q")  # shared by every container made by code, never appended to
-
-
 class YamlError(Exception):
     def __init__(self, problem: Problem):
         super().__init__(problem.message)
@@ -219,7 +51,7 @@ class YamlError(Exception):
 
 
 def _loc(name: str, mark: Any) -> Loc:
-    return _unpacked(name, _packed(mark))
+    return unpacked(name, packed(mark))
 
 
 def load_yaml(path: Path, name: str | None = None) -> Any:
@@ -245,14 +77,143 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
             )
         ) from None
     if _KEPT is None:
-        return parse_yaml(text, shown)
+        return _parsed(raw, text, shown)
     key = (shown, text)
     if key not in _KEPT:  # read unchanged: parsed before (the values are never modified after parsing)
-        _KEPT[key] = parse_yaml(text, shown)
+        _KEPT[key] = _parsed(raw, text, shown)
     return _KEPT[key]
 
 
 _KEPT: dict[tuple[str, str], Any] | None = None  # within `kept_parsed`: files parsed before, by name and text
+_MEMO: list[Memo] = []  # the build's memo (use_memo)
+_MAP, _LIST = 1, 2  # a container's mark in a kept tree (a YAML value itself is never a tuple)
+
+
+def use_memo(memo: Memo | None) -> None:
+    """Files parsed by an earlier build are taken from `memo` (None: parsed every time)."""
+    _MEMO[:] = [memo] if memo is not None else []
+
+
+def _parsed(raw: bytes, text: str, name: str) -> Any:
+    """The file's tree: as an earlier build kept it, else parsed (and kept). A file that fails to
+    parse is never kept: its problem is found again, at its line, every time."""
+    if not _MEMO:
+        return parse_yaml(text, name)
+    memo = _MEMO[0]
+    k = memo.key("yaml", name, hashlib.blake2b(raw, digest_size=24).hexdigest())
+    kept = memo.get("yaml", k)
+    if kept is not None:
+        try:
+            return _tree(kept, name)
+        except (TypeError, ValueError, IndexError):  # not a tree this version kept: parsed again
+            pass
+    root = _by_items(memo, text, name)  # a long deck file with one card saved: that card parsed alone
+    if root is not None:
+        return root  # (kept item by item: not whole as well)
+    root = parse_yaml(text, name)
+    try:
+        memo.put(k, _plain(root))
+    except ValueError:  # marshal refused a value: parsed every time
+        pass
+    return root
+
+
+_ITEMS_FROM = 16  # a top-level list this long is kept item by item too
+
+
+def _items(text: str) -> list[tuple[int, str]] | None:
+    """A file that is a plain top-level block list, cut before each `- ` at the start of a line: each
+    item's first line and text (comments and blank lines stay with the item before, those before the
+    first item with it); None for any other shape (a line at the start that is neither an item nor a
+    comment: another value, a document marker, a tab)."""
+    head: list[str] = []
+    items: list[tuple[int, list[str]]] = []
+    for i, line in enumerate(text.splitlines(keepends=True), 1):
+        if line.startswith("- ") or line.rstrip("\r\n") == "-":
+            items.append((i, [line]) if items else (1, [*head, line]))
+        elif line[:1] not in ("", " ", "#", "\n", "\r"):
+            return None
+        else:
+            (items[-1][1] if items else head).append(line)
+    return [(start, "".join(lines)) for start, lines in items] if len(items) >= _ITEMS_FROM else None
+
+
+def _by_items(memo: Memo, text: str, name: str) -> Any | None:
+    """The file's list from its items, each parsed alone unless an earlier build kept it (by its text;
+    its positions moved by the lines before it); None when the file is not such a list, an item does
+    not parse alone as one item, or the whole would pass a limit (the whole file is then parsed, and
+    reports the problem where it is)."""
+    items = _items(text)
+    if items is None:
+        return None
+    k = memo.key("yaml items", name)
+    kept = memo.get("yaml items", k)
+    known: dict[str, Any] = kept if isinstance(kept, dict) else {}
+    used: dict[str, Any] = {}
+    values, positions, nodes, root_at = [], array("q"), 1, 0
+    try:
+        for start, chunk in items:
+            key = hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            entry = known.get(key)
+            if entry is None:
+                alone = parse_yaml(chunk, name)
+                if not isinstance(alone, YList) or len(alone) != 1:
+                    return None
+                entry = (alone._at, alone._pos[0], _count(alone[0]), _plain(alone[0]))
+            used[key] = entry
+            shift = (start - 1) << _LINE_SHIFT
+            root_at = root_at or entry[0] + shift
+            positions.append(entry[1] + shift)
+            values.append(_tree(entry[3], name, shift))
+            nodes += entry[2]
+    except YamlError:
+        return None
+    if nodes > MAX_NODES:
+        return None
+    if used.keys() != known.keys():
+        memo.put(k, used)
+    root = YList(values)
+    root._name, root._at, root._pos = name, root_at, positions
+    return root
+
+
+def _count(value: Any) -> int:
+    """The values the parser counts against MAX_NODES: every container, key and scalar."""
+    if isinstance(value, YMap):
+        return 1 + sum(1 + _count(v) for v in value.values())
+    if isinstance(value, YList):
+        return 1 + sum(_count(v) for v in value)
+    return 1
+
+
+def _plain(value: Any) -> Any:
+    """A parsed tree as plain data (tuples of values, positions as bytes), to keep."""
+    if isinstance(value, YMap):
+        return (_MAP, value._at, value._pos.tobytes(), tuple(value), tuple(_plain(v) for v in value.values()))
+    if isinstance(value, YList):
+        return (_LIST, value._at, value._pos.tobytes(), tuple(_plain(v) for v in value))
+    return value
+
+
+def _tree(plain: Any, name: str, shift: int = 0) -> Any:
+    """The tree `_plain` kept, with the file's name in every position (each moved by `shift`: lines
+    before it, packed)."""
+    if type(plain) is not tuple:
+        return plain
+    container: Any
+    if plain[0] == _MAP:
+        container = YMap(zip(plain[3], [_tree(v, name, shift) for v in plain[4]], strict=True))
+    elif plain[0] == _LIST:
+        container = YList([_tree(v, name, shift) for v in plain[3]])
+    else:
+        raise ValueError("not a kept tree")
+    pos = array("q")
+    pos.frombytes(plain[2])
+    if len(pos) != len(container):
+        raise ValueError("positions do not match the values")
+    container._name, container._at = name, plain[1] + shift
+    container._pos = array("q", [at + shift for at in pos]) if shift else pos
+    return container
 
 
 @contextmanager
@@ -300,7 +261,7 @@ def parse_yaml(text: str, name: str) -> Any:
                         _loc(name, ev.start_mark),
                     )
                 )
-            at = _packed(ev.start_mark)
+            at = packed(ev.start_mark)
             if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 value, _ = stack.pop()
                 _attach(stack, value, value._at)
@@ -309,12 +270,12 @@ def parse_yaml(text: str, name: str) -> Any:
                 continue
             nodes += 1
             if nodes > MAX_NODES:
-                raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", _unpacked(name, at)))
+                raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", unpacked(name, at)))
             if isinstance(ev, yaml.ScalarEvent):
                 value = _scalar(ev, loader, constructor, name, at)
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
                     if not isinstance(value, (str, int, bool)) or value is None:
-                        raise YamlError(Problem("yaml.key", "mapping keys must be plain text", _unpacked(name, at)))
+                        raise YamlError(Problem("yaml.key", "mapping keys must be plain text", unpacked(name, at)))
                     key = ev.value if isinstance(value, bool) else str(value)  # `on:`, `no:` stay words
                     if key in stack[-1][0]:
                         first = stack[-1][0].locs.get(key)
@@ -322,7 +283,7 @@ def parse_yaml(text: str, name: str) -> Any:
                             Problem(
                                 "yaml.duplicate-key",
                                 f"duplicate key '{key}' (first at line {first.line if first else '?'})",
-                                _unpacked(name, at),
+                                unpacked(name, at),
                             )
                         )
                     stack[-1] = (stack[-1][0], key)
@@ -333,13 +294,13 @@ def parse_yaml(text: str, name: str) -> Any:
                 continue
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if ev.tag and ev.tag not in (_MAP_TAG, _SEQ_TAG, "!"):
-                    raise YamlError(Problem("yaml.tag", f"tag {ev.tag} is not allowed", _unpacked(name, at)))
+                    raise YamlError(Problem("yaml.tag", f"tag {ev.tag} is not allowed", unpacked(name, at)))
                 if len(stack) >= MAX_DEPTH:
                     raise YamlError(
-                        Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", _unpacked(name, at))
+                        Problem("yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", unpacked(name, at))
                     )
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
-                    raise YamlError(Problem("yaml.key", "mapping keys must be plain text", _unpacked(name, at)))
+                    raise YamlError(Problem("yaml.key", "mapping keys must be plain text", unpacked(name, at)))
                 container: Any = YMap() if isinstance(ev, yaml.MappingStartEvent) else YList()
                 container._name, container._at, container._pos = name, at, array("q")
                 stack.append((container, _NOKEY))
@@ -380,7 +341,7 @@ def _scalar(ev: Any, loader: Any, constructor: Any, name: str, at: int) -> Any:
     if ev.tag and ev.tag != "!":
         tag = ev.tag
         if tag not in _PLAIN_TAGS:
-            raise YamlError(Problem("yaml.tag", f"tag {tag} is not allowed", _unpacked(name, at)))
+            raise YamlError(Problem("yaml.tag", f"tag {tag} is not allowed", unpacked(name, at)))
     elif ev.style or ev.tag == "!":
         return ev.value  # quoted or explicitly non-specific: a string
     else:
@@ -391,7 +352,7 @@ def _scalar(ev: Any, loader: Any, constructor: Any, name: str, at: int) -> Any:
     try:
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        raise YamlError(Problem("yaml.value", f"bad value {ev.value[:40]!r}: {exc}", _unpacked(name, at))) from None
+        raise YamlError(Problem("yaml.value", f"bad value {ev.value[:40]!r}: {exc}", unpacked(name, at))) from None
 
 
 def locate(root: Any, path: tuple[Any, ...]) -> Loc | None:

@@ -324,8 +324,7 @@ def build_cmd(
     (nothing if invalid)."""
     from mazmorra import gcpolicy
     from mazmorra.cli.buildargs import BuildArgs
-    from mazmorra.load import load_pack
-    from mazmorra.pipeline import build
+    from mazmorra.pipeline import build, load
     from mazmorra.workers import default_jobs
 
     gcpolicy.settle_imports()
@@ -342,7 +341,7 @@ def build_cmd(
         for pack_dir in pack_dirs(packs):
             name = pack_dir.name
             try:
-                pack = load_pack(pack_dir)
+                pack = load(pack_dir, args.out_dir)
                 name = pack.id
                 with (
                     _earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,

@@ -3,12 +3,16 @@
 Both consoles are Rich's, made on first use (a command that prints nothing, like `--help`, never
 imports Rich). Colour only on a terminal and never with NO_COLOR (Rich's own rules); no emoji
 codes; every text that comes from content or the file system goes through `escape`, so a `[red]`
-or `:smile:` in a name reaches the screen as written.
+or `:smile:` in a name reaches the screen as written. Where Rich would print no style at all (not a
+terminal, by its own rules: make, CI, pipes), plain strings are written as Rich writes them without
+importing it (its markup syntax, read here: tags dropped, escaped brackets kept).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,11 +26,31 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def escape(text: object) -> str:
-    """Text as it is, never read as Rich markup."""
-    from rich.markup import escape as rich_escape
+# Rich's markup syntax (rich.markup): a tag, after any backslashes; an odd number of them escapes it.
+_TAG = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+_TO_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_CONTROL = dict.fromkeys((7, 8, 11, 12, 13))  # what Rich strips from every text (rich.control)
 
-    return rich_escape(str(text))
+
+def escape(text: object) -> str:
+    """Text as it is, never read as Rich markup (rich.markup.escape, without importing Rich)."""
+    out = _TO_ESCAPE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", str(text))
+    return out + "\\" if out.endswith("\\") and not out.endswith("\\\\") else out
+
+
+def unmarked(markup: str) -> str:
+    """Markup as Rich prints it with no style: tags dropped, escaped tags and backslashes as written."""
+    parts, pos = [], 0
+    for m in _TAG.finditer(markup):
+        full, escapes, _ = m.groups()
+        parts.append(markup[pos : m.start()])
+        pos = m.end()
+        backslashes, escaped = divmod(len(escapes), 2)
+        parts.append("\\" * backslashes)
+        if escaped:
+            parts.append(full[len(escapes) :])
+    parts.append(markup[pos:])
+    return "".join(parts)
 
 
 class _LazyConsole:
@@ -34,12 +58,51 @@ class _LazyConsole:
         self._options = options
         self._console: Any = None
 
-    def __getattr__(self, name: str) -> Any:
+    def _stream(self) -> Any:
+        return sys.stderr if self._options.get("stderr") else sys.stdout
+
+    @property
+    def is_terminal(self) -> bool:
+        """Rich's own answer (rich.console.Console.is_terminal), without importing Rich."""
+        if self._console is not None:
+            return bool(self._console.is_terminal)
+        compatible = os.environ.get("TTY_COMPATIBLE", "")
+        if compatible in ("0", "1"):
+            return compatible == "1"
+        force = os.environ.get("FORCE_COLOR")
+        if force is not None:
+            return force != ""
+        isatty = getattr(self._stream(), "isatty", None)
+        try:
+            return bool(isatty()) if isatty is not None else False
+        except ValueError:  # a closed file
+            return False
+
+    def print(
+        self,
+        *objects: Any,
+        sep: str = " ",
+        end: str = "\n",
+        markup: bool | None = None,
+        highlight: bool | None = None,
+        **rest: Any,
+    ) -> None:
+        """Rich's print; plain strings with no style to print are written as Rich would write them."""
+        if self._console is None and not rest and all(isinstance(o, str) for o in objects) and not self.is_terminal:
+            text = sep.join(o if markup is False else unmarked(o) for o in objects)
+            self._stream().write(text.translate(_CONTROL).expandtabs(8) + end)
+            return
+        self._rich().print(*objects, sep=sep, end=end, markup=markup, highlight=highlight, **rest)
+
+    def _rich(self) -> Any:
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(highlight=False, soft_wrap=True, emoji=False, **self._options)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rich(), name)
 
 
 err = cast("Console", _LazyConsole(stderr=True))

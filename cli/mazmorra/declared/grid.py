@@ -37,7 +37,7 @@ Path = tuple[str | int, ...]  # where a part stands inside the field's YAML valu
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 @dataclass(frozen=True, slots=True)

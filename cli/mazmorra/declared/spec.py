@@ -37,7 +37,9 @@ RESERVED_FIELDS = frozenset({"id", "copies", "size", "kind"})
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, str_strip_whitespace=True, populate_by_name=True, defer_build=True
+    )
 
 
 class Choice(_Strict):

@@ -32,6 +32,7 @@ from mazmorra.yamlsafe import YamlError, YList, YMap, load_yaml
 if TYPE_CHECKING:
     from mazmorra.i18n.labels import Label, Labels
     from mazmorra.i18n.localise import Localisation
+    from mazmorra.memo import Memo
     from mazmorra.model import Pack
 
 FILE = "glossary.yaml"
@@ -129,8 +130,46 @@ def _words(text: str) -> str:
     return _NOT_WORDS.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: Iterable[Pair]) -> list[Problem]:
-    """glossary.term and glossary.untranslated for every pair translated from source_lang to lang."""
+def check_glossary(
+    terms: Iterable[Term],
+    source_lang: str,
+    lang: str,
+    pairs: Iterable[Pair],
+    memo: Memo | None = None,
+    part: str = "texts",
+) -> list[Problem]:
+    """glossary.term and glossary.untranslated for every pair translated from source_lang to lang.
+
+    What each pair met is kept for the process and, with a `memo`, between builds: keyed by the
+    glossary as loaded (forms, notes, where each is declared) and the languages, so only a text or
+    translation never judged with this glossary is judged (`part` keeps texts and labels apart)."""
+    judged = _memo(terms, source_lang, lang, part)
+    k = memo.key("glossary", part, repr(terms), source_lang, lang) if memo is not None else ""
+    if memo is not None and not judged:  # this process's first look: what an earlier build judged
+        stored = memo.get("glossary", k)
+        if isinstance(stored, dict):
+            judged.update(stored)
+    rules: list[Rule] | None = None
+    used: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    new = False
+    problems: list[Problem] = []
+    for pair in pairs:
+        found = judged.get((pair.source, pair.text))
+        if found is None:  # a text checked once (the live preview checks again only what changed)
+            rules = _rules(terms, source_lang, lang) if rules is None else rules
+            found = judged[(pair.source, pair.text)] = _judge(
+                rules, source_lang, lang, _words(pair.source), _words(pair.text)
+            )  # icon names are no words
+            new = True
+        used[(pair.source, pair.text)] = found
+        problems += [Problem(rule, message, pair.loc, pair.component, pair.field, lang=lang) for rule, message in found]
+    if memo is not None and new:  # what this build judged, and only that: the entry never grows stale
+        memo.put(k, used)
+    return problems
+
+
+def _rules(terms: Iterable[Term], source_lang: str, lang: str) -> list[Rule]:
+    """Each term to check between the two languages, its patterns compiled and the forms they share."""
     rules: list[Rule] = []
     for term in terms:
         src, dst = term.pattern(source_lang), term.pattern(lang)
@@ -138,29 +177,22 @@ def check_glossary(terms: Iterable[Term], source_lang: str, lang: str, pairs: It
             continue
         shared = {f.lower() for f in term.forms[source_lang]} & {f.lower() for f in term.forms[lang]}
         rules.append((term, src, dst, shared))
-    memo = _memo(terms, source_lang, lang)
-    problems: list[Problem] = []
-    for pair in pairs:
-        found = memo.get((pair.source, pair.text))
-        if found is None:  # a text checked once per process (the live preview checks again what changed)
-            found = memo[(pair.source, pair.text)] = _judge(
-                rules, source_lang, lang, _words(pair.source), _words(pair.text)
-            )  # icon names are no words
-        problems += [Problem(rule, message, pair.loc, pair.component, pair.field, lang=lang) for rule, message in found]
-    return problems
+    return rules
 
 
-_MEMO: dict[tuple[int, str, str], tuple[object, dict[tuple[str, str], list[tuple[str, str]]]]] = {}
+_MEMO: dict[tuple[int, str, str, str], tuple[object, dict[tuple[str, str], list[tuple[str, str]]]]] = {}
 
 
-def _memo(terms: Iterable[Term], source_lang: str, lang: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
+def _memo(
+    terms: Iterable[Term], source_lang: str, lang: str, part: str
+) -> dict[tuple[str, str], list[tuple[str, str]]]:
     """What each (source, translation) pair met with these terms, kept for the process: a glossary
     loaded once is one tuple for as long as it is unchanged (`_load`), so its identity is its key."""
     if not isinstance(terms, tuple):
         return {}
     if len(_MEMO) > 16:
         _MEMO.clear()
-    kept = _MEMO.setdefault((id(terms), source_lang, lang), (terms, {}))  # the tuple kept: its id stays its own
+    kept = _MEMO.setdefault((id(terms), source_lang, lang, part), (terms, {}))  # the tuple kept: its id stays its own
     return kept[1]
 
 
@@ -201,9 +233,10 @@ def _inside_longer(span: tuple[int, int], spans: dict[int, list[tuple[int, int]]
 
 
 def glossary_problems(
-    pack: Pack, localisation: Localisation, labels: Labels, printed: Iterable[Label]
+    pack: Pack, localisation: Localisation, labels: Labels, printed: Iterable[Label], memo: Memo | None = None
 ) -> list[Problem]:
-    """The glossary's checks on one language of a pack: its texts, and the labels its decks print."""
+    """The glossary's checks on one language of a pack: its texts, and the labels its decks print
+    (with a `memo`, what earlier builds judged is not judged again)."""
     terms = load_glossary(pack.root)
     lang, source = localisation.lang, pack.spec.source_language
     if not terms:
@@ -217,7 +250,7 @@ def glossary_problems(
             local = localisation.names.get(msg.ctx) if owner is None else owner.texts.get(msg.field)
             if local is not None and local.status == "translated":
                 pairs.append(Pair(msg.source, local.text, local.loc, msg.component, msg.field))
-        problems += check_glossary(terms, source, lang, pairs)
+        problems += check_glossary(terms, source, lang, pairs, memo)
     if lang != TEMPLATE_LANG:
         pairs = []
         for label in printed:
@@ -225,5 +258,5 @@ def glossary_problems(
             if text:
                 where = labels.where.get(label.msgid, label.loc or Loc("templates"))
                 pairs.append(Pair(f"{label.msgid} {label.plural or ''}", text, where, "templates", label.msgid))
-        problems += check_glossary(terms, TEMPLATE_LANG, lang, pairs)
+        problems += check_glossary(terms, TEMPLATE_LANG, lang, pairs, memo, "labels")
     return problems

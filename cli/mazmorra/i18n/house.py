@@ -23,6 +23,7 @@ from mazmorra.text import TOKEN
 
 if TYPE_CHECKING:
     from mazmorra.i18n.localise import Localisation
+    from mazmorra.memo import Memo
     from mazmorra.model import Pack
 
 # Numbers a rules text writes in digits. "one" is left out: it is also an article or a pronoun.
@@ -44,18 +45,29 @@ def _spelled(numbers: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)({'|'.join(numbers.split())})(?!\w)", re.IGNORECASE)
 
 
-def house_problems(pack: Pack, localisation: Localisation) -> list[Problem]:
-    """Every house-style warning of one language's texts (source or translated), at the text's line."""
+def house_problems(pack: Pack, localisation: Localisation, memo: Memo | None = None) -> list[Problem]:
+    """Every house-style warning of one language's texts (source or translated), at the text's line.
+    With a `memo`, what an earlier build found in a text with this glossary is not looked for again."""
     terms = load_glossary(pack.root)
+    k = memo.key("house", repr(terms), localisation.lang) if memo is not None else ""
+    stored = memo.get("house", k) if memo is not None else None
+    known: dict[tuple[str, str, bool], list[tuple[str, str]]] = stored if isinstance(stored, dict) else {}
+    used: dict[tuple[str, str, bool], list[tuple[str, str]]] = {}
     out: list[Problem] = []
     for local in localisation.components:
         for key, t in local.texts.items():
             if t.status not in ("source", "translated"):
                 continue  # a list is checked item by item; an untranslated text is reported already
-            base = key.split(".")[0]
             lang = t.lang or localisation.lang
-            for rule, message in style_of(t.text, lang, terms, prose=base in PROSE_FIELDS):
+            text = (t.text, lang, key.split(".")[0] in PROSE_FIELDS)
+            found = known.get(text)
+            if found is None:
+                found = style_of(t.text, lang, terms, prose=text[2])
+            used[text] = found
+            for rule, message in found:
                 out.append(Problem(rule, message, t.loc, local.component.id, key, severity=Severity.WARNING, lang=lang))
+    if memo is not None and used.keys() != known.keys():  # what this build looked at, and only that
+        memo.put(k, used)
     return out
 
 

@@ -3,13 +3,21 @@ character), so every line is checked first and any fault is a problem with its l
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import polib
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
+
+if TYPE_CHECKING:
+    from mazmorra.memo import Memo
+
+_MEMO: list[Memo] = []  # the build's memo: a catalogue read by an earlier build is not parsed again
 
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 
@@ -36,10 +44,49 @@ def msgstr_line(entry: polib.POEntry) -> int:
     return int(getattr(entry, "msgstr_line", entry.linenum))
 
 
+def use_memo(memo: Memo | None) -> None:
+    """Catalogues parsed by an earlier build are taken from `memo` (None: parsed every time)."""
+    _MEMO[:] = [memo] if memo is not None else []
+
+
 @cache
 def _load_po(path: Path, mtime_ns: int) -> polib.POFile:
-    name = rel(path)
     raw = path.read_bytes()
+    memo = _MEMO[0] if _MEMO else None
+    if memo is None:
+        return _parse_po(path, raw)
+    k = memo.key("po", str(path), hashlib.blake2b(raw, digest_size=24).hexdigest())
+    stored = _rebuilt(memo.get("po", k))
+    if stored is not None:
+        return stored
+    po = _parse_po(path, raw)
+    try:  # kept as bytes: each build that reads them gets catalogue objects of its own to change
+        memo.put(k, marshal.dumps((vars(po), [vars(e) for e in po])))
+    except ValueError:  # a value marshal does not take (another polib): parsed every time
+        pass
+    return po
+
+
+def _rebuilt(kept: Any) -> polib.POFile | None:
+    """A catalogue from the attributes of it and its entries, as an earlier build kept them."""
+    try:
+        stored = marshal.loads(kept) if isinstance(kept, bytes) else None
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not (isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], dict)):
+        return None
+    po = polib.POFile.__new__(polib.POFile)
+    po.__dict__.update(stored[0])
+    for attrs in stored[1]:
+        entry = polib.POEntry.__new__(polib.POEntry)
+        entry.__dict__.update(attrs)
+        po.append(entry)
+    return po
+
+
+def _parse_po(path: Path, raw: bytes) -> polib.POFile:
+    """Every line checked, then parsed: a fault is a located problem."""
+    name = rel(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -4,19 +4,28 @@ One subpackage per game family (its `__init__` registers the `Family`: settings 
 across its kinds), one module per kind inside it (a `Kind` registered with `register`, plus its
 template), or kind files it ships (`register_shipped_kinds`). Modules are discovered, so adding a
 kind touches no other module. `values` gives a family's Python rules typed reads of declared kinds.
+
+Discovery imports every family once per process; a build that names its kinds (`get`, `rules_of`)
+imports only their families when an index from an earlier process says which (`use_index`: kept in
+the build's cache, keyed by the tool's own files, so a kind added or moved is found again).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from types import FrameType
+from typing import TYPE_CHECKING, TypeVar
 
 from mazmorra.kindfiles import KINDS_DIR, kind_files, load_kinds
 from mazmorra.model import Family, Kind, PackRule
+
+if TYPE_CHECKING:
+    from mazmorra.memo import Memo
 
 REGISTRY: dict[str, Kind] = {}
 FAMILIES: dict[str, Family] = {}
@@ -42,6 +51,7 @@ def register(kind: Kind) -> Kind:
         raise RuntimeError(f"kind {kind.name!r} registered twice")
     register_family(kind.family)
     REGISTRY[kind.name] = kind
+    _note_origin(kind.name)
     return kind
 
 
@@ -55,6 +65,7 @@ def register_family(family: Family) -> Family:
     if known is not None and known is not family:
         raise RuntimeError(f"game family {family.name!r} registered twice")
     FAMILIES[family.name] = family
+    _note_origin(f"family:{family.name}")
     return family
 
 
@@ -63,7 +74,8 @@ def register_shipped_kinds(folder: Path) -> None:
     package>/kinds/*.yaml`, laid out like a pack's `kinds/` folder). A mistake in them is a bug of the package."""
     if not kind_files(folder):
         raise RuntimeError(f"{folder / KINDS_DIR} holds no kind files: the package is incomplete")
-    found, problems = load_kinds(folder, all_kinds(), families())
+    # what is registered so far (its own family's package first): a family imported alone finds the same
+    found, problems = load_kinds(folder, dict(sorted(REGISTRY.items())), dict(sorted(FAMILIES.items())))
     if problems:
         raise RuntimeError("shipped kind files are broken:\n" + "\n".join(p.format() for p in problems))
     for kind in found.values():
@@ -103,12 +115,14 @@ def rule_docs(family: Family) -> dict[str, RuleDoc]:
 
 
 def rules_of(family: Family) -> tuple[PackRule, ...]:
-    _discover()
+    if not _found(_INDEX.get(f"family:{family.name}")):
+        _discover()
     return tuple(FAMILY_RULES.get(family.name, ()))
 
 
 def get(name: str) -> Kind | None:
-    _discover()
+    if not _found(_INDEX.get(name)):
+        _discover()
     return REGISTRY.get(name)
 
 
@@ -123,13 +137,64 @@ def families() -> dict[str, Family]:
 
 
 _discovered = False
+_INDEX: dict[str, str] = {}  # kind name, or "family:<name>" -> its family package (from an earlier process)
+_ORIGINS: dict[str, str] = {}  # the same, as this process registered them
+_IMPORTED: set[str] = set()  # family packages imported whole
+
+
+def use_index(memo: Memo | None) -> None:
+    """Find kinds by family from now on, with the index an earlier process kept in `memo`; without
+    one, discover every family now and keep the index for the next process."""
+    if memo is None or _discovered or _INDEX:
+        return
+    k = memo.key("kinds index")
+    stored = memo.get("kinds", k)
+    if isinstance(stored, dict) and all(isinstance(a, str) and isinstance(b, str) for a, b in stored.items()):
+        _INDEX.update(stored)
+        return
+    _discover()
+    memo.put(k, dict(_ORIGINS))
+
+
+def _note_origin(name: str) -> None:
+    """Which family package registers `name`: the innermost caller inside one (its own module, or its
+    package's `__init__` registering shipped kind files); none for a kind registered from elsewhere."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None:
+        parts = str(frame.f_globals.get("__name__", "")).split(".")
+        if len(parts) >= 3 and parts[:2] == ["mazmorra", "kinds"] and not parts[2].startswith("_"):
+            _ORIGINS.setdefault(name, ".".join(parts[:3]))
+            return
+        frame = frame.f_back
+
+
+def _found(package: str | None) -> bool:
+    """Whether the family package the index names is imported (importing it whole if needed)."""
+    if _discovered:
+        return True
+    if package is None:
+        return False
+    _import_family(package)
+    return True
+
+
+def _import_family(package: str) -> None:
+    """A family package and every module in it, in name order."""
+    if package in _IMPORTED:
+        return
+    _IMPORTED.add(package)
+    module = importlib.import_module(package)
+    if hasattr(module, "__path__"):
+        for info in sorted(pkgutil.walk_packages(module.__path__, prefix=f"{package}."), key=lambda m: m.name):
+            if not info.name.rsplit(".", 1)[-1].startswith("_"):
+                importlib.import_module(info.name)
 
 
 def _discover() -> None:
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    for info in sorted(pkgutil.walk_packages(__path__, prefix=f"{__name__}."), key=lambda m: m.name):
+    for info in sorted(pkgutil.iter_modules(__path__, prefix=f"{__name__}."), key=lambda m: m.name):
         if not info.name.rsplit(".", 1)[-1].startswith("_"):
-            importlib.import_module(info.name)
+            _import_family(info.name)
+    _discovered = True

@@ -48,11 +48,16 @@ def one_face(
     text_lang: Callable[[str | None], str] | None,
     names: dict[str, str] | None = None,
     boxes: list[TextBox] | None = None,
+    keys: list[str] | None = None,
 ) -> tuple[Face | None, list[Problem]]:
     """One face from the face cache, else laid out (and stored there): see `_lay_face`. Measuring
-    text boxes or reporting shrinks (a translator's budgets) always lays the face out."""
+    text boxes or reporting shrinks (a translator's budgets) always lays the face out. Its key goes
+    into `keys`: the face cache's key with the other components it read, "" when not cached (what a
+    page chunk's key is made of, render/chunks.py)."""
     if ctx.cache is None or ctx.measure or ctx.shrinks:
         ctx.laid.append(f"{component}/{side}")
+        if keys is not None:
+            keys.append("")
         return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names, boxes)
     langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
     k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
@@ -65,9 +70,16 @@ def one_face(
         face, problems = _lay_face(ctx, template, own, component, side, at, size, shape, text_lang, mine)
         return face, problems, mine.get(component)
 
-    face, problems, name, fresh = facecache.through(
-        ctx.cache, k, text_loc, ctx.labels, ctx.contexts, ctx.context_hash, lay
-    )
+    read: list[str] = []  # the other components' hashes the entry was checked against (or stored with)
+
+    def read_hash(cid: str) -> str:
+        h = ctx.context_hash(cid)
+        read.append(f"{cid}={h}")
+        return h
+
+    face, problems, name, fresh = facecache.through(ctx.cache, k, text_loc, ctx.labels, ctx.contexts, read_hash, lay)
+    if keys is not None:
+        keys.append(facecache.key(k, *read) if face is not None else "")
     if fresh:
         ctx.laid.append(f"{component}/{side}")
     if names is not None and name is not None:

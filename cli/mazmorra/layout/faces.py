@@ -16,6 +16,7 @@ from mazmorra.errors import Problem
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localised
 from mazmorra.i18n.po import catalogue_path, labels_path
+from mazmorra.layout import facecache
 from mazmorra.layout.colouronly import ColourOnly
 from mazmorra.layout.context import LayoutContext, Values
 from mazmorra.layout.face import compile_template, draft_marker, one_face
@@ -85,6 +86,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
 
     def _items() -> Iterator[Item]:
         shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
+        shared_keys: dict[tuple[str, tuple[float, float]], str] = {}  # their face-cache keys
         for position, loc in enumerate(mine, 1):
             comp, kind = loc.component, loc.component.kind
             front_t = fronts[kind.name][0]
@@ -97,7 +99,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             key = (kind.name, size)
             if key not in shared:
                 back_t = backs.get(kind.name, (None, []))[0]
-                shared[key] = None
+                shared[key], back_keys = None, list[str]()
                 if back_t is not None:
                     shared[key], met = one_face(
                         ctx,
@@ -109,8 +111,10 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                         size,
                         kind.shape,
                         None,
+                        keys=back_keys,
                     )
                     found += met
+                shared_keys[key] = back_keys[0] if back_keys else "-"  # "-": no back
             stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
             n = copies[comp.id]
             for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
@@ -126,6 +130,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                     laid_before,
                     stamp,
                     shared[key],
+                    shared_keys[key],
                 )
 
     def _item(
@@ -139,6 +144,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         laid_before: int,
         stamp: str,
         shared_back: Face | None,
+        shared_key: str,
     ) -> Item:
         """One component's item: every copy of it (copy 0), or only copy number `copy` (a template
         that uses `copy` draws each copy on its own)."""
@@ -160,12 +166,15 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         }
         named: dict[str, str] = {}
         boxes: list[TextBox] = []
+        keys: list[str] = []
         front, met = one_face(
-            ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named, boxes
+            ctx, front_t, tctx, comp.id, "front", loc.text_loc, size, kind.shape, loc.text_lang, named, boxes, keys
         )
         found += met
         back = shared_back
+        keys.append(shared_key)
         if kind.two_sided:
+            keys.pop()
             back, met = one_face(
                 ctx,
                 front_t,
@@ -178,11 +187,14 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 loc.text_lang,
                 None,
                 boxes,
+                keys,
             )
             found += met
         untranslated = loc.untranslated()
         if ctx.draft and untranslated and front is not None:
-            front = draft_marker(front, lang, sorted(k for k, _ in untranslated), ctx.icons, pack)
+            marked = sorted(k for k, _ in untranslated)
+            front = draft_marker(front, lang, marked, ctx.icons, pack)
+            keys[0] = facecache.key(keys[0], "draft", *marked) if keys[0] else ""
         if front is None:
             front = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
         return Item(
@@ -198,6 +210,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             stamp,
             tuple(ctx.laid[laid_before:]),
             tuple(boxes),
+            (keys[0], keys[1]),
         )
 
     names = [t for k in deck.kinds for t in (k.template, k.back_template) if t]

@@ -95,22 +95,11 @@ class PdfPages:
         look: Look | None = None,
     ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
-        pw, ph = page_size
         self.size = page_size
-        self.page_h = ph
-        self.look = look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
-        self.c = (GreyCanvas if look.greyscale else Canvas)(
-            str(path) if isinstance(path, Path) else path,
-            pagesize=(pw * K, ph * K),
-            invariant=1,
-            pageCompression=1,
-            initialFontName=fonts.register(fonts.DEFAULT),
-            lang=meta.lang,
-        )
-        self.c.setTitle(meta.title)
-        self.c.setAuthor(meta.author)
-        self.c.setSubject(meta.subject)
-        self.c.setCreator("mazmorra")
+        self.page_h = page_size[1]
+        self.meta = meta
+        self.look = look or Look()  # --greyscale, --ink-saver, rounded corners (inks.py)
+        self.c = self.canvas(path)
         self.icons = icons
         self._svgs: dict[tuple[str, str | None, float], tuple[str, float, float]] = {}  # (file, colour, opacity)
         self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
@@ -119,6 +108,23 @@ class PdfPages:
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
         self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
+
+    def canvas(self, path: Path | BinaryIO) -> Canvas:
+        """A new ReportLab canvas for this document, at the current page size, its information set."""
+        meta = self.meta
+        c = (GreyCanvas if self.look.greyscale else Canvas)(
+            str(path) if isinstance(path, Path) else path,
+            pagesize=(self.size[0] * K, self.size[1] * K),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts.register(fonts.DEFAULT),
+            lang=meta.lang,
+        )
+        c.setTitle(meta.title)
+        c.setAuthor(meta.author)
+        c.setSubject(meta.subject)
+        c.setCreator("mazmorra")
+        return c
 
     # -- coordinates: mm from the page's top-left -> pt from the bottom-left
     def X(self, x: float) -> float:

@@ -13,10 +13,11 @@ from mazmorra.render.impose import DoesNotFit, ImposeOptions, imposed
 from mazmorra.render.inks import Look
 from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
 from mazmorra.units import parse_length
+from mazmorra.write import TMP_DIR
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
-    from mazmorra.render.draw import PdfPages
+    from mazmorra.render.chunks import ChunkedPages
 
 
 @dataclass
@@ -52,7 +53,7 @@ class PdfSink(Sink):
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
-        self._pdf: PdfPages | None = None
+        self._pdf: ChunkedPages | None = None
         self.outputs: list[Path] = []  # every PDF the build wrote
         self.pages = 0
 
@@ -63,7 +64,8 @@ class PdfSink(Sink):
     def start(self, doc: Document) -> None:
         from mazmorra.printers import cmyk
         from mazmorra.render import pdfx
-        from mazmorra.render.draw import DocMeta, PdfPages  # here: only a build that prints pays for ReportLab
+        from mazmorra.render.chunks import ChunkedPages, chunk_pages, chunk_store  # here: only a build that prints pays
+        from mazmorra.render.draw import DocMeta  # for ReportLab
 
         ctx = self.ctx
         try:
@@ -87,9 +89,16 @@ class PdfSink(Sink):
         size = first.size if first is not None else ctx.sheet.size
         look = Look(ctx.sheet.greyscale, ctx.sheet.ink_saver, corner_radius(ctx, doc.deck_id))
         self._staged = ctx.stage(doc.path)
-        self._pdf = PdfPages(self._staged, size, meta, ctx.icons, ink, look)
+        marks = None
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
-            pdfx.mark(self._pdf.c, printer.pdf, ink)
+            standard = printer.pdf
+            marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
+        scratch = ctx.out_dir.resolve().parent / TMP_DIR
+        store = chunk_store()
+        options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
+        self._pdf = ChunkedPages(
+            self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options
+        )
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
     def add(self, doc: Document, item: Item) -> None:
@@ -129,6 +138,14 @@ class PdfSink(Sink):
             doc.inputs |= part.data.inputs
             self.pages += part.data.pages
             self.outputs.append(doc.path)
+
+    def finish(self, earlier: list[Problem]) -> list[Problem]:
+        from mazmorra.render.chunks import chunk_store
+
+        store = chunk_store()
+        if store is not None:  # the chunk cache kept within its bound, as the face cache is
+            store.trim()
+        return []
 
     def summary(self) -> list[str]:
         return []  # the build lists its PDFs itself, one path a line

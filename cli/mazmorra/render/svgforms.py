@@ -48,23 +48,29 @@ def replay(canvas: Any, name: str, k: str) -> tuple[float, float] | None:
     found = STORE[-1].get(k) if STORE else None
     if not (
         isinstance(found, tuple)
-        and len(found) == 3
+        and len(found) == 4
         and all(isinstance(v, float) for v in found[:2])
         and isinstance(found[2], list)
         and all(isinstance(line, str) and "/" not in line for line in found[2])
+        and isinstance(found[3], tuple)
+        and len(found[3]) == 2
+        and all(isinstance(v, int) for v in found[3])
     ):
         return None
-    width, height, code = found
+    width, height, code, version = found
+    doc = canvas._doc  # the PDF version drawing it asked for (ReportLab: 1.4 once it sets an alpha, even 1)
+    doc._pdfVersion = max(tuple(doc._pdfVersion), version)
     canvas.beginForm(name, 0, 0, width, height)
     canvas._code.extend(code)
     end_form(canvas)
     return width, height
 
 
-def remember(k: str, width: float, height: float, code: list[Any]) -> None:
-    """Keep a form's content stream, when it names no resource (see the module's docstring)."""
+def remember(k: str, width: float, height: float, code: list[Any], version: tuple[int, int] = (1, 3)) -> None:
+    """Keep a form's content stream, when it names no resource (see the module's docstring), with
+    the PDF version drawing it asked for (a replay asks the same: same bytes as drawing it)."""
     if STORE and all(isinstance(line, str) and "/" not in line for line in code):
-        STORE[-1].put(k, (float(width), float(height), list(code)))
+        STORE[-1].put(k, (float(width), float(height), list(code), (int(version[0]), int(version[1]))))
 
 
 def form(pages: Any, name: str, path: Path, colour: str | None, opacity: float) -> tuple[str, float, float]:
@@ -83,8 +89,12 @@ def form(pages: Any, name: str, path: Path, colour: str | None, opacity: float) 
     drawing.initialFontName = fonts.register(fonts.DEFAULT)  # never let Helvetica in
     pages.c.beginForm(name, 0, 0, drawing.width, drawing.height)
     start = len(pages.c._code)
+    doc = pages.c._doc
+    before, doc._pdfVersion = tuple(doc._pdfVersion), (1, 3)  # what this drawing asks for, by itself
     renderPDF.draw(drawing, pages.c, 0, 0)
+    asked = tuple(doc._pdfVersion)
+    doc._pdfVersion = max(before, asked)
     if k:
-        remember(k, drawing.width, drawing.height, pages.c._code[start:])
+        remember(k, drawing.width, drawing.height, pages.c._code[start:], asked)
     end_form(pages.c)
     return name, drawing.width, drawing.height

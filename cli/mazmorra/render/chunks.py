@@ -1,0 +1,377 @@
+"""A long document drawn in chunks of pages, each its own small PDF, then merged into one.
+
+ReportLab holds a whole document until it is saved; a 500-page deck drawn in chunks of `C` pages
+holds one chunk at a time, and each chunk is written to the build's scratch folder as soon as it is
+full. The merge streams: pikepdf parses one chunk at a time and each object its pages reach is
+written out at once, renumbered, its stream copied undecoded. A document of one chunk is written
+exactly as before, without pikepdf: small decks and golden files do not move. Chunks are kept in the
+chunk cache (`ChunkedPages`), so a build draws only those whose pages changed.
+
+Every chunk is a whole PDF made by the same canvas set-up (document information, PDF/X output
+intent and XMP), so the merged file takes its document-level parts from the first one; page boxes
+go with their pages. Font subsets keep ReportLab's tags (AAAAAA+, AAAAAB+, …) within a chunk: the
+merge renames those of chunk k to k × 1000 + n, so that no two different subsets in the merged file
+share a tag (ISO 32000: each subset has its own), and the bytes stay deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mazmorra.layout import facecache
+from mazmorra.render.draw import PdfPages
+from mazmorra.write import stop_point, temp_path
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from mazmorra.contracts import Item, Op, Page
+    from mazmorra.icons import IconSet
+    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.printers.cmyk import Ink
+    from mazmorra.render.draw import DocMeta, _Copy
+    from mazmorra.render.inks import Look
+
+DEFAULT_PAGES = 64  # pages a chunk: measured by bench/chunks.py (README: long decks)
+
+
+def chunk_pages(env: dict[str, str] | None = None) -> int:
+    """Pages a chunk holds: MAZMORRA_CHUNK_PAGES (at least 1; tests force tiny chunks on small
+    packs), else DEFAULT_PAGES."""
+    value = (env if env is not None else os.environ).get("MAZMORRA_CHUNK_PAGES", "").strip()
+    return max(1, int(value)) if value.isdigit() else DEFAULT_PAGES
+
+
+def chunk_store() -> FaceCache | None:
+    """The build's chunk cache, `<out>/.cache/chunks/` beside its face cache (None when the build
+    keeps none: MAZMORRA_FACE_CACHE=0). Never kept in memory, even by the live preview's process."""
+    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.render import svgforms
+
+    if not svgforms.STORE:  # the build's own store while it renders (pipeline: `svgforms.using`)
+        return None
+    faces = svgforms.STORE[-1]
+    return FaceCache(faces.root.parent / "chunks", faces.scratch, faces.limit)
+
+
+class ChunkedPages(PdfPages):
+    """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
+    and written to `target` by `save`: the one chunk as it is, or every chunk merged.
+
+    With a `store` (the chunk cache, `<out>/.cache/chunks/`), a chunk whose key is known is taken
+    from it instead of drawn: the key hashes the tool, the document's options (`options`: sheet,
+    look, printer, metadata, language), the chunk's number, its pages' plans and the face-cache key
+    of every face they show, with how it is drawn (once, or as a form shown again). A chunk's pages
+    wait until the chunk is complete; then the chunk is looked up, and drawn only on a miss."""
+
+    def __init__(
+        self,
+        target: Path,
+        scratch: Path,
+        per_chunk: int,
+        page_size: tuple[float, float],
+        meta: DocMeta,
+        icons: IconSet,
+        ink: Ink | None = None,
+        look: Look | None = None,
+        marks: Callable[[Canvas], None] | None = None,
+        store: FaceCache | None = None,
+        options: str = "",
+    ):
+        self._buffer = io.BytesIO()
+        super().__init__(self._buffer, page_size, meta, icons, ink, look)
+        self.target, self.scratch, self.per_chunk = target, scratch, per_chunk
+        self._marks = marks  # what every chunk's document carries besides its pages (PDF/X)
+        if marks is not None:
+            marks(self.c)  # this first canvas writes a document without pages; each chunk draws on its own
+        self.store, self.options = store, options
+        self.chunk = 0  # the chunk whose pages are pending
+        self._pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]] = []
+        self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
+        self.parts: list[Path] = []  # the chunks written so far, in order
+
+    def push(self, item: Item) -> None:
+        for n in range(self._arrived, self._arrived + item.copies):
+            self._keys[n] = item.keys
+        super().push(item)
+
+    def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
+        n = self._next  # the page's number in the plan (a blank poster tile is skipped)
+        if n // self.per_chunk != self.chunk:
+            self._flush()
+            self.chunk = n // self.per_chunk
+        self._pending.append((n, page, {p.index: held[p.index] for p in page.placements}, tuple(label)))
+        if n % self.per_chunk == self.per_chunk - 1:  # its chunk is complete
+            self._flush()
+
+    def _flush(self) -> None:
+        """The pending chunk, from the chunk cache or drawn, written to a chunk file."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        k = self._key(pending)
+        found = _valid(self.store.get(k)) if self.store is not None and k else None
+        if found is not None:
+            data, inputs = found
+            self.inputs.update(Path(p) for p in inputs)
+            self.pages += len(pending)
+        else:
+            data, drew = self._draw(pending)
+            if self.store is not None and k:
+                self.store.put(k, (data, sorted(str(p) for p in drew)))
+        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
+        self.parts.append(part)  # first: removed by save() even if the write fails
+        part.write_bytes(data)
+        stop_point("chunk")
+        done = {i for _, page, _, _ in pending for i in (p.index for p in page.placements)}
+        for i in done - self._held.keys():
+            self._keys.pop(i, None)
+
+    def _key(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> str:
+        """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
+        is on it (its label depends on the tiles around it)."""
+        if self.store is None:
+            return ""
+        parts: list[str] = [self.options, str(self.chunk)]
+        for n, page, copies, label in pending:
+            if page.tile is not None or label:
+                return ""
+            parts.append(f"{n} {page!r}")
+            for p in page.placements:
+                keys = self._keys.get(p.index, ("", ""))
+                face = keys[0] if p.side == "front" else keys[1]
+                if not face:
+                    return ""
+                copy = copies[p.index]
+                parts.append(f"{p.index} {face} {copy.front_reused} {copy.back_reused}")
+        return facecache.key(facecache.tool_hash(), "pdf-chunk", *parts)
+
+    def _draw(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> tuple[bytes, set[Path]]:
+        """Draw a chunk's pages on a canvas of their own: the PDF's bytes and the files it drew."""
+        # A canvas of its own, opened at its first page's size (whatever page came before: the same
+        # bytes however the chunk was reached); forms belong to a canvas: drawn again in each chunk.
+        self.size = pending[0][1].size
+        self._buffer = io.BytesIO()
+        self.c = self.canvas(self._buffer)
+        self._face_forms, self._svgs = {}, {}
+        if self._marks is not None:
+            self._marks(self.c)
+        before, self.inputs = self.inputs, set()
+        for _, page, copies, label in pending:
+            PdfPages.page(self, page, copies, label)
+        self.c.save()
+        DRAWN.append((self.meta.title, self.meta.lang, self.chunk))
+        mine, self.inputs = self.inputs, before | self.inputs
+        return self._buffer.getvalue(), mine
+
+    def save(self) -> None:
+        """The document into `target`: the one chunk's PDF as it is, else every chunk merged."""
+        try:
+            self._flush()
+            if not self.parts:  # no page at all: the empty document, as a canvas writes it
+                self.c.save()
+                self.target.write_bytes(self._buffer.getvalue())
+            elif len(self.parts) == 1:
+                self.target.write_bytes(self.parts[0].read_bytes())
+            else:
+                merge(self.parts, self.target)
+        finally:
+            for part in self.parts:
+                part.unlink(missing_ok=True)
+
+
+DRAWN: deque[tuple[str, str, int]] = deque(maxlen=10_000)  # (title, language, chunk) of the chunks this process
+# drew, latest last (tests count them)
+
+
+def _valid(found: Any) -> tuple[bytes, list[str]] | None:
+    """A chunk cache entry if it is what `_flush` stores (a PDF's bytes and the files it drew), else None."""
+    ok = (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and isinstance(found[0], bytes)
+        and found[0].startswith(b"%PDF-")
+        and isinstance(found[1], list)
+        and all(isinstance(p, str) for p in found[1])
+    )
+    return found if ok else None
+
+
+def merge(parts: Sequence[Path], target: Path) -> None:
+    """The pages of every chunk file, in order, written to `target` as one PDF whose document-level
+    parts (information, catalogue: output intents, XMP, language) are the first chunk's.
+
+    Streamed: one chunk is open at a time (pikepdf parses it), and each object its pages reach is
+    written out at once, renumbered, its stream copied as it is (a whole-document merge with
+    pikepdf held 58 MB more for 2,500 pages). The file id is a hash of the body: deterministic bytes."""
+    import pikepdf  # only a document of more than one chunk pays for it
+
+    with open(target, "wb") as fh:
+        out = _Writer(fh)
+        kids: list[int] = []
+        for k, part in enumerate(parts):
+            with pikepdf.open(part) as pdf:
+                if k == 0:
+                    out.header(str(pdf.pdf_version))
+                else:
+                    _retag(pdf, k)
+                mapping: dict[tuple[int, int], int] = {}
+                queue: deque[Any] = deque()
+                for page in pdf.pages:
+                    kids.append(out.number(page.obj, mapping, queue))
+                if k == 0:  # the document's own: its catalogue (but its page tree) and information
+                    out.root = out.number(pdf.Root, mapping, queue)
+                    if "/Info" in pdf.trailer:
+                        out.info = out.number(pdf.trailer.Info, mapping, queue)
+                while queue:
+                    out.write(queue.popleft(), pdf, mapping, queue, pikepdf)
+        out.finish(kids)
+
+
+class _Writer:
+    """A PDF file written object by object: a header, renumbered objects, the page tree, the
+    cross-reference table and the trailer."""
+
+    PAGES = 1  # the page tree's number: every page's /Parent, the catalogue's /Pages
+
+    def __init__(self, fh: Any):
+        self.fh = fh
+        self.offsets: dict[int, int] = {}
+        self.next = self.PAGES + 1
+        self.root = self.info = 0
+        self.digest = hashlib.md5(usedforsecurity=False)
+        self.at = 0
+
+    def _put(self, data: bytes) -> None:
+        self.fh.write(data)
+        self.digest.update(data)
+        self.at += len(data)
+
+    def header(self, version: str) -> None:
+        self._put(f"%PDF-{version}\n%\xe2\xe3\xcf\xd3\n".encode("latin-1"))
+
+    def number(self, obj: Any, mapping: dict[tuple[int, int], int], queue: deque[Any]) -> int:
+        """The merged file's number of a chunk's indirect object (queued to be written when new)."""
+        found = mapping.get(obj.objgen)
+        if found is None:
+            found = mapping[obj.objgen] = self.next
+            self.next += 1
+            queue.append(obj)
+        return found
+
+    def write(self, obj: Any, doc: Any, mapping: dict[tuple[int, int], int], queue: deque[Any], pikepdf: Any) -> None:
+        """One object, its references renumbered (those it reaches queued); a page's parent and the
+        catalogue's page tree are the merged file's."""
+        number = mapping[obj.objgen]
+        if isinstance(obj, pikepdf.Stream):
+            raw = obj.read_raw_bytes()
+            head = obj.stream_dict
+            head.Length = len(raw)
+            body = _renumbered(head.unparse(resolved=True), doc, mapping, queue, self) + b"\nstream\n" + raw
+            body += b"\nendstream"
+        else:
+            kind = obj.get("/Type") if isinstance(obj, pikepdf.Dictionary) else None
+            own = {"/Page": "/Parent", "/Catalog": "/Pages"}.get(str(kind)) if kind is not None else None
+            if own is not None and own in obj:
+                del obj[own]
+            body = _renumbered(obj.unparse(resolved=True), doc, mapping, queue, self)
+            if own is not None:
+                body = body.replace(b"<<", f"<< {own} {self.PAGES} 0 R".encode(), 1)
+        self.offsets[number] = self.at
+        self._put(f"{number} 0 obj\n".encode() + body + b"\nendobj\n")
+
+    def finish(self, kids: list[int]) -> None:
+        """The page tree, the cross-reference table and the trailer (its id: the body's hash)."""
+        self.offsets[self.PAGES] = self.at
+        tree = " ".join(f"{n} 0 R" for n in kids)
+        self._put(f"{self.PAGES} 0 obj\n<< /Type /Pages /Count {len(kids)} /Kids [ {tree} ] >>\nendobj\n".encode())
+        ident = self.digest.hexdigest()
+        xref = self.at
+        rows = ["xref", f"0 {self.next}", "0000000000 65535 f "]
+        rows += [f"{self.offsets[n]:010d} 00000 n " for n in range(1, self.next)]
+        info = f" /Info {self.info} 0 R" if self.info else ""
+        rows += [
+            "trailer",
+            f"<< /Size {self.next} /Root {self.root} 0 R{info} /ID [ <{ident}> <{ident}> ] >>",
+            "startxref",
+            str(xref),
+            "%%EOF",
+        ]
+        self.fh.write(("\n".join(rows) + "\n").encode("latin-1"))
+
+
+_REF = re.compile(rb"(?<![^\s\[<])(\d+) (\d+) R\b")  # a whole token: not the end of a name or a number
+
+
+def _renumbered(text: bytes, doc: Any, mapping: dict[tuple[int, int], int], queue: deque[Any], out: _Writer) -> bytes:
+    """An unparsed object with every indirect reference (`N G R`, never inside a string) given the
+    merged file's number."""
+    pieces, at, depth, i = [], 0, 0, 0
+    spans: list[tuple[int, int]] = []  # where strings are: left as they are
+    if b"(" not in text and b"<" not in text.replace(b"<<", b""):
+        i = len(text)  # no string at all (most objects): nothing to skip
+    while i < len(text):
+        c = text[i : i + 1]
+        if depth:
+            if c == b"\\":
+                i += 1
+            elif c == b"(":
+                depth += 1
+            elif c == b")":
+                depth -= 1
+                if not depth:
+                    spans.append((at, i + 1))
+        elif c == b"(":
+            depth, at = 1, i
+        elif c == b"<" and text[i + 1 : i + 2] != b"<" and (i == 0 or text[i - 1 : i] != b"<"):
+            end = text.index(b">", i)  # a hex string
+            spans.append((i, end + 1))
+            i = end
+        i += 1
+    last = 0
+    for start, stop in [*spans, (len(text), len(text))]:
+        code = text[last:start]
+
+        def renumber(m: re.Match[bytes]) -> bytes:
+            ref = doc.get_object((int(m.group(1)), int(m.group(2))))
+            return f"{out.number(ref, mapping, queue)} 0 R".encode()
+
+        pieces += [_REF.sub(renumber, code), text[start:stop]]
+        last = stop
+    return b"".join(pieces)
+
+
+_TAG = re.compile(r"^/([ABCDEFGIJK]{6})\+(.*)$")  # ReportLab's subset tags: the subset's number in letters
+_DIGITS = str.maketrans("ABCDEFGIJK", "0123456789")
+_LETTERS = str.maketrans("0123456789", "ABCDEFGIJK")
+
+
+def retagged(name: str, k: int) -> str:
+    """A font's name (`/AAAAAB+Font`) as chunk `k` of a merged document names it: its subset
+    number n becomes k × 1000 + n (unchanged in chunk 0; another name, unchanged)."""
+    m = _TAG.match(name)
+    if m is None:
+        return name
+    n = int(m.group(1).translate(_DIGITS))
+    return f"/{f'{k * 1000 + n % 1000:06d}'.translate(_LETTERS)}+{m.group(2)}"
+
+
+def _retag(pdf: Any, k: int) -> None:
+    """Give every font subset of one chunk (and its descriptor) chunk k's tag."""
+    import pikepdf
+
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Dictionary):
+            continue
+        kind = obj.get("/Type")
+        if kind == "/Font" and "/BaseFont" in obj:
+            obj.BaseFont = pikepdf.Name(retagged(str(obj.BaseFont), k))
+        elif kind == "/FontDescriptor" and "/FontName" in obj:
+            obj.FontName = pikepdf.Name(retagged(str(obj.FontName), k))

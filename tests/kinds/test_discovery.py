@@ -1,0 +1,81 @@
+"""Issue 27: a build imports only the families its pack uses once an earlier build has kept the index
+of kinds by family (in its cache); each family imported alone registers exactly what the index says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+_FAMILIES_AFTER_A_BUILD = """
+import json, sys
+from mazmorra.cli import main
+sys.argv = ["mazmorra", "build", sys.argv[1], "--out", sys.argv[2], "--changed-only"]
+try:
+    main()
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("mazmorra.kinds.") and m.count(".") == 2)))
+"""
+
+
+def _python(code: str, *args: str, cwd: Path = REPO) -> str:
+    res = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "MAZMORRA_JOBS": "1", "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip().splitlines()[-1]
+
+
+def test_each_family_alone_registers_what_the_index_says() -> None:
+    every = json.loads(
+        _python(
+            "import json\nfrom mazmorra import kinds\nkinds.all_kinds()\n"
+            "print(json.dumps([sorted(kinds.REGISTRY), kinds._ORIGINS, {f: len(r) for f, r in kinds.FAMILY_RULES.items()},"
+            " {f: sorted(d) for f, d in kinds.RULE_DOCS.items()}]))"
+        )
+    )  # a fresh process: every family, and the index it keeps
+    names, index, rules, docs = every
+    by_family: dict[str, set[str]] = {}
+    for name, package in index.items():
+        by_family.setdefault(package, set()).add(name)
+    assert "mazmorra.kinds.expedition" in by_family and len(by_family) >= 5
+    assert set(names) == {n for n in index if not n.startswith("family:")}, "every kind has its family package"
+    for package, registered in by_family.items():
+        alone = json.loads(
+            _python(
+                "import json, sys\nfrom mazmorra import kinds\nkinds._import_family(sys.argv[1])\n"
+                "print(json.dumps([sorted(kinds.REGISTRY), {f: len(r) for f, r in kinds.FAMILY_RULES.items()},"
+                " {f: sorted(d) for f, d in kinds.RULE_DOCS.items()}]))",
+                package,
+            )
+        )
+        assert {n for n in registered if not n.startswith("family:")} <= set(alone[0]), package
+        for family in (n.removeprefix("family:") for n in registered if n.startswith("family:")):
+            # (and what it imports of another family) the family's rules and their docs, whole
+            assert alone[1].get(family, 0) == rules.get(family, 0), family
+            assert alone[2].get(family, []) == docs.get(family, []), family
+
+
+def test_a_second_build_imports_only_its_packs_families(pack_copy, tmp_path: Path) -> None:
+    pack = pack_copy("muestras")
+    out = tmp_path / "output"
+    first = json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
+    assert "mazmorra.kinds.crawler" in first  # no index yet: every family
+    second = json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
+    assert "mazmorra.kinds.generic" in second
+    assert not {"mazmorra.kinds.crawler", "mazmorra.kinds.rooms", "mazmorra.kinds.expedition"} & set(second), second
+    (pack / "pack.yaml").touch()  # a build with a deck to make again (--changed-only)
+    # A damaged index is ignored: every family again, and the build still succeeds.
+    for entry in (out / ".cache" / "checks").rglob("*"):
+        if entry.is_file():
+            entry.write_bytes(entry.read_bytes()[:-5])
+    assert "mazmorra.kinds.crawler" in json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
