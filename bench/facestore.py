@@ -92,7 +92,7 @@ def main() -> None:
                 "one file per entry, on a thread": lambda root: _threaded(_one_file_each(root)),
                 "pack file (layout/facepacks.py)": lambda root: (
                     lambda c: (lambda k, data: c.put(k, data), lambda: None)
-                )(FaceCache(root, root.parent / "s")),
+                )(FaceCache(root, root.parent / "s", packed=True)),
             }
             for name, make in runs.items():
                 root = Path(tmp) / f"{n}-{len(best)}-{abs(hash(name))}"

@@ -140,26 +140,26 @@ def test_a_damaged_entry_is_laid_out_again_never_trusted(here, damage: str) -> N
 def test_a_record_still_being_written_is_read_once_whole(tmp_path: Path) -> None:
     """Another process's pack file is read while it appends: a record cut short is not read (a
     miss), and is found whole once this process looks again."""
-    writer = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    writer = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     writer.put("aa" * 32, encode(("first",)))
     [path] = _entries(tmp_path)
     whole = facepacks.record(("bb" * 32).encode(), b"\xe9" + b"x" * 40)
     with open(path, "ab") as fh:
         fh.write(whole[:30])  # as if the other process were in the middle of its write
     facecache.drop_views()  # another process
-    reader = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    reader = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert decode(reader.get("aa" * 32)) == ("first",)
     assert reader.get("bb" * 32) is None and reader.damaged == 0
     with open(path, "ab") as fh:
         fh.write(whole[30:])
-    again = FaceCache(tmp_path / "faces", tmp_path / "scratch")  # the next build in that process
+    again = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)  # the next build in that process
     assert again.get("bb" * 32) is not None
 
 
 def test_a_forked_worker_stores_in_a_file_of_its_own(tmp_path: Path) -> None:
     import multiprocessing
 
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     cache.put("aa" * 32, encode(("parent",)))
 
     def child() -> None:
@@ -172,7 +172,7 @@ def test_a_forked_worker_stores_in_a_file_of_its_own(tmp_path: Path) -> None:
     cache.put("cc" * 32, encode(("parent again",)))
     assert proc.exitcode == 0 and len(_entries(tmp_path)) == 2
     facecache.drop_views()
-    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert [decode(fresh.get(k * 32)) for k in ("aa", "bb", "cc")] == [("parent",), ("child",), ("parent again",)]
     assert fresh.damaged == 0
 
@@ -190,7 +190,7 @@ def test_the_live_preview_keeps_entries_in_memory_too(tmp_path: Path) -> None:
 
 
 def test_a_stored_value_of_the_wrong_shape_is_a_miss(tmp_path: Path) -> None:
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     cache.put("ab" * 32, ("\0dc", "os", "system", "rm"))  # a class no face is made of
     labels = type("L", (), {"missing": {}})()
     face = Face("x", "front", 10, 10, 0, ())
@@ -220,7 +220,7 @@ def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None
 def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Path) -> None:
     for i in range(30):  # 30 builds, each storing one entry in a pack file of its own
         facecache.drop_views()
-        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000)
+        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", limit=40_000, packed=True)
         cache.put(f"{i:064x}", "x" * 2_000)
         [path] = [p for p in _entries(tmp_path) if not p.name.endswith("old")]
         os.utime(path, (1_000_000 + i, 1_000_000 + i))  # used one second apart
@@ -233,7 +233,7 @@ def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Pa
     left = sorted(int(p.name[:2]) for p in files)
     assert left == list(range(30 - len(left), 30))  # the newest kept
     facecache.drop_views()
-    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert [fresh.get(f"{i:064x}") is not None for i in range(30)] == [i in left for i in range(30)]
     assert not list((tmp_path / "scratch").glob("*"))  # nothing left half-written
 
@@ -242,15 +242,17 @@ def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_p
     n = facepacks.MAX_FILES + 3
     for i in range(n):  # as many builds, each laying out one face (one card edited at a time)
         facecache.drop_views()
-        FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{i:064x}", encode((f"face {i}",)))
+        FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True).put(f"{i:064x}", encode((f"face {i}",)))
     facecache.drop_views()
-    FaceCache(tmp_path / "faces", tmp_path / "scratch").put(f"{0:064x}", encode(("face 0",)))  # stored twice
+    FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True).put(
+        f"{0:064x}", encode(("face 0",))
+    )  # stored twice
     damaged = next(p for p in _entries(tmp_path) if _records(p)[0][0] != f"{0:064x}".encode())
     data = bytearray(damaged.read_bytes())
     data[-3] ^= 0xFF
     damaged.write_bytes(bytes(data))
     [(key, _, _, _)] = _records(damaged)
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert cache.trim() == 2  # the damaged record and the older copy of face 0
     if Path("/proc/self/fd").is_dir():  # the merged files are closed, not kept open by this process
         held = []
@@ -263,7 +265,7 @@ def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_p
     [merged] = _entries(tmp_path)
     assert len(_records(merged)) == n - 1
     facecache.drop_views()
-    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    fresh = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     for i in range(n):
         k = f"{i:064x}"
         assert (decode(fresh.get(k)) if k.encode() != key else fresh.get(k)) == (
@@ -289,7 +291,7 @@ def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_pat
     keys = [f"{i:02x}" * 32 for i in range(200)]
 
     def write() -> None:
-        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+        cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
         for k, face in zip(keys, faces):
             cache.put(k, encode(face))
 
@@ -300,7 +302,7 @@ def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_pat
     for proc in procs:
         proc.join()
     assert all(proc.exitcode == 0 for proc in procs)
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert [decode(cache.get(k)) for k in keys] == faces and cache.damaged == 0
     assert len(_entries(tmp_path)) == 4  # one pack file each, appended to
     assert not (tmp_path / "scratch").exists()  # nothing written elsewhere first
@@ -345,7 +347,7 @@ def test_entries_of_the_one_file_per_face_layout_are_removed_by_the_next_trim(tm
     old = tmp_path / "faces" / "ab"
     old.mkdir(parents=True)
     (old / ("cd" * 31)).write_bytes(b"MZFACE01" + b"\0" * 40)  # as earlier versions stored a face
-    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch")
+    cache = FaceCache(tmp_path / "faces", tmp_path / "scratch", packed=True)
     assert cache.get("ab" + "cd" * 31) is None  # never read
     cache.put("ef" * 32, encode(("kept",)))
     cache.trim()

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from mazmorra import __version__, contracts
 from mazmorra.errors import Loc, Problem
-from mazmorra.layout import facepacks
+from mazmorra.layout import facefiles, facepacks
 from mazmorra.layout.opcodec import CLASSES, decode, encode
 from mazmorra.write import TMP_DIR, TMP_PREFIX
 
@@ -266,7 +266,8 @@ def drop_views() -> None:
 
 @dataclasses.dataclass
 class FaceCache:
-    """Entries under `root`, in pack files (layout/facepacks.py); `limit` bytes at most once `trim` has run."""
+    """Entries under `root`: appended to pack files (`packed`, the face store: layout/facepacks.py) or
+    one file each (layout/facefiles.py); `limit` bytes at most once `trim` has run."""
 
     root: Path
     scratch: Path  # where merged pack files are written before they are renamed into place (the build's scratch folder)
@@ -277,6 +278,7 @@ class FaceCache:
     damaged: int = 0  # entries that failed their check (each then laid out again and stored anew)
     stale: int = 0  # entries whose face read another component that changed since
     written: int = 0
+    packed: bool = False  # entries appended to pack files (the face store: thousands a build), else one file each
     _looked: facepacks.Shelf | None = dataclasses.field(default=None, repr=False, compare=False)  # the view
     # this store has refreshed: it looks for what other processes added once (and again if the view was dropped)
 
@@ -288,7 +290,9 @@ class FaceCache:
             return None
         mb = os.environ.get("MAZMORRA_FACE_CACHE_MB", "").strip()
         limit = int(float(mb) * 1024 * 1024) if mb.replace(".", "", 1).isdigit() else DEFAULT_MB * 1024 * 1024
-        return cls(root or cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit, memory=root is not None)
+        return cls(
+            root or cache_dir(out_dir), out_dir.resolve().parent / TMP_DIR, limit, memory=root is not None, packed=True
+        )
 
     def beside(self, name: str) -> FaceCache:
         """Another store in the same cache folder (compiled templates), sharing its scratch folder."""
@@ -312,6 +316,15 @@ class FaceCache:
         if kept is not None:
             self.hits += 1
             return kept
+        if not self.packed:
+            value, hurt = facefiles.read(self.root, k)
+            self.damaged += hurt
+            if value is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self.keep(k, value)
+            return value
         shelf = self._shelf()
         name = k.encode("utf-8")
         while True:
@@ -342,7 +355,11 @@ class FaceCache:
         """Store an encoded value under `k`, appended to this process's pack file (two builds
         storing the same key store the same value; a reader takes either)."""
         self.keep(k, value)
-        if self._shelf().append(k.encode("utf-8"), marshal.dumps(value)):
+        if self.packed:
+            stored = self._shelf().append(k.encode("utf-8"), marshal.dumps(value))
+        else:
+            stored = facefiles.write(self.root, self.scratch, k, value)
+        if stored:
             self.written += 1
 
     def _temporary(self, name: str) -> str:
@@ -356,6 +373,8 @@ class FaceCache:
     def trim(self) -> int:
         """Merge the pack files into one when there are too many, then remove the least recently used
         files until the cache is within 80 % of its bound; how many entries were removed."""
+        if not self.packed:
+            return facefiles.trim(self.root, self.limit)
         shelf = self._shelf()
         found = facepacks.packs(str(self.root))
         removed = 0
