@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mazmorra.errors import Problem
 
@@ -199,6 +200,22 @@ class Face:
     shape: str = "rect"  # rect | round: how it is cut
     outlines: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
     safe: float | None = None  # its own safe margin (mm, <card safe-margin=>); None: the pack's
+    # A face read back from the face cache: its ops, decoded when first read (`ops` unset until then).
+    # A chunk of pages taken whole from the chunk cache never reads them (render/chunks.py).
+    lazy_ops: Callable[[], tuple[Op, ...]] | None = field(default=None, repr=False, compare=False)
+
+    if not TYPE_CHECKING:  # (mypy would take any attribute of a Face as valid)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only reached when `name` is unset: a lazily read face's ops, decoded now and kept."""
+            if name == "ops":
+                lazy = object.__getattribute__(self, "lazy_ops")
+                if lazy is not None:
+                    ops = lazy()
+                    object.__setattr__(self, "ops", ops)
+                    object.__setattr__(self, "lazy_ops", None)
+                    return ops
+            raise AttributeError(name)
 
 
 @dataclass(frozen=True, slots=True)

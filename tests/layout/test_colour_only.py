@@ -63,3 +63,31 @@ def test_rooms_player_colours_without_their_symbols_are_reported_at_the_colour_f
 def test_the_samples_tell_cubes_and_players_apart_without_colour(pack: str) -> None:
     res = run_cli("validate", pack, "--strict")
     assert res.returncode == 0 and "print.colour-only" not in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+def test_a_second_run_judges_unchanged_faces_by_what_the_first_kept(pack_copy, monkeypatch) -> None:
+    """What the check needs of each face is kept beside the face cache (by face key): a build whose
+    faces all come from the cache reads no face's ops for it and reports the same, at the same lines."""
+    from mazmorra.layout import colouronly
+    from mazmorra.pipeline import BuildOptions, build
+
+    pack = pack_copy("engranajes")
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    (pack / "pack.yaml").write_text(re.sub(r', mark: "[^"]*"', "", text), encoding="utf-8")
+    judged: list[str] = []
+    real = colouronly.summary
+
+    def counting(face, colours):  # type: ignore[no-untyped-def]
+        judged.append(face.component)
+        return real(face, colours)
+
+    monkeypatch.setattr(colouronly, "summary", counting)
+    opts = BuildOptions(langs=("es",), out_dir=pack.parents[1] / "output", decks=("personajes",))
+
+    def found() -> list[str]:
+        return sorted(str(p) for p in build(pack, opts, render=False).warnings if p.rule == "print.colour-only")
+
+    first, faces = found(), len(judged)
+    assert first and faces
+    assert found() == first and len(judged) == faces  # not one face judged again
+    assert any(p.is_file() for p in (pack.parents[1] / "output" / ".cache" / "colour-only").rglob("*"))

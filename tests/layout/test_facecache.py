@@ -353,3 +353,32 @@ def test_entries_of_the_one_file_per_face_layout_are_removed_by_the_next_trim(tm
     cache.trim()
     assert not old.exists() and [p.suffix for p in _entries(tmp_path)] == [".mzp"]
     assert decode(cache.get("ef" * 32)) == ("kept",)
+
+
+def test_a_face_read_back_decodes_its_ops_only_when_they_are_read() -> None:
+    """A chunk of pages taken from the chunk cache never draws its faces: their ops stay encoded
+    until read, then are decoded once; equality, copies and pickling see the whole face."""
+    import copy
+    import pickle
+    from dataclasses import replace
+
+    face = Face("c", "front", 63, 88, 3, (TextOp(1, 2, "a", "sans", 8, "#000"),), background="#fff")
+    calls: list[object] = []
+
+    def counting(value: object) -> object:
+        calls.append(value)
+        return decode(value)
+
+    back = decode(encode(face))
+    assert back.lazy_ops is not None and back.component == "c" and back.background == "#fff"
+    lazy = decode(encode(face))
+    object.__setattr__(lazy, "lazy_ops", lambda: counting(encode(face.ops)))
+    assert calls == []  # nothing decoded yet
+    assert lazy.ops == face.ops and lazy.lazy_ops is None and len(calls) == 1
+    assert lazy.ops == face.ops and len(calls) == 1  # kept, not decoded again
+    assert back == face and hash(back) == hash(face)  # compares its ops (decoding them)
+    for again in (pickle.loads(pickle.dumps(decode(encode(face)))), copy.deepcopy(decode(encode(face)))):
+        assert again == face and again.lazy_ops is None
+    assert replace(decode(encode(face)), side="back").ops == face.ops
+    with pytest.raises(AttributeError):
+        _ = face.nothing  # type: ignore[attr-defined]

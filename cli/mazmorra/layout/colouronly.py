@@ -11,6 +11,7 @@ the field that gives it its colour.
 
 from __future__ import annotations
 
+import hashlib
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -35,6 +36,20 @@ PROTANOPIA: Matrix = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.09
 VIEWS: dict[str, Matrix] = {"greyscale": GREY, "deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA}
 
 Shape = tuple[object, ...]
+Mark = tuple[str, bytes]  # a small mark: its kind ("square", "'cube' icon") and a hash of the rest of it
+# What the check keeps of a face: its small marks with their colours, its shape's hash, its colours.
+Summary = tuple[list[tuple[Mark, str]], bytes, tuple[str, ...]]
+
+
+def _hashed(value: object) -> bytes:
+    return hashlib.blake2b(repr(value).encode("utf-8"), digest_size=16).digest()
+
+
+def summary(face: Face, colours: set[str]) -> Summary:
+    """What the check needs of a face (plain data, kept between builds beside the face cache): its
+    small marks in the game's (lower-case) `colours`, its shape without colours (hashed) and its colours."""
+    shape, painted = split(face)
+    return [((str(m[0]), _hashed(m)), c) for m, c in small_marks(face, colours)], _hashed(shape), painted
 
 
 def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
@@ -93,20 +108,28 @@ class ColourOnly:
 
     lang: str
     pack: Pack
-    seen: dict[Shape, list[Seen]] = field(default_factory=dict)
+    seen: dict[bytes, list[Seen]] = field(default_factory=dict)  # by the hash of a face's shape
     found: list[Problem] = field(default_factory=list)
-    marks: dict[Shape, dict[str, str]] = field(default_factory=dict)  # small mark -> its colours -> first component
+    marks: dict[Mark, dict[str, str]] = field(default_factory=dict)  # small mark -> its colours -> first component
     told: set[tuple[tuple[str, str], ...]] = field(default_factory=set)  # colour differences reported
     declared: dict[str, tuple[str, ...]] = field(init=False)  # the colours the game gives a meaning
+    known: Mapping[str, Summary] = field(default_factory=dict)  # kept by an earlier build, by face-cache key
+    summaries: dict[str, Summary] = field(default_factory=dict)  # this build's, by face-cache key
 
     def __post_init__(self) -> None:
         self.declared = game_colours(self.pack)
 
-    def add(self, face: Face, components: Mapping[str, Component]) -> None:
-        """A face laid out (`components`: the deck's, by id, to locate what sets its colour apart)."""
-        for mark, colour in small_marks(face, set(self.declared)):  # a cube's, a player's colour
+    def add(self, face: Face, components: Mapping[str, Component], key: str = "") -> None:
+        """A face laid out (`components`: the deck's, by id, to locate what sets its colour apart).
+        A face with a face-cache `key` found in `known` is judged by what was kept of it, without its ops."""
+        found = self.known.get(key) if key else None
+        if found is None:
+            found = summary(face, set(self.declared))
+        if key:
+            self.summaries[key] = found
+        marks, shape, colours = found
+        for mark, colour in marks:  # a cube's, a player's colour
             self._mark(face, mark, colour, self.declared)
-        shape, colours = split(face)
         group = self.seen.setdefault(shape, [])
         for earlier in group:
             if earlier.component == face.component:
@@ -129,7 +152,7 @@ class ColourOnly:
                 break
         group.append(Seen(face.component, colours))
 
-    def _mark(self, face: Face, mark: Shape, colour: str, declared: Mapping[str, tuple[str, ...]]) -> None:
+    def _mark(self, face: Face, mark: Mark, colour: str, declared: Mapping[str, tuple[str, ...]]) -> None:
         """A small mark (a cube, a pip, a recoloured icon) in a colour of the game's: reported once per
         pair of such colours that look the same on the same mark, at the second colour's setting."""
         colours = self.marks.setdefault(mark, {})

@@ -70,17 +70,22 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
     def items() -> Iterator[Item]:
         """Each component laid out, the last one carrying what the deck as a whole was found to have
         (`print.colour-only`)."""
-        check = ColourOnly(lang, pack)
+        store = ctx.cache.beside("colour-only") if ctx.cache is not None else None
+        kept = facecache.key(facecache.tool_hash(), "colour-only", pack.id, deck.id, lang)
+        known = store.get(kept) if store is not None else None
+        check = ColourOnly(lang, pack, known=known if isinstance(known, dict) else {})
         held: Item | None = None
         for item in _items():
-            for face in (item.front, item.back if not item.shared_back else None):
+            for face, k in ((item.front, item.keys[0]), (item.back if not item.shared_back else None, item.keys[1])):
                 if face is not None:
-                    check.add(face, by_id)
+                    check.add(face, by_id, k if k != "-" else "")
             if held is not None:
                 yield held
             held = item
         if held is not None:
             yield replace(held, problems=held.problems + tuple(check.found))
+        if store is not None and check.summaries.keys() != check.known.keys():
+            store.put(kept, check.summaries)  # what the next build judges unchanged faces by
 
     by_id = {loc.component.id: loc.component for loc in mine}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import operator
 from collections.abc import Callable
 from pathlib import Path
@@ -90,8 +91,13 @@ def decode(value: Any, text_loc: Callable[[str | None], Loc | None] | None = Non
         if len(names) != len(value) - 3:
             raise ValueError(f"{cls.__name__}: {len(value) - 3} values for {len(names)} fields")
         obj: Any = object.__new__(cls)
+        lazy = cls is contracts.Face  # a face's ops are decoded when first read (contracts.Face.lazy_ops)
         for n, v in zip(names, value[3:]):
+            if lazy and n == "ops":
+                continue
             object.__setattr__(obj, n, v if type(v) in _PLAIN else decode(v, text_loc))  # frozen or slotted alike
+        if lazy:
+            object.__setattr__(obj, "lazy_ops", functools.partial(decode, value[3 + names.index("ops")], text_loc))
         return obj
     if tag == _EN:
         return _class(value[1], value[2])(value[3])
