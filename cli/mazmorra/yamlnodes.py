@@ -106,7 +106,25 @@ class ListLocs(MutableSequence[Loc]):
         self._list.locs = table
 
 
-class YMap(dict[Any, Any]):
+class _Placed:
+    """Where a mapping or a sequence starts: its file's name and packed line, or a Loc given later."""
+
+    __slots__ = ()
+    _name: str
+    _at: int
+    _loc: Loc | None
+
+    @property
+    def loc(self) -> Loc:
+        """Where it starts."""
+        return self._loc if self._loc is not None else unpacked(self._name, self._at)
+
+    @loc.setter
+    def loc(self, value: Loc) -> None:
+        object.__setattr__(self, "_loc", value)  # a slot of the subclass (an empty-slotted base cannot hold it)
+
+
+class YMap(_Placed, dict[Any, Any]):
     """A mapping that remembers where it and each of its values stood."""
 
     # a pack holds one per component: no per-instance __dict__, positions packed (see _COL_BITS)
@@ -117,15 +135,6 @@ class YMap(dict[Any, Any]):
         self._name, self._at, self._pos = "", 0, _NO_POS
         self._loc: Loc | None = None
         self._locs: MutableMapping[str, Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the mapping starts."""
-        return self._loc if self._loc is not None else unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
 
     @property
     def locs(self) -> MutableMapping[str, Loc]:
@@ -157,7 +166,7 @@ class YMap(dict[Any, Any]):
         super().clear()
 
 
-class YList(list[Any]):
+class YList(_Placed, list[Any]):
     """A sequence that remembers where it and each of its items stood."""
 
     __slots__ = ("_at", "_loc", "_locs", "_name", "_pos")
@@ -167,15 +176,6 @@ class YList(list[Any]):
         self._name, self._at, self._pos = "", 0, _NO_POS
         self._loc: Loc | None = None
         self._locs: MutableSequence[Loc] | None = None
-
-    @property
-    def loc(self) -> Loc:
-        """Where the sequence starts."""
-        return self._loc if self._loc is not None else unpacked(self._name, self._at)
-
-    @loc.setter
-    def loc(self, value: Loc) -> None:
-        self._loc = value
 
     @property
     def locs(self) -> MutableSequence[Loc]:

@@ -35,12 +35,16 @@ def located(el: ET.Element) -> Iterator[None]:
     element that knows its line wins)."""
     try:
         yield
-    except ElementError as exc:
-        if exc.at is None and el.get(AT) is not None:
-            raise ElementError(str(exc), el.get(AT)) from None
-        raise
     except ValueError as exc:
-        raise ElementError(str(exc), el.get(AT)) from None
+        raise relocated(exc, el) from None
+
+
+def relocated(exc: ValueError, el: ET.Element) -> ValueError:
+    """What to raise for `exc`, met while reading `el`: an ElementError at `el`'s template line, unless
+    a more inner element already gave it one (then `exc` itself)."""
+    if isinstance(exc, ElementError) and (exc.at is not None or el.get(AT) is None):
+        return exc
+    return ElementError(str(exc), el.get(AT))
 
 
 @dataclass(frozen=True, slots=True)

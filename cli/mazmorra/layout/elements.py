@@ -37,6 +37,7 @@ from mazmorra.layout.attrs import (
     length,
     located,
     opt_colour,
+    relocated,
 )
 from mazmorra.layout.grid import GRID_ATTRS, grid_element
 from mazmorra.layout.paint import PAINT, corners, opacity, paint, rect_op
@@ -158,12 +159,8 @@ def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     for el in parent:
         try:  # as `with located(el):`, without a context manager per element of every face
             _element(el, ctx, ox, oy, out)
-        except ElementError as exc:
-            if exc.at is None and el.get(AT) is not None:
-                raise ElementError(str(exc), el.get(AT)) from None
-            raise
         except ValueError as exc:
-            raise ElementError(str(exc), el.get(AT)) from None
+            raise relocated(exc, el) from None
 
 
 _ALLOWED: dict[frozenset[str], frozenset[str]] = {}  # an element's own attributes -> with the common ones
