@@ -14,7 +14,7 @@ from mazmorra.declared.spec import parse_rule
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean, rel
 from mazmorra.kindfiles import kind_files, load_kinds
 from mazmorra.memo import Memo
-from mazmorra.model import Component, Deck, DeckSpec, Family, Kind, Pack, PackSpec
+from mazmorra.model import Component, ComponentModel, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.schemas import checked, schema_problems
 from mazmorra.units import parse_size
 from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
@@ -257,6 +257,7 @@ def _load_deck(
         problems += invalid
         if model is None:
             continue
+        _share_strings(item, model)
         size = parse_size(model.size) if model.size else _default_size(spec, dspec, own)
         comps.append(
             Component(
@@ -279,6 +280,16 @@ def _load_deck(
         size_mm=_default_size(spec, dspec, kind),
     )
     return deck, problems
+
+
+def _share_strings(item: YMap, model: ComponentModel) -> None:
+    """The YAML mapping kept beside the model points at the model's copy of each text it holds
+    (pydantic strips, so copies, every string): a card's texts are held once, not twice."""
+    for name, value in model.__dict__.items():
+        if type(value) is str and name in item:
+            mine = item[name]
+            if mine is not value and mine == value:
+                dict.__setitem__(item, name, value)
 
 
 def _default_size(spec: PackSpec, dspec: DeckSpec, kind: Kind) -> tuple[float, float]:

@@ -238,6 +238,7 @@ def parse_yaml(text: str, name: str) -> Any:
     root: Any = None
     have_root = False
     nodes = 0
+    shared: dict[str, str] = {}  # a deck of 10,000 cards repeats each key and each `type:` 10,000 times
     try:
         while loader.check_event():
             ev = loader.get_event()
@@ -273,6 +274,8 @@ def parse_yaml(text: str, name: str) -> Any:
                 raise YamlError(Problem("yaml.size", f"more than {MAX_NODES} values", unpacked(name, at)))
             if isinstance(ev, yaml.ScalarEvent):
                 value = _scalar(ev, loader, constructor, name, at)
+                if type(value) is str and len(value) <= _SHARED_LEN:  # keys and short words: one copy each
+                    value = shared.setdefault(value, value)
                 if stack and isinstance(stack[-1][0], YMap) and stack[-1][1] is _NOKEY:
                     if not isinstance(value, (str, int, bool)) or value is None:
                         raise YamlError(Problem("yaml.key", "mapping keys must be plain text", unpacked(name, at)))
@@ -316,6 +319,9 @@ def parse_yaml(text: str, name: str) -> Any:
     except yaml.YAMLError as exc:
         raise YamlError(Problem("yaml.syntax", f"malformed YAML: {exc}", Loc(name))) from None
     return root
+
+
+_SHARED_LEN = 64  # strings up to this long are kept once per file
 
 
 class _NoKey:

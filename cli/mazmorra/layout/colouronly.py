@@ -39,6 +39,7 @@ Shape = tuple[object, ...]
 Mark = tuple[str, bytes]  # a small mark: its kind ("square", "'cube' icon") and a hash of the rest of it
 # What the check keeps of a face: its small marks with their colours, its shape's hash, its colours.
 Summary = tuple[list[tuple[Mark, str]], bytes, tuple[str, ...]]
+_NO_MARKS: list[tuple[Mark, str]] = []  # shared by every face without small marks: never changed
 
 
 def _hashed(value: object) -> bytes:
@@ -94,7 +95,7 @@ def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:
     return [name for name, m in VIEWS.items() if all(delta_e(seen(x, m), seen(y, m)) < SAME for x, y in pairs)]
 
 
-@dataclass
+@dataclass(slots=True)
 class Seen:
     """One component face already met in the deck: its colours and where to report it."""
 
@@ -115,6 +116,7 @@ class ColourOnly:
     declared: dict[str, tuple[str, ...]] = field(init=False)  # the colours the game gives a meaning
     known: Mapping[str, Summary] = field(default_factory=dict)  # kept by an earlier build, by face-cache key
     summaries: dict[str, Summary] = field(default_factory=dict)  # this build's, by face-cache key
+    palettes: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)  # each colour tuple kept once
 
     def __post_init__(self) -> None:
         self.declared = game_colours(self.pack)
@@ -124,7 +126,9 @@ class ColourOnly:
         A face with a face-cache `key` found in `known` is judged by what was kept of it, without its ops."""
         found = self.known.get(key) if key else None
         if found is None:
-            found = summary(face, set(self.declared))
+            marks, shape, colours = summary(face, set(self.declared))
+            # faces of one template share their colours: a 10,000-card deck keeps a few tuples, not 10,000
+            found = (marks or _NO_MARKS, shape, self.palettes.setdefault(colours, colours))
         if key:
             self.summaries[key] = found
         marks, shape, colours = found

@@ -213,7 +213,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
             tuple(found),
             tuple(itertools.islice(ctx.labels.missing, missing_before, None)),
             stamp,
-            tuple(ctx.laid[laid_before:]),
+            _taken(ctx.laid, laid_before),
             tuple(boxes),
             (keys[0], keys[1]),
         )
@@ -305,3 +305,11 @@ def _state(untranslated: list[tuple[str, str]], source: bool) -> str:
     if "fuzzy" in states:
         return "fuzzy"
     return "source" if source else "translated"
+
+
+def _taken(laid: list[str], since: int) -> tuple[str, ...]:
+    """The faces laid out since `since`, taken off the list: an item carries its own, and a deck of
+    10,000 cards does not keep every name twice."""
+    mine = tuple(laid[since:])
+    del laid[since:]
+    return mine

@@ -117,7 +117,7 @@ def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bo
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
     """A text's paragraphs (text.split_blocks) with each chunk cut where a line may break inside it
     (layout/segment.py), and which pieces follow the one before without a space."""

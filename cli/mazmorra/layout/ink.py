@@ -144,7 +144,7 @@ def glyph_boxes(op: TextOp) -> list[Box]:
     return list(_glyph_boxes(op.text, op.font, op.size, op.x, op.y - op.rise / PT_PER_MM, op.spacing))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=128)  # asked again for the runs near each other on one face
 def _glyph_boxes(text: str, font: str, size: float, x: float, y: float, spacing: float = 0.0) -> tuple[Box, ...]:
     em = size / PT_PER_MM
     out = []

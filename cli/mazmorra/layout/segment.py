@@ -17,6 +17,7 @@ from dataclasses import replace
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from mazmorra.layout.lbclasses import line_break_class
 from mazmorra.text import IconPart, Part, TextPart
 
 if TYPE_CHECKING:
@@ -29,9 +30,11 @@ _WIDE = frozenset({"W", "F"})
 @cache
 def _parser(lang: str) -> Parser | None:
     """BudouX's phrase model for a language that writes no spaces between words, else None."""
+    base, _, region = lang.partition("_")
+    if base not in ("ja", "zh"):
+        return None  # without importing BudouX
     import budoux
 
-    base, _, region = lang.partition("_")
     if base == "ja":
         return budoux.load_default_japanese_parser()
     if base == "zh":
@@ -164,10 +167,13 @@ _AFTER_CLOSE = frozenset({"CL", "CP"})
 @lru_cache(maxsize=4096)
 def _class(ch: str) -> str:
     """A character's UAX #14 class (uniseg's data), ambiguous and unknown ones resolved as UAX #14 advises;
-    cached: held() asks it at every space of every text, and uniseg's lookup is slow."""
-    from uniseg.linebreak import line_break
+    cached: held() asks it at every space of every text, and uniseg's lookup is slow. Below U+3000
+    the shipped table answers (lbclasses.py): Latin text never imports uniseg."""
+    cls = "AL" if ch == ICON else line_break_class(ch)
+    if cls is None:
+        from uniseg.linebreak import line_break
 
-    cls = str(line_break(ch).name) if ch != ICON else "AL"
+        cls = str(line_break(ch).name)
     return {"AI": "AL", "SG": "AL", "XX": "AL", "SA": "AL", "CJ": "NS"}.get(cls, cls)
 
 
