@@ -6,7 +6,7 @@ A synthetic line of --cards distinct cards (bench/synth.py) built in Spanish, in
 -j1 with every face already in the face cache and no chunk cache (the builds differ only in drawing
 and writing), once drawn whole (one chunk: the baseline, measured in this run) and once per chunk size. Prints,
 per size: the deck's PDF in bytes and against the whole file, the build's time against the
-baseline's, and the time the merges took (pikepdf). Best of --repeat.
+baseline's, and the time the merges took. Best of --repeat.
 """
 
 from __future__ import annotations
