@@ -30,7 +30,8 @@ from render.test_printing import (  # noqa: F401
     test_short_edge_backs_mirror_rows,
 )
 
-from mazmorra.render.chunks import chunk_pages, retagged
+from mazmorra.render.chunks import chunk_pages
+from mazmorra.render.merge import retagged
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -270,7 +271,7 @@ def test_the_chunk_cache_keeps_within_the_cache_bound(pack_copy) -> None:
 
 def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Streamed: each chunk is let go before the next is read (memory does not grow with pages)."""
-    from mazmorra.render import chunks
+    from mazmorra.render import merge
 
     parts = []
     for n in range(3):
@@ -280,15 +281,15 @@ def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest
         parts.append(tmp_path / f"o{n}" / "expedicion" / "es" / "maldiciones.pdf")  # one chunk each, as drawn
     alive: weakref.WeakSet[object] = weakref.WeakSet()
     most = [0]
-    real = chunks._Chunk.__init__
+    real = merge._Chunk.__init__
 
     def counted(self: object, *args: object) -> None:
         alive.add(self)
         most[0] = max(most[0], len(alive))
         real(self, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chunks._Chunk, "__init__", counted)
-    chunks.merge(parts, tmp_path / "merged.pdf")
+    monkeypatch.setattr(merge._Chunk, "__init__", counted)
+    merge.merge(parts, tmp_path / "merged.pdf")
     assert most[0] == 1
     monkeypatch.undo()
     assert len(PdfReader(str(tmp_path / "merged.pdf")).pages) == 3 * len(PdfReader(str(parts[0])).pages)
@@ -307,3 +308,23 @@ def test_a_chunk_is_never_taken_for_other_sheet_options(pack_copy, options: tupl
     _tricks(project, "plain", "4", *options, env={"MAZMORRA_FACE_CACHE": "0"})
     assert _pdfs(project / "output") == _pdfs(project / "plain")
     assert not _tricks(project, "output", "4", *options)  # and kept: the same options again draw none
+
+
+def test_a_chunk_not_as_reportlab_writes_it_is_refused_by_name(tmp_path: Path) -> None:
+    """The merge reads only ReportLab's own form: another file (here one qpdf rewrote with object
+    streams, one cut short, one not a PDF) stops it with the chunk's name, never a wrong document."""
+    from mazmorra.render.merge import ChunkError, merge
+
+    res = run_cli("build", "expedicion", "-d", "maldiciones", "--lang", "es", "--out", str(tmp_path / "o"), env=WHOLE)
+    assert res.returncode == 0, res.stderr
+    good = tmp_path / "o" / "expedicion" / "es" / "maldiciones.pdf"
+    packed = tmp_path / "packed.pdf"
+    with pikepdf.open(good) as pdf:
+        pdf.save(packed, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    text = tmp_path / "text.pdf"
+    text.write_text("not a PDF", encoding="utf-8")
+    for bad in (packed, cut, text):
+        with pytest.raises(ChunkError, match=bad.name):
+            merge([good, bad], tmp_path / "merged.pdf")
