@@ -114,8 +114,8 @@ class ColourOnly:
     marks: dict[Mark, dict[str, str]] = field(default_factory=dict)  # small mark -> its colours -> first component
     told: set[tuple[tuple[str, str], ...]] = field(default_factory=set)  # colour differences reported
     declared: dict[str, tuple[str, ...]] = field(init=False)  # the colours the game gives a meaning
-    known: Mapping[str, Summary] = field(default_factory=dict)  # kept by an earlier build, by face-cache key
-    summaries: dict[str, Summary] = field(default_factory=dict)  # this build's, by face-cache key
+    known: Mapping[bytes, Summary] = field(default_factory=dict)  # kept by an earlier build, by face-cache key
+    summaries: dict[bytes, Summary] = field(default_factory=dict)  # this build's, by face-cache key
     palettes: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)  # each colour tuple kept once
 
     def __post_init__(self) -> None:
@@ -124,13 +124,14 @@ class ColourOnly:
     def add(self, face: Face, components: Mapping[str, Component], key: str = "") -> None:
         """A face laid out (`components`: the deck's, by id, to locate what sets its colour apart).
         A face with a face-cache `key` found in `known` is judged by what was kept of it, without its ops."""
-        found = self.known.get(key) if key else None
+        k = bytes.fromhex(key) if key else b""  # 49 bytes a face, not 113: 10,000 faces are kept
+        found = self.known.get(k) if k else None
         if found is None:
             marks, shape, colours = summary(face, set(self.declared))
             # faces of one template share their colours: a 10,000-card deck keeps a few tuples, not 10,000
             found = (marks or _NO_MARKS, shape, self.palettes.setdefault(colours, colours))
-        if key:
-            self.summaries[key] = found
+        if k:
+            self.summaries[k] = found
         marks, shape, colours = found
         for mark, colour in marks:  # a cube's, a player's colour
             self._mark(face, mark, colour, self.declared)

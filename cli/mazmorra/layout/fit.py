@@ -13,6 +13,7 @@ from functools import lru_cache
 from mazmorra import fonts
 from mazmorra.layout.linebreak import HYPHEN, optimal_breaks, word_splits
 from mazmorra.layout.segment import held, inner_breaks, maybe_wide, phrased, segments
+from mazmorra.reuse import kept_when_asked_again
 from mazmorra.text import Block, IconPart, Part, TextPart, split_blocks
 
 Joins = list[tuple[bool, ...]]  # per hard line, per chunk: it follows the chunk before without a space (() none)
@@ -117,7 +118,7 @@ def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bo
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=256)
+@kept_when_asked_again(maxsize=4096, remembered=4096)  # a build fits each text once; the preview, at every edit
 def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
     """A text's paragraphs (text.split_blocks) with each chunk cut where a line may break inside it
     (layout/segment.py), and which pieces follow the one before without a space."""

@@ -41,6 +41,7 @@ from mazmorra.layout.iconraster import Matrix as Matrix
 from mazmorra.layout.paint import gradient_at
 from mazmorra.layout.pathdata import bounds as path_bounds
 from mazmorra.layout.pathdata import flattened
+from mazmorra.reuse import kept_when_asked_again
 from mazmorra.units import PT_PER_MM
 
 RES = 10.0  # mask pixels per mm
@@ -144,7 +145,7 @@ def glyph_boxes(op: TextOp) -> list[Box]:
     return list(_glyph_boxes(op.text, op.font, op.size, op.x, op.y - op.rise / PT_PER_MM, op.spacing))
 
 
-@lru_cache(maxsize=128)  # asked again for the runs near each other on one face
+@kept_when_asked_again(maxsize=256, remembered=1024)  # asked again for runs near each other, and by the preview
 def _glyph_boxes(text: str, font: str, size: float, x: float, y: float, spacing: float = 0.0) -> tuple[Box, ...]:
     em = size / PT_PER_MM
     out = []
