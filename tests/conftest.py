@@ -98,6 +98,20 @@ def kanji_copy(tmp_path: Path) -> Path:
     return dst
 
 
+def calls_of(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, noted: Callable[..., object]) -> list[object]:
+    """`owner.name` still called, and `noted(*args)` of each call recorded in the list returned (in order):
+    how a test counts the work a build did (faces judged, attributes read, SVG files parsed)."""
+    seen: list[object] = []
+    real = getattr(owner, name)
+
+    def counting(*args: object) -> object:
+        seen.append(noted(*args))
+        return real(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return seen
+
+
 def write_pack(project: Path, files: dict[str, str], name: str = "p") -> Path:
     """A pack written from scratch: each text file at project/content/<name>/<path>; returns the pack folder."""
     pack = project / "content" / name

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import line_of, run_cli
+from conftest import calls_of, line_of, run_cli
 
 from mazmorra.layout.colouronly import DEUTERANOPIA, GREY, PROTANOPIA, alike, seen
 
@@ -74,14 +74,7 @@ def test_a_second_run_judges_unchanged_faces_by_what_the_first_kept(pack_copy, m
     pack = pack_copy("engranajes")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
     (pack / "pack.yaml").write_text(re.sub(r', mark: "[^"]*"', "", text), encoding="utf-8")
-    judged: list[str] = []
-    real = colouronly.summary
-
-    def counting(face, colours):  # type: ignore[no-untyped-def]
-        judged.append(face.component)
-        return real(face, colours)
-
-    monkeypatch.setattr(colouronly, "summary", counting)
+    judged = calls_of(monkeypatch, colouronly, "summary", lambda face, colours: face.component)
     opts = BuildOptions(langs=("es",), out_dir=pack.parents[1] / "output", decks=("personajes",))
 
     def found() -> list[str]:

@@ -4,6 +4,7 @@ reading them every time, and a mistake reported on every card, never kept."""
 from __future__ import annotations
 
 import pytest
+from conftest import calls_of
 
 from mazmorra.icons import IconSet
 from mazmorra.layout import textattrs
@@ -24,14 +25,7 @@ def _face(xml: str, printing: PrintSpec | None = None):  # type: ignore[no-untyp
 
 def test_kept_attributes_lay_out_as_read_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     textattrs._READ.clear()
-    reads: list[str] = []
-    real = textattrs.read_look
-
-    def counting(el, at):  # type: ignore[no-untyped-def]
-        reads.append(el.text)
-        return real(el, at)
-
-    monkeypatch.setattr(textattrs, "read_look", counting)
+    reads = calls_of(monkeypatch, textattrs, "read_look", lambda el, at: el.text)
     first = _face(BOX.format("Roba dos cartas y descarta una."))
     second = _face(BOX.format("Gain two coins, then move."))
     assert reads == ["Roba dos cartas y descarta una."]  # the second card's box: from what the first read

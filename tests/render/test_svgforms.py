@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import calls_of
 
 from mazmorra.layout.facecache import FaceCache
 from mazmorra.pipeline import BuildOptions, build
@@ -20,15 +21,7 @@ def _pdfs(out: Path) -> dict[str, bytes]:
 @pytest.fixture
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every SVG file the renderer parses (svglib), in order."""
-    seen: list[Path] = []
-    real = svgforms.load_svg
-
-    def counting(path: Path) -> object:
-        seen.append(path)
-        return real(path)
-
-    monkeypatch.setattr(svgforms, "load_svg", counting)
-    return seen
+    return calls_of(monkeypatch, svgforms, "load_svg", lambda path: path)  # type: ignore[return-value]
 
 
 def test_a_second_build_parses_no_svg_and_writes_the_same_bytes(
