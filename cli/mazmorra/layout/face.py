@@ -80,7 +80,7 @@ def one_face(
     face, problems, name, fresh = facecache.through(ctx.cache, k, text_loc, ctx.labels, ctx.contexts, read_hash, lay)
     if keys is not None:
         keys.append(facecache.key(k, *read) if face is not None else "")
-    if fresh:
+    if fresh or (ctx.helped and ctx.cache.came_from(ctx.helped)):  # laid out now, here or by a helper
         ctx.laid.append(f"{component}/{side}")
     if names is not None and name is not None:
         names[component] = name

@@ -310,6 +310,15 @@ class FaceCache:
             shelf.refresh()
         return shelf
 
+    def came_from(self, tag: str) -> bool:
+        """Whether the last entry `get` returned was stored by a process tagged `tag` (layout/ahead.py)."""
+        return self.packed and self._looked is not None and facepacks.tagged(self._looked.origin, tag)
+
+    def look_again(self) -> None:
+        """See what other processes have stored since this store last looked (a build's helper)."""
+        if self.packed:
+            self._shelf().refresh()
+
     def get(self, k: str) -> Any | None:
         """The value stored under key `k` as it was put (still encoded), or None: absent or damaged."""
         kept = _KEPT.get((self.root, k)) if self.memory else None

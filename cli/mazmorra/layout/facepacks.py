@@ -25,6 +25,18 @@ MAX_FILES = 64  # past this many pack files, `trim` merges them into one (each b
 TOUCH_AFTER = 3600.0  # s: a file hit longer ago than this is marked used again (what eviction goes by)
 _CHUNK = 1 << 20  # bytes read at a time while indexing
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows would otherwise translate line ends
+_TAG = ""  # what this process's own pack files are named with, besides its pid (a build's helper: layout/ahead.py)
+
+
+def tag_files(tag: str) -> None:
+    """Name the pack files this process writes from now on `<pid>-<random>-<tag>.mzp`."""
+    global _TAG
+    _TAG = tag
+
+
+def tagged(path: str, tag: str) -> bool:
+    """Whether a pack file is one that a process tagged `tag` wrote."""
+    return path.endswith(f"-{tag}{SUFFIX}")
 
 
 def _pread(fd: int, n: int, offset: int) -> bytes:
@@ -95,6 +107,7 @@ class Shelf:
         self.writer: PackFile | None = None
         self.writer_pid = 0
         self.broken = False  # a write failed: this process stores nothing more here
+        self.origin = ""  # the file the last payload read came from
 
     def refresh(self) -> None:
         """Index what other processes have added since: new files, and records appended to known ones."""
@@ -152,6 +165,7 @@ class Shelf:
             h.update(payload)
             if len(payload) == where.length and h.digest() == where.digest:
                 self._touch(where.file)
+                self.origin = where.file.path
                 return payload, damaged
             places.pop()
             damaged += 1
@@ -197,7 +211,7 @@ class Shelf:
                 return self.writer
             self.writer = None  # removed, cut or written to by someone else: records would not be where indexed
         os.makedirs(self.root, exist_ok=True)
-        path = f"{self.root}/{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}"
+        path = f"{self.root}/{os.getpid()}-{secrets.token_hex(6)}{'-' + _TAG if _TAG else ''}{SUFFIX}"
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | _BINARY, 0o644)
         os.write(fd, MAGIC)
         self.writer = self.files[path] = PackFile(path, fd, len(MAGIC), time.time())

@@ -5,6 +5,7 @@ drawing ops."""
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -16,12 +17,14 @@ from mazmorra.errors import Problem
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localised
 from mazmorra.i18n.po import catalogue_path, labels_path
-from mazmorra.layout import facecache
+from mazmorra.layout import ahead, facecache
 from mazmorra.layout.colouronly import ColourOnly
 from mazmorra.layout.context import LayoutContext, Values
 from mazmorra.layout.face import compile_template, draft_marker, one_face
 from mazmorra.layout.versionstamp import stamp_text
 from mazmorra.model import Deck, Kind
+
+Backs = tuple[dict[tuple[str, tuple[float, float]], "Face | None"], dict[tuple[str, tuple[float, float]], str]]
 
 
 def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = None) -> Document:
@@ -67,15 +70,20 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
     backs = {k.name: compile_template(ctx, k.back_template) for k in deck.kinds if k.back_template}
     compiled = [p for _, found in (*fronts.values(), *backs.values()) for p in found]  # reported with the document
 
-    def items() -> Iterator[Item]:
+    def items(helpers: int = 0) -> Iterator[Item]:
         """Each component laid out, the last one carrying what the deck as a whole was found to have
-        (`print.colour-only`)."""
+        (`print.colour-only`); with `helpers` > 0, a helper process lays the last ones out meanwhile
+        (layout/ahead.py)."""
         store = ctx.cache.beside("colour-only") if ctx.cache is not None else None
         kept = facecache.key(facecache.tool_hash(), "colour-only", pack.id, deck.id, lang)
         known = store.get(kept) if store is not None else None
         check = ColourOnly(lang, pack, known=known if isinstance(known, dict) else {})
         held: Item | None = None
-        for item in _items():
+        helper = None
+        if helpers and ctx.cache is not None and not ctx.measure and not ctx.shrinks and ahead.worth(len(mine)):
+            ctx.helped = ctx.helped or secrets.token_hex(4)
+            helper = ahead.Ahead(len(mine), _ahead, ctx.cache.look_again, helpers, ctx.helped)
+        for item in _items(helper):
             for face, k in ((item.front, item.keys[0]), (item.back if not item.shared_back else None, item.keys[1])):
                 if face is not None:
                     check.add(face, by_id, k if k != "-" else "")
@@ -89,54 +97,74 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
 
     by_id = {loc.component.id: loc.component for loc in mine}
 
-    def _items() -> Iterator[Item]:
-        shared: dict[tuple[str, tuple[float, float]], Face | None] = {}  # deck backs, one per kind and size
-        shared_keys: dict[tuple[str, tuple[float, float]], str] = {}  # their face-cache keys
-        for position, loc in enumerate(mine, 1):
-            comp, kind = loc.component, loc.component.kind
-            front_t = fronts[kind.name][0]
-            if front_t is None:
-                return
-            found: list[Problem] = []  # what laying this component out met: carried by its item (its first)
-            missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
-            size = comp.size_mm
-            sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
-            key = (kind.name, size)
-            if key not in shared:
-                back_t = backs.get(kind.name, (None, []))[0]
-                shared[key], back_keys = None, list[str]()
-                if back_t is not None:
-                    shared[key], met = one_face(
-                        ctx,
-                        back_t,
-                        {**sized, "side": "back", "card": {}, "stamp": _back_stamp(ctx, common, kind.name, size)},
-                        shared_back_id(deck, kind.name, size),
-                        "back",
-                        lambda f: deck.loc,
-                        size,
-                        kind.shape,
-                        None,
-                        keys=back_keys,
-                    )
-                    found += met
-                shared_keys[key] = back_keys[0] if back_keys else "-"  # "-": no back
-            stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
-            n = copies[comp.id]
-            for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
-                first = copy <= 1
-                yield _item(
-                    comp,
-                    loc,
-                    copy,
-                    n,
-                    position,
-                    tuple(found) if first else (),
-                    missing_before,
-                    laid_before,
-                    stamp,
-                    shared[key],
-                    shared_keys[key],
+    def _items(helper: ahead.Ahead | None = None) -> Iterator[Item]:
+        """Every component's items in order; a helper (started here) lays the last ones out meanwhile."""
+        laid_backs: Backs = ({}, {})
+        if helper is not None and all(fronts[loc.component.kind.name][0] is not None for loc in mine):
+            helper.start()
+        try:
+            for i, loc in enumerate(mine):
+                if fronts[loc.component.kind.name][0] is None:
+                    return  # a front that does not compile: reported with the document
+                if helper is not None:
+                    helper.reached(i)  # once i is a helper's, every later one is in the cache
+                yield from _component(i, laid_backs)
+        finally:
+            if helper is not None:
+                helper.finish()
+
+    ahead_backs: Backs = ({}, {})  # the helper's own deck backs
+
+    def _ahead(i: int) -> None:
+        """In a helper: component i laid out into the face cache."""
+        for _ in _component(i, ahead_backs):
+            pass
+
+    def _component(i: int, laid_backs: Backs) -> Iterator[Item]:
+        """Component i's items: one, or one per copy (a template that prints `copy`)."""
+        shared, shared_keys = laid_backs  # deck backs, one per kind and size, and their face-cache keys
+        position, loc = i + 1, mine[i]
+        comp, kind = loc.component, loc.component.kind
+        found: list[Problem] = []  # what laying this component out met: carried by its item (its first)
+        missing_before, laid_before = len(ctx.labels.missing), len(ctx.laid)
+        size = comp.size_mm
+        sized = {**common, "w": size[0], "h": size[1], "choice": choosers[kind.name]}
+        key = (kind.name, size)
+        if key not in shared:
+            back_t = backs.get(kind.name, (None, []))[0]
+            shared[key], back_keys = None, list[str]()
+            if back_t is not None:
+                shared[key], met = one_face(
+                    ctx,
+                    back_t,
+                    {**sized, "side": "back", "card": {}, "stamp": _back_stamp(ctx, common, kind.name, size)},
+                    shared_back_id(deck, kind.name, size),
+                    "back",
+                    lambda f: deck.loc,
+                    size,
+                    kind.shape,
+                    None,
+                    keys=back_keys,
                 )
+                found += met
+            shared_keys[key] = back_keys[0] if back_keys else "-"  # "-": no back
+        stamp = stamp_text(ctx.version, ctx.contexts[comp.id]) if ctx.stamp else ""
+        n = copies[comp.id]
+        for copy in range(1, n + 1) if per_copy[kind.name] else (0,):  # 0: one face for every copy
+            first = copy <= 1
+            yield _item(
+                comp,
+                loc,
+                copy,
+                n,
+                position,
+                tuple(found) if first else (),
+                missing_before,
+                laid_before,
+                stamp,
+                shared[key],
+                shared_keys[key],
+            )
 
     def _item(
         comp: Any,
