@@ -92,3 +92,19 @@ def test_a_helper_that_fails_changes_nothing_but_the_time(helped: Path, monkeypa
     assert _pdf(helped, "one") == _pdf(helped, "two")
     assert sorted(res.laid_out) == sorted(alone.laid_out)
     assert [p.format() for p in res.warnings] == [p.format() for p in alone.warnings]
+
+
+@pytest.mark.parametrize("refused", ["fork", "shared memory"])
+def test_a_system_that_refuses_helpers_builds_the_deck_alone(helped: Path, monkeypatch, refused: str) -> None:  # type: ignore[no-untyped-def]
+    alone = _build(helped, "one", jobs=1)
+
+    def no(*args: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    if refused == "fork":
+        monkeypatch.setattr(ahead.os, "fork", no)
+    else:
+        monkeypatch.setattr(ahead.multiprocessing, "get_context", no)
+    res = _build(helped, "two", jobs=2)
+    assert _pdf(helped, "one") == _pdf(helped, "two")
+    assert sorted(res.laid_out) == sorted(alone.laid_out)

@@ -34,6 +34,15 @@ def worth(components: int) -> bool:
     return components >= MIN_COMPONENTS and workers.can_fork()
 
 
+def helpers(count: int, lay: Callable[[int], object], look_again: Callable[[], None], n: int, tag: str) -> Ahead | None:
+    """The helpers of a document of `count` components, or None where the system cannot share the
+    counter they take components by (no shared memory): the document is then laid out here alone."""
+    try:
+        return Ahead(count, lay, look_again, n, tag)
+    except (OSError, ImportError):
+        return None
+
+
 class Ahead:
     """The helpers of one document: `lay(i)` lays component i out (into the face cache);
     `look_again()` makes this process see what the helpers stored. Call `reached(i)` before laying
@@ -58,19 +67,23 @@ class Ahead:
         self._stop: Any = RawValue("b", 0)
 
     def start(self) -> None:
-        """Fork the helpers (they start with the last component)."""
+        """Fork the helpers (they start with the last component); as many as the system allows."""
+        parent = os.getpid()
         for _ in range(self.helpers):
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no more processes allowed: this process lays out what no helper takes
+                break
             if pid == 0:  # a helper: never returns into the build
-                self._help()
+                self._help(parent)
             self._pids.append(pid)
 
-    def _help(self) -> NoReturn:
+    def _help(self, parent: int) -> NoReturn:
         code = 1
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
             facepacks.tag_files(self.tag)
-            while True:
+            while os.getppid() == parent:  # a parent killed outright takes no more faces
                 with self._next.get_lock():
                     if self._stop.value or self._next.value <= 0:
                         break

@@ -82,7 +82,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         helper = None
         if helpers and ctx.cache is not None and not ctx.measure and not ctx.shrinks and ahead.worth(len(mine)):
             ctx.helped = ctx.helped or secrets.token_hex(4)
-            helper = ahead.Ahead(len(mine), _ahead, ctx.cache.look_again, helpers, ctx.helped)
+            helper = ahead.helpers(len(mine), _ahead, ctx.cache.look_again, helpers, ctx.helped)
         for item in _items(helper):
             for face, k in ((item.front, item.keys[0]), (item.back if not item.shared_back else None, item.keys[1])):
                 if face is not None:
