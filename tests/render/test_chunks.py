@@ -5,6 +5,7 @@ and no two font subsets sharing a tag. Existing printing tests run again here on
 
 from __future__ import annotations
 
+import os
 import subprocess
 import weakref
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import have, run_cli
+from conftest import calls_of, have, run_cli
 from pypdf import PdfReader
 
 # Tests of other modules that build their own output, run again in this module with one page a
@@ -328,3 +329,35 @@ def test_a_chunk_not_as_reportlab_writes_it_is_refused_by_name(tmp_path: Path) -
     for bad in (packed, cut, text):
         with pytest.raises(ChunkError, match=bad.name):
             merge([good, bad], tmp_path / "merged.pdf")
+
+
+def test_chunks_drawn_aside_by_spare_jobs_are_the_same_bytes_and_kept(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """One document with a job to spare (`-j 2`, one language): each chunk is drawn by a forked
+    drawer while the build lays out the next; the same bytes and the same chunks as one process."""
+    from mazmorra.render import chunks
+
+    project = pack_copy("expedicion").parents[1]
+    alone = _tricks(project, "one", "4", "-l", "es")
+    forked = calls_of(monkeypatch, chunks._Drawer, "start", lambda *a: a[3].name)
+    aside = _tricks(project, "two", "4", "-l", "es", "-j", "2")
+    assert len(alone) == 7 and aside == alone  # each chunk drawn once, noted by the build as its drawer drew it
+    assert len(forked) == 7, forked  # all of them aside (the last page completes the last chunk)
+    assert _pdfs(project / "one") == _pdfs(project / "two") != {}
+    assert not _tricks(project, "two", "4", "-l", "es", "-j", "2")  # the drawers kept them in the chunk cache
+
+
+def test_a_drawer_that_fails_is_drawn_again_by_the_build(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from mazmorra.render import chunks
+
+    project = pack_copy("expedicion").parents[1]
+    alone = _tricks(project, "one", "4", "-l", "es")
+    parent, real = os.getpid(), chunks.ChunkedPages._draw
+
+    def failing(self, pending, chunk):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            raise RuntimeError("a drawer's bug")
+        return real(self, pending, chunk)
+
+    monkeypatch.setattr(chunks.ChunkedPages, "_draw", failing)
+    assert _tricks(project, "two", "4", "-l", "es", "-j", "2") == alone  # every chunk drawn here instead
+    assert _pdfs(project / "one") == _pdfs(project / "two")

@@ -132,17 +132,18 @@ def render(
         return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
 
     helpers = max(jobs // max(len(docs), 1) - 1, 0)  # spare jobs: helpers lay a document out ahead
-    if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
-        if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
-            from mazmorra.render.draw import warm_up
+    with workers.sparing(helpers):  # a document's helpers: its layout (layout/ahead.py), its chunks (chunks.py)
+        if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
+            if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
+                from mazmorra.render.draw import warm_up
 
-            warm_up()
-        done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
-        mine = set(staging.files)  # the documents this process rendered itself staged theirs already
-        for d in done:  # a worker's temporary files, renamed or removed by this process's staging
-            staging.files += [f for f in d.staged if f not in mine]
-    else:
-        done = [one(i, progress) for i in range(len(docs))]
+                warm_up()
+            done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
+            mine = set(staging.files)  # the documents this process rendered itself staged theirs already
+            for d in done:  # a worker's temporary files, renamed or removed by this process's staging
+                staging.files += [f for f in d.staged if f not in mine]
+        else:
+            done = [one(i, progress) for i in range(len(docs))]
     result = Rendered()
     for doc, d in zip(docs, done):
         result.faces += d.faces

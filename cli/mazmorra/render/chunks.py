@@ -9,13 +9,17 @@ the chunk cache (`ChunkedPages`), so a build draws only those whose pages change
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import pickle
+import signal
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mazmorra import workers
 from mazmorra.layout import facecache
 from mazmorra.render.draw import PdfPages
 from mazmorra.render.merge import merge
@@ -76,6 +80,7 @@ class ChunkedPages(PdfPages):
         marks: Callable[[Canvas], None] | None = None,
         store: FaceCache | None = None,
         options: str = "",
+        drawers: int = 0,
     ):
         self._buffer = io.BytesIO()
         super().__init__(self._buffer, page_size, meta, icons, ink, look)
@@ -88,6 +93,8 @@ class ChunkedPages(PdfPages):
         self._pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
         self.parts: list[Path] = []  # the chunks written so far, in order
+        self.drawers = drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most (spare jobs)
+        self._aside: deque[_Drawer] = deque()  # the chunks being drawn aside, oldest first
 
     def push(self, item: Item) -> None:
         for n in range(self._arrived, self._arrived + item.copies):
@@ -103,28 +110,56 @@ class ChunkedPages(PdfPages):
         if n % self.per_chunk == self.per_chunk - 1:  # its chunk is complete
             self._flush()
 
-    def _flush(self) -> None:
-        """The pending chunk, from the chunk cache or drawn, written to a chunk file."""
+    def _flush(self, aside: bool = True) -> None:
+        """The pending chunk, from the chunk cache or drawn, written to a chunk file. With drawers
+        (`aside`, and a spare job), a chunk to draw is drawn by a forked process while this one goes
+        on laying out the next: the same bytes, since a chunk is drawn on a canvas of its own."""
         pending, self._pending = self._pending, []
         if not pending:
             return
         k = self._key(pending)
         found = _valid(self.store.get(k)) if self.store is not None and k else None
+        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
+        self.parts.append(part)  # first: removed by save() even if the write fails
         if found is not None:
             data, inputs = found
             self.inputs.update(Path(p) for p in inputs)
             self.pages += len(pending)
+            part.write_bytes(data)
+        elif aside and self.drawers:
+            while len(self._aside) >= self.drawers:
+                self._collect(self._aside.popleft())
+            drawer = _Drawer.start(self, pending, k, part, self.chunk)
+            if drawer is None:  # no process to spare after all
+                self._draw_into(pending, k, part, self.chunk)
+            else:
+                self._aside.append(drawer)
+                self.pages += len(pending)
         else:
-            data, drew = self._draw(pending)
-            if self.store is not None and k:
-                self.store.put(k, (data, sorted(str(p) for p in drew)))
-        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
-        self.parts.append(part)  # first: removed by save() even if the write fails
-        part.write_bytes(data)
+            self._draw_into(pending, k, part, self.chunk)
         stop_point("chunk")
         done = {i for _, page, _, _ in pending for i in (p.index for p in page.placements)}
         for i in done - self._held.keys():
             self._keys.pop(i, None)
+
+    def _draw_into(self, pending: list[_Pending], k: str, part: Path, chunk: int) -> set[Path]:
+        """Draw chunk number `chunk`, keep it in the chunk cache, write it to its file; the files it drew."""
+        data, drew = self._draw(pending, chunk)
+        if self.store is not None and k:
+            self.store.put(k, (data, sorted(str(p) for p in drew)))
+        part.write_bytes(data)
+        return drew
+
+    def _collect(self, drawer: _Drawer) -> None:
+        """A chunk drawn aside: its drawer waited for, what it drew noted; drawn here if it failed."""
+        done = drawer.wait()
+        if done is None:
+            self.pages -= len(drawer.pending)  # counted again as drawn here
+            self._draw_into(drawer.pending, drawer.key, drawer.part, drawer.chunk)
+            return
+        drew, chunk = done
+        self.inputs.update(Path(p) for p in drew)
+        DRAWN.append(chunk)
 
     def _key(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> str:
         """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
@@ -145,7 +180,7 @@ class ChunkedPages(PdfPages):
                 parts.append(f"{p.index} {face} {copy.front_reused} {copy.back_reused}")
         return facecache.key(facecache.tool_hash(), "pdf-chunk", *parts)
 
-    def _draw(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> tuple[bytes, set[Path]]:
+    def _draw(self, pending: list[_Pending], chunk: int) -> tuple[bytes, set[Path]]:
         """Draw a chunk's pages on a canvas of their own: the PDF's bytes and the files it drew."""
         # A canvas of its own, opened at its first page's size (whatever page came before: the same
         # bytes however the chunk was reached); forms belong to a canvas: drawn again in each chunk.
@@ -159,14 +194,16 @@ class ChunkedPages(PdfPages):
         for _, page, copies, label in pending:
             PdfPages.page(self, page, copies, label)
         self.c.save()
-        DRAWN.append((self.meta.title, self.meta.lang, self.chunk))
+        DRAWN.append((self.meta.title, self.meta.lang, chunk))
         mine, self.inputs = self.inputs, before | self.inputs
         return self._buffer.getvalue(), mine
 
     def save(self) -> None:
         """The document into `target`: the one chunk's PDF as it is, else every chunk merged."""
         try:
-            self._flush()
+            self._flush(aside=False)  # the last chunk: nothing is left to do meanwhile
+            while self._aside:
+                self._collect(self._aside.popleft())
             if not self.parts:  # no page at all: the empty document, as a canvas writes it
                 self.c.save()
                 self.target.write_bytes(self._buffer.getvalue())
@@ -175,8 +212,63 @@ class ChunkedPages(PdfPages):
             else:
                 merge(self.parts, self.target)
         finally:
+            while self._aside:  # after a failure: each drawer stopped and waited for
+                self._aside.popleft().stop()
             for part in self.parts:
                 part.unlink(missing_ok=True)
+
+
+_Pending = tuple[int, "Page", dict[int, "_Copy"], tuple["Op", ...]]  # a page waiting for its chunk
+
+
+class _Drawer:
+    """A chunk drawn by a forked process: it draws the chunk, keeps it in the chunk cache, writes
+    its file and sends back the files it drew and its `DRAWN` entry."""
+
+    def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, part: Path, chunk: int):
+        self.pid, self.read, self.pending, self.key, self.part, self.chunk = pid, read, pending, key, part, chunk
+
+    @classmethod
+    def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, part: Path, chunk: int) -> _Drawer | None:
+        try:
+            read, write = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid == 0:  # the drawer: never returns into the build
+            code = 1
+            try:
+                os.close(read)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
+                drew = pages._draw_into(pending, key, part, chunk)
+                with os.fdopen(write, "wb") as out:
+                    out.write(pickle.dumps((sorted(str(p) for p in drew), DRAWN[-1])))
+                code = 0
+            finally:
+                os._exit(code)  # no cleanup of the parent's (staging, atexit) runs here
+        os.close(write)
+        return cls(pid, read, pending, key, part, chunk)
+
+    def wait(self) -> tuple[list[str], tuple[str, str, int]] | None:
+        """(the files it drew, its DRAWN entry), or None if it failed."""
+        with os.fdopen(self.read, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        if status != 0:
+            return None
+        try:
+            drew, chunk = pickle.loads(data)
+        except (pickle.UnpicklingError, EOFError, ValueError):
+            return None
+        return drew, tuple(chunk)
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.close(self.read)
+        with contextlib.suppress(OSError):
+            os.waitpid(self.pid, 0)
 
 
 DRAWN: deque[tuple[str, str, int]] = deque(maxlen=10_000)  # (title, language, chunk) of the chunks this process

@@ -66,6 +66,7 @@ class PdfSink(Sink):
         from mazmorra.render import pdfx
         from mazmorra.render.chunks import ChunkedPages, chunk_pages, chunk_store  # here: only a build that prints pays
         from mazmorra.render.draw import DocMeta  # for ReportLab
+        from mazmorra.workers import spare
 
         ctx = self.ctx
         try:
@@ -97,7 +98,7 @@ class PdfSink(Sink):
         store = chunk_store()
         options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
         self._pdf = ChunkedPages(
-            self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options
+            self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options, spare()
         )
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
