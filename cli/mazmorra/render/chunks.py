@@ -4,7 +4,10 @@ ReportLab holds a whole document until it is saved; a 500-page deck drawn in chu
 holds one chunk at a time, and each chunk is written to the build's scratch folder as soon as it is
 full, then merged (render/merge.py: one chunk read at a time). A document of one chunk is
 written exactly as before, not merged: small decks and golden files do not move. Chunks are kept in
-the chunk cache (`ChunkedPages`), so a build draws only those whose pages changed.
+the chunk cache (`ChunkedPages`), so a build draws only those whose pages changed. With a job to
+spare (`build -j` with more jobs than documents), a chunk is drawn by a forked drawer while the
+build lays out the next one (`_Drawer`): a chunk is drawn on a canvas of its own, so its bytes are
+the same whoever draws it.
 """
 
 from __future__ import annotations
