@@ -332,8 +332,9 @@ def test_a_chunk_not_as_reportlab_writes_it_is_refused_by_name(tmp_path: Path) -
 
 
 def test_chunks_drawn_aside_by_spare_jobs_are_the_same_bytes_and_kept(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """One document with a job to spare (`-j 2`, one language): each chunk is drawn by a forked
-    drawer while the build lays out the next; the same bytes and the same chunks as one process."""
+    """One document with a job to spare (`-j 2`, one language): a chunk is drawn by a forked drawer
+    while the build lays out the next (or draws it, if the drawer is still busy); the same bytes and
+    the same chunks as one process."""
     from mazmorra.render import chunks
 
     project = pack_copy("expedicion").parents[1]
@@ -341,7 +342,7 @@ def test_chunks_drawn_aside_by_spare_jobs_are_the_same_bytes_and_kept(pack_copy,
     forked = calls_of(monkeypatch, chunks._Drawer, "start", lambda *a: a[3].name)
     aside = _tricks(project, "two", "4", "-l", "es", "-j", "2")
     assert len(alone) == 7 and aside == alone  # each chunk drawn once, noted by the build as its drawer drew it
-    assert len(forked) == 7, forked  # all of them aside (the last page completes the last chunk)
+    assert 1 <= len(forked) <= 7, forked  # the first aside; a chunk completed while the drawer is busy, here
     assert _pdfs(project / "one") == _pdfs(project / "two") != {}
     assert not _tricks(project, "two", "4", "-l", "es", "-j", "2")  # the drawers kept them in the chunk cache
 

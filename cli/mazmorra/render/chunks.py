@@ -130,10 +130,11 @@ class ChunkedPages(PdfPages):
             self.pages += len(pending)
             part.write_bytes(data)
         elif aside and self.drawers:
-            while len(self._aside) >= self.drawers:
-                self._collect(self._aside.popleft())
-            drawer = _Drawer.start(self, pending, k, part, self.chunk)
-            if drawer is None:  # no process to spare after all
+            for ended in [d for d in self._aside if d.done()]:  # the drawers that have finished
+                self._aside.remove(ended)
+                self._collect(ended)
+            drawer = _Drawer.start(self, pending, k, part, self.chunk) if len(self._aside) < self.drawers else None
+            if drawer is None:  # every drawer busy (or no process to spare): drawn here meanwhile
                 self._draw_into(pending, k, part, self.chunk)
             else:
                 self._aside.append(drawer)
@@ -230,6 +231,7 @@ class _Drawer:
 
     def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, part: Path, chunk: int):
         self.pid, self.read, self.pending, self.key, self.part, self.chunk = pid, read, pending, key, part, chunk
+        self.status: int | None = None  # its exit status, once it has ended
 
     @classmethod
     def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, part: Path, chunk: int) -> _Drawer | None:
@@ -252,12 +254,21 @@ class _Drawer:
         os.close(write)
         return cls(pid, read, pending, key, part, chunk)
 
+    def done(self) -> bool:
+        """Whether it has ended (without waiting)."""
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+        return self.status is not None
+
     def wait(self) -> tuple[list[str], tuple[str, str, int]] | None:
         """(the files it drew, its DRAWN entry), or None if it failed."""
         with os.fdopen(self.read, "rb") as pipe:
             data = pipe.read()
-        _, status = os.waitpid(self.pid, 0)
-        if status != 0:
+        if self.status is None:
+            self.status = os.waitpid(self.pid, 0)[1]
+        if self.status != 0:
             return None
         try:
             drew, chunk = pickle.loads(data)
@@ -267,11 +278,12 @@ class _Drawer:
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
-            os.kill(self.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
             os.close(self.read)
-        with contextlib.suppress(OSError):
-            os.waitpid(self.pid, 0)
+        if self.status is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(self.pid, 0)
 
 
 DRAWN: deque[tuple[str, str, int]] = deque(maxlen=10_000)  # (title, language, chunk) of the chunks this process
