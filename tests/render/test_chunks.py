@@ -362,3 +362,17 @@ def test_a_drawer_that_fails_is_drawn_again_by_the_build(pack_copy, monkeypatch)
     monkeypatch.setattr(chunks.ChunkedPages, "_draw", failing)
     assert _tricks(project, "two", "4", "-l", "es", "-j", "2") == alone  # every chunk drawn here instead
     assert _pdfs(project / "one") == _pdfs(project / "two")
+
+
+def test_a_refused_fork_draws_every_chunk_in_the_build(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from mazmorra.render import chunks
+
+    project = pack_copy("expedicion").parents[1]
+    alone = _tricks(project, "one", "4", "-l", "es")
+
+    def no(*args: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(chunks.os, "fork", no)
+    assert _tricks(project, "two", "4", "-l", "es", "-j", "2") == alone
+    assert _pdfs(project / "one") == _pdfs(project / "two")

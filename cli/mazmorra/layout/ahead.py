@@ -16,6 +16,7 @@ from a helper's pack file of the cache.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -108,6 +109,7 @@ class Ahead:
             return
         self._stop.value = 1
         for pid in self._pids:
-            os.waitpid(pid, 0)
+            with contextlib.suppress(ChildProcessError):  # waited for elsewhere
+                os.waitpid(pid, 0)
         self._pids = []
         self.look_again()

@@ -237,8 +237,13 @@ class _Drawer:
     def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, part: Path, chunk: int) -> _Drawer | None:
         try:
             read, write = os.pipe()
-            pid = os.fork()
         except OSError:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:  # no more processes allowed: drawn by the build
+            os.close(read)
+            os.close(write)
             return None
         if pid == 0:  # the drawer: never returns into the build
             code = 1
@@ -257,7 +262,10 @@ class _Drawer:
     def done(self) -> bool:
         """Whether it has ended (without waiting)."""
         if self.status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # waited for elsewhere: what it sent decides (wait)
+                pid, status = self.pid, 0
             if pid:
                 self.status = status
         return self.status is not None
@@ -267,7 +275,10 @@ class _Drawer:
         with os.fdopen(self.read, "rb") as pipe:
             data = pipe.read()
         if self.status is None:
-            self.status = os.waitpid(self.pid, 0)[1]
+            try:
+                self.status = os.waitpid(self.pid, 0)[1]
+            except ChildProcessError:  # waited for elsewhere: what it sent decides
+                self.status = 0
         if self.status != 0:
             return None
         try:
