@@ -108,3 +108,58 @@ def test_a_system_that_refuses_helpers_builds_the_deck_alone(helped: Path, monke
     res = _build(helped, "two", jobs=2)
     assert _pdf(helped, "one") == _pdf(helped, "two")
     assert sorted(res.laid_out) == sorted(alone.laid_out)
+
+
+def _procs_in(folder: Path) -> list[int]:
+    """The live processes working in `folder` (a build and its helpers: forks keep its working folder)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if Path(os.readlink(entry / "cwd")) == folder and (entry / "stat").read_text().split()[2] != "Z":
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+def test_a_build_killed_outright_leaves_no_helper_behind(pack_copy) -> None:
+    """A real `build -j 2` process (the 49-card deck worth helpers), stopped at its first chunk and
+    killed (SIGKILL: no cleanup runs): its helper stops on its own after the card it is on, long
+    before it would have laid out its share; nothing reaches output/."""
+    import signal
+    import subprocess
+    import sys
+
+    project = pack_copy("expedicion").parents[1].resolve()
+    env = dict(os.environ, CI="1", MAZMORRA_STOP_AT="chunk", MAZMORRA_CHUNK_PAGES="4")
+    env.pop("MAZMORRA_JOBS", None)
+    argv = ["mazmorra", "build", "expedicion", "-d", DECK, "--lang", "es", "-j", "2"]
+    code = f"""
+import os, sys, time
+from mazmorra.layout import ahead, face
+ahead.MIN_COMPONENTS = 4
+parent, real = os.getpid(), face._lay_face
+def slow(*args):  # a helper takes 0.5 s a card: ~15 s for its share, were it not to stop
+    if os.getpid() != parent:
+        time.sleep(0.5)
+    return real(*args)
+face._lay_face = slow
+sys.argv = {argv!r}
+from mazmorra.cli import main
+main()
+"""
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=project, env=env, stderr=subprocess.DEVNULL)
+    try:
+        while proc.poll() is None and Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+            time.sleep(0.02)
+        assert proc.poll() is None, "the build ended before its first chunk was written"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 8
+    while _procs_in(project) and time.monotonic() < deadline:  # it finishes the card it is on, then sees
+        time.sleep(0.05)
+    assert _procs_in(project) == []
+    assert not list((project / "output").rglob("*.pdf"))
