@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from mazmorra.errors import Problem
 
@@ -252,13 +252,6 @@ class Item:
     # what a page chunk's cache key is made of (render/chunks.py): a chunk is drawn again unless all are known
 
 
-class LayItems(Protocol):
-    """A document's items, laid out as they are asked for; `helpers`: processes that may lay out
-    ahead of the caller (layout/ahead.py), for a document that can use them."""
-
-    def __call__(self, helpers: int = 0) -> Iterator[Item]: ...
-
-
 @dataclass
 class Document:
     """One output document: a deck laid out in one language. Its items are laid out lazily, one
@@ -272,7 +265,7 @@ class Document:
     path: Path  # the PDF it becomes
     sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     backs: list[bool]  # whether every copy has a back, in order
-    items: LayItems  # lays the deck out, one item (and its problems) at a time
+    items: Callable[[], Iterator[Item]]  # lays the deck out, one item (and its problems) at a time
     inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
     pack_name: str = ""  # in the document's language
     problems: list[Problem] = field(default_factory=list)  # found before any item: templates that do not compile

@@ -44,6 +44,26 @@ def spare() -> int:
     return _SPARE[0]
 
 
+def forked(task: Callable[[], object]) -> int | None:
+    """Run `task` in a forked helper process (Ctrl-C ignored: its parent stops it) and return its
+    pid, or None when the system refuses another process. The helper never returns into the caller:
+    it ends with `os._exit` (status 0 when `task` returned, 1 when it raised), so no cleanup of the
+    parent's (staging, atexit) runs twice."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:
+        code = 1
+        try:
+            _start()
+            task()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
 def can_fork() -> bool:
     """Whether documents can be rendered in forked workers on this platform."""
     return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"

@@ -40,7 +40,7 @@ def _share(monkeypatch: pytest.MonkeyPatch) -> None:
     the work however busy the machine is."""
     real = ahead.Ahead.reached
 
-    def reached(self: ahead.Ahead, i: int) -> bool:
+    def reached(self: ahead.Ahead, i: int) -> None:
         deadline = time.monotonic() + 60
         while i == 0 and self._pids and self._next.value > self.count // 2 and time.monotonic() < deadline:
             time.sleep(0.005)

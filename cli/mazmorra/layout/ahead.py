@@ -19,10 +19,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable
 from multiprocessing.sharedctypes import RawValue
-from typing import Any, NoReturn
+from typing import Any
 
 from mazmorra import workers
 from mazmorra.layout import facepacks
@@ -71,37 +70,26 @@ class Ahead:
         """Fork the helpers (they start with the last component); as many as the system allows."""
         parent = os.getpid()
         for _ in range(self.helpers):
-            try:
-                pid = os.fork()
-            except OSError:  # no more processes allowed: this process lays out what no helper takes
+            pid = workers.forked(lambda: self._help(parent))
+            if pid is None:  # no more processes allowed: this process lays out what no helper takes
                 break
-            if pid == 0:  # a helper: never returns into the build
-                self._help(parent)
             self._pids.append(pid)
 
-    def _help(self, parent: int) -> NoReturn:
-        code = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
-            facepacks.tag_files(self.tag)
-            while os.getppid() == parent:  # a parent killed outright takes no more faces
-                with self._next.get_lock():
-                    if self._stop.value or self._next.value <= 0:
-                        break
-                    self._next.value -= 1
-                    i = self._next.value
-                self.lay(i)
-            code = 0
-        finally:
-            os._exit(code)  # no cleanup of the parent's (staging, atexit) runs here
+    def _help(self, parent: int) -> None:
+        facepacks.tag_files(self.tag)
+        while os.getppid() == parent:  # a parent killed outright takes no more faces
+            with self._next.get_lock():
+                if self._stop.value or self._next.value <= 0:
+                    break
+                self._next.value -= 1
+                i = self._next.value
+            self.lay(i)
 
-    def reached(self, i: int) -> bool:
-        """Whether component i (and every later one) is in the face cache, laid out by a helper;
-        the helpers are stopped and collected the first time it is."""
-        if not self._pids or self._next.value > i:
-            return False
-        self.finish()
-        return True
+    def reached(self, i: int) -> None:
+        """This process is at component i: once a helper has taken it, the helpers are stopped and
+        waited for, and i and every later component are in the face cache."""
+        if self._pids and self._next.value <= i:
+            self.finish()
 
     def finish(self) -> None:
         """Stop the helpers, wait for them, and see what they stored (idempotent)."""

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mazmorra import fonts
+from mazmorra import fonts, workers
 from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Problem
 from mazmorra.i18n.labels import Labels, number_formatter
@@ -70,16 +70,16 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
     backs = {k.name: compile_template(ctx, k.back_template) for k in deck.kinds if k.back_template}
     compiled = [p for _, found in (*fronts.values(), *backs.values()) for p in found]  # reported with the document
 
-    def items(helpers: int = 0) -> Iterator[Item]:
+    def items() -> Iterator[Item]:
         """Each component laid out, the last one carrying what the deck as a whole was found to have
-        (`print.colour-only`); with `helpers` > 0, a helper process lays the last ones out meanwhile
-        (layout/ahead.py)."""
+        (`print.colour-only`); with jobs to spare (`workers.spare`), helper processes lay the last
+        ones out meanwhile (layout/ahead.py)."""
         store = ctx.cache.beside("colour-only") if ctx.cache is not None else None
         kept = facecache.key(facecache.tool_hash(), "colour-only", pack.id, deck.id, lang)
         known = store.get(kept) if store is not None else None
         check = ColourOnly(lang, pack, known=known if isinstance(known, dict) else {})
         held: Item | None = None
-        helper = None
+        helper, helpers = None, workers.spare()
         if helpers and ctx.cache is not None and not ctx.measure and not ctx.shrinks and ahead.worth(len(mine)):
             ctx.helped = ctx.helped or secrets.token_hex(4)
             helper = ahead.helpers(len(mine), _ahead, ctx.cache.look_again, helpers, ctx.helped)
@@ -107,7 +107,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
                 if fronts[loc.component.kind.name][0] is None:
                     return  # a front that does not compile: reported with the document
                 if helper is not None:
-                    helper.reached(i)  # once i is a helper's, every later one is in the cache
+                    helper.reached(i)
                 yield from _component(i, laid_backs)
         finally:
             if helper is not None:

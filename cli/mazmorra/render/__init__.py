@@ -116,7 +116,7 @@ def render(
         mine = [s for s in sinks if s.takes(doc)]
         for sink in mine:
             sink.start(doc)
-        for item in doc.items(helpers):
+        for item in doc.items():
             prog("", item.copies)  # advances a progress bar; says nothing in plain logs
             faces += item.copies * (1 + (item.back is not None))
             problems += item.problems
@@ -131,8 +131,8 @@ def render(
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
         return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
 
-    helpers = max(jobs // max(len(docs), 1) - 1, 0)  # spare jobs: helpers lay a document out ahead
-    with workers.sparing(helpers):  # a document's helpers: its layout (layout/ahead.py), its chunks (chunks.py)
+    spare = max(jobs // max(len(docs), 1) - 1, 0)  # jobs left over per document: they help lay it out
+    with workers.sparing(spare):  # ahead (layout/ahead.py) and draw its chunks (render/chunks.py)
         if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
             if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
                 from mazmorra.render.draw import warm_up

@@ -239,23 +239,18 @@ class _Drawer:
             read, write = os.pipe()
         except OSError:
             return None
-        try:
-            pid = os.fork()
-        except OSError:  # no more processes allowed: drawn by the build
+
+        def draw() -> None:  # in the drawer
+            os.close(read)
+            drew = pages._draw_into(pending, key, part, chunk)
+            with os.fdopen(write, "wb") as out:
+                out.write(pickle.dumps((sorted(str(p) for p in drew), DRAWN[-1])))
+
+        pid = workers.forked(draw)
+        if pid is None:  # no more processes allowed: drawn by the build
             os.close(read)
             os.close(write)
             return None
-        if pid == 0:  # the drawer: never returns into the build
-            code = 1
-            try:
-                os.close(read)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
-                drew = pages._draw_into(pending, key, part, chunk)
-                with os.fdopen(write, "wb") as out:
-                    out.write(pickle.dumps((sorted(str(p) for p in drew), DRAWN[-1])))
-                code = 0
-            finally:
-                os._exit(code)  # no cleanup of the parent's (staging, atexit) runs here
         os.close(write)
         return cls(pid, read, pending, key, part, chunk)
 

@@ -43,7 +43,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
     title = ctx.labels("Take out of the deck")
 
-    def items(helpers: int = 0) -> Iterator[Item]:  # a few pages: no helper
+    def items() -> Iterator[Item]:
         for n, chunk in enumerate(chunks, 1):
             before = len(ctx.labels.missing)
             face, problems = _page(ctx, changes, chunk, (n, len(chunks)), (w, h))
