@@ -33,21 +33,28 @@ from synth import make_pack  # noqa: E402
 JOBS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)  # build's default -j
 
 
-def child(*args: str) -> dict:
+def child(*args: str, env: dict[str, str] | None = None) -> dict:
     """One measured run in a fresh process: its own figures, plus the process's whole wall time
-    (start-up and imports included; for the baseline, less the time it reads its input)."""
+    (start-up and imports included; for the baseline, less the time it reads its input) and its
+    CPU seconds (user + system, from wait4: on a shared machine they move less than the wall time).
+    `env`: more environment for the child (bench/floor.py's variants)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     res = subprocess.run(
         [sys.executable, str(HERE / "_child.py"), *args],
         capture_output=True,
         text=True,
-        env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "MZ_BENCH_STAGES": "1"},
+        env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin", "MZ_BENCH_STAGES": "1", **(env or {})},
     )
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode != 0:
         raise SystemExit(f"benchmark child failed: {' '.join(args)}\n{res.stderr}")
     out = json.loads(res.stdout.strip().splitlines()[-1])
     out["process_seconds"] = wall - out.get("load_seconds", 0.0)
+    out["cpu_seconds"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return out
 
 
