@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -324,7 +323,7 @@ def build_cmd(
     (nothing if invalid)."""
     from mazmorra import gcpolicy
     from mazmorra.cli.buildargs import BuildArgs
-    from mazmorra.pipeline import build, load
+    from mazmorra.cli.buildmany import build_all
     from mazmorra.workers import default_jobs
 
     gcpolicy.settle_imports()
@@ -338,45 +337,27 @@ def build_cmd(
         )  # fmt: skip
         args.check()
         failed = []
-        for pack_dir in pack_dirs(packs):
-            name = pack_dir.name
-            try:
-                pack = load(pack_dir, args.out_dir)
-                name = pack.id
-                with (
-                    _earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
-                    ProgressPrinter(args.copies(pack), f"building {pack.id}") as progress,
-                ):
-                    if args.changed_since and since is None:
-                        err.print(
-                            f"{escape(pack.id)} was not in revision {escape(args.changed_since)}: all of it is new"
-                        )
-                    res = build(pack_dir, args.build_options(pack, since), progress, loaded=pack)
-            except ContentError as exc:  # each pack stands alone: report it, build the others
-                show_problems(exc.problems)
-                show_summary(exc.problems, name)
-                failed.append(name)
+        for built in build_all(pack_dirs(packs), args, ProgressPrinter):
+            for note in built.notes:
+                err.print(escape(note))
+            if not built.ok:
+                show_problems(built.problems)
+                show_summary(built.problems, built.name)
+                failed.append(built.name)
                 continue
-            show_problems(res.warnings)
-            sheets = f"{len(res.outputs)} PDF(s), {res.pages} pages, " if res.outputs or not res.exports else ""
+            show_problems(built.problems)
+            sheets = f"{len(built.outputs)} PDF(s), {built.pages} pages, " if built.outputs or not built.exports else ""
             err.print(  # print sheets counted when there are any (exports, a printer's files, list their own)
-                f"[green]✓[/] {escape(res.pack.id)}: {sheets}"
-                f"{res.faces} faces ({len(res.laid_out)} laid out, the others from the face cache) in {res.seconds:.1f} s"
+                f"[green]✓[/] {escape(built.name)}: {sheets}"
+                f"{built.faces} faces ({built.laid_out} laid out, the others from the face cache) in {built.seconds:.1f} s"
             )
-            for p in res.outputs:
+            for p in built.outputs:
                 out.print(f"  {escape(p)}")
-            for line in res.exports:
+            for line in built.exports:
                 out.print(f"  {escape(line)}")
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
-
-
-def _earlier(pack_dir: Path, rev: str) -> Any:
-    """The pack as it was at `rev` (a round): its machinery imported only by the builds that compare."""
-    from mazmorra.rounds import earlier
-
-    return earlier(pack_dir, rev)
 
 
 @app.command()

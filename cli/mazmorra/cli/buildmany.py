@@ -1,0 +1,163 @@
+"""`mazmorra build` of one pack, or of several side by side.
+
+A pack builds in one process from its load to its last file (stages 1-6, `pipeline.build`), its
+documents in `-j` worker processes. Several packs with `-j` 2 or more would leave cores idle while
+each pack loads, validates and localises, and while its last document finishes: so the packs are
+shared out instead, whole, over one pool of `-j` processes forked once (fonts and the SVG machinery
+loaded before, `draw.warm_up`), the heaviest first, each pack built at `-j1` by whichever process
+takes it. A pack heavy enough to keep a core busy as long as all the others together (its source
+files weigh at least a `-j`th of every pack's) is built alone first, with every job, as before.
+
+What each pack came to (`Built`) goes back to the command, which reports the packs in order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mazmorra.errors import ContentError, Problem, UsageError
+
+if TYPE_CHECKING:
+    from mazmorra.cli.buildargs import BuildArgs
+    from mazmorra.pipeline import BuildResult
+
+Progress = Callable[[str, int], None]
+SOURCES = (".yaml", ".yml", ".csv", ".tsv", ".po", ".xlsx", ".ods", ".j2", ".xml")  # what a pack's build time follows
+
+
+@dataclass
+class Built:
+    """One pack's build, as a worker process hands it back: what the command reports, not the pack."""
+
+    name: str  # the pack's id (its folder's name when it did not load)
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)  # a built pack's warnings; a failed one's problems
+    outputs: list[str] = field(default_factory=list)  # the PDFs written
+    exports: list[str] = field(default_factory=list)  # what the other outputs wrote, a line each
+    faces: int = 0
+    laid_out: int = 0
+    pages: int = 0
+    seconds: float = 0.0
+    refused: str | None = None  # the command line asked this pack for what it does not have (a UsageError)
+    notes: list[str] = field(default_factory=list)  # said before the build (a round: the pack is new)
+
+    @classmethod
+    def of(cls, res: BuildResult, notes: list[str]) -> Built:
+        return cls(
+            res.pack.id,
+            problems=res.warnings,
+            outputs=[str(p) for p in res.outputs],
+            exports=res.exports,
+            faces=res.faces,
+            laid_out=len(res.laid_out),
+            pages=res.pages,
+            seconds=res.seconds,
+            notes=notes,
+        )
+
+
+def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], Any], jobs: int | None = None) -> Built:
+    """One pack loaded and built (`progress(total, label)`: the progress display of its components;
+    `jobs`: instead of the command's -j). A pack whose content fails comes back as not ok; a
+    command line the pack cannot take raises UsageError."""
+    from mazmorra.pipeline import build, load
+
+    name = pack_dir.name
+    try:
+        pack = load(pack_dir, args.out_dir)
+        name = pack.id
+        with (
+            _earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
+            progress(args.copies(pack), f"building {pack.id}") as shown,
+        ):
+            notes = []
+            if args.changed_since and since is None:
+                notes.append(f"{pack.id} was not in revision {args.changed_since}: all of it is new")
+            opts = args.build_options(pack, since)
+            res = build(pack_dir, replace(opts, jobs=jobs or opts.jobs), shown, loaded=pack)
+    except ContentError as exc:  # each pack stands alone: reported, the others built
+        return Built(name, ok=False, problems=exc.problems)
+    return Built.of(res, notes)
+
+
+def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], Any]) -> Iterator[Built]:
+    """Every pack built, each reported as soon as it can be in the order given: a pack built alone as
+    it finishes, the packs of the shared pool once the pool is done. A UsageError of a pack in the
+    pool is raised where that pack comes."""
+    from mazmorra import workers
+
+    alone, together = plan(dirs, args.jobs, workers.can_fork() and not args.changed_since)
+    for d in alone:
+        yield build_one(d, args, progress)
+    if not together:
+        return
+    from mazmorra.render.draw import warm_up
+
+    warm_up()  # inherited by every process of the pool
+
+    def one(i: int, prog: Progress) -> Built:
+        try:
+            built = build_one(together[i], args, lambda total, label: _Quiet(prog), jobs=1)
+        except UsageError as exc:
+            built = Built(together[i].name, ok=False, refused=str(exc))
+        prog("", 1)  # one more pack done
+        return built
+
+    weights = [weight(d) for d in together]
+    with progress(len(together), f"building {len(together)} packs") as shown:
+        done = workers.run(len(together), one, min(args.jobs, len(together)), shown, weights)
+    for built in done:
+        if built.refused is not None:
+            raise UsageError(built.refused)
+        yield built
+
+
+def plan(dirs: list[Path], jobs: int, can_share: bool) -> tuple[list[Path], list[Path]]:
+    """(packs built one after another, each with every job; packs shared out over one pool)."""
+    if jobs < 2 or len(dirs) < 2 or not can_share:
+        return dirs, []
+    weights = {d: weight(d) for d in dirs}
+    total = sum(weights.values())
+    alone = [d for d in dirs if weights[d] * jobs >= total]  # as long as the rest together: every core's share
+    together = [d for d in dirs if d not in alone]
+    return (alone, together) if len(together) > 1 else (dirs, [])
+
+
+def weight(pack_dir: Path) -> int:
+    """How much building a pack takes, roughly: the bytes of its source files (content, catalogues,
+    templates), never less than 1."""
+    total = 1
+    for root, _, files in os.walk(pack_dir):
+        for f in files:
+            if f.endswith(SOURCES):
+                try:
+                    total += os.stat(os.path.join(root, f)).st_size
+                except OSError:
+                    pass
+    return total
+
+
+class _Quiet:
+    """The progress of a pack built in the pool: its lines said (in plain logs), its components not
+    counted (the pool's display counts packs)."""
+
+    def __init__(self, prog: Progress):
+        self.prog = prog
+
+    def __enter__(self) -> Progress:
+        return lambda what, k: self.prog(what, 0) if what else None
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _earlier(pack_dir: Path, rev: str) -> Any:
+    """The pack as it was at `rev` (a round): its machinery imported only by the builds that compare."""
+    from mazmorra.rounds import earlier
+
+    return earlier(pack_dir, rev)

@@ -1,0 +1,133 @@
+"""`mazmorra build -j N` of several packs: the packs shared out over one pool of processes
+(cli/buildmany.py), reported in order as one process reports them, each pack still all or nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, tree_snapshot
+from mazmorra.cli import buildmany
+from mazmorra.cli.buildmany import plan, weight
+
+PACKS = ("engranajes", "generada", "grimorio")  # none as heavy as the other two together
+
+
+def _report(stderr: str) -> list[str]:
+    """The lines a build reports per pack (the ✓ lines without their time, the summaries of failures)."""
+    lines = [re.sub(r" in [0-9.]+ s$", "", line) for line in stderr.splitlines()]
+    return [line for line in lines if line.startswith(("✓", "✗")) or "error(s)" in line]
+
+
+def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_copy, monkeypatch, tmp_path) -> None:
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    takers = tmp_path / "takers"
+    real = buildmany.build_one
+
+    def noted(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with takers.open("a") as f:  # which process built which pack (a forked worker inherits this)
+            f.write(f"{os.getpid()} {pack_dir.name} {kwargs.get('jobs')}\n")
+        return real(pack_dir, *args, **kwargs)
+
+    monkeypatch.setattr(buildmany, "build_one", noted)
+    one = run_cli("build", "-j", "1", "--out", "one", cwd=project)
+    assert one.returncode == 0, one.stderr
+    assert takers.read_text().count(f"{os.getpid()} ") == 3  # -j1: this process, one pack after another
+    takers.unlink()
+    two = run_cli("build", "-j", "2", "--out", "two", cwd=project)
+    assert two.returncode == 0, two.stderr
+    taken = [line.split() for line in takers.read_text().splitlines()]
+    assert sorted(name for _, name, _ in taken) == sorted(PACKS)
+    assert {jobs for _, _, jobs in taken} == {"1"}  # each pack at -j1 in whichever process took it
+    pdfs = {k: v for k, v in tree_snapshot(project / "one").items() if k.endswith(".pdf")}
+    assert len(pdfs) >= 3 * 2 and pdfs == {
+        k: v for k, v in tree_snapshot(project / "two").items() if k.endswith(".pdf")
+    }
+    assert _report(two.stderr) == _report(one.stderr) and len(_report(one.stderr)) == 3
+    for name in PACKS:
+        assert f"rendered {name}/en/" in two.stderr  # the pool's processes said what they rendered
+    assert two.stdout.replace("two/", "one/") == one.stdout  # every output listed, in the same order
+
+
+def test_the_pool_uses_its_processes(pack_copy, monkeypatch, tmp_path) -> None:
+    """Each pack slowed down: the forked worker takes packs while this process builds its own."""
+    import time
+
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    takers = tmp_path / "takers"
+    real = buildmany.build_one
+
+    def slow(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.5)
+        with takers.open("a") as f:
+            f.write(f"{os.getpid()}\n")
+        return real(pack_dir, *args, **kwargs)
+
+    monkeypatch.setattr(buildmany, "build_one", slow)
+    res = run_cli("build", "-j", "2", cwd=project)
+    assert res.returncode == 0, res.stderr
+    pids = takers.read_text().split()
+    assert len(pids) == 3 and len(set(pids)) == 2 and str(os.getpid()) in pids
+
+
+def test_a_broken_pack_in_the_pool_leaves_the_others_built(pack_copy) -> None:
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    broken = project / "content" / "grimorio" / "pack.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("languages:", "languajes:", 1), encoding="utf-8")
+    res = run_cli("build", "-j", "2", cwd=project)
+    assert res.returncode == 1, res.stderr
+    assert "not built: grimorio" in res.stderr and "Traceback" not in res.stderr
+    assert "content/grimorio/pack.yaml" in res.stderr  # the problem names its file
+    for name in ("engranajes", "generada"):
+        assert f"✓ {name}:" in res.stderr and list((project / "output" / name).rglob("*.pdf"))
+    assert not (project / "output" / "grimorio").exists()
+    assert not list(project.rglob(".mazmorra-tmp-*"))
+
+
+def test_a_command_line_a_pooled_pack_cannot_take_is_a_usage_error(pack_copy) -> None:
+    """grimorio has French, the others do not: the first pack in order that cannot take the command
+    line stops it with a usage error, as one process would (what the pool built meanwhile is kept)."""
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    res = run_cli("build", "-j", "2", "--lang", "fr", cwd=project)
+    assert res.returncode == 2, res.stderr
+    assert "error: pack 'engranajes' has no language fr (it has es, en)" in res.stderr
+    assert "Traceback" not in res.stderr and "✓" not in res.stderr
+    assert not list(project.rglob(".mazmorra-tmp-*"))
+
+
+def test_the_plan_builds_a_heavy_pack_alone_and_shares_the_rest(tmp_path: Path) -> None:
+    sizes = {"big": 9000, "a": 3000, "b": 2000, "c": 1000}
+    dirs = []
+    for name, size in sizes.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "cards.yaml").write_text("x" * size)
+        (tmp_path / name / "art.png").write_bytes(b"\0" * 100_000)  # not a source: weighs nothing
+        dirs.append(tmp_path / name)
+    assert weight(dirs[0]) == 9001
+    big, a, b, c = dirs
+    assert plan(dirs, 2, True) == ([big], [a, b, c])  # big alone takes as long as the rest together
+    assert plan(dirs, 4, True) == ([big], [a, b, c])  # a takes 3001 of 15004: less than a core's share
+    assert plan(dirs, 8, True) == (dirs, [])  # fewer than two packs left to share: one after another
+    assert plan(dirs, 1, True) == (dirs, [])
+    assert plan(dirs, 2, False) == (dirs, [])  # no fork, or a round (--changed-since)
+    assert plan([big, a], 2, True) == ([big, a], [])
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_make_builds_every_stale_pack_in_one_command(pack_copy, jobs: str) -> None:
+    """The Makefile's one `mazmorra build --changed-only` of every stale pack, as make runs it."""
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    args = ["build", *PACKS, "--changed-only", "-j", jobs]
+    first = run_cli(*args, cwd=project)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count("✓") == 3
+    again = run_cli(*args, cwd=project)
+    assert again.returncode == 0 and "0 laid out" in again.stderr and "rendered" not in again.stderr
