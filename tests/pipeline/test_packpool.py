@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli, tree_snapshot
+
 from mazmorra.cli import buildmany
 from mazmorra.cli.buildmany import plan, weight
 
