@@ -131,3 +131,54 @@ def test_make_builds_every_stale_pack_in_one_command(pack_copy, jobs: str) -> No
     assert first.stderr.count("✓") == 3
     again = run_cli(*args, cwd=project)
     assert again.returncode == 0 and "0 laid out" in again.stderr and "rendered" not in again.stderr
+
+
+def test_ctrl_c_stops_the_pool_and_leaves_only_whole_packs(pack_copy) -> None:
+    """A real build of three packs at -j2, Ctrl-C (SIGINT to its process group, as a terminal sends
+    it) once the pool is at work: exit 130, no process of it left, no temporary file once any command
+    runs, and every PDF there is whole (a pack the pool finished before the interrupt is kept)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from pypdf import PdfReader
+
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "MAZMORRA_JOBS"} | {"CI": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mazmorra", "build", "-j", "2"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: the terminal's Ctrl-C goes to all of it
+    )
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "rendered" in line:
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(timeout=60) == 130, rest
+        assert "interrupted" in rest and "Traceback" not in rest
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)  # some process of the group is still there
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("a process of the interrupted build is still running")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert run_cli("kinds", cwd=project).returncode == 0  # any command sweeps what a stopped build left
+    assert not list(project.rglob(".mazmorra-tmp*"))
+    for pdf in (project / "output").rglob("*.pdf") if (project / "output").exists() else []:
+        assert len(PdfReader(str(pdf)).pages) > 0
