@@ -142,6 +142,7 @@ limits-doc: setup
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/designer.py $(if $(BEFORE),--before $(BEFORE))
 	$(BIN)/python bench/domdiv.py
 	$(BIN)/python bench/generate.py
