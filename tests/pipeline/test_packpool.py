@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli, tree_snapshot
 
 from mazmorra.cli import buildmany
-from mazmorra.cli.buildmany import plan, weight
+from mazmorra.cli.buildmany import languages, plan, weight
 
 PACKS = ("engranajes", "generada", "grimorio")  # none as heavy as the other two together
 
@@ -118,6 +118,17 @@ def test_the_plan_builds_a_heavy_pack_alone_and_shares_the_rest(tmp_path: Path) 
     assert plan(dirs, 1, True) == (dirs, [])
     assert plan(dirs, 2, False) == (dirs, [])  # no fork, or a round (--changed-since)
     assert plan([big, a], 2, True) == ([big, a], [])
+
+
+def test_the_languages_warmed_before_the_pool_forks_come_from_each_pack_yaml(tmp_path: Path) -> None:
+    for name, text in {
+        "a": "id: a\nlanguages: [es, en]\n",
+        "b": "id: b\nlanguages: [en, fr]\n",
+        "c": "id: [\n",
+    }.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pack.yaml").write_text(text)
+    assert languages([tmp_path / n for n in "abc"]) == ["es", "en", "fr"]  # c's pack.yaml is broken: its build says so
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mazmorra.cli.options import parse_langs
 from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
@@ -96,9 +97,11 @@ def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], 
         yield build_one(d, args, progress)
     if not together:
         return
+    from mazmorra.layout import linebreak
     from mazmorra.render.draw import warm_up
 
-    warm_up()  # inherited by every process of the pool
+    warm_up()  # fonts and the SVG machinery, and the hyphenation dictionaries: inherited by every process of the pool
+    linebreak.warm(list(parse_langs(args.lang) or languages(together)))
 
     def one(i: int, prog: Progress) -> Built:
         try:
@@ -126,6 +129,22 @@ def plan(dirs: list[Path], jobs: int, can_share: bool) -> tuple[list[Path], list
     alone = [d for d in dirs if weights[d] * jobs >= total]  # as long as the rest together: every core's share
     together = [d for d in dirs if d not in alone]
     return (alone, together) if len(together) > 1 else (dirs, [])
+
+
+def languages(dirs: list[Path]) -> list[str]:
+    """Every language the packs' pack.yaml files name, read alone (a pack that does not say them
+    plainly is left out: its build reports why)."""
+    from mazmorra.yamlsafe import YamlError, load_yaml
+
+    found: dict[str, None] = {}
+    for d in dirs:
+        try:
+            spec = load_yaml(d / "pack.yaml")
+        except YamlError:
+            continue
+        langs = spec.get("languages", []) if isinstance(spec, dict) else []
+        found.update(dict.fromkeys(x for x in langs if isinstance(x, str)) if isinstance(langs, list) else {})
+    return list(found)
 
 
 def weight(pack_dir: Path) -> int:

@@ -42,6 +42,12 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
     return None
 
 
+def warm(langs: list[str]) -> None:
+    """Load the hyphenation dictionaries of `langs` now (before worker processes fork, which then share them)."""
+    for lang in langs:
+        _hyphenator(lang)
+
+
 def _letters(s: str) -> int:
     return sum(ch.isalpha() for ch in s)
 
