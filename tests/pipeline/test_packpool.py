@@ -104,20 +104,18 @@ def test_a_command_line_a_pooled_pack_cannot_take_is_a_usage_error(pack_copy) ->
 
 def test_the_plan_builds_a_heavy_pack_alone_and_shares_the_rest(tmp_path: Path) -> None:
     sizes = {"big": 9000, "a": 3000, "b": 2000, "c": 1000}
-    dirs = []
     for name, size in sizes.items():
         (tmp_path / name).mkdir()
         (tmp_path / name / "cards.yaml").write_text("x" * size)
         (tmp_path / name / "art.png").write_bytes(b"\0" * 100_000)  # not a source: weighs nothing
-        dirs.append(tmp_path / name)
-    assert weight(dirs[0]) == 9001
-    big, a, b, c = dirs
-    assert plan(dirs, 2, True) == ([big], [a, b, c])  # big alone takes as long as the rest together
-    assert plan(dirs, 4, True) == ([big], [a, b, c])  # a takes 3001 of 15004: less than a core's share
-    assert plan(dirs, 8, True) == (dirs, [])  # fewer than two packs left to share: one after another
-    assert plan(dirs, 1, True) == (dirs, [])
-    assert plan(dirs, 2, False) == (dirs, [])  # no fork, or a round (--changed-since)
-    assert plan([big, a], 2, True) == ([big, a], [])
+    big, a, b, c = dirs = [tmp_path / name for name in sizes]
+    weights = {d: weight(d) for d in dirs}
+    assert weights[big] == 9001
+    assert plan(weights, 2) == ([big], [a, b, c])  # big alone takes as long as the rest together
+    assert plan(weights, 4) == ([big], [a, b, c])  # a takes 3001 of 15004: less than a core's share
+    assert plan(weights, 8) == (dirs, [])  # fewer than two packs left to share: one after another
+    assert plan(weights, 1) == (dirs, [])
+    assert plan({big: 9001, a: 3001}, 2) == ([big, a], [])
 
 
 def test_the_languages_warmed_before_the_pool_forks_come_from_each_pack_yaml(tmp_path: Path) -> None:
@@ -193,3 +191,16 @@ def test_ctrl_c_stops_the_pool_and_leaves_only_whole_packs(pack_copy) -> None:
     assert not list(project.rglob(".mazmorra-tmp*"))
     for pdf in (project / "output").rglob("*.pdf") if (project / "output").exists() else []:
         assert len(PdfReader(str(pdf)).pages) > 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_output_a_pooled_pack_cannot_write_stops_the_build_as_in_one_process(pack_copy, jobs: str) -> None:
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    (project / "output").mkdir()
+    (project / "output" / "generada").write_text("a file where the pack's folder goes")
+    res = run_cli("build", "-j", jobs, cwd=project)
+    assert res.returncode == 1, res.stderr
+    assert "error:" in res.stderr and "output/generada" in res.stderr and "Traceback" not in res.stderr
+    assert "internal error" not in res.stderr
+    assert not list(project.rglob(".mazmorra-tmp*"))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mazmorra.cli.options import parse_langs
-from mazmorra.errors import ContentError, Problem, UsageError
+from mazmorra.errors import ContentError, MazmorraError, Problem
 
 if TYPE_CHECKING:
     from mazmorra.cli.buildargs import BuildArgs
@@ -44,7 +44,8 @@ class Built:
     laid_out: int = 0
     pages: int = 0
     seconds: float = 0.0
-    refused: str | None = None  # the command line asked this pack for what it does not have (a UsageError)
+    stopped: tuple[str, int] | None = None  # (message, exit code) of what stops the command in a pool's process:
+    # the command line asked the pack for what it does not have, an output could not be written
     notes: list[str] = field(default_factory=list)  # said before the build (a round: the pack is new)
 
     @classmethod
@@ -65,7 +66,7 @@ class Built:
 def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], Any], jobs: int | None = None) -> Built:
     """One pack loaded and built (`progress(total, label)`: the progress display of its components;
     `jobs`: instead of the command's -j). A pack whose content fails comes back as not ok; a
-    command line the pack cannot take raises UsageError."""
+    command line the pack cannot take raises a UsageError."""
     from mazmorra.pipeline import build, load
 
     name = pack_dir.name
@@ -87,12 +88,15 @@ def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], An
 
 
 def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], Any]) -> Iterator[Built]:
-    """Every pack built, each reported as soon as it can be in the order given: a pack built alone as
-    it finishes, the packs of the shared pool once the pool is done. A UsageError of a pack in the
-    pool is raised where that pack comes."""
+    """Every pack built: first those built alone, each as it finishes; then those of the shared pool,
+    in the order given, once the pool is done. What stops the command in a pool's process (a usage
+    error, an output that cannot be written) is raised here where its pack comes, as one process
+    would raise it."""
     from mazmorra import workers
 
-    alone, together = plan(dirs, args.jobs, workers.can_fork() and not args.changed_since)
+    shared = workers.can_fork() and not args.changed_since  # a round compares revisions pack by pack
+    weights = {d: weight(d) for d in dirs} if shared else {}
+    alone, together = plan(weights, args.jobs) if shared else (dirs, [])
     for d in alone:
         yield build_one(d, args, progress)
     if not together:
@@ -106,25 +110,27 @@ def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], 
     def one(i: int, prog: Progress) -> Built:
         try:
             built = build_one(together[i], args, lambda total, label: _Quiet(prog), jobs=1)
-        except UsageError as exc:
-            built = Built(together[i].name, ok=False, refused=str(exc))
+        except (MazmorraError, OSError) as exc:  # what the command's guard turns into a message and exit code
+            built = Built(together[i].name, ok=False, stopped=(str(exc), getattr(exc, "exit_code", 1)))
         prog("", 1)  # one more pack done
         return built
 
-    weights = [weight(d) for d in together]
     with progress(len(together), f"building {len(together)} packs") as shown:
-        done = workers.run(len(together), one, min(args.jobs, len(together)), shown, weights)
+        done = workers.run(len(together), one, min(args.jobs, len(together)), shown, [weights[d] for d in together])
     for built in done:
-        if built.refused is not None:
-            raise UsageError(built.refused)
+        if built.stopped is not None:
+            stop = MazmorraError(built.stopped[0])  # the command's guard says it and exits with its code
+            stop.exit_code = built.stopped[1]
+            raise stop
         yield built
 
 
-def plan(dirs: list[Path], jobs: int, can_share: bool) -> tuple[list[Path], list[Path]]:
-    """(packs built one after another, each with every job; packs shared out over one pool)."""
-    if jobs < 2 or len(dirs) < 2 or not can_share:
+def plan(weights: dict[Path, int], jobs: int) -> tuple[list[Path], list[Path]]:
+    """(packs built one after another, each with every job; packs shared out over one pool), from
+    each pack's `weight`, in the order given."""
+    dirs = list(weights)
+    if jobs < 2 or len(dirs) < 2:
         return dirs, []
-    weights = {d: weight(d) for d in dirs}
     total = sum(weights.values())
     alone = [d for d in dirs if weights[d] * jobs >= total]  # as long as the rest together: every core's share
     together = [d for d in dirs if d not in alone]
