@@ -105,6 +105,13 @@ class _LazyConsole:
         return getattr(self._rich(), name)
 
 
+def rich_console(console: Console) -> Console:
+    """The Rich console itself behind `err` or `out`, for what Rich drives on its own (a live progress
+    display enters it as a context manager, which no attribute lookup can forward)."""
+    lazy: Any = console
+    return lazy._rich() if isinstance(lazy, _LazyConsole) else console
+
+
 err = cast("Console", _LazyConsole(stderr=True))
 out = cast("Console", _LazyConsole())
 
@@ -166,7 +173,7 @@ class ProgressPrinter:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
-                console=err,
+                console=rich_console(err),
                 transient=True,
                 auto_refresh=False,  # no refresh thread: a build may fork worker processes
             )
