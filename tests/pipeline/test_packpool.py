@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,27 +24,33 @@ def _report(stderr: str) -> list[str]:
     return [line for line in lines if line.startswith(("✓", "✗")) or "error(s)" in line]
 
 
-def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_copy, monkeypatch, tmp_path) -> None:
-    for name in PACKS:
-        project = pack_copy(name).parents[1]
-    takers = tmp_path / "takers"
+def _takers(monkeypatch: pytest.MonkeyPatch, into: Path, delay: float = 0.0) -> Callable[[], list[list[str]]]:
+    """Every pack build noted in `into` as "pid pack jobs" (a forked worker inherits the patch), each
+    `delay` seconds late; the lines read so far, split."""
     real = buildmany.build_one
 
     def noted(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        with takers.open("a") as f:  # which process built which pack (a forked worker inherits this)
+        time.sleep(delay)
+        with into.open("a") as f:
             f.write(f"{os.getpid()} {pack_dir.name} {kwargs.get('jobs')}\n")
         return real(pack_dir, *args, **kwargs)
 
     monkeypatch.setattr(buildmany, "build_one", noted)
+    return lambda: [line.split() for line in into.read_text().splitlines()]
+
+
+def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_copy, monkeypatch, tmp_path) -> None:
+    for name in PACKS:
+        project = pack_copy(name).parents[1]
+    taken = _takers(monkeypatch, tmp_path / "takers")
     one = run_cli("build", "-j", "1", "--out", "one", cwd=project)
     assert one.returncode == 0, one.stderr
-    assert takers.read_text().count(f"{os.getpid()} ") == 3  # -j1: this process, one pack after another
-    takers.unlink()
+    assert [pid for pid, _, _ in taken()] == [str(os.getpid())] * 3  # -j1: this process, one pack after another
+    (tmp_path / "takers").unlink()
     two = run_cli("build", "-j", "2", "--out", "two", cwd=project)
     assert two.returncode == 0, two.stderr
-    taken = [line.split() for line in takers.read_text().splitlines()]
-    assert sorted(name for _, name, _ in taken) == sorted(PACKS)
-    assert {jobs for _, _, jobs in taken} == {"1"}  # each pack at -j1 in whichever process took it
+    assert sorted(name for _, name, _ in taken()) == sorted(PACKS)
+    assert {jobs for _, _, jobs in taken()} == {"1"}  # each pack at -j1 in whichever process took it
     pdfs = {k: v for k, v in tree_snapshot(project / "one").items() if k.endswith(".pdf")}
     assert len(pdfs) >= 3 * 2 and pdfs == {
         k: v for k, v in tree_snapshot(project / "two").items() if k.endswith(".pdf")
@@ -55,23 +63,12 @@ def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_co
 
 def test_the_pool_uses_its_processes(pack_copy, monkeypatch, tmp_path) -> None:
     """Each pack slowed down: the forked worker takes packs while this process builds its own."""
-    import time
-
     for name in PACKS:
         project = pack_copy(name).parents[1]
-    takers = tmp_path / "takers"
-    real = buildmany.build_one
-
-    def slow(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        time.sleep(0.5)
-        with takers.open("a") as f:
-            f.write(f"{os.getpid()}\n")
-        return real(pack_dir, *args, **kwargs)
-
-    monkeypatch.setattr(buildmany, "build_one", slow)
+    taken = _takers(monkeypatch, tmp_path / "takers", delay=0.5)
     res = run_cli("build", "-j", "2", cwd=project)
     assert res.returncode == 0, res.stderr
-    pids = takers.read_text().split()
+    pids = [pid for pid, _, _ in taken()]
     assert len(pids) == 3 and len(set(pids)) == 2 and str(os.getpid()) in pids
 
 
@@ -149,7 +146,6 @@ def test_ctrl_c_stops_the_pool_and_leaves_only_whole_packs(pack_copy) -> None:
     import signal
     import subprocess
     import sys
-    import time
 
     from pypdf import PdfReader
 
