@@ -101,11 +101,11 @@ def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], 
         yield build_one(d, args, progress)
     if not together:
         return
-    from mazmorra.layout import linebreak
-    from mazmorra.render.draw import warm_up
+    from mazmorra.layout import warm
+    from mazmorra.render import draw
 
-    warm_up()  # fonts and the SVG machinery, and the hyphenation dictionaries: inherited by every process of the pool
-    linebreak.warm(list(parse_langs(args.lang) or languages(together)))
+    draw.warm_up()  # fonts and the SVG machinery, and the hyphenation dictionaries: inherited by every process of the pool
+    warm.warm_up(list(parse_langs(args.lang) or languages(together)))
 
     def one(i: int, prog: Progress) -> Built:
         try:
