@@ -46,12 +46,18 @@ def _on_a_terminal(args: list[str], cwd: os.PathLike[str] | str) -> tuple[int, s
     return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_build_on_a_terminal_shows_its_progress_and_reports(pack_copy, jobs: str) -> None:
-    for name in ("muestras", "grimorio") if jobs == "2" else ("muestras",):
+@pytest.mark.parametrize(
+    ("packs", "label"),
+    [(("muestras",), "building muestras"), (("engranajes", "generada", "grimorio"), "building 3 packs")],
+)
+def test_a_build_on_a_terminal_shows_its_progress_and_reports(pack_copy, packs: tuple[str, ...], label: str) -> None:
+    """One pack (its components counted), and three packs shared out over a pool of two processes
+    (the packs counted)."""
+    for name in packs:
         project = pack_copy(name).parents[1]
-    code, shown = _on_a_terminal(["build", "-j", jobs], project)
+    code, shown = _on_a_terminal(["build", "-j", "2"], project)
     assert code == 0, shown
     assert "internal error" not in shown and "Traceback" not in shown
-    assert "building " in shown  # the live progress display's label
-    assert "✓ muestras:" in shown
+    assert label in shown  # the live progress display
+    for name in packs:
+        assert f"✓ {name}:" in shown
