@@ -93,17 +93,19 @@ def run(
     jobs: int,
     progress: Progress,
     weights: list[int] | None = None,
+    arrived: Callable[[int, T], None] | None = None,
 ) -> list[T]:
     """task(i, progress) for every i < count in `jobs` processes (this one and `jobs` - 1 forked
     workers), each taking the next task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
-    whatever order they finished in. An exception in a task is raised here, once every worker has
+    whatever order they finished in, each also handed to `arrived(i, result)` in this process as soon
+    as it is here. An exception in a task, or in `arrived`, is raised here, once every worker has
     been stopped."""
     ctx = multiprocessing.get_context("fork")
     order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
     recv, send = ctx.Pipe(duplex=False)
     lock, taken = ctx.Lock(), ctx.Value("i", 0)
     with gcpolicy.shared_with_forks():
-        return _run(ctx, order, task, count, jobs, progress, recv, send, lock, taken)
+        return _run(ctx, order, task, count, jobs, progress, recv, send, lock, taken, arrived)
 
 
 def _run(
@@ -117,6 +119,7 @@ def _run(
     send: Any,
     lock: Any,
     taken: Any,
+    arrived: Callable[[int, T], None] | None,
 ) -> list[T]:
     procs = [  # this process is the last worker: one fork fewer, and it has nothing else to do meanwhile
         ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
@@ -124,11 +127,16 @@ def _run(
     ]
     results: dict[int, T] = {}
 
+    def got(i: int, result: T) -> None:
+        results[i] = result
+        if arrived is not None:
+            arrived(i, result)
+
     def handle(message: Any) -> None:
         if message[0] == "progress":
             progress(message[1], message[2])
         elif message[0] == "done":
-            results[message[1]] = message[2]
+            got(message[1], message[2])
         else:
             raise RuntimeError(f"a worker process failed:\n{message[1]}")
 
@@ -150,7 +158,7 @@ def _run(
             n = _next(taken)
             if n >= len(order):
                 break
-            results[order[n]] = task(order[n], mine)
+            got(order[n], task(order[n], mine))
         while len(results) < count:
             try:
                 message = recv.recv()

@@ -200,3 +200,36 @@ def test_an_output_a_pooled_pack_cannot_write_stops_the_build_as_in_one_process(
     assert "error:" in res.stderr and "output/generada" in res.stderr and "Traceback" not in res.stderr
     assert "internal error" not in res.stderr
     assert not list(project.rglob(".mazmorra-tmp*"))
+
+
+def test_pooled_packs_are_reported_in_order_as_soon_as_their_turn_comes(pack_copy, monkeypatch, tmp_path) -> None:
+    """grimorio, the heaviest and so taken first (and the last in order), waits until the other
+    process has built the other two: they are reported while it is still being built, in order."""
+    from contextlib import nullcontext
+
+    from mazmorra.cli.buildargs import BuildArgs
+    from mazmorra.cli.buildmany import build_all
+
+    dirs = [pack_copy(name) for name in PACKS]
+    real = buildmany.build_one
+
+    def slow(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        others = [tmp_path / f"done-{name}" for name in PACKS if name != "grimorio"]
+        deadline = time.monotonic() + 120
+        while pack_dir.name == "grimorio" and not all(p.exists() for p in others) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        built = real(pack_dir, *args, **kwargs)
+        (tmp_path / f"done-{pack_dir.name}").write_text(repr(time.time()))  # whichever process built it
+        return built
+
+    monkeypatch.setattr(buildmany, "build_one", slow)
+    reported: list[tuple[str, float]] = []
+    build_all(
+        dirs,
+        BuildArgs(jobs=2, out_dir=tmp_path / "output"),
+        lambda total, label: nullcontext(lambda what, k: None),
+        lambda built: reported.append((built.name, time.time())),
+    )
+    assert [name for name, _ in reported] == list(PACKS)
+    grimorio_done = float((tmp_path / "done-grimorio").read_text())
+    assert reported[0][1] < grimorio_done and reported[1][1] < grimorio_done

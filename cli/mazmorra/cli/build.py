@@ -323,7 +323,7 @@ def build_cmd(
     (nothing if invalid)."""
     from mazmorra import gcpolicy
     from mazmorra.cli.buildargs import BuildArgs
-    from mazmorra.cli.buildmany import build_all
+    from mazmorra.cli.buildmany import Built, build_all
     from mazmorra.workers import default_jobs
 
     gcpolicy.settle_imports()
@@ -336,16 +336,16 @@ def build_cmd(
             greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
         )  # fmt: skip
         args.check()
-        failed = []
-        for built in build_all(pack_dirs(packs), args, ProgressPrinter):
+        failed: list[str] = []
+
+        def report(built: Built) -> None:
             for note in built.notes:
                 err.print(escape(note))
+            show_problems(built.problems)
             if not built.ok:
-                show_problems(built.problems)
                 show_summary(built.problems, built.name)
                 failed.append(built.name)
-                continue
-            show_problems(built.problems)
+                return
             sheets = f"{len(built.outputs)} PDF(s), {built.pages} pages, " if built.outputs or not built.exports else ""
             err.print(  # print sheets counted when there are any (exports, a printer's files, list their own)
                 f"[green]✓[/] {escape(built.name)}: {sheets}"
@@ -355,6 +355,8 @@ def build_cmd(
                 out.print(f"  {escape(p)}")
             for line in built.exports:
                 out.print(f"  {escape(line)}")
+
+        build_all(pack_dirs(packs), args, ProgressPrinter, report)
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)

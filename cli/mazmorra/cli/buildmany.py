@@ -8,13 +8,14 @@ loaded before, `draw.warm_up`), the heaviest first, each pack built at `-j1` by 
 takes it. A pack heavy enough to keep a core busy as long as all the others together (its source
 files weigh at least a `-j`th of every pack's) is built alone first, with every job, as before.
 
-What each pack came to (`Built`) goes back to the command, which reports the packs in order.
+What each pack came to (`Built`) goes back to the command, which reports the packs in order, each
+as soon as it can.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -87,18 +88,21 @@ def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], An
     return Built.of(res, notes)
 
 
-def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], Any]) -> Iterator[Built]:
-    """Every pack built: first those built alone, each as it finishes; then those of the shared pool,
-    in the order given, once the pool is done. What stops the command in a pool's process (a usage
-    error, an output that cannot be written) is raised here where its pack comes, as one process
-    would raise it."""
+def build_all(
+    dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], Any], report: Callable[[Built], None]
+) -> None:
+    """Every pack built and handed to `report`: first those built alone, each as it finishes; then
+    those of the shared pool in the order given, each as soon as it and those before it are done.
+    What stops the command in a pool's process (a usage error, an output that cannot be written) is
+    raised where its pack comes, as one process would raise it, once the pool is done (the packs it
+    built meanwhile are kept, not reported)."""
     from mazmorra import workers
 
     shared = workers.can_fork() and not args.changed_since  # a round compares revisions pack by pack
     weights = {d: weight(d) for d in dirs} if shared else {}
     alone, together = plan(weights, args.jobs) if shared else (dirs, [])
     for d in alone:
-        yield build_one(d, args, progress)
+        report(build_one(d, args, progress))
     if not together:
         return
     from mazmorra.layout import warm
@@ -115,14 +119,24 @@ def build_all(dirs: list[Path], args: BuildArgs, progress: Callable[[int, str], 
         prog("", 1)  # one more pack done
         return built
 
+    waiting: dict[int, Built] = {}
+    turn = [0]  # the next pack to report; past the end once a pack stops the command
+
+    def arrived(i: int, built: Built) -> None:
+        """Report every pack whose turn has come: in order, each once those before it are done; none
+        after one that stops the command (raised once the pool is done: never from inside a build)."""
+        waiting[i] = built
+        while turn[0] in waiting and waiting[turn[0]].stopped is None:
+            report(waiting.pop(turn[0]))
+            turn[0] += 1
+
     with progress(len(together), f"building {len(together)} packs") as shown:
-        done = workers.run(len(together), one, min(args.jobs, len(together)), shown, [weights[d] for d in together])
-    for built in done:
-        if built.stopped is not None:
-            stop = MazmorraError(built.stopped[0])  # the command's guard says it and exits with its code
-            stop.exit_code = built.stopped[1]
-            raise stop
-        yield built
+        workers.run(len(together), one, min(args.jobs, len(together)), shown, [weights[d] for d in together], arrived)
+    stopped = waiting.get(turn[0])
+    if stopped is not None and stopped.stopped is not None:
+        stop = MazmorraError(stopped.stopped[0])  # the command's guard says it and exits with its code
+        stop.exit_code = stopped.stopped[1]
+        raise stop
 
 
 def plan(weights: dict[Path, int], jobs: int) -> tuple[list[Path], list[Path]]:
