@@ -104,8 +104,14 @@ _JS = """
       if (el.id && !keep[el.id]) { el.remove(); }
     });
   }
+  // One refresh at a time, the page fetched again after one that a newer status came during: two
+  // fetches in flight may answer out of order (the first served while the next stage was building),
+  // and the older page must never be the one left on screen.
+  var fetching = false, again = false;
   function refresh() {
     if (!document.querySelector('main')) { location.reload(); return; }  // the first good build
+    if (fetching) { again = true; return; }
+    fetching = true;
     fetch('/', {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var page = new DOMParser().parseFromString(html, 'text/html');
       var y = window.scrollY;
@@ -117,6 +123,9 @@ _JS = """
       applyLang();
       window.scrollTo(0, y);
       document.documentElement.dataset.version = version;
+    }).finally(function () {
+      fetching = false;
+      if (again) { again = false; refresh(); }
     });
   }
   function overlay(status) {
