@@ -95,20 +95,30 @@ def listed_stamps(out_dir: Path, pack_dirs: list[Path]) -> list[Path] | None:
     """Every pack's stamp per language, from pack.yaml alone (its `id:` and `languages:`), so that a
     `make` with nothing to do loads no pack; None when a pack.yaml does not say them plainly (a full
     load then reports why)."""
-    from mazmorra.yamlsafe import YamlError, load_yaml
-
     stamps = []
     for pack_dir in pack_dirs:
-        try:
-            spec = load_yaml(pack_dir / "pack.yaml")
-        except YamlError:
+        said = pack_header(pack_dir)
+        if said is None:
             return None
-        pack_id = spec.get("id") if isinstance(spec, dict) else None
-        langs = spec.get("languages", ["es", "en"]) if isinstance(spec, dict) else None
-        if not isinstance(pack_id, str) or not isinstance(langs, list) or not all(isinstance(x, str) for x in langs):
-            return None
+        pack_id, langs = said
         stamps += [stamp_path(out_dir, pack_id, lang) for lang in langs]
     return stamps
+
+
+def pack_header(pack_dir: Path) -> tuple[str, list[str]] | None:
+    """A pack's id and languages, read from its pack.yaml alone (no pack loaded); None when it does
+    not say them plainly (a full load then reports why)."""
+    from mazmorra.yamlsafe import YamlError, load_yaml
+
+    try:
+        spec = load_yaml(pack_dir / "pack.yaml")
+    except YamlError:
+        return None
+    pack_id = spec.get("id") if isinstance(spec, dict) else None
+    langs = spec.get("languages", ["es", "en"]) if isinstance(spec, dict) else None
+    if not isinstance(pack_id, str) or not isinstance(langs, list) or not all(isinstance(x, str) for x in langs):
+        return None
+    return pack_id, langs
 
 
 def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | None = None) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, tree_snapshot
+from conftest import line_of, run_cli, tree_snapshot
 
 from mazmorra.cli import buildmany
 from mazmorra.cli.buildmany import languages, plan, weight
@@ -80,7 +80,8 @@ def test_a_broken_pack_in_the_pool_leaves_the_others_built(pack_copy) -> None:
     res = run_cli("build", "-j", "2", cwd=project)
     assert res.returncode == 1, res.stderr
     assert "not built: grimorio" in res.stderr and "Traceback" not in res.stderr
-    assert "content/grimorio/pack.yaml" in res.stderr  # the problem names its file
+    line = line_of(broken, "languajes:")
+    assert f"content/grimorio/pack.yaml:{line}:" in res.stderr and "[pack.languajes]" in res.stderr  # file:line, field
     for name in ("engranajes", "generada"):
         assert f"✓ {name}:" in res.stderr and list((project / "output" / name).rglob("*.pdf"))
     assert not (project / "output" / "grimorio").exists()

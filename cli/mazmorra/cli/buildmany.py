@@ -113,26 +113,30 @@ def build_all(
 
     def one(i: int, prog: Progress) -> Built:
         try:
-            built = build_one(together[i], args, lambda total, label: _Quiet(prog), jobs=1)
+            quiet = nullcontext(
+                lambda what, k: prog(what, 0) if what else None
+            )  # its lines said, the pool counts packs
+            built = build_one(together[i], args, lambda total, label: quiet, jobs=1)
         except (MazmorraError, OSError) as exc:  # what the command's guard turns into a message and exit code
             built = Built(together[i].name, ok=False, stopped=(str(exc), getattr(exc, "exit_code", 1)))
         prog("", 1)  # one more pack done
         return built
 
     waiting: dict[int, Built] = {}
-    turn = [0]  # the next pack to report; past the end once a pack stops the command
+    turn = 0  # the next pack to report; it stays at a pack that stops the command
 
     def arrived(i: int, built: Built) -> None:
         """Report every pack whose turn has come: in order, each once those before it are done; none
         after one that stops the command (raised once the pool is done: never from inside a build)."""
+        nonlocal turn
         waiting[i] = built
-        while turn[0] in waiting and waiting[turn[0]].stopped is None:
-            report(waiting.pop(turn[0]))
-            turn[0] += 1
+        while turn in waiting and waiting[turn].stopped is None:
+            report(waiting.pop(turn))
+            turn += 1
 
     with progress(len(together), f"building {len(together)} packs") as shown:
         workers.run(len(together), one, min(args.jobs, len(together)), shown, [weights[d] for d in together], arrived)
-    stopped = waiting.get(turn[0])
+    stopped = waiting.get(turn)
     if stopped is not None and stopped.stopped is not None:
         stop = MazmorraError(stopped.stopped[0])  # the command's guard says it and exits with its code
         stop.exit_code = stopped.stopped[1]
@@ -152,18 +156,13 @@ def plan(weights: dict[Path, int], jobs: int) -> tuple[list[Path], list[Path]]:
 
 
 def languages(dirs: list[Path]) -> list[str]:
-    """Every language the packs' pack.yaml files name, read alone (a pack that does not say them
-    plainly is left out: its build reports why)."""
-    from mazmorra.yamlsafe import YamlError, load_yaml
+    """Every language the packs' pack.yaml files name, read alone (`incremental.pack_header`; a pack
+    that does not say them plainly is left out: its build reports why)."""
+    from mazmorra.incremental import pack_header
 
     found: dict[str, None] = {}
     for d in dirs:
-        try:
-            spec = load_yaml(d / "pack.yaml")
-        except YamlError:
-            continue
-        langs = spec.get("languages", []) if isinstance(spec, dict) else []
-        found.update(dict.fromkeys(x for x in langs if isinstance(x, str)) if isinstance(langs, list) else {})
+        found.update(dict.fromkeys((pack_header(d) or ("", []))[1]))
     return list(found)
 
 
@@ -179,20 +178,6 @@ def weight(pack_dir: Path) -> int:
                 except OSError:
                     pass
     return total
-
-
-class _Quiet:
-    """The progress of a pack built in the pool: its lines said (in plain logs), its components not
-    counted (the pool's display counts packs)."""
-
-    def __init__(self, prog: Progress):
-        self.prog = prog
-
-    def __enter__(self) -> Progress:
-        return lambda what, k: self.prog(what, 0) if what else None
-
-    def __exit__(self, *exc: object) -> None:
-        pass
 
 
 def _earlier(pack_dir: Path, rev: str) -> Any:

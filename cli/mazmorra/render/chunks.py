@@ -60,6 +60,9 @@ def chunk_store() -> FaceCache | None:
     return FaceCache(faces.root.parent / "chunks", faces.scratch, faces.limit)
 
 
+_Pending = tuple[int, "Page", dict[int, "_Copy"], tuple["Op", ...]]  # a page waiting for its chunk
+
+
 class ChunkedPages(PdfPages):
     """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
     and written to `target` by `save`: the one chunk as it is, or every chunk merged.
@@ -93,7 +96,7 @@ class ChunkedPages(PdfPages):
             marks(self.c)  # this first canvas writes a document without pages; each chunk draws on its own
         self.store, self.options = store, options
         self.chunk = 0  # the chunk whose pages are pending
-        self._pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]] = []
+        self._pending: list[_Pending] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
         self.parts: list[Path] = []  # the chunks written so far, in order
         self.drawers = drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most (spare jobs)
@@ -165,7 +168,7 @@ class ChunkedPages(PdfPages):
         self.inputs.update(Path(p) for p in drew)
         DRAWN.append(chunk)
 
-    def _key(self, pending: list[tuple[int, Page, dict[int, _Copy], tuple[Op, ...]]]) -> str:
+    def _key(self, pending: list[_Pending]) -> str:
         """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
         is on it (its label depends on the tiles around it)."""
         if self.store is None:
@@ -220,9 +223,6 @@ class ChunkedPages(PdfPages):
                 self._aside.popleft().stop()
             for part in self.parts:
                 part.unlink(missing_ok=True)
-
-
-_Pending = tuple[int, "Page", dict[int, "_Copy"], tuple["Op", ...]]  # a page waiting for its chunk
 
 
 class _Drawer:
