@@ -5,7 +5,8 @@ are the files byte-identical? For a change that must not change what is printed 
 
 REV is a git revision of this repository: it is checked out into a temporary worktree and run with
 this checkout's virtual environment (`PYTHONPATH` points at its `cli/`); the current checkout is the
-"after". Both build the same content (this checkout's `content/`), so only the code differs. Each
+"after". Both build the same content (a copy of this checkout's `content/`, outside git), so only the
+code differs. Each
 variant is one `mazmorra build` of every pack, both languages, into its own folder; every file is
 compared by SHA-256, hidden folders (caches, make's dependency files and stamps) left out. Prints one
 line per variant and every file that differs or exists on one side only; exit 1 if any does.
@@ -38,7 +39,7 @@ VARIANTS: dict[str, list[str]] = {
     "card-pdfs": ["--no-pdf", "--card-pdfs"],
     "png": ["--no-pdf", "--png", "--dpi", "60"],
     "png-tgc": ["--no-pdf", "--png-profile", "tgc"],
-    "tts": ["--no-pdf", "--tts", "--dpi", "60"],
+    "tts": ["--no-pdf", "--tts", "--dpi", "60", "--tts-url", "https://example.org/decks/{lang}"],
     "gallery": ["--no-pdf", "--gallery", "--draft"],
     "cut-file": ["--no-pdf", "--cut-file"],
     **{
@@ -55,15 +56,15 @@ VARIANTS: dict[str, list[str]] = {
 }
 
 
-def packs() -> list[str]:
-    return sorted(str(p) for p in (REPO / "content").iterdir() if (p / "pack.yaml").is_file())
+def packs(content: Path) -> list[str]:
+    return sorted(str(p) for p in content.iterdir() if (p / "pack.yaml").is_file())
 
 
-def build(cli: Path, out: Path, options: list[str]) -> str:
+def build(cli: Path, content: Path, out: Path, options: list[str]) -> str:
     """One variant built by the package under `cli`; its stderr's last lines if it failed, else ''."""
     env = {**os.environ, "PYTHONPATH": str(cli), "CI": "1", "NO_COLOR": "1", "MAZMORRA_JOBS": "2"}
     done = subprocess.run(
-        [sys.executable, "-m", "mazmorra", "build", *packs(), "--out", str(out), *options],
+        [sys.executable, "-m", "mazmorra", "build", *packs(content), "--out", str(out), *options],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -97,6 +98,10 @@ def main() -> int:
     rev = subprocess.run(
         ["git", "rev-parse", args.before], cwd=REPO, check=True, capture_output=True, text=True
     ).stdout.strip()
+    content = work / "content"  # a copy outside git: a stamp's version is the pack's, not the checkout's
+    shutil.rmtree(content, ignore_errors=True)
+    shutil.copytree(REPO / "content", content)
+    made_of = hashlib.sha256(repr(sorted(digests(content).items())).encode()).hexdigest()
     tree = work / "before-tree"
     if not tree.exists():
         subprocess.run(["git", "worktree", "add", "--detach", "-f", str(tree), args.before], cwd=REPO, check=True)
@@ -107,13 +112,14 @@ def main() -> int:
             for side, cli in (("before", tree / "cli"), ("after", REPO / "cli")):
                 out = work / side / name
                 mark = out / ".built-by"
-                if side == "before" and mark.is_file() and mark.read_text() == rev:
+                marked = f"{rev} {made_of} {VARIANTS[name]}"
+                if side == "before" and mark.is_file() and mark.read_text() == marked:
                     sides[side] = digests(out)  # kept from an earlier run (--keep) of the same revision
                     continue
                 shutil.rmtree(out, ignore_errors=True)
-                error = build(cli, out, VARIANTS[name])
+                error = build(cli, content, out, VARIANTS[name])
                 if not error and side == "before":
-                    mark.write_text(rev)
+                    mark.write_text(marked)
                 if error:
                     print(f"{name}: the {side} build failed:\n{error}")
                     failed += 1
