@@ -37,7 +37,7 @@ setup: $(VENV)/.installed
 # Evaluated only inside the sub-make, once the tool is installed: every pack's stamps, read from each
 # pack.yaml alone (the same list as `mazmorra outputs --stamps`, without the command's start-up).
 ifeq ($(MAKECMDGOALS),pdfs)
-STAMPS := $(shell $(BIN)/python -m mazmorra.incremental $(OUT) 2>/dev/null || echo outputs-failed)
+STAMPS := $(shell $(BIN)/python -m mazmorra.build.incremental $(OUT) 2>/dev/null || echo outputs-failed)
 endif
 
 # The content could not even be listed: show why and fail.
@@ -130,15 +130,15 @@ golden: setup
 # docs/kinds/<family>-rules.md (the rule ids, what they check and the rulebook passage each comes
 # from) and docs/kinds/<kind>.md of those kind files; a test keeps them current.
 rules-doc: setup
-	$(BIN)/python -m mazmorra.ruletable docs/kinds
+	$(BIN)/python -m mazmorra.tools.ruletable docs/kinds
 
 # After changing pack.yaml's schema (model.PackSpec): rewrite docs/pack-yaml.md; a test keeps it current.
 pack-doc: setup
-	$(BIN)/python -m mazmorra.packdoc docs/pack-yaml.md
+	$(BIN)/python -m mazmorra.tools.packdoc docs/pack-yaml.md
 
-# docs/limits.md: the table of every input limit, from cli/mazmorra/limits.py; a test keeps it current.
+# docs/limits.md: the table of every input limit, from cli/mazmorra/support/limits.py; a test keeps it current.
 limits-doc: setup
-	$(BIN)/python -m mazmorra.limits > docs/limits.md
+	$(BIN)/python -m mazmorra.support.limits > docs/limits.md
 
 bench: setup
 	$(BIN)/python bench/run.py

@@ -39,8 +39,8 @@ def hwm_mb() -> float:
 def watch_stages() -> dict[str, float]:
     """Peak memory (VmHWM) at the stage boundaries of one build: after loading, after validating,
     when the first page is drawn, when the PDF starts being saved and at the end."""
-    import mazmorra.pipeline as pipeline
-    from mazmorra.render import draw
+    import mazmorra.build.pipeline as pipeline
+    from mazmorra.render.draw import pdfpages
 
     marks: dict[str, float] = {}
 
@@ -59,10 +59,10 @@ def watch_stages() -> dict[str, float]:
 
     wrap(pipeline, "load_pack", after="loaded")
     wrap(pipeline, "validate", after="validated")
-    wrap(draw.PdfPages, "page", before="first page")
-    wrap(draw.PdfPages, "save", before="save", after="saved")
-    try:  # a document drawn in chunks (render/chunks.py) saves, or merges, by its own method
-        from mazmorra.render import chunks
+    wrap(pdfpages.PdfPages, "page", before="first page")
+    wrap(pdfpages.PdfPages, "save", before="save", after="saved")
+    try:  # a document drawn in chunks (render/draw/chunks.py) saves, or merges, by its own method
+        from mazmorra.render.draw import chunks
 
         wrap(chunks.ChunkedPages, "save", before="save", after="saved")
     except ImportError:  # a checkout from before chunks
@@ -73,8 +73,8 @@ def watch_stages() -> dict[str, float]:
 def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
     """`mazmorra build PACK --lang LANG -j JOBS` through the real command line; "seconds" is the time
     of the build itself (validate to write: the command has loaded the pack before), the parent also times the whole process."""
-    import mazmorra.pipeline as pipeline
-    from mazmorra.cli import main
+    import mazmorra.build.pipeline as pipeline
+    from mazmorra.commands import main
 
     timed: dict = {}
     real = pipeline.build
@@ -136,8 +136,8 @@ def run_baseline(dump: Path, out: Path) -> dict:
     from reportlab.pdfgen.canvas import Canvas
     from svglib.svglib import svg2rlg
 
+    from mazmorra.assets.fonts import FONT_DIR, FONTS
     from mazmorra.contracts import CircleOp, IconOp, LineOp, RectOp, TextOp
-    from mazmorra.fonts import FONT_DIR, FONTS
 
     t_load = time.perf_counter()
     data = pickle.loads(dump.read_bytes())

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mazmorra.layout import LayoutContext
-    from mazmorra.model import Pack
+    from mazmorra.model.content import Pack
 
 
 def layout_context(pack: Pack, lang: str) -> LayoutContext:
     """The layout context a build makes for one pack and language (no draft, icons of the pack)."""
+    from mazmorra.assets.icons import IconSet
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
     from mazmorra.layout import LayoutContext, Templates
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     return LayoutContext(
         pack,
@@ -38,7 +38,7 @@ def layout_context(pack: Pack, lang: str) -> LayoutContext:
 def best_load(pack: Path, repeat: int, valid: bool = False) -> float:
     """The best of `repeat` runs of load_pack and validate on the pack, in this process (warm
     imports); with `valid`, the pack must have no problem."""
-    from mazmorra.icons import IconSet
+    from mazmorra.assets.icons import IconSet
     from mazmorra.load import load_pack
     from mazmorra.validate import validate
 

@@ -1,4 +1,4 @@
-"""Benchmark: how many pages a chunk holds (render/chunks.py), by file size and time.
+"""Benchmark: how many pages a chunk holds (render/draw/chunks.py), by file size and time.
 
     python bench/chunks.py [--cards 2000] [--sizes 16,32,64,128] [--repeat 2]
 
@@ -31,8 +31,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="16,32,64,128")
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
-    from mazmorra.pipeline import BuildOptions, build
-    from mazmorra.render import chunks
+    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.render.draw import chunks
 
     merging = [0.0]
     plain_merge = chunks.merge

@@ -27,8 +27,9 @@ def main() -> None:
     parser.add_argument("--pack", default="expedicion")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from mazmorra.layout import colouronly, lay_out
-    from mazmorra.layout.textbox import _text_block
+    from mazmorra.layout import lay_out
+    from mazmorra.layout.printcheck import colouronly
+    from mazmorra.layout.text.textbox import _text_block
     from mazmorra.load import load_pack
 
     pack = load_pack((HERE.parent / "content" / args.pack).resolve())

@@ -4,7 +4,7 @@
 
 A 2,000-card line in two languages lays out 4,000 faces and stores each. Measured with a large live
 heap, as a build has when it stores them (creating a file costs much more then): the cache as it is
-(layout/facepacks.py: appended to one pack file per process) against the storage it replaced,
+(layout/cache/facepacks.py: appended to one pack file per process) against the storage it replaced,
 measured here as the baseline (one file per entry, written under a temporary name and renamed), and
 that storage on a background thread (what the build would still pay in CPU). Prints each one's
 wall, user and system seconds (best of --repeat) and the ratio of CPU seconds to the baseline's.
@@ -80,8 +80,8 @@ def main() -> None:
     parser.add_argument("--heap-mb", type=int, default=140)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from mazmorra.layout import facecache
-    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.layout.cache import facecache
+    from mazmorra.layout.cache.facecache import FaceCache
 
     heap: list[Any] = [[float(i)] * 30 for i in range(args.heap_mb * 1024 * 1024 // 300)]  # live, as a build's
     best: dict[str, tuple[float, float, float]] = {}
@@ -90,7 +90,7 @@ def main() -> None:
             runs: dict[str, Callable[[Path], tuple[Callable[[str, bytes], None], Callable[[], None]]]] = {
                 "one file per entry (baseline)": lambda root: (_one_file_each(root), lambda: None),
                 "one file per entry, on a thread": lambda root: _threaded(_one_file_each(root)),
-                "pack file (layout/facepacks.py)": lambda root: (
+                "pack file (layout/cache/facepacks.py)": lambda root: (
                     lambda c: (lambda k, data: c.put(k, data), lambda: None)
                 )(FaceCache(root, root.parent / "s", packed=True)),
             }

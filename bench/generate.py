@@ -31,7 +31,7 @@ from mazmorra.kinds.dicedungeon.dice_table import DiceTable  # noqa: E402
 from mazmorra.kinds.dicedungeon.generator import Generator  # noqa: E402
 from mazmorra.layout import lay_out  # noqa: E402
 from mazmorra.load import load_pack  # noqa: E402
-from mazmorra.render.draw import DocMeta, PdfPages  # noqa: E402
+from mazmorra.render.draw.pdfpages import DocMeta, PdfPages  # noqa: E402
 from mazmorra.render.impose import ImposeOptions, impose  # noqa: E402
 from mazmorra.render.raster import FacePages  # noqa: E402
 

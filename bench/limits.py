@@ -1,4 +1,4 @@
-"""Benchmark: every input limit (cli/mazmorra/limits.py) at its largest allowed input, and just over
+"""Benchmark: every input limit (cli/mazmorra/support/limits.py) at its largest allowed input, and just over
 it, validated through the real command line in a fresh process each: time, peak memory and the
 outcome, beside the base pack's validation measured in the same run.
 
@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mazmorra import limits
+from mazmorra.support import limits
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -348,7 +348,7 @@ def peak():
     target.write_text(re.search(r'VmHWM:\s+(\d+)', status).group(1))
 atexit.register(peak)
 sys.argv = ['mazmorra', 'validate', 'fixture', '--lang', 'es']
-from mazmorra.cli import main
+from mazmorra.commands import main
 main()
 """
 

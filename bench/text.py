@@ -10,7 +10,7 @@
 3. **Baseline** measured in the same run: the same texts measured word by word with the same fonts
    (`fonts.width`, what any line breaker must at least do once per word) - the ratio says what
    breaking and shrinking cost on top of measuring.
-4. **The Unicode line breaker** (layout/segment.py: UAX #14 and BudouX): fit() of the same texts with
+4. **The Unicode line breaker** (layout/text/segment.py: UAX #14 and BudouX): fit() of the same texts with
    it switched off (every chunk whole and every space a break, as before it), in the same run: the
    ratio is its cost on Latin text. Then 28-character Japanese rules texts (`--ja`, made from phrases of the test pack)
    fitted phrase by phrase: texts per second.
@@ -37,7 +37,7 @@ from synth import make_pack  # noqa: E402
 def lay_out_all(pack_dir: Path, lang: str) -> int:
     """Lay out every card of the pack in `lang` (no drawing); the number of faces laid out."""
     from mazmorra.layout import lay_out
-    from mazmorra.layout.textbox import _text_block
+    from mazmorra.layout.text.textbox import _text_block
     from mazmorra.load import load_pack
 
     _text_block.cache_clear()
@@ -61,12 +61,12 @@ def texts_of(pack_dir: Path) -> list[tuple[str, str]]:
 
 
 def fit_all(texts: list[tuple[str, str]]) -> None:
-    from mazmorra import fonts
-    from mazmorra.layout import fit as fitmod
-    from mazmorra.layout.fit import Style, fit
-    from mazmorra.layout.linebreak import word_splits
-    from mazmorra.layout.segment import segments
-    from mazmorra.units import PT_PER_MM
+    from mazmorra.assets import fonts
+    from mazmorra.layout.text import fit as fitmod
+    from mazmorra.layout.text.fit import Style, fit
+    from mazmorra.layout.text.linebreak import word_splits
+    from mazmorra.layout.text.segment import segments
+    from mazmorra.model.units import PT_PER_MM
 
     for cache in (fitmod.breakable, segments, fitmod.split_points, fitmod.piece, word_splits):
         cache.cache_clear()  # every text segmented, hyphenated and measured afresh, with or without the breaker
@@ -77,7 +77,7 @@ def fit_all(texts: list[tuple[str, str]]) -> None:
 
 def fit_unsegmented(texts: list[tuple[str, str]]) -> None:
     """fit_all with the Unicode line breaker off: each chunk between spaces whole, as before it."""
-    from mazmorra.layout import fit as fitmod
+    from mazmorra.layout.text import fit as fitmod
 
     kept = fitmod.segments, fitmod.held
     fitmod.segments = lambda chunk, lang: (chunk,)  # type: ignore[assignment]
@@ -99,9 +99,9 @@ def japanese(n: int) -> list[tuple[str, str]]:
 
 
 def measure_all(texts: list[tuple[str, str]]) -> None:
-    from mazmorra import fonts
-    from mazmorra.layout.fit import Style, unit_widths
-    from mazmorra.text import split_blocks
+    from mazmorra.assets import fonts
+    from mazmorra.layout.text.fit import Style, unit_widths
+    from mazmorra.model.cardtext import split_blocks
 
     style = Style(font=fonts.DEFAULT)
     for text, _ in texts:
@@ -121,7 +121,7 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    from mazmorra import fonts
+    from mazmorra.assets import fonts
 
     fonts.register_all()
     with tempfile.TemporaryDirectory() as tmp:

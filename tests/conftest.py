@@ -27,14 +27,14 @@ FIXTURES = TESTS / "fixtures"
 
 
 # MAZMORRA_JOBS=1: a build the tests run in this process lays its documents out here rather than in
-# forked workers (same bytes, less CPU); the tests of -j pass -j themselves (pipeline/test_parallel.py).
+# forked workers (same bytes, less CPU); the tests of -j pass -j themselves (build/test_parallel.py).
 CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1", "MAZMORRA_JOBS": "1"}
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    """`mazmorra ARGS` as a user runs it, in this process: the real entry point (`mazmorra.cli.main`)
+    """`mazmorra ARGS` as a user runs it, in this process: the real entry point (`mazmorra.commands.main`)
     with its own argv, working folder, environment, stdout, stderr and exit code."""
-    from mazmorra.cli import main
+    from mazmorra.commands import main
 
     out, err = io.StringIO(), io.StringIO()
     saved_env, saved_cwd, saved_argv = dict(os.environ), os.getcwd(), sys.argv
@@ -239,7 +239,7 @@ def laid_out(pack_dir: Path, deck: str, lang: str = "en") -> dict[str, list[Face
 
 def tree_snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under folder and its bytes; but the face cache (`.cache/`), which holds no output:
-    a failed build may leave faces it laid out there, each entry whole (layout/facecache.py)."""
+    a failed build may leave faces it laid out there, each entry whole (layout/cache/facecache.py)."""
     if not folder.exists():
         return {}
     return {
@@ -310,7 +310,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
     """`built(PACK, *OPTIONS)`: content/PACK, unmodified, built by `mazmorra build PACK OPTIONS` once per
     test run, shared by every test that only reads its outputs; returns the pack's output folder
     (OUT/PACK). Packs built with the same options share one OUT. Built with `-j 1`: the same bytes
-    as any number of workers write (pipeline/test_parallel.py checks that against this build)."""
+    as any number of workers write (build/test_parallel.py checks that against this build)."""
     outs: dict[tuple[str, ...], Path] = {}
     done: set[tuple[str, ...]] = set()
 

@@ -22,7 +22,7 @@ from mazmorra.errors import Problem
 
 if TYPE_CHECKING:
     from mazmorra.layout import LayoutContext
-    from mazmorra.model import Pack
+    from mazmorra.model.content import Pack
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -86,11 +86,11 @@ def render(component: str, lang: str, faces: list[Face]) -> str:
 
 def context(pack: Pack, lang: str) -> LayoutContext:
     """The layout context a build makes for one pack and language (no draft)."""
+    from mazmorra.assets.icons import IconSet
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
-    from mazmorra.icons import IconSet
     from mazmorra.layout import LayoutContext, Templates
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     return LayoutContext(
         pack,

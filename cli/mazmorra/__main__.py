@@ -1,5 +1,5 @@
 """Allow `python -m mazmorra`."""
 
-from mazmorra.cli import main
+from mazmorra.commands import main
 
 main()

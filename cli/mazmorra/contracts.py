@@ -35,7 +35,7 @@ class Gradient:
     opacity: float = 1.0
 
 
-# Colours in ops are canonical strings (mazmorra.colour): #rrggbb, or #rrggbbaa when translucent.
+# Colours in ops are canonical strings (mazmorra.model.colour): #rrggbb, or #rrggbbaa when translucent.
 # A shape with a `gradient` fills with it instead of `fill`; `dash` (mm, on and off) dashes its stroke.
 
 
@@ -201,7 +201,7 @@ class Face:
     outlines: tuple[tuple[float, float, float, float], ...] = ()  # its text boxes (x, y, w, h): design mode's outlines
     safe: float | None = None  # its own safe margin (mm, <card safe-margin=>); None: the pack's
     # A face read back from the face cache: its ops, decoded when first read (`ops` unset until then).
-    # A chunk of pages taken whole from the chunk cache never reads them (render/chunks.py).
+    # A chunk of pages taken whole from the chunk cache never reads them (render/draw/chunks.py).
     lazy_ops: Callable[[], tuple[Op, ...]] | None = field(default=None, repr=False, compare=False)
 
     if not TYPE_CHECKING:  # (mypy would take any attribute of a Face as valid)
@@ -249,7 +249,7 @@ class Item:
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
     keys: tuple[str, str] = ("", "")  # its front's and back's face-cache keys ("-": no back; "": not cached),
-    # what a page chunk's cache key is made of (render/chunks.py): a chunk is drawn again unless all are known
+    # what a page chunk's cache key is made of (render/draw/chunks.py): a chunk is drawn again unless all are known
 
 
 @dataclass

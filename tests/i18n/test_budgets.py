@@ -14,7 +14,7 @@ import pytest
 from conftest import CONTENT, edit, need_tool, run_cli
 
 from mazmorra.load import load_pack
-from mazmorra.text import TOKEN
+from mazmorra.model.cardtext import TOKEN
 
 SAMPLES = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())
 

@@ -1,4 +1,4 @@
-"""Glyph coverage (i18n/coverage.py): a language with its own fonts (pack.yaml `fonts:`) is checked,
+"""Glyph coverage (i18n/checks/coverage.py): a language with its own fonts (pack.yaml `fonts:`) is checked,
 before layout, for every character its texts, labels and numbers print, each gap at its own line."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import json
 
 from conftest import run_cli
 
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 CUT = (
     '<text x="3" y="3" w="22" h="4" size="7" role="label" field="text" ellipsize="end" overlap="ok">'

@@ -17,10 +17,10 @@ import polib
 import pytest
 from conftest import CONTENT, pdf_text
 
-from mazmorra.i18n.glossary import load_glossary
+from mazmorra.i18n.checks.glossary import load_glossary
 from mazmorra.i18n.localise import pack_messages
 from mazmorra.load import load_pack
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 WORD = re.compile(r"[^\W\d_]+")
 PACKS = tuple(sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file()))

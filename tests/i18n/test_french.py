@@ -11,10 +11,10 @@ import pyphen
 from conftest import CONTENT
 
 from mazmorra.i18n.localise import localise
-from mazmorra.layout.fit import Style, fit
+from mazmorra.layout.text.fit import Style, fit
 from mazmorra.load import load_pack
-from mazmorra.text import TOKEN, TextPart
-from mazmorra.units import PT_PER_MM
+from mazmorra.model.cardtext import TOKEN, TextPart
+from mazmorra.model.units import PT_PER_MM
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 

@@ -9,7 +9,7 @@ import polib
 from conftest import line_of, run_cli
 
 from mazmorra.errors import Loc
-from mazmorra.i18n.glossary import Pair, Term, check_glossary
+from mazmorra.i18n.checks.glossary import Pair, Term, check_glossary
 
 
 def _plant(pack, ctx: str, text: str) -> int:
@@ -79,7 +79,7 @@ def test_english_texts_use_one_apostrophe() -> None:
     from conftest import CONTENT
 
     from mazmorra.i18n.labels import template_labels
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     straight = re.compile(r"\w'\w|s' ")
     texts = [e.msgstr for po in CONTENT.glob("*/locale/en.po") for e in polib.pofile(str(po))]

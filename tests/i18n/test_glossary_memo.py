@@ -12,10 +12,10 @@ import pytest
 from conftest import line_of, run_cli
 
 from mazmorra.errors import Loc
-from mazmorra.i18n import glossary, house
-from mazmorra.i18n.glossary import Pair, Term, check_glossary
-from mazmorra.layout.facecache import FaceCache
-from mazmorra.memo import Memo
+from mazmorra.i18n.checks import glossary, house
+from mazmorra.i18n.checks.glossary import Pair, Term, check_glossary
+from mazmorra.layout.cache.facecache import FaceCache
+from mazmorra.support.memo import Memo
 
 AT = Loc("glossary.yaml", 1, 1)
 TERMS = (

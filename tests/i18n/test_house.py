@@ -1,4 +1,4 @@
-"""The house style of rules text (i18n/house.py): keywords bold, icons with a number as nouns after
+"""The house style of rules text (i18n/checks/house.py): keywords bold, icons with a number as nouns after
 their verb, numbers in digits; warnings declared in the glossary, located where the text is written."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import polib
 from conftest import edit, line_of, run_cli
 
 from mazmorra.errors import Loc
-from mazmorra.i18n.glossary import Pair, Term, check_glossary
-from mazmorra.i18n.house import style_of
+from mazmorra.i18n.checks.glossary import Pair, Term, check_glossary
+from mazmorra.i18n.checks.house import style_of
 
 AT = Loc("glossary.yaml", 1, 1)
 TERMS = (

@@ -112,7 +112,7 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
     pack = pack_copy("muestras")
     project = pack.parents[1]
     # the pack's own back counts its cards: a label with plural forms, to translate like the others
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     back = (templates_dir() / "card-back.xml.j2").read_text(encoding="utf-8")
     count = '<text role="label" x="6" y="{{ h - 10 }}" w="{{ w - 12 }}" h="4" size="6" align="center" color="#bdc3c7">'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import line_of, run_cli
 
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 
 def _with_card_template(pack, extra: str) -> int:

@@ -10,9 +10,9 @@ from conftest import CONTENT
 
 from mazmorra.errors import ContentError
 from mazmorra.i18n import po
-from mazmorra.layout.facecache import FaceCache
-from mazmorra.memo import Memo
-from mazmorra.paths import templates_dir
+from mazmorra.layout.cache.facecache import FaceCache
+from mazmorra.support.memo import Memo
+from mazmorra.support.paths import templates_dir
 
 CATALOGUES = sorted([*CONTENT.glob("*/locale/**/*.po*"), *(templates_dir() / "locale").glob("*.po*")])
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import SAMPLES, edit, line_of, run_cli
 
 from mazmorra.i18n.pseudo import pseudo_text
-from mazmorra.text import token_signature
+from mazmorra.model.cardtext import token_signature
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,7 @@ def test_the_documented_weblate_and_poedit_configuration_fits_the_real_files(nam
     import re
 
     from mazmorra.load import load_pack
-    from mazmorra.text import TOKEN
+    from mazmorra.model.cardtext import TOKEN
 
     doc = _documented_weblate_component()
     pack = load_pack(CONTENT / name)
@@ -215,7 +215,7 @@ def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_co
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_template_labels_have_their_own_catalogue_with_one_source_language(name: str) -> None:
-    from mazmorra.cli.i18n import _pack_labels
+    from mazmorra.commands.i18n import _pack_labels
     from mazmorra.load import load_pack
 
     pack = load_pack(CONTENT / name)
@@ -239,9 +239,9 @@ def test_msgmerge_of_the_label_catalogues_gives_what_update_writes(pack_copy, na
     translator's comment, GNU msgmerge of locale/labels/<lang>.po against locale/labels.pot (the
     tool's and the pack's catalogues as compendia, where new entries start from) holds the same
     entries as `i18n update` writes, and msgfmt accepts the template and every catalogue."""
-    from mazmorra.cli.i18n import _pack_labels
+    from mazmorra.commands.i18n import _pack_labels
     from mazmorra.load import load_pack
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     need_tool("msgmerge")
     pack = pack_copy(name)

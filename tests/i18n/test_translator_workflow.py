@@ -18,8 +18,8 @@ import polib
 import pytest
 from conftest import edit, need_tool, run_cli
 
-from mazmorra.i18n.catalogue import plural_forms
-from mazmorra.i18n.merge import lcs_length, similarity
+from mazmorra.i18n.catalogues.catalogue import plural_forms
+from mazmorra.i18n.catalogues.msgmerge import lcs_length, similarity
 from mazmorra.load import load_pack
 
 CURSES = "decks/maldiciones.yaml"
@@ -178,7 +178,7 @@ def test_status_counts_every_message_a_build_needs_labels_included(pack_copy) ->
     pack = pack_copy("muestras")
     project = pack.parents[1]
     # a back of the pack's own that counts its cards: a template label the catalogues must carry
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     back = (templates_dir() / "card-back.xml.j2").read_text(encoding="utf-8")
     count = '<text role="label" x="6" y="{{ h - 10 }}" w="{{ w - 12 }}" h="4" size="6" align="center" color="#bdc3c7">'

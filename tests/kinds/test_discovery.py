@@ -12,7 +12,7 @@ from conftest import REPO
 
 _FAMILIES_AFTER_A_BUILD = """
 import json, sys
-from mazmorra.cli import main
+from mazmorra.commands import main
 sys.argv = ["mazmorra", "build", sys.argv[1], "--out", sys.argv[2], "--changed-only"]
 try:
     main()

@@ -11,7 +11,7 @@ from conftest import CONTENT, REPO
 from mazmorra import kinds
 from mazmorra.layout import Templates
 from mazmorra.load import all_packs, load_pack
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 KINDS = sorted(kinds.all_kinds())
 

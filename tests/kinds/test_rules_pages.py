@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mazmorra import kinds
-from mazmorra.edition import reference_of
-from mazmorra.ruletable import EDITION_RULES, markdown
+from mazmorra.tools.ruletable import EDITION_RULES, markdown
+from mazmorra.validate.edition import reference_of
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "kinds"

@@ -8,7 +8,7 @@ import re
 import pytest
 from conftest import calls_of, line_of, run_cli
 
-from mazmorra.layout.colouronly import DEUTERANOPIA, GREY, PROTANOPIA, alike, seen
+from mazmorra.layout.printcheck.colouronly import DEUTERANOPIA, GREY, PROTANOPIA, alike, seen
 
 
 @pytest.mark.parametrize("m", [GREY, DEUTERANOPIA, PROTANOPIA])
@@ -68,8 +68,8 @@ def test_the_samples_tell_cubes_and_players_apart_without_colour(pack: str) -> N
 def test_a_second_run_judges_unchanged_faces_by_what_the_first_kept(pack_copy, monkeypatch) -> None:
     """What the check needs of each face is kept beside the face cache (by face key): a build whose
     faces all come from the cache reads no face's ops for it and reports the same, at the same lines."""
-    from mazmorra.layout import colouronly
-    from mazmorra.pipeline import BuildOptions, build
+    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.layout.printcheck import colouronly
 
     pack = pack_copy("engranajes")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from conftest import line_of, run_cli
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import EllipseOp, ImageOp, PathOp, PolyOp, TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import ELEMENTS, ROOT_ATTRS, parse_face
-from mazmorra.layout.paint import PAINT
-from mazmorra.paths import templates_dir
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.paint import PAINT
+from mazmorra.layout.elements.registry import ELEMENTS, ROOT_ATTRS, parse_face
 from mazmorra.render.raster import Rasteriser, dpi_frame
+from mazmorra.support.paths import templates_dir
 
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parents[1] / "docs" / "templates.md"
@@ -181,7 +181,7 @@ TEXT = "Justified text spreads every line but the last across the whole box, so 
 
 
 def test_justified_lines_reach_both_edges_but_the_last() -> None:
-    from mazmorra import fonts
+    from mazmorra.assets import fonts
 
     face = _face(f'<text x="2" y="2" w="36" h="36" size="8" align="justify">{TEXT}</text>')
     lines: dict[float, list[TextOp]] = {}
@@ -329,7 +329,7 @@ def test_a_face_drawn_as_a_reused_form_keeps_its_alpha_and_gradients() -> None:
 
     import pypdfium2 as pdfium
 
-    from mazmorra.render.draw import DocMeta, PdfPages
+    from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
 
     face = _face(
         '<rect x="0" y="0" w="20" h="40" fill="#ff000080"/>'
@@ -348,8 +348,8 @@ def test_a_face_drawn_as_a_reused_form_keeps_its_alpha_and_gradients() -> None:
 def test_the_contrast_check_sees_a_gradient_fade() -> None:
     """gradient_at, what the contrast check composes over the background: colour and opacity each
     shade on their own, and the shape's opacity multiplies both ends."""
-    from mazmorra.colour import rgba
-    from mazmorra.layout.paint import gradient_at
+    from mazmorra.layout.elements.paint import gradient_at
+    from mazmorra.model.colour import rgba
 
     (op,) = _face('<rect x="0" y="0" w="10" h="10" fill="linear-gradient(90deg, #ff0000, #0000ff00)"/>').ops
     left, middle, right = (rgba(gradient_at(op.gradient, x, 5)) for x in (0, 5, 10))

@@ -9,10 +9,10 @@ from pathlib import Path
 from conftest import run_cli
 from pypdf import PdfReader
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
 
 LONG = "The ultimate question of life, the universe, and everything to life and everything is 42"
 

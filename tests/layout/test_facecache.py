@@ -1,4 +1,4 @@
-"""The face cache (layout/facecache.py): what a build lays out again, and what it never trusts."""
+"""The face cache (layout/cache/facecache.py): what a build lays out again, and what it never trusts."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from conftest import edit, laid_out, pdf_text, run_cli
 
+from mazmorra.build.pipeline import BuildOptions, BuildResult, build
 from mazmorra.contracts import Face, TextOp
 from mazmorra.errors import ContentError, Loc, Problem, Severity
-from mazmorra.layout import facecache, facepacks
-from mazmorra.layout.facecache import FaceCache, cache_dir
-from mazmorra.layout.opcodec import decode, encode
-from mazmorra.pipeline import BuildOptions, BuildResult, build
+from mazmorra.layout.cache import facecache, facepacks
+from mazmorra.layout.cache.facecache import FaceCache, cache_dir
+from mazmorra.layout.cache.opcodec import decode, encode
 
 
 def _build(pack: Path, *langs: str, cache: bool = True, out: str = "output") -> BuildResult:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from conftest import line_of, run_cli
 
-from mazmorra import fonts
+from mazmorra.assets import fonts
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import IconOp, TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
-from mazmorra.units import PT_PER_MM
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.model.units import PT_PER_MM
 
 
 def _number(root: Path | None) -> tuple[IconOp, TextOp]:

@@ -17,8 +17,8 @@ from conftest import TESTS, assert_fonts_embedded, need_tool, pdf_fonts, run_cli
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from mazmorra.layout.segment import ICON
-from mazmorra.text import TOKEN, parse_token
+from mazmorra.layout.text.segment import ICON
+from mazmorra.model.cardtext import TOKEN, parse_token
 
 KANJI = TESTS / "packs" / "kanji"
 FONT = KANJI / "fonts" / "TansakuGothic.ttf"

@@ -1,4 +1,4 @@
-"""The UAX #14 class table shipped for the first 12,288 code points (layout/lbclasses.py) says what
+"""The UAX #14 class table shipped for the first 12,288 code points (layout/text/lbclasses.py) says what
 uniseg says of every one of them, so a Latin, Greek or Cyrillic build need not import uniseg.
 
 Refresh the table after upgrading uniseg: `python tests/layout/test_lbclasses.py --update`.
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from uniseg.linebreak import line_break
 
-from mazmorra.layout import lbclasses
-from mazmorra.layout.segment import _class
+from mazmorra.layout.text import lbclasses
+from mazmorra.layout.text.segment import _class
 
 TABLE = Path(lbclasses.__file__)
 

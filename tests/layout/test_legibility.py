@@ -9,16 +9,16 @@ import random
 import pytest
 from conftest import TESTS, edit, run_cli
 
-from mazmorra import fonts
+from mazmorra.assets import fonts
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
-from mazmorra.layout.fit import Fitted, Style, fit
-from mazmorra.layout.linebreak import word_splits
-from mazmorra.printspec import PrintSpec
-from mazmorra.text import TextPart
-from mazmorra.units import PT_PER_MM
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.layout.text.fit import Fitted, Style, fit
+from mazmorra.layout.text.linebreak import word_splits
+from mazmorra.model.cardtext import TextPart
+from mazmorra.model.printspec import PrintSpec
+from mazmorra.model.units import PT_PER_MM
 
 
 def _lines(f: Fitted) -> list[str]:

@@ -1,4 +1,4 @@
-"""Line breaking for any script (layout/segment.py, layout/fit.py): UAX #14 beside wide characters in
+"""Line breaking for any script (layout/text/segment.py, layout/text/fit.py): UAX #14 beside wide characters in
 every language, BudouX phrases in Japanese and Chinese with UAX #14 inside a phrase only as a last
 resort, kinsoku, no hyphen where a language has no dictionary, and Latin lines exactly as before."""
 
@@ -10,11 +10,11 @@ from pathlib import Path
 import budoux
 import pytest
 
-from mazmorra import fonts
-from mazmorra.layout.fit import Fitted, Style, fit
-from mazmorra.layout.segment import ICON, SPACE
-from mazmorra.text import TOKEN, TextPart, parse_token
-from mazmorra.units import PT_PER_MM
+from mazmorra.assets import fonts
+from mazmorra.layout.text.fit import Fitted, Style, fit
+from mazmorra.layout.text.segment import ICON, SPACE
+from mazmorra.model.cardtext import TOKEN, TextPart, parse_token
+from mazmorra.model.units import PT_PER_MM
 
 KANJI = Path(__file__).resolve().parents[1] / "packs" / "kanji"
 JA = "通路の奥で眠る竜を起こさずに宝箱を開けられたら勝利する。"  # 28 characters
@@ -261,8 +261,8 @@ def test_held_spaces_agree_with_uniseg_on_the_sample_texts() -> None:
     import polib
     from uniseg.linebreak import line_break_boundaries
 
-    from mazmorra.layout.segment import held
-    from mazmorra.text import BREAKING_SPACE, split_paragraphs
+    from mazmorra.layout.text.segment import held
+    from mazmorra.model.cardtext import BREAKING_SPACE, split_paragraphs
 
     texts = sorted(
         {

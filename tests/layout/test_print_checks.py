@@ -1,4 +1,4 @@
-"""The print checks of a laid-out face (layout/printcheck.py): contrast, overlaps, the safe area; and
+"""The print checks of a laid-out face (layout/printcheck/): contrast, overlaps, the safe area; and
 every sample, built in both languages, read back from its PDFs and rendered pages."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import edit, need_tool, pdf_read, render_png, run_cli
 
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.contrast import contrast
-from mazmorra.layout.elements import parse_face
-from mazmorra.layout.inkindex import Finding
-from mazmorra.layout.printcheck import check_face
-from mazmorra.printspec import PrintSpec
+from mazmorra.assets.icons import IconSet
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.layout.printcheck.contrast import contrast
+from mazmorra.layout.printcheck.facecheck import check_face
+from mazmorra.layout.printcheck.inkindex import Finding
+from mazmorra.model.printspec import PrintSpec
 
 LAUREL = '<circle cx="52.5" cy="11" r="6.6" fill="#fffdf6"/><icon name="laurel" x="46.7" y="5.2" size="11.6"/>'
 

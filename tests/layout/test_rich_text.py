@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import assert_fonts_embedded, edit, need_tool, pdf_fonts, run_cli
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import IconOp, RectOp, RotateOp, TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
-from mazmorra.layout.fit import Style, fit
-from mazmorra.text import IconPart, TextPart, icon_tokens, split_blocks, token_signature
-from mazmorra.units import PT_PER_MM
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.layout.text.fit import Style, fit
+from mazmorra.model.cardtext import IconPart, TextPart, icon_tokens, split_blocks, token_signature
+from mazmorra.model.units import PT_PER_MM
 
 
 def _face(xml: str, root: Path | None = None, text_lang=None):
@@ -58,7 +58,9 @@ def test_paragraphs_are_spaced_and_keep_their_alignment() -> None:
     face = _face('<text x="0" y="0" w="40" h="20" size="9">Izquierda\n\n{right}Derecha</text>')
     texts = [op for op in face.ops if isinstance(op, TextOp)]
     assert texts[0].x == pytest.approx(0.0)
-    right_end = texts[1].x + __import__("mazmorra.fonts", fromlist=["width"]).width("Derecha", "sans", 9) / PT_PER_MM
+    right_end = (
+        texts[1].x + __import__("mazmorra.assets.fonts", fromlist=["width"]).width("Derecha", "sans", 9) / PT_PER_MM
+    )
     assert right_end == pytest.approx(40.0, abs=0.01)
     assert texts[1].y - texts[0].y == pytest.approx(9 * 1.18 * 1.5 / PT_PER_MM)
 

@@ -11,12 +11,12 @@ import polib
 import pytest
 from conftest import edit, line_of, run_cli
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.model.cardtext import Span, TextPart, split_blocks, token_signature
 from mazmorra.render.raster import Rasteriser, dpi_frame
-from mazmorra.text import Span, TextPart, split_blocks, token_signature
 
 
 def _face(text: str):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem, Severity
-from mazmorra.icons import IconSet
 from mazmorra.render.raster import Rasteriser, dpi_frame
 
 SQUIB = Path(__file__).resolve().parent / "squib"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import pdf_text, run_cli
 
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 
 def _template(pack, extra: str) -> None:

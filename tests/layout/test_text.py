@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mazmorra.layout.fit import Style, fit
-from mazmorra.text import IconPart, TextPart, split_paragraphs, token_signature
+from mazmorra.layout.text.fit import Style, fit
+from mazmorra.model.cardtext import IconPart, TextPart, split_paragraphs, token_signature
 
 
 def test_tokens_and_bold() -> None:
@@ -41,7 +41,7 @@ def test_hyphenation_follows_the_language() -> None:
     [("(exploración)", "es"), ("«Recuperar»", "es"), ("sub-jefe", "es"), ("(extraordinary),", "en")],
 )
 def test_hyphenation_keeps_punctuation_with_its_word(word: str, lang: str) -> None:
-    from mazmorra.layout.linebreak import word_splits
+    from mazmorra.layout.text.linebreak import word_splits
 
     splits = word_splits(word, lang)
     assert splits

@@ -1,4 +1,4 @@
-"""A <text> element's attributes read once per distinct set (layout/textattrs.py): the same ops as
+"""A <text> element's attributes read once per distinct set (layout/text/textattrs.py): the same ops as
 reading them every time, and a mistake reported on every card, never kept."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from conftest import calls_of
 
-from mazmorra.icons import IconSet
-from mazmorra.layout import textattrs
-from mazmorra.layout.attrs import ElementError, FaceContext
-from mazmorra.layout.elements import parse_face
-from mazmorra.printspec import MinSizes, PrintSpec
+from mazmorra.assets.icons import IconSet
+from mazmorra.layout.elements.attrs import ElementError, FaceContext
+from mazmorra.layout.elements.registry import parse_face
+from mazmorra.layout.text import textattrs
+from mazmorra.model.printspec import MinSizes, PrintSpec
 
 BOX = (
     '<text x="2" y="3" w="30" h="12" size="9" color="#1a1a1a" fill="#f0e0c0" stroke="#604020" r="1.5" '

@@ -16,12 +16,12 @@ import pytest
 from conftest import CONTENT, edit, have, pdf_text, run_cli, write_pack
 from golden import context
 
+from mazmorra.build.pipeline import BuildOptions, BuildResult, build
 from mazmorra.contracts import Face, Item, TextOp
 from mazmorra.layout import lay_out
-from mazmorra.layout.ink import glyph_boxes
+from mazmorra.layout.printcheck.ink import glyph_boxes
 from mazmorra.layout.versionstamp import SEP, digest, pack_version, stamp_text
 from mazmorra.load import load_pack
-from mazmorra.pipeline import BuildOptions, BuildResult, build
 from mazmorra.render import Outputs
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, edit, pdf_text, run_cli
 
-from mazmorra.formats import CHANGES, CURRENT
+from mazmorra.load.formats import CHANGES, CURRENT
 
 PAST = sorted((FIXTURES / "_formats").iterdir())
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from conftest import CONTENT, edit, line_of, run_cli
 
-from mazmorra import yamlsafe
-from mazmorra.yamlsafe import YList, YMap, load_yaml
+from mazmorra.source import yamlsafe
+from mazmorra.source.yamlsafe import YList, YMap, load_yaml
 
 FILES = sorted(p for p in CONTENT.rglob("*.yaml") if p.stat().st_size < 2_000_000)
 
@@ -45,8 +45,8 @@ def test_every_sample_file_comes_back_the_same() -> None:
     "damage", [lambda b: b[:-9], lambda b: b[:12], lambda b: b[:40] + bytes([b[40] ^ 1]) + b[41:], lambda b: b""]
 )
 def test_a_damaged_entry_is_parsed_again(tmp_path: Path, damage) -> None:
-    from mazmorra.layout.facecache import FaceCache
-    from mazmorra.memo import Memo
+    from mazmorra.layout.cache.facecache import FaceCache
+    from mazmorra.support.memo import Memo
 
     path = tmp_path / "deck.yaml"
     path.write_text("- id: a\n  name: A\n- id: b\n  name: [B, C]\n", encoding="utf-8")
@@ -95,8 +95,8 @@ def test_a_second_build_parses_only_what_changed_and_says_the_same(pack_copy, mo
 
 
 def _memo(tmp_path: Path):
-    from mazmorra.layout.facecache import FaceCache
-    from mazmorra.memo import Memo
+    from mazmorra.layout.cache.facecache import FaceCache
+    from mazmorra.support.memo import Memo
 
     return Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool")
 
@@ -167,8 +167,8 @@ def test_a_broken_or_too_big_list_is_reported_as_the_whole_file_says(tmp_path: P
 def test_a_deferred_memo_writes_nothing_until_flushed(tmp_path: Path) -> None:
     """The command's own load before its build (pipeline.load): a command stopped before the build
     leaves no cache in the output folder; once the build begins, what it read is stored."""
-    from mazmorra.layout.facecache import FaceCache
-    from mazmorra.memo import Memo
+    from mazmorra.layout.cache.facecache import FaceCache
+    from mazmorra.support.memo import Memo
 
     memo = Memo(FaceCache(tmp_path / "checks", tmp_path / "scratch"), b"tool", deferred=True)
     k = memo.key("yaml", "deck.yaml")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mazmorra.errors import Loc
-from mazmorra.units import parse_length, parse_size
-from mazmorra.yamlsafe import YamlError, parse_yaml
+from mazmorra.model.units import parse_length, parse_size
+from mazmorra.source.yamlsafe import YamlError, parse_yaml
 
 
 @pytest.mark.parametrize("value, mm", [("63mm", 63.0), ("2.5in", 63.5), ("72pt", 25.4), (3, 3.0), ("1cm", 10.0)])
@@ -89,7 +89,7 @@ def test_yaml_refuses(text, rule) -> None:
 def test_a_document_nested_1200_levels_is_yaml_depth_at_its_line(text: str, line: int) -> None:
     """Whichever parser stops first (PyYAML 6.0.4's libyaml stops at 1,000 levels on its own), a
     too-deep document is yaml.depth with the project's limit, at its line."""
-    from mazmorra.yamlsafe import MAX_DEPTH
+    from mazmorra.source.yamlsafe import MAX_DEPTH
 
     with pytest.raises(YamlError) as exc:
         parse_yaml(text, "f.yaml")

@@ -1,4 +1,4 @@
-"""The input limits: one table (mazmorra.limits), the docs generated from it and agreeing with it,
+"""The input limits: one table (mazmorra.support.limits), the docs generated from it and agreeing with it,
 every limit enforced before the work it guards, and measured by bench/limits.py."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli, write_pack
 
-from mazmorra import limits
+from mazmorra.support import limits
 
 
 def test_docs_limits_is_generated_from_the_table() -> None:
@@ -46,8 +46,10 @@ def test_every_limit_has_a_bench_case() -> None:
 
 def test_the_table_is_the_one_the_code_reads() -> None:
     """The modules that enforce a limit read it from the table, not a copy of their own."""
-    from mazmorra import images, spreadsheet, yamlsafe
+    from mazmorra.assets import images
     from mazmorra.kinds.dicedungeon import MAX_PRINT_MM, dice
+    from mazmorra.load import spreadsheet
+    from mazmorra.source import yamlsafe
 
     assert (yamlsafe.MAX_BYTES, yamlsafe.MAX_DEPTH, yamlsafe.MAX_NODES) == (
         limits.YAML_BYTES,

@@ -1,4 +1,4 @@
-"""Issue 27, pages streamed to disk: a document drawn in chunks of pages (`render/chunks.py`) and
+"""Issue 27, pages streamed to disk: a document drawn in chunks of pages (`render/draw/chunks.py`) and
 merged is the same document as one drawn whole: every page's pixels and boxes, the
 document information, the PDF/X output intent and XMP, deterministic bytes, `qpdf --check` clean,
 and no two font subsets sharing a tag. Existing printing tests run again here on merged output."""
@@ -31,8 +31,8 @@ from render.test_printing import (  # noqa: F401
     test_short_edge_backs_mirror_rows,
 )
 
-from mazmorra.render.chunks import chunk_pages
-from mazmorra.render.merge import retagged
+from mazmorra.render.draw.chunkmerge import retagged
+from mazmorra.render.draw.chunks import chunk_pages
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -158,7 +158,7 @@ def test_no_chunk_file_is_left_in_the_scratch_folder(tmp_path: Path) -> None:
 def _tricks(project: Path, out: str, chunk: str = "4", *more: str, env: dict[str, str] | None = None) -> list[tuple]:
     """Build the expedition's tricks (28 pages a language: 7 chunks of 4) in both languages; the
     chunks this build drew, as (title, language, chunk)."""
-    from mazmorra.render import chunks
+    from mazmorra.render.draw import chunks
 
     chunks.DRAWN.clear()
     res = run_cli(
@@ -233,7 +233,7 @@ def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None
     import sys
     import time
 
-    from mazmorra.layout.facecache import FaceCache
+    from mazmorra.layout.cache.facecache import FaceCache
 
     pack = pack_copy("expedicion")
     project = pack.parents[1]
@@ -272,7 +272,7 @@ def test_the_chunk_cache_keeps_within_the_cache_bound(pack_copy) -> None:
 
 def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Streamed: each chunk is let go before the next is read (memory does not grow with pages)."""
-    from mazmorra.render import merge
+    from mazmorra.render.draw import chunkmerge
 
     parts = []
     for n in range(3):
@@ -282,15 +282,15 @@ def test_the_merge_holds_one_chunk_at_a_time(tmp_path: Path, monkeypatch: pytest
         parts.append(tmp_path / f"o{n}" / "expedicion" / "es" / "maldiciones.pdf")  # one chunk each, as drawn
     alive: weakref.WeakSet[object] = weakref.WeakSet()
     most = [0]
-    real = merge._Chunk.__init__
+    real = chunkmerge._Chunk.__init__
 
     def counted(self: object, *args: object) -> None:
         alive.add(self)
         most[0] = max(most[0], len(alive))
         real(self, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(merge._Chunk, "__init__", counted)
-    merge.merge(parts, tmp_path / "merged.pdf")
+    monkeypatch.setattr(chunkmerge._Chunk, "__init__", counted)
+    chunkmerge.merge(parts, tmp_path / "merged.pdf")
     assert most[0] == 1
     monkeypatch.undo()
     assert len(PdfReader(str(tmp_path / "merged.pdf")).pages) == 3 * len(PdfReader(str(parts[0])).pages)
@@ -314,7 +314,7 @@ def test_a_chunk_is_never_taken_for_other_sheet_options(pack_copy, options: tupl
 def test_a_chunk_not_as_reportlab_writes_it_is_refused_by_name(tmp_path: Path) -> None:
     """The merge reads only ReportLab's own form: another file (here one qpdf rewrote with object
     streams, one cut short, one not a PDF) stops it with the chunk's name, never a wrong document."""
-    from mazmorra.render.merge import ChunkError, merge
+    from mazmorra.render.draw.chunkmerge import ChunkError, merge
 
     res = run_cli("build", "expedicion", "-d", "maldiciones", "--lang", "es", "--out", str(tmp_path / "o"), env=WHOLE)
     assert res.returncode == 0, res.stderr
@@ -335,7 +335,7 @@ def test_chunks_drawn_aside_by_spare_jobs_are_the_same_bytes_and_kept(pack_copy,
     """One document with a job to spare (`-j 2`, one language): a chunk is drawn by a forked drawer
     while the build lays out the next (or draws it, if the drawer is still busy); the same bytes and
     the same chunks as one process."""
-    from mazmorra.render import chunks
+    from mazmorra.render.draw import chunks
 
     project = pack_copy("expedicion").parents[1]
     alone = _tricks(project, "one", "4", "-l", "es")
@@ -348,7 +348,7 @@ def test_chunks_drawn_aside_by_spare_jobs_are_the_same_bytes_and_kept(pack_copy,
 
 
 def test_a_drawer_that_fails_is_drawn_again_by_the_build(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from mazmorra.render import chunks
+    from mazmorra.render.draw import chunks
 
     project = pack_copy("expedicion").parents[1]
     alone = _tricks(project, "one", "4", "-l", "es")
@@ -365,7 +365,7 @@ def test_a_drawer_that_fails_is_drawn_again_by_the_build(pack_copy, monkeypatch)
 
 
 def test_a_refused_fork_draws_every_chunk_in_the_build(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from mazmorra.render import chunks
+    from mazmorra.render.draw import chunks
 
     project = pack_copy("expedicion").parents[1]
     alone = _tricks(project, "one", "4", "-l", "es")

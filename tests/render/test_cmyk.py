@@ -198,7 +198,7 @@ def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # 
 def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ignore[no-untyped-def]
     """Gradients (one fading out), stars, paths and a faded SVG picture, in a PDF/X-4 profile (which allows
     transparency): every colour through the printer's ICC transform, no RGB operator left."""
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     pack = pack_copy("muestras")
     (pack / "printers").mkdir()

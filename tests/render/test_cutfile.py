@@ -12,7 +12,7 @@ from conftest import need_tool, render_png, run_cli
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from mazmorra.render.cutfile import INSET, LENGTH, SQUARE, THICK
+from mazmorra.render.sinks.cutfile import INSET, LENGTH, SQUARE, THICK
 
 K = 72 / 25.4
 BLEED = 3.0
@@ -140,7 +140,7 @@ def test_registration_marks_are_printed_and_clear_of_every_piece(cut: Path, tmp_
 
 
 def test_a_rounded_piece_is_cut_on_its_rounded_trim() -> None:
-    from mazmorra.render.cutfile import cut_path
+    from mazmorra.render.sinks.cutfile import cut_path
 
     d = cut_path(10.0, 20.0, 63.0, 88.0, "rect", 3.0)
     assert d.count(" A 3 3 0 0 1 ") == 4  # a quarter circle in each corner

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import edit, run_cli
 
-from mazmorra.safetext import csv_cell, file_stem, tts_text
+from mazmorra.support.safetext import csv_cell, file_stem, tts_text
 
 HYPERLINK = '=HYPERLINK("e.io")'
 SCRIPT = "<script>go()</script>&<b>"

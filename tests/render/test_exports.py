@@ -11,10 +11,10 @@ import pytest
 from conftest import edit, mix_muestras, need_tool, run_cli, tree_snapshot
 from PIL import Image, ImageCms
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, RectOp
-from mazmorra.icons import IconSet
 from mazmorra.render.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
-from mazmorra.render.tts import MAX_CARDS, grid
+from mazmorra.render.sinks.tts import MAX_CARDS, grid
 
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
 
@@ -404,7 +404,7 @@ def test_the_srgb_profile_is_icc_v2_and_is_srgb() -> None:
 
 
 def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_language(tmp_path: Path) -> None:
-    from mazmorra.render import ttsobjects
+    from mazmorra.render.sinks import ttsobjects
 
     out = tmp_path / "out"
     urls = ("--tts-url", "https://example.org/{lang}/tts", "--tts-url", "es=https://cdn.example.org/juego")

@@ -10,14 +10,14 @@ from pathlib import Path
 
 from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFont
 
-from mazmorra import fonts
-from mazmorra.layout.facecache import FaceCache
-from mazmorra.memo import Memo
+from mazmorra.assets import fonts
+from mazmorra.layout.cache.facecache import FaceCache
+from mazmorra.support.memo import Memo
 
 _BUILD = """
 import json, sys
-from mazmorra import memo
-from mazmorra.cli import main
+from mazmorra.support import memo
+from mazmorra.commands import main
 missed = []
 real = memo.Memo.get
 def get(self, kind, k):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import CONTENT, edit, need_tool, render_png, run_cli
 
-from mazmorra.layout.contrast import luminance
+from mazmorra.layout.printcheck.contrast import luminance
 from mazmorra.load import load_pack
 from mazmorra.render.impose import ImposeOptions, impose
 
@@ -39,7 +39,7 @@ def test_round_cut_guides_pass_3_to_1_against_the_chip_rim(
     )
     img = render_png(built(pack, "--lang", "en") / "en" / f"{deck}.pdf", 1, DPI, tmp_path)
     # what the guide is drawn over: the same page drawn without any guide
-    monkeypatch.setattr("mazmorra.render.draw.PdfPages._after_face", lambda self, face, x0, y0: None)
+    monkeypatch.setattr("mazmorra.render.draw.pdfpages.PdfPages._after_face", lambda self, face, x0, y0: None)
     out = tmp_path / "bare"
     res = run_cli("build", pack, "--lang", "en", "--deck", deck, "--out", str(out))
     assert res.returncode == 0, res.stdout + res.stderr

@@ -9,8 +9,8 @@ import pytest
 from conftest import edit, run_cli
 from pypdf import PdfReader
 
+from mazmorra.model.units import PAGE_SIZES_MM
 from mazmorra.render.impose import ImposeOptions, impose
-from mazmorra.units import PAGE_SIZES_MM
 
 PT = 72 / 25.4
 

@@ -15,7 +15,7 @@ from conftest import CONTENT, need_tool, run_cli
 
 from mazmorra.contracts import Face, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
-from mazmorra.render.posters import Paper, Printed, coordinate, poster_pages, tiling, window
+from mazmorra.render.impose.posters import Paper, PosterPages, coordinate, poster_pages, tiling, window
 
 MAP = (1020.0, 804.0)  # a 40 × 30 squares map at 25 mm: 40·25 + 20 by 30·25 + 54 mm
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
@@ -66,7 +66,7 @@ def test_each_page_has_its_marks_coordinate_and_diagram() -> None:
     out = poster_pages(0, "front", *MAP, 3.0, Paper(PAGES["a4"], 5.0, 10.0))
     t = tiling(out[0].size, 5.0, 10.0, *MAP, 3.0)
     cols, rows = len(t.columns), len(t.rows)
-    printed = Printed(dict(enumerate(out)))
+    printed = PosterPages(dict(enumerate(out)))
     for n, page in enumerate(out):
         r, c = divmod(n, cols)
         (p,) = page.placements
@@ -115,7 +115,7 @@ def test_a_posters_back_follows_its_front() -> None:
     pages = impose(ImposeOptions(), [(300.0, 400.0)], [True], 3.0)
     sides = [p.placements[0].side for p in pages]
     assert sides == ["front"] * 4 + ["back"] * 4
-    label = Printed(dict(enumerate(pages))).labels(4, _face(300.0, 400.0))
+    label = PosterPages(dict(enumerate(pages))).labels(4, _face(300.0, 400.0))
     assert label is not None and any(isinstance(op, TextOp) and op.text == "A1 ↻" for op in label)
 
 
@@ -124,7 +124,7 @@ def test_pages_that_would_print_blank_are_left_out() -> None:
     pages = poster_pages(0, "front", *MAP, 3.0, Paper(PAGES["a3"], 5.0, 10.0))
     assert len(pages) == 12
     corners = (RectOp(0, 0, 20, 20, "#000000"), RectOp(MAP[0] - 20, MAP[1] - 20, 20, 20, "#000000"))
-    printed = Printed(dict(enumerate(pages)))
+    printed = PosterPages(dict(enumerate(pages)))
     labels = [printed.labels(n, _face(*MAP, corners, None)) for n in range(len(pages))]
     kept = [n for n, label in enumerate(labels) if label is not None]
     assert kept == [0, len(pages) - 1]
@@ -135,7 +135,7 @@ def test_pages_that_would_print_blank_are_left_out() -> None:
         assert f"{kept.index(n) + 1}/2" in texts  # numbered among the pages that print
         faint = [op for op in label if isinstance(op, RectOp) and op.stroke == "#bbbbbb"]
         assert len(faint) == 10  # the pages left out, drawn faint in the diagram
-    coloured = Printed(dict(enumerate(pages)))
+    coloured = PosterPages(dict(enumerate(pages)))
     assert all(coloured.labels(n, _face(*MAP)) is not None for n in range(len(pages)))  # a coloured face: all print
 
 

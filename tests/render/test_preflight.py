@@ -10,9 +10,9 @@ from pathlib import Path
 from conftest import line_of, run_cli
 from reportlab.pdfgen.canvas import Canvas
 
-from mazmorra import fonts
-from mazmorra.paths import templates_dir
-from mazmorra.render import pdfx
+from mazmorra.assets import fonts
+from mazmorra.render.draw import pdfx
+from mazmorra.support.paths import templates_dir
 
 PANEL = '<rect x="8" y="30" w="20" h="12" fill="#030000"/>'  # a rich black: C, M, Y and K all heavy
 
@@ -130,10 +130,10 @@ def test_a_printer_with_a_wider_safe_area_warns_at_the_template_lines(pack_copy)
 def test_a_raster_image_over_the_ink_limit_is_found_at_its_element(tmp_path: Path) -> None:
     from PIL import Image
 
+    from mazmorra.assets.icons import IconSet
     from mazmorra.contracts import Face, ImageOp
-    from mazmorra.icons import IconSet
-    from mazmorra.layout.attrs import Owner
-    from mazmorra.layout.preflight import preflight_face
+    from mazmorra.layout.elements.attrs import Owner
+    from mazmorra.layout.printcheck.preflight import preflight_face
     from mazmorra.printers import load
 
     art = tmp_path / "art.png"

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import pdf_text, run_cli
 
 from mazmorra import printers
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 PLAYTEST = """# a pack's own profile: home printing, every card marked as a playtest copy
 name: Playtest at home

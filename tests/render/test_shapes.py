@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.assets.icons import IconSet
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
 from mazmorra.render.raster import Rasteriser, dpi_frame
 
 BLACK, WHITE = (0, 0, 0), (255, 255, 255)
@@ -97,7 +97,7 @@ def test_a_gradient_fades_through_its_translucent_colours() -> None:
 def test_a_fading_gradient_is_transparency_in_the_pdf() -> None:
     """A soft mask: what a PDF/X-1a build refuses as transparency, like any translucent colour; a
     gradient of solid colours stays without one."""
-    from mazmorra.render import pdfx
+    from mazmorra.render.draw import pdfx
     from mazmorra.render.raster import FacePages
 
     def pdf(fill: str) -> bytes:

@@ -53,7 +53,7 @@ def test_every_sink_has_its_option_its_docs_and_a_test() -> None:
 
 def test_a_new_sink_without_option_docs_or_test_fails_the_check(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "shop_sink.py").write_text(
-        "from mazmorra.render.sink import Sink\n\n\n"
+        "from mazmorra.render.sinks.sink import Sink\n\n\n"
         "class ShopSink(Sink):\n"
         "    name = 'shop'\n"
         "    option = '--shop-files'\n"

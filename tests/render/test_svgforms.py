@@ -1,4 +1,4 @@
-"""SVG icons' forms kept between builds (render/svgforms.py): drawn once, replayed byte for byte,
+"""SVG icons' forms kept between builds (render/draw/svgforms.py): drawn once, replayed byte for byte,
 never trusted when damaged or when they would need a resource."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import calls_of
 
-from mazmorra.layout.facecache import FaceCache
-from mazmorra.pipeline import BuildOptions, build
-from mazmorra.render import svgforms
+from mazmorra.build.pipeline import BuildOptions, build
+from mazmorra.layout.cache.facecache import FaceCache
+from mazmorra.render.draw import svgforms
 
 
 def _pdfs(out: Path) -> dict[str, bytes]:

@@ -1,12 +1,12 @@
-"""Text as drawn (render/text.py): a dashed outline round the letters (`outline-dash`, Squib's
+"""Text as drawn (render/draw/pdftext.py): a dashed outline round the letters (`outline-dash`, Squib's
 dash on text) breaks into many pieces of ink where a solid one is one piece per letter."""
 
 from __future__ import annotations
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import TextOp
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
 from mazmorra.render.raster import Rasteriser, dpi_frame
 
 

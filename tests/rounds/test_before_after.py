@@ -309,7 +309,7 @@ def test_the_round_gallery_is_accessible_and_follows_the_language_switch(project
 def test_the_earlier_faces_draw_with_the_earlier_font_files(tmp_path: Path) -> None:
     """A pack font changed between rounds: the earlier faces keep drawing with the earlier file (under
     a name of its content), the current ones with the current file."""
-    from mazmorra import fonts
+    from mazmorra.assets import fonts
     from mazmorra.contracts import RotateOp, TextOp
     from mazmorra.rounds.compare import compared
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import edit
 
-from mazmorra import pipeline, yamlsafe
+from mazmorra.build import pipeline
 from mazmorra.serve.live import live_html
 from mazmorra.serve.preview import Preview
+from mazmorra.source import yamlsafe
 
 
 def test_a_save_builds_the_language_on_screen_first_and_lays_out_only_the_changed_card(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from mazmorra.paths import templates_dir
+from mazmorra.support.paths import templates_dir
 
 
 @pytest.fixture

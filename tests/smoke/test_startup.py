@@ -29,7 +29,7 @@ def _imported(*args: str) -> set[str]:
     code = (
         "import sys, json\n"
         f"sys.argv = ['mazmorra', *{list(args)!r}]\n"
-        "from mazmorra.cli import main\n"
+        "from mazmorra.commands import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "names = {'.'.join(m.split('.')[:2]) if m.startswith('reportlab.') else m.split('.')[0] for m in sys.modules}\n"
         "print(json.dumps(sorted(names)))\n"
@@ -59,7 +59,7 @@ def _modules(*args: str, cwd: object = REPO) -> set[str]:
     code = (
         "import sys, json\n"
         f"sys.argv = ['mazmorra', *{list(args)!r}]\n"
-        "from mazmorra.cli import main\n"
+        "from mazmorra.commands import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
@@ -75,11 +75,16 @@ def test_a_pdf_build_imports_no_other_sink_no_round_machinery_and_no_network(tmp
     playtest round's diffing, no urllib/http/ssl (xml.sax.saxutils would bring them); and with every
     face in the cache, no hyphenation dictionaries either."""
     found = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
-    assert "mazmorra.render.pdf" in found  # it did build
-    others = {"mazmorra.render.png", "mazmorra.render.tts", "mazmorra.render.gallery", "mazmorra.render.cutfile"}
+    assert "mazmorra.render.sinks.pdf" in found  # it did build
+    others = {
+        "mazmorra.render.sinks.png",
+        "mazmorra.render.sinks.tts",
+        "mazmorra.render.sinks.gallery",
+        "mazmorra.render.sinks.cutfile",
+    }
     assert found & (others | {"mazmorra.rounds.compare", "tarfile", "urllib.request", "ssl", "pypdfium2"}) == set()
     with_png = _modules("build", "muestras", "--lang", "es", "-j", "1", "--png", "--out", str(tmp_path / "png"))
-    assert "mazmorra.render.png" in with_png  # asked for: imported
+    assert "mazmorra.render.sinks.png" in with_png  # asked for: imported
     assert "pyphen" in found  # the first build laid the faces out: hyphenation
     again = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
-    assert "mazmorra.render.pdf" in again and "pyphen" not in again  # every face from the cache: no line breaking
+    assert "mazmorra.render.sinks.pdf" in again and "pyphen" not in again  # every face from the cache: no line breaking

@@ -22,7 +22,7 @@ from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
-    from mazmorra.model import Kind
+    from mazmorra.model.content import Kind
 
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates

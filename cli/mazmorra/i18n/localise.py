@@ -12,8 +12,8 @@ import polib
 from mazmorra.errors import Loc, Problem, column_letters, rel
 from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 from mazmorra.i18n.sheetsources import Record, recorded, stale
-from mazmorra.model import Component, Pack
-from mazmorra.text import token_signature
+from mazmorra.model.cardtext import token_signature
+from mazmorra.model.content import Component, Pack
 
 UNTRANSLATED = {
     "missing": "untranslated",

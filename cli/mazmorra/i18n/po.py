@@ -15,7 +15,7 @@ import polib
 from mazmorra.errors import ContentError, Loc, Problem, rel
 
 if TYPE_CHECKING:
-    from mazmorra.memo import Memo
+    from mazmorra.support.memo import Memo
 
 _MEMO: list[Memo] = []  # the build's memo: a catalogue read by an earlier build is not parsed again
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from mazmorra.i18n.labels import TEMPLATE_LANG, Labels
 from mazmorra.i18n.localise import Localisation, LocalText, localise
-from mazmorra.model import Pack
-from mazmorra.text import _ALIGN_MARK, EMPHASIS, TOKEN
+from mazmorra.model.cardtext import _ALIGN_MARK, EMPHASIS, TOKEN
+from mazmorra.model.content import Pack
 
 PSEUDO = "qps"  # the pseudo-locale's code (Microsoft's qps-ploc family; no real language uses it)
 EXPANSION = 35.0  # percent

@@ -15,8 +15,8 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from mazmorra.model import Pack
-from mazmorra.yamlsafe import YamlError, YMap, load_yaml
+from mazmorra.model.content import Pack
+from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml
 
 SHEETS = (".csv", ".xlsx", ".ods")
 HEADER = (

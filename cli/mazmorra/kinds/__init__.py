@@ -21,11 +21,11 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TypeVar
 
-from mazmorra.kindfiles import KINDS_DIR, kind_files, load_kinds
-from mazmorra.model import Family, Kind, PackRule
+from mazmorra.kinds.kindfiles import KINDS_DIR, kind_files, load_kinds
+from mazmorra.model.content import Family, Kind, PackRule
 
 if TYPE_CHECKING:
-    from mazmorra.memo import Memo
+    from mazmorra.support.memo import Memo
 
 REGISTRY: dict[str, Kind] = {}
 FAMILIES: dict[str, Family] = {}

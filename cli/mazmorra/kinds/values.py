@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 from mazmorra import kinds
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 T = TypeVar("T")
 

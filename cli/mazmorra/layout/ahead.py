@@ -23,8 +23,8 @@ from collections.abc import Callable
 from multiprocessing.sharedctypes import RawValue
 from typing import Any
 
-from mazmorra import workers
-from mazmorra.layout import facepacks
+from mazmorra.layout.cache import facepacks
+from mazmorra.support import workers
 
 MIN_COMPONENTS = 64  # a smaller deck is laid out sooner than a helper starts
 
@@ -47,7 +47,7 @@ class Ahead:
     """The helpers of one document: `lay(i)` lays component i out (into the face cache);
     `look_again()` makes this process see what the helpers stored. Call `reached(i)` before laying
     component i out here, and `finish()` at the end. The helpers write their own pack files of the
-    face cache, named with `tag` (layout/facepacks.py): a face this process takes from one of them
+    face cache, named with `tag` (layout/cache/facepacks.py): a face this process takes from one of them
     was laid out by this build.
 
     The helpers take components one at a time from the last one backwards (`_next`: the lowest

@@ -8,16 +8,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from mazmorra import fonts
+from mazmorra.assets import fonts
+from mazmorra.assets.fonts import Faces
+from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem
-from mazmorra.fonts import Faces
-from mazmorra.i18n.coverage import language_faces
+from mazmorra.i18n.checks.coverage import language_faces
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import Localisation, Localised
-from mazmorra.icons import IconSet
-from mazmorra.layout import facecache
+from mazmorra.layout.cache import facecache
 from mazmorra.layout.templates import Templates
-from mazmorra.model import Pack
+from mazmorra.model.content import Pack
 from mazmorra.printers import Printer
 
 
@@ -67,7 +67,7 @@ class LayoutContext:
     stamp: bool = False  # every face carries its version stamp (a playtest build, `build --stamp`)
     version: str | None = None  # the pack's version the stamp prints (layout/versionstamp.py)
     values: tuple[tuple[str, str], ...] = ()  # `build --set NAME=VALUE`: `vars.NAME` in templates (print variants)
-    cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/facecache.py)
+    cache: facecache.FaceCache | None = None  # faces laid out by earlier builds (layout/cache/facecache.py)
     measure: bool = False  # measure each text box's capacity in characters (a translator's budget)
     shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
     printer: Printer | None = None  # a print-shop build (`--printer`): its preflight runs on every face

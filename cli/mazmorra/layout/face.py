@@ -11,17 +11,17 @@ from typing import Any
 
 import jinja2
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, TextBox
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.icons import IconSet
-from mazmorra.layout import facecache
-from mazmorra.layout.attrs import ElementError, FaceContext
+from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, template_problem
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import ElementError, FaceContext
+from mazmorra.layout.elements.registry import parse_face
 from mazmorra.layout.templates import TemplateError
 from mazmorra.layout.versionstamp import printed_in, stamp_face
-from mazmorra.model import Pack
-from mazmorra.wording import template_words
+from mazmorra.model.content import Pack
+from mazmorra.source.wording import template_words
 
 NAME_VAR = "component_name"  # what a template sets to name a component that has no name field
 
@@ -53,7 +53,7 @@ def one_face(
     """One face from the face cache, else laid out (and stored there): see `_lay_face`. Measuring
     text boxes or reporting shrinks (a translator's budgets) always lays the face out. Its key goes
     into `keys`: the face cache's key with the other components it read, "" when not cached (what a
-    page chunk's key is made of, render/chunks.py)."""
+    page chunk's key is made of, render/draw/chunks.py)."""
     if ctx.cache is None or ctx.measure or ctx.shrinks:
         ctx.laid.append(f"{component}/{side}")
         if keys is not None:
@@ -164,12 +164,12 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     """Contrast, overlaps and the safe area of a face, each reported once at its template line.
     Contrast below the pack's ratio is an error; overlaps and the safe area are warnings (the
     template may mean them: overlap="ok" says so)."""
-    from mazmorra.layout.printcheck import check_face
+    from mazmorra.layout.printcheck.facecheck import check_face
 
     problems = []
     findings = check_face(face, fctx.owners, ctx.pack.spec.print, ctx.icons, fctx.safe_margin)
     if ctx.printer is not None:
-        from mazmorra.layout.preflight import preflight_face
+        from mazmorra.layout.printcheck.preflight import preflight_face
 
         pack_safe = fctx.safe_margin if fctx.safe_margin is not None else ctx.pack.spec.print.safe_mm
         findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe, fctx.root_at)

@@ -11,18 +11,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mazmorra import fonts, workers
+from mazmorra.assets import fonts
 from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Problem
 from mazmorra.i18n.labels import Labels, number_formatter
 from mazmorra.i18n.localise import Localised
 from mazmorra.i18n.po import catalogue_path, labels_path
-from mazmorra.layout import ahead, facecache
-from mazmorra.layout.colouronly import ColourOnly
+from mazmorra.layout import ahead
+from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, Values
 from mazmorra.layout.face import compile_template, draft_marker, one_face
+from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
-from mazmorra.model import Deck, Kind
+from mazmorra.model.content import Deck, Kind
+from mazmorra.support import workers
 
 Backs = tuple[dict[tuple[str, tuple[float, float]], "Face | None"], dict[tuple[str, tuple[float, float]], str]]
 

@@ -17,11 +17,11 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
 from mazmorra.i18n.labels import Label, Labels, template_labels
-from mazmorra.layout import facecache
-from mazmorra.layout.attrs import AT
-from mazmorra.layout.contrast import contrast
-from mazmorra.layout.facecache import FaceCache
-from mazmorra.limits import INCLUDE_DEPTH
+from mazmorra.layout.cache import facecache
+from mazmorra.layout.cache.facecache import FaceCache
+from mazmorra.layout.elements.attrs import AT
+from mazmorra.layout.printcheck.contrast import contrast
+from mazmorra.support.limits import INCLUDE_DEPTH
 
 _JINJA = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)
 _TAG = re.compile(r"<([A-Za-z][\w.-]*)")
@@ -102,7 +102,7 @@ class _SharedBytecode(jinja2.BytecodeCache):
 
     def __init__(self, store: dict[str, bytes], disk: FaceCache | None = None):
         self.store = store
-        self.disk = disk  # and between processes: the build's cache folder (layout/facecache.py)
+        self.disk = disk  # and between processes: the build's cache folder (layout/cache/facecache.py)
 
     def _key(self, bucket: jinja2.bccache.Bucket) -> str:
         return facecache.key(facecache.tool_hash(), "bytecode", bucket.key, bucket.checksum)

@@ -24,12 +24,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mazmorra import fonts
+from mazmorra.assets import fonts
 from mazmorra.contracts import CircleOp, Face, Op, PolyOp, TextOp
 from mazmorra.errors import Problem
-from mazmorra.layout.attrs import AT, FaceContext, Owner, choice, length, located, number, opt_colour
-from mazmorra.printspec import PrintSpec
-from mazmorra.units import PT_PER_MM
+from mazmorra.layout.elements.attrs import AT, FaceContext, Owner, choice, length, located, number, opt_colour
+from mazmorra.model.printspec import PrintSpec
+from mazmorra.model.units import PT_PER_MM
 
 HASH_LEN = 6  # hex digits: a changed component keeps its old hash once in 16 million
 SEP = " · "
@@ -124,10 +124,10 @@ def stamp_face(face: Face, ctx: FaceContext, text: str) -> Face | None:
     first place along the safe area's edge where it passes the print checks (the hash alone when
     the whole text fits nowhere); failing that, the first where it may lie across frames, plates
     and rings (overlap="ok") but keeps clear of text, icons and pictures. None: no room anywhere."""
-    from mazmorra.layout.contrast import colour_under, contrast
-    from mazmorra.layout.ink import inks
-    from mazmorra.layout.inkindex import Index
-    from mazmorra.layout.printcheck import clear_area, contrast_of, room_findings
+    from mazmorra.layout.printcheck.contrast import colour_under, contrast
+    from mazmorra.layout.printcheck.facecheck import clear_area, contrast_of, room_findings
+    from mazmorra.layout.printcheck.ink import inks
+    from mazmorra.layout.printcheck.inkindex import Index
 
     printing, icons = ctx.printing, ctx.icons
     safe = printing.safe_mm if ctx.safe_margin is None else ctx.safe_margin

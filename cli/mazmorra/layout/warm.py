@@ -3,7 +3,7 @@ dictionaries of the languages to be laid out (each forked process then shares th
 
 from __future__ import annotations
 
-from mazmorra.layout import linebreak
+from mazmorra.layout.text import linebreak
 
 
 def warm_up(langs: list[str]) -> None:

@@ -18,9 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean
-from mazmorra.schemas import schema_problems
-from mazmorra.units import parse_length, parse_size
-from mazmorra.yamlsafe import YamlError, YMap, load_yaml, locate
+from mazmorra.model.units import parse_length, parse_size
+from mazmorra.source.schemas import schema_problems
+from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
 
 SHIPPED = Path(__file__).parent
 

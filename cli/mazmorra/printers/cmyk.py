@@ -27,7 +27,7 @@ def _hex(value: str) -> tuple[int, int, int]:
     return int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16)
 
 
-class Ink:
+class CmykOutput:
     """One CMYK output profile and the conversions a document needs, each done once."""
 
     def __init__(self, name: str):
@@ -134,6 +134,6 @@ def _pixels(img: Image.Image) -> list[Any]:
 
 
 @lru_cache(maxsize=4)
-def ink(name: str) -> Ink:
+def ink(name: str) -> CmykOutput:
     """The conversions of one shipped profile (built once per process)."""
-    return Ink(name)
+    return CmykOutput(name)

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra import workers
 from mazmorra.errors import Problem, once
-from mazmorra.render.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.support import workers
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document
-    from mazmorra.write import Staging
+    from mazmorra.support.atomic import Staging
 
 __all__ = ["SINKS", "Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", "once", "render", "sink_classes"]
 
@@ -32,13 +32,13 @@ Progress = Callable[[str, int], None]  # (what was just done or "", how many com
 # this package and one line in this table (tests/render/test_sinks.py then asks for its build option, its
 # docs section and a test).
 SINKS: dict[str, str] = {
-    "pdf": "mazmorra.render.pdf:PdfSink",
-    "png": "mazmorra.render.png:PngSink",
-    "cards": "mazmorra.render.cardpdf:CardPdfSink",
-    "sheet-images": "mazmorra.render.sheetimages:SheetImageSink",
-    "tts": "mazmorra.render.tts:TtsSink",
-    "gallery": "mazmorra.render.gallery:GallerySink",
-    "cut": "mazmorra.render.cutfile:CutSink",
+    "pdf": "mazmorra.render.sinks.pdf:PdfSink",
+    "png": "mazmorra.render.sinks.png:PngSink",
+    "cards": "mazmorra.render.sinks.cardpdf:CardPdfSink",
+    "sheet-images": "mazmorra.render.sinks.sheetimages:SheetImageSink",
+    "tts": "mazmorra.render.sinks.tts:TtsSink",
+    "gallery": "mazmorra.render.sinks.gallery:GallerySink",
+    "cut": "mazmorra.render.sinks.cutfile:CutSink",
 }
 
 
@@ -132,10 +132,10 @@ def render(
         return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
 
     spare = max(jobs // max(len(docs), 1) - 1, 0)  # jobs left over per document: they help lay it out
-    with workers.sparing(spare):  # ahead (layout/ahead.py) and draw its chunks (render/chunks.py)
+    with workers.sparing(spare):  # ahead (layout/ahead.py) and draw its chunks (render/draw/chunks.py)
         if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
             if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
-                from mazmorra.render.draw import warm_up
+                from mazmorra.render.draw.pdfpages import warm_up
 
                 warm_up()
             done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])

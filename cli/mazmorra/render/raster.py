@@ -2,7 +2,7 @@
 
 A face is drawn by our own renderer (FacePages, below) onto a one-face PDF page the size of the
 wanted image, and pypdfium2 rasterises that page in-process. Everything upstream stays in mm; a
-`Frame` says, once, how mm map onto an image's pixels.
+`ImageFrame` says, once, how mm map onto an image's pixels.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import Image
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, Placement
-from mazmorra.icons import IconSet
 from mazmorra.printers import Printer
-from mazmorra.render.boxes import page_boxes, set_boxes
-from mazmorra.render.draw import DocMeta, K, PdfPages
+from mazmorra.render.draw.boxes import page_boxes, set_boxes
+from mazmorra.render.draw.pdfpages import DocMeta, K, PdfPages
 
 MM_PER_IN = 25.4
 
@@ -105,7 +105,7 @@ PROFILES: dict[str, Profile] = {name: png_profiles(name)[0] for name in PNG_PROF
 
 
 @dataclass(frozen=True)
-class Frame:
+class ImageFrame:
     """Where a face lands in an image: the image's size in px, the scale in px per mm and the
     trim's top-left corner in px (fractions allowed)."""
 
@@ -127,13 +127,13 @@ def fitting_dpi(face: Face, dpi: float, bleed: bool, max_pixels: float) -> float
     return min(float(dpi), fit)
 
 
-def dpi_frame(face: Face, dpi: float, bleed: bool) -> Frame:
+def dpi_frame(face: Face, dpi: float, bleed: bool) -> ImageFrame:
     """The face at `dpi`: its bleed box (or trim) rounded to whole pixels, the trim centred."""
     s = dpi / MM_PER_IN
     b = face.bleed if bleed else 0.0
     width = max(1, round((face.w + 2 * b) * s))
     height = max(1, round((face.h + 2 * b) * s))
-    return Frame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
+    return ImageFrame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
 
 
 def fits_profile(face: Face, profile: Profile) -> Profile | None:
@@ -146,11 +146,11 @@ def fits_profile(face: Face, profile: Profile) -> Profile | None:
     return None
 
 
-def profile_frame(face: Face, profile: Profile) -> Frame:
+def profile_frame(face: Face, profile: Profile) -> ImageFrame:
     """The profile's exact image size at its dpi, the face's trim centred on the profile's trim
     (which is centred in the image). Nothing is scaled: a 63 × 88 mm card stays 63 × 88 mm."""
     s = profile.dpi / MM_PER_IN
-    return Frame(
+    return ImageFrame(
         profile.width,
         profile.height,
         s,
@@ -159,10 +159,10 @@ def profile_frame(face: Face, profile: Profile) -> Frame:
     )
 
 
-def fit_frame(face: Face, width: int, height: int) -> Frame:
+def fit_frame(face: Face, width: int, height: int) -> ImageFrame:
     """The trim stretched onto exactly width × height px (cells of a sheet); no bleed shows."""
     s = min(width / face.w, height / face.h)
-    return Frame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
+    return ImageFrame(width, height, s, (width - face.w * s) / 2, (height - face.h * s) / 2)
 
 
 class Rasteriser:
@@ -173,7 +173,7 @@ class Rasteriser:
         self.icons = icons
         self.lang = lang
 
-    def images(self, requests: list[tuple[Face, Frame]]) -> list[Image.Image]:
+    def images(self, requests: list[tuple[Face, ImageFrame]]) -> list[Image.Image]:
         """One RGB image per (face, frame)."""
         if not requests:
             return []
@@ -206,7 +206,7 @@ class Rasteriser:
             pdf.close()
 
 
-def _bleed_box(face: Face, fr: Frame) -> tuple[int, int, int, int]:
+def _bleed_box(face: Face, fr: ImageFrame) -> tuple[int, int, int, int]:
     """The whole pixels covered by the face's bleed box (left, top, right, bottom), within the image."""
     s, b = fr.scale, face.bleed
     left = math.ceil(fr.trim_x - b * s - 1e-6)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Item, Round
 from mazmorra.errors import ContentError, Problem
-from mazmorra.icons import IconSet
 from mazmorra.load import load_pack
 from mazmorra.rounds.compare import ADDED, CHANGED, Printed, comparable, fonts_set_aside, printed
 

@@ -20,16 +20,16 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
-from mazmorra import fonts
+from mazmorra.assets import fonts
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Earlier, Face, IconOp, ImageOp, Op, RotateOp, Round, TextOp
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import UNTRANSLATED, localise, pack_messages
-from mazmorra.icons import IconSet
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.load import load_pack
-from mazmorra.model import Pack
-from mazmorra.paths import templates_dir
+from mazmorra.model.content import Pack
+from mazmorra.support.paths import templates_dir
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")

@@ -14,8 +14,8 @@ from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem
 from mazmorra.i18n.labels import number_formatter
 from mazmorra.layout import LayoutContext
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
 from mazmorra.layout.templates import TemplateError
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.rounds.compare import Changes

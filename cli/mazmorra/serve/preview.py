@@ -19,20 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mazmorra.build.pipeline import BuildOptions, build
 from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
-from mazmorra.paths import templates_dir
-from mazmorra.pipeline import BuildOptions, build
 from mazmorra.render import Outputs
-from mazmorra.render.beforeafter import REMOVED, Shown
-from mazmorra.render.gallery import GallerySink, _Deck, render_page
-from mazmorra.render.sink import Part, Sink, SinkContext
-from mazmorra.yamlsafe import kept_parsed
+from mazmorra.render.sinks.beforeafter import REMOVED, ShownComponent
+from mazmorra.render.sinks.gallery import GallerySink, _Deck, render_page
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext
+from mazmorra.source.yamlsafe import kept_parsed
+from mazmorra.support.paths import templates_dir
 
 if TYPE_CHECKING:
+    from mazmorra.assets.icons import IconSet
     from mazmorra.contracts import Document, Face, Item
-    from mazmorra.icons import IconSet
-    from mazmorra.model import Pack
+    from mazmorra.model.content import Pack
     from mazmorra.rounds.beside import Beside
 
 Key = tuple[str, str]  # (deck id, language)
@@ -45,7 +45,7 @@ class _DocView:
     """One document as the page shows it."""
 
     name: str  # the deck's name in the language
-    components: dict[str, Shown]
+    components: dict[str, ShownComponent]
     inputs: set[Path]
     problems: list[Problem]  # what its layout found
     pack_name: str = ""  # the pack's name in the language
@@ -275,7 +275,7 @@ class Preview:
                 before = export.earlier_pictures(lang, earlier.deck, cid, earlier, rnd.root, REMOVED, export.picture)
                 entry = decks.setdefault(earlier.deck, _Deck())
                 entry.names.setdefault(lang, earlier.deck_name)
-                shown = Shown(earlier.name, "", "", earlier.copies, "source", (), "", before)
+                shown = ShownComponent(earlier.name, "", "", earlier.copies, "source", (), "", before)
                 entry.components.setdefault(cid, {})[lang] = shown
 
     def _publish(self, status: Status) -> None:
@@ -312,9 +312,9 @@ class Preview:
     def design(self, rel: str) -> bytes | None:
         """A face's picture in design mode (its text boxes, trim and safe area outlined), drawn when
         first asked for; None when no face has that picture."""
-        from mazmorra.icons import IconSet
-        from mazmorra.render.gallery import DPI, MAX_PIXELS
+        from mazmorra.assets.icons import IconSet
         from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+        from mazmorra.render.sinks.gallery import DPI, MAX_PIXELS
         from mazmorra.serve.design import with_guides
 
         with self.lock:

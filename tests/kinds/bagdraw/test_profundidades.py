@@ -18,11 +18,11 @@ from conftest import (
     run_cli,
 )
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import CircleOp, IconOp, LineOp, PolyOp, RectOp, TextOp
 from mazmorra.errors import Loc
-from mazmorra.icons import IconSet
-from mazmorra.layout.attrs import FaceContext
-from mazmorra.layout.elements import parse_face
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.elements.registry import parse_face
 
 PACK = "profundidades"
 MAPS = "decks/entradas.yaml"

@@ -24,7 +24,7 @@ from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
 from mazmorra.kinds.dicedungeon.generator import GenerationError, Generator
 from mazmorra.kinds.dicedungeon.plan import Opening, Rect
 from mazmorra.load import load_pack
-from mazmorra.model import Component
+from mazmorra.model.content import Component
 
 TABLES = "decks/tablas.yaml"
 

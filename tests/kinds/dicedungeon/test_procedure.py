@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from conftest import CONTENT
 
+from mazmorra.build.pipeline import BuildOptions, build
 from mazmorra.errors import ContentError
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
 from mazmorra.kinds.dicedungeon.generator import Generator
 from mazmorra.kinds.dicedungeon.mapfile import map_entry
 from mazmorra.load import load_pack
-from mazmorra.pipeline import BuildOptions, build
 
 # The rulebook's tables, copied from its text ("Longitud de pasillo", "Tabla de características de
 # pasillo", "Tabla de final de pasillo", "Tabla de habitaciones", "Colocación de puertas").

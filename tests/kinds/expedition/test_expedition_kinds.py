@@ -83,7 +83,7 @@ def test_every_sample_count_is_as_the_spec_says() -> None:
 def test_template_palette_reads_the_pack_colours() -> None:
     """The palette takes cube and player colours from pack.yaml's `game:`: change one, the templates follow."""
     from mazmorra.layout import Templates
-    from mazmorra.paths import templates_dir
+    from mazmorra.support.paths import templates_dir
 
     env = Templates(None, templates_dir()).env
     game = yaml.safe_load((CONTENT / "expedicion" / "pack.yaml").read_text(encoding="utf-8"))["game"]

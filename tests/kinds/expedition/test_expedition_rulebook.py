@@ -31,7 +31,7 @@ from mazmorra import kinds
 from mazmorra.contracts import Face, IconOp, RectOp
 from mazmorra.kinds.expedition import FAMILY
 from mazmorra.kinds.expedition.dungeon import meets
-from mazmorra.ruletable import EDITION_RULES, main, markdown
+from mazmorra.tools.ruletable import EDITION_RULES, main, markdown
 
 PACK = CONTENT / "expedicion"
 TILES = "decks/losetas.yaml"
@@ -407,7 +407,7 @@ def test_effect_icon_number_in_a_list_text_is_located_at_its_item(pack_copy) -> 
 
 def test_a_letter_stands_for_a_number_counted_elsewhere() -> None:
     """{divination:N} (curse vision-duplicada) is valid, and prints N, never "None:N"."""
-    from mazmorra.text import icon_tokens
+    from mazmorra.model.cardtext import icon_tokens
 
     assert [(t.name, t.number) for t in icon_tokens("{divination:N} {draw}")] == [("divination", "N"), ("draw", None)]
 

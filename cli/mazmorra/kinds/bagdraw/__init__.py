@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import Field
 
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import Family, Pack, Strict
+from mazmorra.model.content import Family, Pack, Strict
 
 
 class Floors(Strict):
@@ -23,7 +23,7 @@ class Floors(Strict):
     depths: int = Field(default=2, ge=1, le=6, description="floors of a depths map (the rulebook's 2)")
 
 
-class Settings(Strict):
+class BagDrawSettings(Strict):
     """The bag-draw kinds' game-wide settings (pack.yaml `game:`, all optional)."""
 
     players: int | None = Field(
@@ -36,7 +36,7 @@ FAMILY = register_family(
     Family(
         "bagdraw",
         "Bag-draw dungeon (spec B): map cards of six-space floors, two-faced chips drawn from a bag, the starting bag.",
-        settings=Settings,
+        settings=BagDrawSettings,
         reference=Path(__file__).with_name("reference.yaml"),
     )
 )
@@ -45,7 +45,7 @@ FAMILY = register_family(
 register_shipped_kinds(Path(__file__).parent)  # hero_figure (kinds/*.yaml)
 
 
-def bagdraw_settings(pack: Pack) -> Settings:
+def bagdraw_settings(pack: Pack) -> BagDrawSettings:
     """The pack's bag-draw settings, or the rulebook's when it gives none."""
-    found = pack.settings_of(Settings)
-    return found if found is not None else Settings()
+    found = pack.settings_of(BagDrawSettings)
+    return found if found is not None else BagDrawSettings()

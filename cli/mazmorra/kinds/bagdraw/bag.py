@@ -13,7 +13,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY
-from mazmorra.model import ComponentModel, Kind
+from mazmorra.model.content import ComponentModel, Kind
 
 _FACE = re.compile(r"^(?P<icon>[a-z][a-z0-9_-]*)(?::(?P<number>\d{1,2}))?$")
 

@@ -6,12 +6,12 @@ from collections.abc import Iterable
 
 from pydantic import Field
 
-from mazmorra.colour import Colour
+from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem
-from mazmorra.icons import IconSet
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, Strict, of
+from mazmorra.model.colour import Colour
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, Strict, of
 
 ICON_PATTERN = r"^[a-z][a-z0-9_-]*$"
 

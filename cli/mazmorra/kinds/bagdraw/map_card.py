@@ -18,7 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from mazmorra.errors import Problem, Severity
 from mazmorra.kinds import register
 from mazmorra.kinds.bagdraw import FAMILY, bagdraw_settings
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 FLOORS = {"entrance": 3, "depths": 2}  # floors per side, by variant
 SPACES_PER_FLOOR = 6

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem
-from mazmorra.icons import IconSet
 from mazmorra.kinds import family_rule
 from mazmorra.kinds.bagdraw import FAMILY
 from mazmorra.kinds.bagdraw.bag import Bag
 from mazmorra.kinds.bagdraw.chip import Chip
 from mazmorra.kinds.bagdraw.map_card import MapCard, sides
-from mazmorra.model import Pack
+from mazmorra.model.content import Pack
 
 
 def _chips(pack: Pack) -> dict[frozenset[str], tuple[str, int]]:

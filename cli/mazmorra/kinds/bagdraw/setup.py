@@ -12,7 +12,7 @@ from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.bagdraw import FAMILY, bagdraw_settings
 from mazmorra.kinds.bagdraw.bag import Bag
 from mazmorra.kinds.bagdraw.map_card import MapCard
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 
 @family_rule(

@@ -15,9 +15,9 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from mazmorra.colour import Colour
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import Family, Strict, setting_name
+from mazmorra.model.colour import Colour
+from mazmorra.model.content import Family, Strict, setting_name
 
 
 class Threat(Strict):
@@ -28,7 +28,7 @@ class Threat(Strict):
     )
 
 
-class Settings(Strict):
+class CrawlerSettings(Strict):
     """The crawler kinds' game-wide settings (pack.yaml `game:`)."""
 
     threats: dict[Annotated[str, setting_name("threat")], Threat] = Field(
@@ -53,7 +53,7 @@ FAMILY = register_family(
         "crawler",
         "Deck-box crawler (spec C): map tile cards with terrain, connections and spawn points; hero, "
         "equipment, skill, item, enemy and marker cards; a custom enemy die to fold.",
-        settings=Settings,
+        settings=CrawlerSettings,
         reference=Path(__file__).with_name("reference.yaml"),
     )
 )

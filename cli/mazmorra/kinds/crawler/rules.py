@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from mazmorra.checks.grid import where
-from mazmorra.declared.grid import GridValue
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean
 from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.crawler import FAMILY
 from mazmorra.kinds.values import of_kind, value
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
+from mazmorra.model.declared.griddata import GridValue, where
 
 OPEN = frozenset({"floor", "water", "pit", "exit"})  # what a hero can stand on (blocked is not)
 

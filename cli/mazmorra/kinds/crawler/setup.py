@@ -8,9 +8,9 @@ from collections.abc import Iterable
 
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.kinds import RuleDoc, family_rule
-from mazmorra.kinds.crawler import FAMILY, Settings
+from mazmorra.kinds.crawler import FAMILY, CrawlerSettings
 from mazmorra.kinds.values import of_kind, value
-from mazmorra.model import Pack
+from mazmorra.model.content import Pack
 
 PER_PLAYER = (("hero", "hero"), ("equipment", "equipment"), ("skill", "skill"))
 TRACKS = ("loot", "health", "energy")
@@ -47,7 +47,7 @@ def _deck_line(pack: Pack, kind: str) -> tuple[Loc, str | None]:
 )
 def per_player(pack: Pack) -> Iterable[Problem]:
     """Enough of each card for every player, and an item deck the market can draw from."""
-    settings = pack.settings_of(Settings)
+    settings = pack.settings_of(CrawlerSettings)
     if settings is None:
         return
     players = settings.players
@@ -107,7 +107,7 @@ def _is_red(colour: str) -> bool:
 )
 def red_threats_shrug_off_stun(pack: Pack) -> Iterable[Problem]:
     """The rulebook's red enemies are immune to stun: a red threat that is not says so to no one."""
-    settings = pack.settings_of(Settings)
+    settings = pack.settings_of(CrawlerSettings)
     if settings is None:
         return
     for name, threat in settings.threats.items():

@@ -13,9 +13,9 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from mazmorra.kinds import register_family
-from mazmorra.limits import COMPONENT_MM
-from mazmorra.model import Family, Pack, Strict
-from mazmorra.units import parse_length
+from mazmorra.model.content import Family, Pack, Strict
+from mazmorra.model.units import parse_length
+from mazmorra.support.limits import COMPONENT_MM
 
 MAX_PRINT_MM = COMPONENT_MM  # the largest component a pack may hold (units.parse_size)
 MAP_FRAME_MM = 10.0  # around the squares of a printed map
@@ -79,7 +79,7 @@ class DungeonRules(Strict):
         return int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // self.square_mm)
 
 
-class Settings(Strict):
+class DiceDungeonSettings(Strict):
     """The family's keys of pack.yaml `game:`."""
 
     dungeon: DungeonRules = Field(
@@ -92,7 +92,7 @@ FAMILY = register_family(
         "dicedungeon",
         "Dungeons rolled from dice tables (spec E): dice tables with checked ranges and odds, and maps "
         "rolled from them by `mazmorra generate`, printed at miniature scale over as many pages as they need.",
-        settings=Settings,
+        settings=DiceDungeonSettings,
         former_names=("generated",),
         reference=Path(__file__).with_name("reference.yaml"),
     )
@@ -101,5 +101,5 @@ FAMILY = register_family(
 
 def dungeon_rules(pack: Pack) -> DungeonRules:
     """The pack's dungeon settings, or the rulebook's when it gives none."""
-    found = pack.settings_of(Settings)
+    found = pack.settings_of(DiceDungeonSettings)
     return found.dungeon if found is not None else DungeonRules()

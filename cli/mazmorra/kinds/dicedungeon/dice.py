@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from math import prod
 
-from mazmorra import limits
+from mazmorra.support import limits
 
 MAX_DICE = limits.DICE  # dice in one expression
 MAX_FACES = limits.DIE_FACES

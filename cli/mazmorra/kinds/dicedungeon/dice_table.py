@@ -24,7 +24,7 @@ from mazmorra.errors import Problem
 from mazmorra.kinds import register
 from mazmorra.kinds.dicedungeon import FAMILY
 from mazmorra.kinds.dicedungeon.dice import Dice, DiceError, parse_dice
-from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, Strict, of
+from mazmorra.model.content import ID_PATTERN, ComponentModel, Deck, Kind, Pack, Strict, of
 
 # What the generator rolls each table for, and the outcomes it understands from its rows.
 ROLES: dict[str, tuple[str, ...]] = {

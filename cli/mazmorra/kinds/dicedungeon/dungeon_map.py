@@ -15,8 +15,8 @@ from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.dicedungeon import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
 from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, edge_key, runs, shared_boundary, walls
-from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
-from mazmorra.units import parse_length
+from mazmorra.model.content import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model.units import parse_length
 
 AreaType = Literal[
     "entrance",
@@ -36,18 +36,18 @@ ROOMS = ("room", "special-room", "lair", "quest")
 Side = Literal["n", "e", "s", "w"]
 
 
-class _Part(BaseModel):
+class _MapPart(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-class Shown(_Part):
+class Shown(_MapPart):
     """A table row whose result is printed in an area (the special room rolled, the GM's choice)."""
 
     table: str = Field(pattern=ID_PATTERN)
     row: int = Field(ge=1, le=30)
 
 
-class Area(_Part):
+class Area(_MapPart):
     n: int = Field(ge=1, le=999, description="its number, in the order the areas were revealed")
     type: AreaType
     at: tuple[int, int] = Field(description="column and row of its top-left square (from 0)")
@@ -61,7 +61,7 @@ class Area(_Part):
         return Rect(self.at[0], self.at[1], self.size[0], self.size[1])
 
 
-class Gap(_Part):
+class Gap(_MapPart):
     """An opening in a wall, `door_width` squares wide."""
 
     at: tuple[int, int] = Field(description="its first square (the west or north one)")
@@ -77,7 +77,7 @@ class Exit(Gap):
     """A passage the heroes had not explored when the map was made."""
 
 
-class Roll(_Part):
+class Roll(_MapPart):
     area: int = Field(ge=1, description="the area the heroes stood in when it was rolled")
     table: str | None = Field(None, pattern=ID_PATTERN, description="the table rolled on")
     die: str | None = Field(None, description="the die, when not a table's (a door's way on)")

@@ -24,7 +24,7 @@ from mazmorra.errors import MazmorraError
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice import parse_dice
 from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
-from mazmorra.kinds.dicedungeon.pieces import RIM, ROOM_OF, Dungeon, Placed, Way, ahead, far
+from mazmorra.kinds.dicedungeon.pieces import RIM, ROOM_OF, Dungeon, PlacedPiece, Way, ahead, far
 from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
 
 MAX_WAYS = 3000  # ways explored before the generator stops anyway (a guard, never reached in practice)
@@ -129,7 +129,7 @@ class Generator:
         ends = len(self.map.rolls)
         end, _ = self.roll("corridor-end", src)
         special = length == "special"
-        sections: list[Placed] = []
+        sections: list[PlacedPiece] = []
         long, width = self.rules.section
         opening, parent, link = Opening(way.opening.at, heading, width), src, via
         for _ in range(1 if special else int(length or 1)):
@@ -220,7 +220,7 @@ class Generator:
                     return False
         return False
 
-    def door_walls(self, area: Placed) -> list[str]:
+    def door_walls(self, area: PlacedPiece) -> list[str]:
         """The walls of an area that may still take a door: a corridor's long walls, a room's walls,
         each without a door of its own yet (one door a wall)."""
         sides = list(SIDES)
@@ -229,7 +229,7 @@ class Generator:
         taken = {o.side for o, _, _ in self.map.doors if self.owner.get(o.at) == area.n}
         return [side for side in sides if side not in taken and not self.entered_by(area, side)]
 
-    def entered_by(self, area: Placed, side: str) -> bool:
+    def entered_by(self, area: PlacedPiece, side: str) -> bool:
         """A room's wall its entry door stands on (one door a wall counts it)."""
         wall = set(area.rect.wall(side))
         back = BACK[side]
@@ -279,9 +279,9 @@ class Generator:
 
     def place(
         self, kind: str, rect: Rect, joins: int | None, via: str | None, shows: tuple[str, int] | None = None
-    ) -> Placed:
+    ) -> PlacedPiece:
         """A piece on the map: numbered in the order revealed, its squares taken."""
-        placed = Placed(len(self.map.areas) + 1, kind, rect, joins, via, shows)
+        placed = PlacedPiece(len(self.map.areas) + 1, kind, rect, joins, via, shows)
         self.map.areas.append(placed)
         for sq in rect.squares():
             self.owner[sq] = placed.n
@@ -343,14 +343,14 @@ class Generator:
             return "none"
         return "free" if self.fit_room(o, self.rules.room) is not None else "none"
 
-    def add_doors(self, walls: list[tuple[Placed, str]], count: int, kind: str, at: int) -> None:
+    def add_doors(self, walls: list[tuple[PlacedPiece, str]], count: int, kind: str, at: int) -> None:
         """Up to `count` doors on different walls: walls with room behind them first, else secret
         doors onto what is already revealed; the wall and the place along it chosen by the dice."""
         if count <= 0:
             return
         order = list(walls)
         self.rng.shuffle(order)
-        choices: list[tuple[int, Placed, Opening, str]] = []
+        choices: list[tuple[int, PlacedPiece, Opening, str]] = []
         for area, side in order:
             slots = self.door_slots(area.rect, side)
             self.rng.shuffle(slots)

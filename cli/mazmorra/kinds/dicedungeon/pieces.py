@@ -14,7 +14,7 @@ ROOM_OF = {"empty": "room", "special": "special-room", "lair": "lair", "quest": 
 
 
 @dataclass
-class Placed:
+class PlacedPiece:
     n: int
     type: str
     rect: Rect
@@ -38,14 +38,14 @@ class Dungeon:
 
     seed: int
     rules: DungeonRules
-    areas: list[Placed] = field(default_factory=list)
+    areas: list[PlacedPiece] = field(default_factory=list)
     doors: list[tuple[Opening, bool, bool]] = field(default_factory=list)  # opening, secret, searched
     exits: list[Opening] = field(default_factory=list)
     rolls: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the rules changed, for the command's report
 
     @property
-    def rooms(self) -> list[Placed]:
+    def rooms(self) -> list[PlacedPiece]:
         return [a for a in self.areas if a.type in ROOM_OF.values()]
 
     def data(self, comp_id: str) -> dict[str, Any]:

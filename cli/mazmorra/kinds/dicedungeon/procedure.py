@@ -13,7 +13,7 @@ from mazmorra.kinds.dicedungeon import FAMILY
 from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
 from mazmorra.kinds.dicedungeon.dungeon_map import ROOMS, Area, DungeonMap
 from mazmorra.kinds.dicedungeon.plan import BACK, Opening, shared_boundary
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 CORRIDORS = ("corridor", "special-corridor")
 END_PIECE = {

@@ -10,7 +10,7 @@ from mazmorra.kinds import family_rule
 from mazmorra.kinds.dicedungeon import FAMILY
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
 from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 
 def tables(pack: Pack) -> dict[str, tuple[Component, DiceTable]]:

@@ -3,8 +3,8 @@
 Its part of pack.yaml's `game:` section: `cubes` names the information-cube colours with their
 supply, points and print colour; `floors` the dungeon floors with their size (tiles per floor, the
 initial zone aside); `players` the investigators' colours used by luck cards; `students` the
-common and Omega student figures in the box. The pack loader parses it once through `Settings`;
-rules read it with `pack.settings_of(Settings)`. The rulebook's box is `reference.yaml`.
+common and Omega student figures in the box. The pack loader parses it once through `ExpeditionSettings`;
+rules read it with `pack.settings_of(ExpeditionSettings)`. The rulebook's box is `reference.yaml`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from mazmorra.colour import Colour
 from mazmorra.errors import Problem
 from mazmorra.kinds import register_family
-from mazmorra.model import Component, Family, Strict, setting_name
+from mazmorra.model.colour import Colour
+from mazmorra.model.content import Component, Family, Strict, setting_name
 
 
 class Cube(Strict):
@@ -38,7 +38,7 @@ class Floor(Strict):
     size: int = Field(ge=1, le=60, description="tiles on this floor, the initial zone aside")
 
 
-class Player(Strict):
+class ExpeditionPlayer(Strict):
     colour: Colour
 
 
@@ -47,7 +47,7 @@ class Students(Strict):
     omega: int = Field(ge=0, le=50, description="Omega student figures in the box")
 
 
-class Settings(Strict):
+class ExpeditionSettings(Strict):
     """The Expedition kinds' game-wide settings (pack.yaml `game:`)."""
 
     cubes: dict[Annotated[str, setting_name("cube colour")], Cube] = Field(
@@ -56,7 +56,7 @@ class Settings(Strict):
         description="information cubes: supply, points and print colour per colour",
     )
     floors: dict[int, Floor] = Field(min_length=1, max_length=9, description="dungeon floors 1, 2, 3 … and their size")
-    players: dict[str, Player] = Field(default_factory=dict, max_length=8, description="investigator colours")
+    players: dict[str, ExpeditionPlayer] = Field(default_factory=dict, max_length=8, description="investigator colours")
     students: Students | None = Field(None, description="student figures in the box: common and omega")
 
     @field_validator("floors")
@@ -73,14 +73,14 @@ FAMILY = register_family(
         "expedition",
         "Expedition (spec A): zone tiles with passages and info slots, the artimaña and curse decks, "
         "becarios, luck, clan, alert, panic, boss and investigator cards, tokens.",
-        settings=Settings,
+        settings=ExpeditionSettings,
         reference=Path(__file__).with_name("reference.yaml"),
     )
 )
 
 
 def unknown_colours(
-    comp: Component, fld: str, colours: Iterable[str], game: Settings | None, rule: str, what: str
+    comp: Component, fld: str, colours: Iterable[str], game: ExpeditionSettings | None, rule: str, what: str
 ) -> Iterable[Problem]:
     """A problem for each colour name that is not a cube colour the pack declares, at its own line
     (`fld` names the list or mapping the colours come from)."""

@@ -8,21 +8,21 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, family_rule, register
-from mazmorra.kinds.expedition import FAMILY, Settings
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings
 from mazmorra.kinds.expedition.investigator import Investigator
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 
-class _Part(BaseModel):
+class _AlertPart(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Setup(_Part):
+class Setup(_AlertPart):
     common: int = Field(ge=0, le=20, description="common students per player")
     omega: int = Field(ge=0, le=5, description="omega students")
 
 
-class OmegaSlot(_Part):
+class OmegaSlot(_AlertPart):
     common: int = Field(ge=0, le=20, description="refill: common students per player")
     omega: int = Field(ge=0, le=5, description="refill: omega students")
     penalty: int = Field(ge=0, le=9, description="study penalty added to every zone's alert")
@@ -77,7 +77,7 @@ MAX_PLAYERS = 4  # when game.players lists no colours: the rulebook's largest ta
 def students_suffice(pack: Pack) -> Iterable[Problem]:
     """alert.students: the alert cards' setup and refills never need more students than the box holds."""
     cards = list(pack.of(Alert))
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     if not cards or game is None:
         return
     if game.students is None:

@@ -13,7 +13,7 @@ from pydantic import Field
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model.content import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
 
 # Which auxiliary values each type carries; social and notoriedad print a fixed text instead.
 AUX_BY_TYPE: dict[str, frozenset[str]] = {

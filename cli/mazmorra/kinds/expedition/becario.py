@@ -8,8 +8,8 @@ from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 
 class Becario(ComponentModel):
@@ -29,7 +29,7 @@ class Becario(ComponentModel):
 )
 def shields_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """becario.shield: shield colours are cube colours the pack declares, none twice."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, card in of(deck.components, Becario):
         yield from unknown_colours(comp, "shields", card.shields, game, "becario.shield", "shield colour")
         for i, colour in enumerate(card.shields):

@@ -10,7 +10,7 @@ from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
 from mazmorra.kinds.expedition import FAMILY
 from mazmorra.kinds.expedition.zone_tile import Effect, effect_problems
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 SIDE_FIELDS = ("title", "sighting", "activation", "encounter")
 

@@ -8,8 +8,8 @@ from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 
 class Clan(ComponentModel):
@@ -40,7 +40,7 @@ class Clan(ComponentModel):
 def modifiers_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """clan.colour: modifiers name declared cube colours; clan.every-colour: one for each colour;
     clan.modifier: each is -5..+5."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, card in of(deck.components, Clan):
         yield from unknown_colours(comp, "modifiers", card.modifiers, game, "clan.colour", "modifier colour")
         missing = [c for c in game.cubes if c not in card.modifiers] if game is not None else []

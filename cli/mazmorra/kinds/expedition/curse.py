@@ -6,7 +6,7 @@ from pydantic import Field
 
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ComponentModel, Kind
+from mazmorra.model.content import ComponentModel, Kind
 
 
 class Curse(ComponentModel):

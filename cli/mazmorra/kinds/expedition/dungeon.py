@@ -9,9 +9,9 @@ from collections.abc import Iterable
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, family_rule
-from mazmorra.kinds.expedition import FAMILY, Settings
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings
 from mazmorra.kinds.expedition.zone_tile import EFFECTS, PASSAGES, ZoneTile
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 
 def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
@@ -30,7 +30,7 @@ def _tiles(pack: Pack) -> list[tuple[Component, ZoneTile]]:
 )
 def cube_supply(pack: Pack) -> Iterable[Problem]:
     """zone_tile.supply: for each colour, the slots printed on all tiles ≤ the pack's supply of cubes."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     if game is None:
         return
     used: Counter[str] = Counter()
@@ -180,7 +180,7 @@ def one_initial_zone(pack: Pack) -> Iterable[Problem]:
 )
 def floors_as_declared(pack: Pack) -> Iterable[Problem]:
     """zone_tile.floor: tiles are on declared floors, numbered uniquely; zone_tile.floor-size: sizes match."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     tiles = _tiles(pack)
     if game is None or not tiles:
         return
@@ -242,7 +242,7 @@ def floors_as_declared(pack: Pack) -> Iterable[Problem]:
 )
 def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
     """zone_tile.stairs: stairs only on a floor with an adjacent floor that exists (declared, with tiles)."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     if game is None:
         return
     tiles = _tiles(pack)
@@ -272,7 +272,7 @@ def stairs_lead_somewhere(pack: Pack) -> Iterable[Problem]:
 def floors_reachable(pack: Pack) -> Iterable[Problem]:
     """zone_tile.floor-unreachable: floor 1 holds the initial zone; floor n+1 is reached only
     through stairs on floor n, so every floor above the deepest needs a tile with stairs."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     tiles = _tiles(pack)
     if game is None or not tiles:
         return

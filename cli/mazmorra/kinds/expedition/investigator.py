@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 
 class Stats(BaseModel):
@@ -43,7 +43,7 @@ class Investigator(ComponentModel):
 )
 def combo_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """investigator.colour: the knowledge combo names declared cube colours."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, card in of(deck.components, Investigator):
         yield from unknown_colours(comp, "knowledge", card.knowledge, game, "investigator.colour", "knowledge colour")
 

@@ -10,8 +10,8 @@ from pydantic import Field
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.kinds import RuleDoc, documents, family_rule, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 Passage = Literal["N-left", "N-right", "E-left", "E-right", "S-left", "S-right", "W-left", "W-right"]
 Direction = Literal["N", "E", "S", "W"]
@@ -39,7 +39,7 @@ class Luck(ComponentModel):
 )
 def colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """luck.colour: the info colour is a cube colour; luck.player: the player colour is declared."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     if game is None:
         return
     for comp, card in of(deck.components, Luck):
@@ -74,7 +74,7 @@ def deck_covers_every_answer(pack: Pack) -> Iterable[Problem]:
     """luck.coverage: the luck cards, together, show every player colour, direction, exit and
     information colour; luck.balance: the player colours equally often."""
     cards = list(pack.of(Luck))
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     if not cards or game is None:
         return
     decks = sorted({c.deck for c, _ in cards})

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from mazmorra.kinds import register
 from mazmorra.kinds.expedition import FAMILY
-from mazmorra.model import ID_PATTERN, ComponentModel, Kind
+from mazmorra.model.content import ID_PATTERN, ComponentModel, Kind
 
 
 class Panic(ComponentModel):

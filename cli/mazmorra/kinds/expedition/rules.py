@@ -14,8 +14,8 @@ from mazmorra.kinds.expedition.boss import Boss
 from mazmorra.kinds.expedition.panic import Panic
 from mazmorra.kinds.expedition.token import Token
 from mazmorra.kinds.expedition.zone_tile import ZoneTile
-from mazmorra.model import Component, Pack
-from mazmorra.text import icon_tokens
+from mazmorra.model.cardtext import icon_tokens
+from mazmorra.model.content import Component, Pack
 
 # The effect icons of the rulebook (p. 13 «Iconos de Efectos»): each acts N times, N from 1 to 9, or
 # the letter N (or X) where the card says how many elsewhere ("sacrifice N, then place N traps").

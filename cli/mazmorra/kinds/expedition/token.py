@@ -10,8 +10,8 @@ from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import ComponentModel, Deck, Kind, Pack, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import ComponentModel, Deck, Kind, Pack, of
 
 TRAP_EFFECTS = {
     "ambush": (1, 3),
@@ -104,7 +104,7 @@ def faces_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 )
 def teleport_requires(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """token.teleport: the teleport token shows the cube colour its user must hold."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, t in of(deck.components, Token):
         if t.type == "teleport":
             if not t.requires:

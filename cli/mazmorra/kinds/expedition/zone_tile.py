@@ -10,8 +10,8 @@ from pydantic import Field
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.expedition import FAMILY, Settings, unknown_colours
-from mazmorra.model import Component, ComponentModel, Deck, Kind, Pack, Strict, of
+from mazmorra.kinds.expedition import FAMILY, ExpeditionSettings, unknown_colours
+from mazmorra.model.content import Component, ComponentModel, Deck, Kind, Pack, Strict, of
 
 SIDES = ("N", "E", "S", "W")
 PASSAGES = tuple(f"{side}-{pos}" for side in SIDES for pos in ("left", "right"))
@@ -44,7 +44,7 @@ EFFECTS: dict[str, EffectType] = {
 }
 
 
-class Door(Strict):
+class TileDoor(Strict):
     passage: str = Field(description="the passage the door sits on, e.g. N-left")
     colours: list[str] = Field(description="1 or 2 cube colours; holding one of them opens the door")
 
@@ -65,7 +65,7 @@ class ZoneTile(ComponentModel):
     alert: int | None = Field(None, ge=0, le=20, description="alert value, printed red")
     slots: list[str] = Field(default_factory=list, max_length=5, description="info slots, left to right")
     passages: list[str] = Field(default_factory=list, description="N-left … W-right")
-    doors: list[Door] = Field(default_factory=list)
+    doors: list[TileDoor] = Field(default_factory=list)
     effects: list[Effect] = Field(default_factory=list, max_length=4, description="resolved left to right")
 
 
@@ -123,7 +123,7 @@ def passages_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 )
 def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.door: a door sits on a passage of its tile and names 1–2 known cube colours."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, tile in of(deck.components, ZoneTile):
         seen: set[str] = set()
         for i, door in enumerate(tile.doors):
@@ -177,7 +177,7 @@ def doors_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
 )
 def effects_valid(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.effect: known effect types, N in range where the type has an N, letters and camp colours."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, tile in of(deck.components, ZoneTile):
         for i, eff in enumerate(tile.effects):
             yield from effect_problems(comp, f"effects.{i}", eff)
@@ -278,7 +278,7 @@ def slots_need_alert(deck: Deck, pack: Pack) -> Iterable[Problem]:
 )
 def slot_colours_known(deck: Deck, pack: Pack) -> Iterable[Problem]:
     """zone_tile.slot: slot colours are cube colours the pack declares."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(ExpeditionSettings)
     for comp, tile in of(deck.components, ZoneTile):
         yield from unknown_colours(comp, "slots", tile.slots, game, "zone_tile.slot", "slot colour")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from mazmorra.colour import Colour
 from mazmorra.kinds import register
-from mazmorra.model import ComponentModel, Kind
+from mazmorra.model.colour import Colour
+from mazmorra.model.content import ComponentModel, Kind
 
 
 class Card(ComponentModel):

@@ -14,9 +14,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from mazmorra.colour import Colour
 from mazmorra.kinds import register_family, register_shipped_kinds
-from mazmorra.model import Family, Strict, setting_name
+from mazmorra.model.colour import Colour
+from mazmorra.model.content import Family, Strict, setting_name
 
 
 class Player(Strict):
@@ -41,7 +41,7 @@ class CardSet(Strict):
     jump: int = Field(ge=0, le=9, description="how many jump cards")
 
 
-class Settings(Strict):
+class RoomsSettings(Strict):
     """The rotating-rooms kinds' game-wide settings (pack.yaml `game:`)."""
 
     players: dict[Annotated[str, setting_name("player colour")], Player] = Field(
@@ -55,7 +55,7 @@ FAMILY = register_family(
         "rooms",
         "Rotating rooms (spec D): two-sided room tiles with walls, portcullises, pit traps and a rotation gear; "
         "starting lines; character and item tokens; action, combat and jump cards per player colour.",
-        settings=Settings,
+        settings=RoomsSettings,
         reference=Path(__file__).with_name("reference.yaml"),
     )
 )

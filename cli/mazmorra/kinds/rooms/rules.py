@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, family_rule
-from mazmorra.kinds.rooms import FAMILY, Settings
+from mazmorra.kinds.rooms import FAMILY, RoomsSettings
 from mazmorra.kinds.values import of_kind, value
-from mazmorra.model import Component, Pack
+from mazmorra.model.content import Component, Pack
 
 TURN_WORDS = {"cw": "clockwise", "ccw": "counter-clockwise"}
 
@@ -88,7 +88,7 @@ def rooms_pair_up(pack: Pack) -> Iterable[Problem]:
 )
 def card_sets(pack: Pack) -> Iterable[Problem]:
     """Each player colour's cards are the set pack.yaml declares, no more and no fewer."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(RoomsSettings)
     cards = list(of_kind(pack, "player_card"))
     if game is None or not cards:
         return
@@ -135,7 +135,7 @@ def _describe(kind: str, cards: Counter[int]) -> str:
 )
 def one_line_per_colour(pack: Pack) -> Iterable[Problem]:
     """Whichever colours play, each needs its starting line: one per player colour."""
-    game = pack.settings_of(Settings)
+    game = pack.settings_of(RoomsSettings)
     lines = list(of_kind(pack, "start_line"))
     if game is None or not lines:
         return

@@ -1,0 +1,375 @@
+"""The build, in one place: load → validate → localise → lay out → render → write.
+
+Each stage is one module or package with one entry point: `load.load_pack`, `validate.validate`,
+`i18n.localise.localise`, `layout.lay_out`, `render.render` (stage 5: every laid-out document
+through the sinks the options ask for: the print-and-play PDF, PNG, Tabletop Simulator, the
+gallery), then `write.Staging` (stage 6) renames every temporary file into place only if all is
+valid. Each stage returns its result and its problems; nothing else lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.assets import fonts
+from mazmorra.support import gcpolicy
+from mazmorra.source import yamlsafe
+from mazmorra.contracts import Document, Round
+from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
+from mazmorra.i18n import po
+from mazmorra.i18n.checks.coverage import coverage_problems
+from mazmorra.i18n.checks.glossary import glossary_problems
+from mazmorra.i18n.checks.house import house_problems
+from mazmorra.i18n.labels import Labels, choice_labels
+from mazmorra.i18n.checks.literals import literal_problems
+from mazmorra.i18n.localise import localise
+from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
+from mazmorra.assets.icons import IconSet
+from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
+from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.cache.facecache import FaceCache, tool_hash
+from mazmorra.layout.versionstamp import pack_version
+from mazmorra.load import load_pack
+from mazmorra.support.memo import Memo
+from mazmorra.model.content import Deck, Pack
+from mazmorra.support.paths import templates_dir
+from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
+from mazmorra.render.draw import svgforms
+from mazmorra.render.impose import ImposeOptions
+from mazmorra.render.sinks.pdf import PdfSink
+from mazmorra.validate import validate
+from mazmorra.support.atomic import Staging, atomic_write_text
+
+if TYPE_CHECKING:  # a playtest round's machinery is imported by the builds that compare (--changed-since)
+    from mazmorra.rounds import Revision
+
+_DRAFTABLE = frozenset({"i18n.missing", "i18n.fuzzy", "i18n.label", "glossary.term", "glossary.untranslated"})
+_LAYOUT_INDEPENDENT = frozenset(
+    {"i18n.missing", "i18n.fuzzy", "i18n.tokens", "i18n.no-catalogue", "text.too-long"} | _DRAFTABLE
+)
+
+CHANGES = "changes"  # where a round's outputs go, inside the output folder
+Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
+# More sinks, from the caller (the live preview's in-memory gallery), given what every sink shares.
+SinkFactory = Callable[[SinkContext], list[Sink]]
+
+
+def _no_progress(what: str, n: int) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    langs: tuple[str, ...] | None = None  # None: every language of the pack
+    out_dir: Path = Path("output")
+    strict: bool = False  # warnings fail the build
+    draft: bool = False  # missing/stale translations fall back to the source, marked on the component
+    decks: tuple[str, ...] | None = None  # None: every deck
+    changed_only: bool = False  # skip decks whose PDF is newer than every file it was made from (make)
+    outputs: Outputs = field(default_factory=Outputs)  # what stage 5 makes: PDF sheets, PNG, TTS, gallery
+    jobs: int = 1  # worker processes rendering documents (decks x languages) side by side
+    changed_since: Revision | None = None  # print only what changed since then, under <out_dir>/changes/
+    stamp: bool = False  # a playtest build: every face carries the version stamp (off for print shops)
+    cache: bool = True  # faces laid out by earlier builds are taken from <out_dir>/.cache (layout/cache/facecache.py)
+    cache_dir: Path | None = None  # the face cache elsewhere (the live preview's, for the life of the server)
+    values: tuple[tuple[str, str], ...] = ()  # `--set NAME=VALUE`: vars.NAME in templates
+    shrinks: bool = False  # report every text set below its design size (`text.shrunk`; `i18n status`)
+    pseudo: float | None = None  # build the pseudo-locale only, texts this many percent longer (`i18n pseudo`)
+
+
+@dataclass
+class BuildResult:
+    pack: Pack
+    outputs: list[Path] = field(default_factory=list)  # the PDFs written
+    exports: list[str] = field(default_factory=list)  # what the other sinks wrote, one line each
+    warnings: list[Problem] = field(default_factory=list)
+    documents: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
+    components: int = 0
+    faces: int = 0
+    laid_out: list[str] = field(default_factory=list)  # "<lang>/<component>/<side>" laid out, not from the cache
+    pages: int = 0
+    seconds: float = 0.0
+
+
+def build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress = _no_progress,
+    render: bool = True,
+    templates: Templates | None = None,
+    also: SinkFactory | None = None,
+    loaded: Pack | None = None,
+) -> BuildResult:
+    """Build every deck of a pack in the chosen languages; nothing is written unless all is valid.
+
+    A long-running caller (`mazmorra serve`) may keep the compiled `templates` between builds and
+    add sinks of its own (`also`); a caller that has just loaded the pack passes it (`loaded`)."""
+    with gcpolicy.batched():
+        try:
+            return _build(pack_dir, opts, progress, render, templates, also, loaded)
+        finally:
+            _use(None)  # what this build read is kept in its own output folder, not by whatever reads next
+
+
+def _build(
+    pack_dir: Path,
+    opts: BuildOptions,
+    progress: Progress,
+    write: bool,
+    templates: Templates | None,
+    also: SinkFactory | None,
+    loaded: Pack | None,
+) -> BuildResult:
+    t0 = time.perf_counter()
+    cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
+    checks, memo = _stage_memo(cache)
+    if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
+        opts = replace(opts, out_dir=opts.out_dir / CHANGES)
+    pack = loaded or load_pack(pack_dir, memo)  # 1. load
+    sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
+    if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
+        pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
+    decks = _decks(pack, opts.decks)
+    langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
+    version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
+    made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
+    made_with += f" stamp={version}" if opts.stamp else ""
+    made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
+    stale = _stale(pack, decks, langs, opts, made_with)
+    if stale is not None and not any(stale.values()):  # make's no-op: nothing validated, localised or laid out
+        return BuildResult(pack, components=len(pack.components()), seconds=time.perf_counter() - t0)
+    icons = IconSet.for_pack(pack.root)
+    problems = validate(pack, icons)  # 2. validate
+    templates = templates or Templates(pack.root, templates_dir(), cache.beside("templates") if cache else None)
+    docs: list[Document] = []
+    rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
+    labels: dict[str, Labels] = {}
+    used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
+    printed = templates.labels(used)  # the labels the templates print, whatever the language
+    for lang in langs:
+        if stale is not None and not stale[lang]:
+            continue  # every deck's PDF in this language is up to date: not even localised
+        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
+            localisation = pseudo_localise(pack, opts.pseudo)
+            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        else:
+            localisation = localise(pack, lang)
+            labels[lang] = Labels(pack.root, templates_dir(), lang)
+        found = [
+            *localisation.problems,
+            *glossary_problems(pack, localisation, labels[lang], printed, memo),
+            *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
+        ]
+        if opts.pseudo is None:
+            found += house_problems(pack, localisation, memo)  # warnings: the house style of rules text
+        problems += [
+            replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
+        ]  # a draft falls back visibly instead of failing
+        ctx = LayoutContext(
+            pack,
+            localisation,
+            templates,
+            icons,
+            labels[lang],
+            opts.out_dir,
+            opts.draft,
+            opts.stamp,
+            version,
+            opts.values,
+            cache,
+            shrinks=opts.shrinks,
+            printer=opts.outputs.printer,
+        )
+        problems += ctx.problems
+        laid, rnd = _documents(
+            stale[lang] if stale is not None else decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
+        )
+        docs += laid  # 4. lay out: lazily, while stage 5 consumes it
+        if rnd is not None:
+            rounds[lang] = rnd
+    if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
+        raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
+    if opts.changed_only:
+        docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
+    result = BuildResult(pack, components=len(pack.components()))
+    write = write and not any(p.severity is Severity.ERROR for p in problems)  # else: lay out, to report overflows
+    staging = Staging(opts.out_dir)
+    try:
+        sinks: list[Sink] = []
+        if write:
+            shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
+            sinks = make_sinks(shared) + (also(shared) if also else [])
+        with svgforms.using(cache.beside("forms") if cache else None):  # icons' forms kept between builds
+            rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
+        problems = once(problems + rendered.all_problems())
+        result.documents = rendered.by_document()
+        result.faces, result.laid_out = rendered.faces, rendered.laid_out
+        for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
+            labels[lang].missing.update(dict.fromkeys(missing))
+        problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(templates.files(used), pack.spec.languages)
+        _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
+        staging.commit()  # 6. write: every temporary file renamed onto its target
+        for sink in sinks:
+            sink.committed()
+            if isinstance(sink, PdfSink):  # the PDFs are listed one path a line, with their pages counted
+                result.outputs, result.pages = list(sink.outputs), sink.pages
+            else:
+                result.exports += sink.summary()
+        pdfs = [d for d in docs if d.path in set(result.outputs)]
+        _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
+    finally:
+        staging.discard()
+        if cache is not None and result.laid_out:  # only new entries can take it past its bound
+            cache.trim()
+        if checks is not None and memo is not None and memo.written:
+            checks.trim()
+    result.warnings = [p for p in problems if p.severity is Severity.WARNING]
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
+    """The store beside the face cache where stages 1-3 keep what they read and found between builds,
+    and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
+    checks = _checks_of(cache)
+    memo = _EARLY.pop(checks.root, None) if checks is not None else None
+    if memo is not None:  # the command's own load, before the build: what it read is written now
+        memo.flush()
+    elif checks is not None:
+        memo = Memo(checks, tool_hash())
+    _use(memo)
+    return checks, memo
+
+
+def _checks_of(cache: FaceCache | None) -> FaceCache | None:
+    """The store beside the face cache, by its absolute path (whatever the working folder is later)."""
+    return replace(cache.beside("checks"), root=cache.root.parent.resolve() / "checks") if cache is not None else None
+
+
+def _use(memo: Memo | None) -> None:
+    """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
+    yamlsafe.use_memo(memo)
+    po.use_memo(memo)
+    fonts.use_memo(memo)
+
+
+_EARLY: dict[Path, Memo] = {}  # the cache folder -> the memo `load` read it with, not yet written
+
+
+def load(pack_dir: Path, out_dir: Path) -> Pack:
+    """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
+    a caller that looks at the pack before building it (`loaded`); what it would keep there is
+    written only once that build begins (a command stopped before then writes nothing)."""
+    checks = _checks_of(FaceCache.for_output(out_dir))
+    memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
+    if checks is not None and memo is not None:
+        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
+    _use(memo)
+    return load_pack(pack_dir, memo)
+
+
+def _record_for_make(
+    pack: Pack,
+    docs: list[Document],
+    langs: list[str],
+    opts: BuildOptions,
+    made_with: str,
+    staging: Staging,
+) -> None:
+    """What make needs for the next, incremental, build: a dependency file per PDF written, and per
+    language built a stamp rule and the removal of PDFs of decks the pack no longer has."""
+    for doc in docs:
+        atomic_write_text(
+            depfile_path(opts.out_dir, doc.path),
+            make_rule(doc.path, doc.inputs, made_with),
+            staging.scratch,
+        )
+    for lang in langs:
+        if opts.decks is None:  # a deck renamed or removed (or, in a round, unchanged): its old PDF goes too
+            keep = {d.deck_id for d in docs} if opts.changed_since else {d.id for d in pack.decks}
+            forget_removed(opts.out_dir, pack.id, lang, keep)
+        write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
+
+
+def _stale(
+    pack: Pack, decks: list[Deck], langs: list[str], opts: BuildOptions, made_with: str
+) -> dict[str, list[Deck]] | None:
+    """With --changed-only, the decks of each language whose PDF is older than a file it was made from
+    (its dependency file), or was made otherwise: only those are localised, laid out and written. None
+    when every deck is built (not --changed-only; a round; the pseudo-locale; exports besides the PDFs,
+    which keep no dependency files of their own)."""
+    out_ = opts.outputs
+    only_pdfs = out_.pdf and not out_.card_pdfs and out_.printer is None  # (other exports refuse --changed-only)
+    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not only_pdfs:
+        return None
+    out = {}
+    for lang in langs:
+        paths = {d.id: opts.out_dir / pack.id / lang / f"{d.id}.pdf" for d in decks}
+        out[lang] = [
+            d for d in decks if not up_to_date(paths[d.id], depfile_path(opts.out_dir, paths[d.id]), made_with)
+        ]
+    return out
+
+
+def _documents(
+    decks: list[Deck], ctx: LayoutContext, since: Revision | None, sheet: ImposeOptions | None
+) -> tuple[list[Document], Round | None]:
+    """Stage 4's documents in one language: every deck; or, in a round (`--changed-since`), the
+    decks' changed and added components only and, when there are print sheets, the list of those to
+    take out (removed.pdf), with the round as the gallery shows it (the earlier faces)."""
+    if since is None:
+        return [lay_out(deck, ctx) for deck in decks], None
+    from mazmorra.rounds.compare import compared
+    from mazmorra.rounds.removal import removal_document
+
+    changes, rnd = compared(since.folder, ctx.pack.root, ctx.lang, since.rev)
+    printing = changes.to_print()
+    changed = {c.deck for c in changes.changes if c.component in printing}
+    docs = [lay_out(deck, ctx, printing) for deck in decks if deck.id in changed]
+    if len(decks) < len(ctx.pack.decks):  # --deck: only those decks' removals
+        wanted = {d.id for d in decks}
+        changes = replace(changes, changes=tuple(c for c in changes.changes if c.deck in wanted))
+        rnd = replace(rnd, status={c.component: c.status for c in changes.changes})
+    removal = removal_document(changes, ctx, sheet) if sheet is not None else None
+    return docs + ([removal] if removal is not None else []), rnd
+
+
+def _options(sheet: ImposeOptions) -> str:
+    """The print sheet's options as make's dependency files record them: every field by name, not
+    tied to how the class is called."""
+    return json.dumps(asdict(sheet), sort_keys=True)
+
+
+def _languages(pack: Pack, wanted: tuple[str, ...] | None) -> list[str]:
+    if not wanted:
+        return list(pack.spec.languages)
+    unknown = [lang for lang in wanted if lang not in pack.spec.languages]
+    if unknown:
+        raise UsageError(
+            f"pack '{pack.id}' has no language {', '.join(unknown)} (it has {', '.join(pack.spec.languages)})"
+        )
+    return list(wanted)
+
+
+def _decks(pack: Pack, wanted: tuple[str, ...] | None) -> list[Deck]:
+    if not wanted:
+        return list(pack.decks)
+    ids = [d.id for d in pack.decks]
+    unknown = [d for d in wanted if d not in ids]
+    if unknown:
+        raise UsageError(
+            f"pack '{pack.id}' has no deck {', '.join(unknown)}{did_you_mean(unknown[0], ids)} (it has {', '.join(ids)})"
+        )
+    return [d for d in pack.decks if d.id in wanted]
+
+
+def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
+    fatal = [p for p in problems if p.severity is Severity.ERROR or strict]
+    if fatal:
+        raise ContentError(problems)

@@ -1,0 +1,414 @@
+"""Commands that build: `validate`, `build`, `outputs` (for make) and `calibrate`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mazmorra.build.choices import Duplex, Fold, PaperSize, PngProfile, SheetLayout, back_offset_mm, parse_langs
+from mazmorra.commands.app import PanelledCommand, app
+from mazmorra.commands.console import ProgressPrinter, err, escape, guard, out, show_problems, show_summary
+from mazmorra.commands.options import BackOffsetOpt, DraftOpt, LangOpt, OutDirOpt, PacksArg, StrictOpt, pack_dirs
+from mazmorra.errors import ContentError, UsageError
+
+# The library is imported inside each command, only when it runs: `mazmorra --help` and shell
+# completion then start without ReportLab, pydantic or Jinja.
+
+
+@app.command()
+def validate(
+    packs: PacksArg = None,
+    lang: LangOpt = "all",
+    strict: StrictOpt = False,
+    draft: DraftOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and editors).")] = False,
+) -> None:
+    """Check packs against their rules, translations and text boxes; exit 1 on any error."""
+    from mazmorra.build.pipeline import BuildOptions, build
+
+    with guard():
+        failed = False
+        report = []
+        for pack_dir in pack_dirs(packs):
+            try:
+                res = build(
+                    pack_dir,
+                    BuildOptions(langs=parse_langs(lang), strict=strict, draft=draft),
+                    render=False,
+                )
+                problems, ok = res.warnings, True
+            except ContentError as exc:
+                problems, ok = exc.problems, False
+            failed |= not ok
+            report.append({"pack": pack_dir.name, "ok": ok, "problems": [p.as_dict() for p in problems]})
+            if as_json:
+                continue
+            show_problems(problems)
+            if ok:
+                err.print(f"[green]✓[/] {escape(pack_dir.name)}: valid ({len(problems)} warning(s))")
+            else:
+                show_summary(problems, pack_dir.name)
+        if as_json:
+            sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        if failed:
+            raise typer.Exit(1)
+
+
+@app.command("build", cls=PanelledCommand)
+def build_cmd(
+    packs: PacksArg = None,
+    lang: LangOpt = "all",
+    page: Annotated[
+        PaperSize | None,
+        typer.Option(help="PaperSize size (default: the pack's).", rich_help_panel="Print sheets"),
+    ] = None,
+    landscape: Annotated[
+        bool | None,
+        typer.Option(
+            "--landscape/--portrait",
+            help="Sheet orientation for every deck (default: the deck's or pack's `orientation`, else "
+            "whichever fits more pieces a sheet).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = None,
+    duplex: Annotated[
+        Duplex,
+        typer.Option(
+            help="The edge the sheet flips on for duplex backs pages (on "
+            "landscape sheets the long edge is the top), or none: "
+            "no backs.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = Duplex.long,
+    crop_marks: Annotated[
+        bool,
+        typer.Option(
+            "--crop-marks/--no-crop-marks",
+            help="Crop marks outside the bleed.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = True,
+    cut_lines: Annotated[
+        bool,
+        typer.Option("--cut-lines", help="Dashed cut lines across the sheet.", rich_help_panel="Print sheets"),
+    ] = False,
+    margin: Annotated[
+        float,
+        typer.Option(help="Printable margin in mm (at least 5).", min=5.0, rich_help_panel="Print sheets"),
+    ] = 5.0,
+    greyscale: Annotated[
+        bool,
+        typer.Option(
+            "--greyscale",
+            help="Print sheets in shades of grey only (no colour at all).",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
+    ink_saver: Annotated[
+        bool,
+        typer.Option(
+            "--ink-saver",
+            help="Light tints instead of full fills and backgrounds, outlines kept, light text darkened.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = False,
+    layout: Annotated[
+        SheetLayout,
+        typer.Option(
+            help="duplex: backs on their own pages after each fronts page; "
+            "fold: fold-and-glue, each back beside its front across a "
+            "fold line through the page's centre.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = SheetLayout.duplex,
+    fold: Annotated[
+        Fold,
+        typer.Option(
+            help="The fold line of --layout fold: vertical (fronts left, backs "
+            "right), horizontal (fronts top), or auto: whichever fits "
+            "more.",
+            rich_help_panel="Print sheets",
+        ),
+    ] = Fold.auto,
+    back_offset: BackOffsetOpt = None,
+    gutter: Annotated[
+        float,
+        typer.Option(
+            help="mm between neighbouring bleed boxes (crop marks then also sit in the gutters).",
+            min=0.0,
+            max=50.0,
+            rich_help_panel="Print sheets",
+        ),
+    ] = 0.0,
+    bleed: Annotated[
+        float | None,
+        typer.Option(
+            help="Bleed in mm instead of the pack's; 0 abuts the cards, neighbours sharing one cut line.",
+            min=0.0,
+            max=10.0,
+            show_default=False,
+            rich_help_panel="Print sheets",
+        ),
+    ] = None,
+    overlap: Annotated[
+        float,
+        typer.Option(
+            help="mm neighbouring pages of a poster share (a component larger than the sheet prints at "
+            "its true size over several pages, to trim and tape).",
+            min=0.0,
+            max=50.0,
+            rich_help_panel="Print sheets",
+        ),
+    ] = 10.0,
+    out_dir: OutDirOpt = Path("output"),
+    deck: Annotated[
+        list[str] | None, typer.Option("--deck", "-d", metavar="DECK", help="Only this deck (repeatable).")
+    ] = None,
+    changed_only: Annotated[
+        bool,
+        typer.Option(
+            "--changed-only",
+            help="Skip decks whose PDF is newer than every file it was made from (what `make` uses; not --changed-since).",
+        ),
+    ] = False,
+    changed_since: Annotated[
+        str | None,
+        typer.Option(
+            "--changed-since",
+            metavar="REV",
+            help="A playtest round: print only the components changed or added since REV (a git commit or tag, "
+            "or a folder with an earlier copy of the pack), and removed.pdf listing those to take out; under "
+            "<out>/changes/. Not --changed-only.",
+            show_default=False,
+        ),
+    ] = None,
+    strict: StrictOpt = False,
+    draft: DraftOpt = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            metavar="N",
+            help="Worker processes rendering decks and languages side by side [default: MAZMORRA_JOBS, else the number of cores].",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
+    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Print-and-play PDFs.", rich_help_panel="Outputs")] = True,
+    png: Annotated[
+        bool,
+        typer.Option(
+            "--png",
+            help="A PNG per face: output/<pack>/<lang>/png/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    png_profile: Annotated[
+        PngProfile | None,
+        typer.Option(
+            help="PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
+            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
+            "makeplayingcards (poker 822×1122 px).",
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    dpi: Annotated[
+        int | None,
+        typer.Option(
+            help="PNG resolution (default 300; a profile has its own); also the resolution cap of TTS deck images.",
+            show_default=False,
+            min=30,
+            max=1200,
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    png_bleed: Annotated[
+        bool,
+        typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.", rich_help_panel="Outputs"),
+    ] = True,
+    tts: Annotated[
+        bool,
+        typer.Option(
+            "--tts",
+            help="Tabletop Simulator deck images and saved objects: output/<pack>/<lang>/tts/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    tts_url: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="URL each language's tts/ folder will be uploaded to: https://example.org/decks/{lang}, or "
+            "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
+            "(default: file:/// URIs of this machine).",
+            rich_help_panel="Outputs",
+        ),
+    ] = None,
+    card_pdfs: Annotated[
+        bool,
+        typer.Option(
+            "--card-pdfs",
+            help="One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
+            "cut: output/<pack>/<lang>/cards/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    printer: Annotated[
+        str | None,
+        typer.Option(
+            "--printer",
+            metavar="NAME",
+            help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: drivethrucards, "
+            "thegamecrafter, makeplayingcards, printerstudio, home-a4, home-letter, or the pack's "
+            "printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+            rich_help_panel="Outputs",
+            show_default=False,
+        ),
+    ] = None,
+    gallery: Annotated[
+        bool,
+        typer.Option(
+            "--gallery",
+            help="An HTML gallery with translation status: output/<pack>/gallery/index.html.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    cut_file: Annotated[
+        bool,
+        typer.Option(
+            "--cut-file",
+            help="Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
+            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
+            rich_help_panel="Outputs",
+        ),
+    ] = False,
+    stamp: Annotated[
+        bool,
+        typer.Option(
+            "--stamp/--no-stamp",
+            help="A playtest build: every face carries a version stamp in small print (the pack's version and "
+            "a hash of the component's content), as do the TTS descriptions and the gallery. Off by default: "
+            "print-shop files carry none unless asked.",
+        ),
+    ] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="A value templates read as vars.NAME (repeatable): print variants such as "
+            "--set watermark=PLAYTEST, without editing the pack.",
+        ),
+    ] = None,
+) -> None:
+    """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
+    (nothing if invalid)."""
+    from mazmorra.build.args import BuildArgs
+    from mazmorra.build.packpool import Built, build_all
+    from mazmorra.support import gcpolicy
+    from mazmorra.support.workers import default_jobs
+
+    gcpolicy.settle_imports()
+    with guard():
+        args = BuildArgs(
+            lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
+            overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
+            png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
+            changed_since=changed_since, values=tuple(set_ or ()), card_pdfs=card_pdfs, printer=printer,
+            greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
+        )  # fmt: skip
+        args.check()
+        failed: list[str] = []
+
+        def report(built: Built) -> None:
+            for note in built.notes:
+                err.print(escape(note))
+            show_problems(built.problems)
+            if not built.ok:
+                show_summary(built.problems, built.name)
+                failed.append(built.name)
+                return
+            sheets = f"{len(built.outputs)} PDF(s), {built.pages} pages, " if built.outputs or not built.exports else ""
+            err.print(  # print sheets counted when there are any (exports, a printer's files, list their own)
+                f"[green]✓[/] {escape(built.name)}: {sheets}"
+                f"{built.faces} faces ({built.laid_out} laid out, the others from the face cache) in {built.seconds:.1f} s"
+            )
+            for p in built.outputs:
+                out.print(f"  {escape(p)}")
+            for line in built.exports:
+                out.print(f"  {escape(line)}")
+
+        build_all(pack_dirs(packs), args, ProgressPrinter, report)
+        if failed:
+            err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
+            raise typer.Exit(1)
+
+
+@app.command()
+def calibrate(
+    page: Annotated[PaperSize, typer.Option(help="PaperSize size.")] = PaperSize.a4,
+    landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
+    duplex: Annotated[Duplex, typer.Option(help="The edge you flip on (only the instructions change).")] = Duplex.long,
+    back_offset: BackOffsetOpt = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="The PDF to write [default: output/calibration-<page>.pdf].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
+    the --back-offset X,Y for `mazmorra build` off the back's scales."""
+    from mazmorra.render.impose import ImposeOptions
+    from mazmorra.render.impose.calibrate import write_calibration
+
+    with guard():
+        if duplex is Duplex.none:
+            raise UsageError("--duplex none has no backs to calibrate: use long or short")
+        sheet = ImposeOptions(
+            page=page.value,
+            landscape=landscape,
+            duplex=duplex.value,
+            back_offset=back_offset_mm(back_offset),
+        )
+        path = out_path or Path("output") / f"calibration-{page.value}{'-landscape' if landscape else ''}.pdf"
+        write_calibration(path, sheet)
+        err.print(
+            f"[green]✓[/] {escape(path)}: print both pages double-sided ({duplex.value}-edge flip) at actual size"
+        )
+        out.print(f"  {escape(path)}")
+
+
+@app.command()
+def outputs(
+    packs: PacksArg = None,
+    out_dir: OutDirOpt = Path("output"),
+    stamps: Annotated[
+        bool,
+        typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),
+    ] = False,
+) -> None:
+    """Print what a build makes, one path per line (used by the Makefile)."""
+    from mazmorra.build.incremental import listed_stamps, stamp_path
+    from mazmorra.load import load_pack
+
+    with guard():
+        listed = listed_stamps(out_dir, pack_dirs(packs)) if stamps else None
+        if listed is not None:  # what make asks for on every run: from pack.yaml alone, no pack loaded
+            out.print("\n".join(escape(p) for p in listed))
+            return
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            for lang in pack.spec.languages:
+                if stamps:
+                    out.print(escape(stamp_path(out_dir, pack.id, lang)))
+                    continue
+                for d in pack.decks:
+                    out.print(escape(out_dir / pack.id / lang / f"{d.id}.pdf"))

@@ -1,0 +1,279 @@
+"""`mazmorra i18n`: catalogues for translators (update, status, add)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from mazmorra.commands.app import i18n_app
+from mazmorra.commands.console import err, escape, guard, out
+from mazmorra.commands.options import PacksArg, pack_dirs
+from mazmorra.errors import ContentError, Problem, UsageError
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.catalogues.potemplate import Boxes
+    from mazmorra.i18n.labels import Label
+    from mazmorra.layout import Templates
+    from mazmorra.model.content import Pack
+
+
+def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
+    """The labels the templates of the pack's kinds print (and what those templates include), and the
+    words of their enum values; `templates`: the environment to read them with (a new one if None)."""
+    from mazmorra.i18n.labels import choice_labels
+    from mazmorra.layout import Templates
+    from mazmorra.support.paths import templates_dir
+
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    labels = (templates or Templates(pack.root, templates_dir())).labels(names)
+    known = {label.msgid for label in labels}
+    return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
+
+
+@i18n_app.command("extract")
+def i18n_extract(packs: PacksArg = None) -> None:
+    """Write locale/<pack>.pot, the translation template (Weblate, Crowdin, msgmerge, msginit).
+
+    Every text a catalogue translates, with its context, reference and notes; rewritten (and
+    re-dated) only when a text changed.
+    """
+    from mazmorra.i18n.catalogues.potemplate import extract
+    from mazmorra.load import load_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            path, written = extract(pack, _boxes(pack))
+            state = "written" if written else "up to date"
+            err.print(f"[green]✓[/] {escape(_shown(pack, path))}: {state}")
+
+
+def _boxes(pack: Pack) -> Boxes:
+    """The box each text is set in, measured in the source language: the catalogue's budgets."""
+    from mazmorra.layout.text.budget import text_boxes
+
+    return text_boxes(pack)
+
+
+def _shown(pack: Pack, path: Path) -> str:
+    """A pack's file as messages name it: content/<pack>/..., never a path of this machine."""
+    return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
+
+
+@i18n_app.command("update")
+def i18n_update(
+    packs: PacksArg = None,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Write nothing; exit 1 naming each template or catalogue out of date (CI)."),
+    ] = False,
+) -> None:
+    """Refresh locale/<pack>.pot, then create or update locale/<lang>.po for every other language.
+
+    Merges as msgmerge --previous: a changed or renamed text keeps its translation, marked fuzzy;
+    removed texts become obsolete entries; entries that did not change are left exactly as written.
+    """
+    from mazmorra.i18n.catalogues import catalogue
+    from mazmorra.i18n.po import catalogue_path
+    from mazmorra.load import load_pack
+
+    with guard():
+        stale: list[str] = []
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            labels = _pack_labels(pack)
+            boxes = _boxes(pack)
+            if check:
+                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels, boxes)]
+                continue
+            for lang in pack.spec.languages:
+                if lang == pack.spec.source_language:
+                    continue
+                stats = catalogue.update_catalogue(pack, lang, labels, boxes)
+                err.print(
+                    f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
+                    f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
+                )
+            for path in catalogue.update_label_catalogues(pack, labels):
+                err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
+            for path in catalogue.update_records(pack):
+                err.print(f"[green]✓[/] {escape(_shown(pack, path))}: translated cells recorded")
+        for name in stale:
+            err.print(f"[red]✗[/] {escape(name)}: out of date with the pack's texts; run `mazmorra i18n update`")
+        if stale:
+            raise typer.Exit(1)
+
+
+@i18n_app.command("add")
+def i18n_add(
+    lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
+    packs: PacksArg = None,
+) -> None:
+    """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
+    from mazmorra.i18n.catalogues import catalogue
+    from mazmorra.load import load_pack
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            try:
+                path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            err.print(
+                "[green]✓[/] "
+                + escape(
+                    f"{pack.id}: added '{lang}'; translate {path}, then "
+                    f"`mazmorra build {pack.id} --lang {lang}` (or --draft to preview)"
+                )
+            )
+
+
+@i18n_app.command("status")
+def i18n_status(
+    packs: PacksArg = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
+) -> None:
+    """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
+    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.i18n.catalogues import catalogue
+    from mazmorra.layout import Templates
+    from mazmorra.load import load_pack
+    from mazmorra.support.paths import templates_dir
+
+    with guard():
+        report = []
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            templates = Templates(pack.root, templates_dir())  # templates parsed once: for labels and the build
+            labels = _pack_labels(pack, templates)
+            try:
+                problems: list[Problem] = build(
+                    pack_dir, BuildOptions(draft=True, shrinks=True), render=False, templates=templates, loaded=pack
+                ).warnings
+            except ContentError as exc:
+                problems = exc.problems
+            for lang in pack.spec.languages:
+                st = catalogue.catalogue_status(pack, lang, labels)
+                st.overflow = [p for p in problems if p.rule == "text.overflow" and p.lang == lang]
+                st.glossary = [p for p in problems if p.rule.startswith("glossary.") and p.lang == lang]
+                st.shrunk = [p for p in problems if p.rule == "text.shrunk" and p.lang == lang]
+                st.cut = [p for p in problems if p.rule == "text.ellipsized" and p.lang == lang]
+                report.append((pack.id, st))
+        if as_json:
+            sys.stdout.write(
+                json.dumps(
+                    [{"pack": pid, **st.as_dict()} for pid, st in report],
+                    ensure_ascii=False,
+                    indent=2,
+                )
+                + "\n"
+            )
+            return
+        from rich import box
+        from rich.table import Table
+
+        # Box drawing only on a terminal: a pipe or a CI log gets plain columns.
+        table = Table(title="Translations", title_justify="left", box=box.ROUNDED if out.is_terminal else None)
+        for col in (
+            "pack",
+            "lang",
+            "translated",
+            "fuzzy",
+            "untranslated",
+            "obsolete",
+            "in spreadsheets",
+            "overflowing",
+            "shrunk",
+            "cut",
+            "glossary",
+        ):
+            table.add_column(col, justify="left" if col in ("pack", "lang") else "right")
+        for pid, st in report:
+            table.add_row(
+                escape(pid),
+                escape(st.lang + (" (source)" if st.source else "")),
+                f"{st.translated}/{st.total} ({st.percent(st.translated):g}%)",
+                str(st.fuzzy),
+                str(st.untranslated),
+                str(st.obsolete),
+                str(st.from_spreadsheets),
+                str(len(st.overflow or [])),
+                str(len(st.shrunk)),
+                str(len(st.cut)),
+                str(len(st.glossary)),
+            )
+        out.print(table)
+        for pid, st in report:
+            for item in st.items or []:
+                colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
+                out.print(f"[{colour}]{item.state:12}[/] {escape(f'{pid}/{st.lang} {item.loc} {item.ctx}')}")
+            for p in st.overflow or []:
+                out.print(
+                    f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.shrunk:
+                out.print(
+                    f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.cut:
+                out.print(
+                    f"[yellow]{'cut':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+            for p in st.glossary:
+                out.print(
+                    f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
+                )
+
+
+@i18n_app.command("pseudo")
+def i18n_pseudo(
+    packs: PacksArg = None,
+    expand: Annotated[
+        float, typer.Option("--expand", min=0, max=300, help="How much longer every text gets, in percent.")
+    ] = 35.0,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (the PDFs go to <out>/<pack>/qps/).")] = Path(
+        "output"
+    ),
+) -> None:
+    """Build the pseudo-locale (qps): every text accented, bracketed and EXPAND % longer, to find tight boxes.
+
+    Built like any language (PDFs in <out>/<pack>/qps/ when every text fits); lists each box the
+    longer text overflows (error) or fits only by shrinking below its design size (warning), with
+    the YAML line of its source text. Exit 1 when a text overflows.
+    """
+    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.load import load_pack
+
+    with guard():
+        overflowing = 0
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)
+            try:
+                problems: list[Problem] = build(pack_dir, opts, loaded=pack).warnings
+                written = True
+            except ContentError as exc:
+                problems, written = exc.problems, False
+            tight = [
+                p
+                for p in problems
+                if p.rule in ("text.overflow", "text.shrunk", "text.ellipsized", "text.missing-glyph")
+            ]
+            others = [p for p in problems if p not in tight]
+            for p in tight + others:
+                err.print(escape(p.format()))
+            over = sum(p.rule == "text.overflow" for p in tight)
+            overflowing += over
+            shrunk = sum(p.rule == "text.shrunk" for p in tight)
+            cut = sum(p.rule == "text.ellipsized" for p in tight)
+            where = f"; PDFs in {out_dir / pack.id / 'qps'}" if written else "; nothing written"
+            mark = "[red]✗[/]" if over else "[green]✓[/]"
+            said = f"{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk" + (f", {cut} cut" if cut else "")
+            err.print(f"{mark} {escape(said + where)}")
+        if overflowing:
+            raise typer.Exit(1)

@@ -1,0 +1,71 @@
+"""Playtest rounds: `mazmorra diff PACK --since REV` (what changed, judged by what is printed)."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from mazmorra.commands.app import app
+from mazmorra.commands.console import err, escape, guard
+
+
+class DiffFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+
+
+SinceOpt = Annotated[
+    str,
+    typer.Option(
+        "--since",
+        metavar="REV",
+        help="The earlier revision: a git commit, tag or branch of the repository the pack is in, or a "
+        "folder holding an earlier copy of the pack.",
+        show_default=False,
+    ),
+]
+
+
+@app.command()
+def diff(
+    pack: Annotated[
+        str, typer.Argument(metavar="PACK", help="A pack folder or a name under content/.", show_default=False)
+    ],
+    since: SinceOpt,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", "-l", metavar="LANG", help="The language to compare in [default: the pack's source language]."
+        ),
+    ] = None,
+    fmt: Annotated[
+        DiffFormat,
+        typer.Option("--format", help="text (the terminal), markdown (a changelog for playtesters) or json."),
+    ] = DiffFormat.text,
+) -> None:
+    """List every component added, removed or changed since REV, field by field, judged by what is
+    printed; the translations the changes left behind; counts per deck."""
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.load import find_pack
+    from mazmorra.rounds import compare, earlier
+    from mazmorra.rounds.report import report
+    from mazmorra.support.paths import templates_dir
+
+    with guard():
+        pack_dir = find_pack(pack)
+        with earlier(pack_dir, since) as before:
+            if before is None:
+                err.print(f"{escape(pack_dir)} was not in revision {escape(since)}: every component is new")
+            changes = compare(before, pack_dir, lang, since)
+        words = Labels(pack_dir, templates_dir(), changes.lang)
+        sys.stdout.write(report(changes, fmt.value, words))
+        if words.missing:  # the pack's own language: its catalogue gives the changelog's words too
+            err.print(
+                f"[yellow]![/] {len(words.missing)} word(s) of the changelog have no '{escape(changes.lang)}' "
+                f"translation, written in English: add them to {escape(pack_dir / 'locale' / (changes.lang + '.po'))} "
+                f"(msgctxt 'label'): {escape(', '.join(words.missing))}"
+            )

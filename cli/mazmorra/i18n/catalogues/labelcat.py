@@ -1,0 +1,179 @@
+"""The template labels' own catalogues: one source language per catalogue.
+
+Labels are written in English inside templates, so they do not share a catalogue with the pack's
+texts (written in its source language): they live in locale/labels/<lang>.po, with their template
+locale/labels.pot, for every language of the pack but English, the source language included (a
+Spanish pack's Spanish labels). `i18n update` maintains them as msgmerge would, new entries filled
+from the tool's shipped catalogue and from label entries the pack's main catalogue held (as
+`msgmerge --compendium` does), so a pack starts with every label the tool already translates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+
+from mazmorra.i18n.catalogues.msgmerge import WRAP, MergeStats, merge
+from mazmorra.i18n.catalogues.potemplate import DATE_FIELD, POEDIT_BASEPATH, creation_date, date_in
+from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po
+from mazmorra.model.content import Pack
+from mazmorra.support.atomic import atomic_write_text
+from mazmorra.support.paths import templates_dir
+
+
+def template_path(pack: Pack) -> Path:
+    """content/<pack>/locale/labels.pot"""
+    return pack.root / "locale" / "labels.pot"
+
+
+def label_langs(pack: Pack, labels: list[Label]) -> list[str]:
+    """The languages with a label catalogue: all but English (the labels' own), when labels print or
+    printed once (a template that no longer prints any leaves its catalogues' entries obsolete, as
+    msgmerge does, instead of stale)."""
+    if not labels and not template_path(pack).is_file():
+        return []
+    return [lang for lang in pack.spec.languages if lang != TEMPLATE_LANG]
+
+
+def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> list[polib.POEntry]:
+    """The entries of the labels `lang` translates (None: the template's), untranslated."""
+    out = []
+    for label in labels:
+        if lang is not None and lang in dict(label.words):
+            continue  # the kind gives its word in this language: nothing to translate
+        e = polib.POEntry(
+            msgctxt=LABEL_CTX,
+            msgid=label.msgid,
+            msgstr="",
+            comment="label printed by a template",
+            occurrences=[(reference(label.loc.file), str(label.loc.line))] if label.loc else [],
+            flags=["python-format"] if "%(" in label.msgid else [],  # msgfmt --check-format keeps %(n)s
+        )
+        if label.plural:
+            e.msgid_plural = label.plural
+            e.msgstr_plural = {i: "" for i in range(nplurals)}
+        out.append(e)
+    return out
+
+
+def reference(file: str) -> str:
+    """A label's source file as its catalogues name it, the same from whichever folder the command
+    runs: a template by its name, a kind file from its `kinds/` folder (the tool's or the pack's)."""
+    path = file.replace("\\", "/")
+    if "templates/" in path:
+        return path.rsplit("templates/", 1)[-1]
+    if "/kinds/" in f"/{path}":
+        return "kinds/" + f"/{path}".split("/kinds/", 1)[1]
+    return path.rsplit("/", 1)[-1]
+
+
+def _compendium(pack: Pack, lang: str) -> dict[str, polib.POEntry]:
+    """Translated labels to start new entries from: the tool's catalogue, then the pack's main one."""
+    found: dict[str, polib.POEntry] = {}
+    for po in (load_po(templates_dir() / "locale" / f"{lang}.po"), load_po(catalogue_path(pack.root, lang))):
+        for e in po or ():
+            done = all(e.msgstr_plural.values()) if e.msgid_plural else bool(e.msgstr)
+            if e.msgctxt in (None, LABEL_CTX) and not e.obsolete and "fuzzy" not in e.flags and done:
+                found[e.msgid] = e
+    return found
+
+
+def merged_labels(
+    pack: Pack, lang: str, labels: list[Label], date: str, header: dict[str, str], nplurals: int
+) -> tuple[str, bool, MergeStats]:
+    """locale/labels/<lang>.po merged with the labels printed now: text, whether it changed, stats."""
+    path = labels_path(pack.root, lang)
+    load_po(path)  # a malformed catalogue is reported at its line first
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    wanted = label_entries(lang, labels, nplurals)
+    known = {e.msgid for e in polib.pofile(old)} if old is not None else set()
+    compendium = _compendium(pack, lang)
+    for e in wanted:
+        c = compendium.get(e.msgid)
+        if c is not None and e.msgid not in known:
+            if e.msgid_plural:
+                e.msgstr_plural = dict(c.msgstr_plural)
+            else:
+                e.msgstr = c.msgstr
+    text, stats = merge(
+        old,
+        wanted,
+        {**header, "PO-Revision-Date": date, "Language": lang, "X-Source-Language": TEMPLATE_LANG},
+        ensure=POEDIT_BASEPATH,
+        override={DATE_FIELD: date, "X-Source-Language": TEMPLATE_LANG},
+    )
+    return text, text != old, stats
+
+
+def template_text(pack: Pack, labels: list[Label]) -> tuple[str, bool]:
+    """locale/labels.pot now, and whether it differs from the file (kept dated when it does not)."""
+    path = template_path(pack)
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+
+    def text(date: str) -> str:
+        pot = polib.POFile(wrapwidth=WRAP)
+        pot.header = (
+            f"Template labels printed by {pack.spec.name} ({pack.id}): written in English in the templates.\n"
+            "Written by `mazmorra i18n update`; edit the templates, not this file."
+        )
+        pot.metadata = {
+            "Project-Id-Version": f"{pack.id} labels",
+            DATE_FIELD: date,
+            "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+            "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+            "Language-Team": "LANGUAGE <LL@li.org>",
+            "Language": "",
+            "MIME-Version": "1.0",
+            "Content-Type": "text/plain; charset=UTF-8",
+            "Content-Transfer-Encoding": "8bit",
+            "X-Source-Language": TEMPLATE_LANG,
+            **POEDIT_BASEPATH,
+        }
+        for e in label_entries(None, labels):
+            pot.append(e)
+        return str(pot.__unicode__())
+
+    date = date_in(old) if old is not None else None
+    now = text(date or creation_date())
+    if old is not None and old == now:
+        return old, False
+    return (text(creation_date()) if date else now), True
+
+
+def update_labels(
+    pack: Pack, labels: list[Label], header_of: dict[str, dict[str, str]], nplurals: dict[str, int]
+) -> list[Path]:
+    """Write labels.pot and every label catalogue that changed; the paths written."""
+    if not label_langs(pack, labels):
+        return []
+    written = []
+    text, changed = template_text(pack, labels)
+    if changed:
+        atomic_write_text(template_path(pack), text)
+        written.append(template_path(pack))
+    date = date_in(text) or creation_date()
+    for lang in label_langs(pack, labels):
+        po, changed, _ = merged_labels(pack, lang, labels, date, header_of[lang], nplurals[lang])
+        if changed:
+            path = labels_path(pack.root, lang)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, po)
+            written.append(path)
+    return written
+
+
+def stale_labels(
+    pack: Pack, labels: list[Label], header_of: dict[str, dict[str, str]], nplurals: dict[str, int]
+) -> list[Path]:
+    """The label template and catalogues `i18n update` would rewrite (nothing is written)."""
+    if not label_langs(pack, labels):
+        return []
+    text, changed = template_text(pack, labels)
+    stale = [template_path(pack)] if changed else []
+    date = date_in(text) or ""
+    for lang in label_langs(pack, labels):
+        if merged_labels(pack, lang, labels, date, header_of[lang], nplurals[lang])[1]:
+            stale.append(labels_path(pack.root, lang))
+    return stale

@@ -1,0 +1,307 @@
+"""Stage 1 for a pack's own kinds: every `kinds/<name>.yaml` read, checked and turned into a `Kind`
+whose model is built from the declared fields (declared/: subclassing the base kind's model with
+`extends:`), so stages 2–4 and the game families' rules see it exactly like a built-in kind. The
+built-in kinds and families are handed in: the registry (kinds/) uses this module to register the
+kinds a family ships as kind files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import create_model
+
+from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.model.content import GENERIC, ComponentModel, Family, Kind
+from mazmorra.model.declared.fields import DeclError, model_field
+from mazmorra.model.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
+from mazmorra.source.schemas import checked
+from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
+from mazmorra.support.paths import templates_dir
+
+KINDS_DIR = "kinds"
+_DECL_RULES = {
+    "type": "kind.field-type",
+    "values": "kind.field-type",
+    "of": "kind.field-type",
+    "pattern": "kind.field-type",
+    "default": "kind.field-default",
+    "min": "kind.field-limits",
+    "max": "kind.field-limits",
+    "cells": "kind.grid-legend",
+    "marks": "kind.grid-legend",
+    "edges": "kind.grid-legend",
+}
+
+
+class _Known(NamedTuple):
+    """What a kind file may name besides the pack's own kinds: the built-in kinds and the families."""
+
+    kinds: Mapping[str, Kind]
+    families: Mapping[str, Family]
+
+
+def kind_files(pack_dir: Path) -> list[Path]:
+    folder = pack_dir / KINDS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_kinds(
+    pack_dir: Path, builtin: Mapping[str, Kind], families: Mapping[str, Family]
+) -> tuple[dict[str, Kind], list[Problem]]:
+    """The pack's declared kinds by name, in file order, and the problems of their files; a kind
+    extends a built-in one or another of the pack's, and joins one of `families`."""
+    known = _Known(builtin, families)
+    problems: list[Problem] = []
+    found: dict[str, tuple[KindFile, YMap, Loc]] = {}
+    for path in kind_files(pack_dir):
+        try:
+            data = load_yaml(path)
+        except YamlError as exc:
+            problems.append(exc.problem)
+            continue
+        base = Loc(rel(path), 1, 1)
+        if not isinstance(data, YMap):
+            problems.append(Problem("kind.shape", "a kind file is a mapping (name:, fields: ...)", base))
+            continue
+        spec, invalid = checked(KindFile, data, base, f"kind:{path.stem}")
+        problems += invalid
+        if spec is None:
+            continue
+        where = locate(data, ("name",)) or base
+        if spec.name != path.stem:
+            problems.append(
+                Problem(
+                    "kind.name",
+                    f"the file {path.name} declares kind '{spec.name}': name the file {spec.name}.yaml",
+                    where,
+                    f"kind:{spec.name}",
+                    "name",
+                )
+            )
+        elif spec.name in builtin:
+            problems.append(
+                Problem(
+                    "kind.name-taken",
+                    f"'{spec.name}' is a built-in kind; give yours another name (and `extends: {spec.name}` "
+                    "to start from it)",
+                    where,
+                    f"kind:{spec.name}",
+                    "name",
+                )
+            )
+        else:
+            found[spec.name] = (spec, data, base)
+    out: dict[str, Kind] = {}
+    for name in found:
+        problems += _resolve(name, found, out, [], pack_dir, known)[1]
+    return out, problems
+
+
+def _resolve(
+    name: str,
+    found: dict[str, tuple[KindFile, YMap, Loc]],
+    out: dict[str, Kind],
+    chain: list[str],
+    pack_dir: Path,
+    known: _Known,
+) -> tuple[Kind | None, list[Problem]]:
+    """The kind `name` (its bases first, added to `out`) and the problems of its file and theirs."""
+    if name in out:
+        return out[name], []
+    spec, data, base_loc = found[name]
+    base: Kind | None = None
+    problems: list[Problem] = []
+    if spec.extends is not None:
+        where = locate(data, ("extends",)) or base_loc
+        if spec.extends in chain or spec.extends == name:
+            circle = f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}"
+            return None, [Problem("kind.unknown-base", circle, where, f"kind:{name}", "extends")]
+        if spec.extends in found:
+            base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir, known)
+            if base is None:
+                return None, problems  # its own problem is reported
+        else:
+            base = known.kinds.get(spec.extends)
+        if base is None:
+            names = [*known.kinds, *found]
+            unknown = Problem(
+                "kind.unknown-base",
+                f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, names)} "
+                f"(known: {', '.join(sorted(names))})",
+                where,
+                f"kind:{name}",
+                "extends",
+            )
+            return None, [unknown]
+    kind, own = _build(spec, data, base_loc, base, pack_dir, known.families)
+    if kind is not None:
+        out[name] = kind
+    return kind, problems + own
+
+
+def _build(
+    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
+) -> tuple[Kind | None, list[Problem]]:
+    """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""
+    owner = f"kind:{spec.name}"
+    problems: list[Problem] = []
+    definitions: dict[str, Any] = {}
+    declared_at = dict(base.declared_at) if base else {}
+    for fname, decl in spec.fields.items():
+        where = locate(data, ("fields", fname)) or base_loc
+        if fname in RESERVED_FIELDS or not fname.isidentifier() or not fname.islower():
+            problems.append(
+                Problem(
+                    "kind.field-name",
+                    f"'{fname}' cannot be a field name"
+                    + (
+                        " (every component already has id, copies and size)"
+                        if fname in RESERVED_FIELDS
+                        else " (lowercase letters, digits and _)"
+                    ),
+                    where,
+                    owner,
+                    f"fields.{fname}",
+                )
+            )
+            continue
+        try:
+            definitions[fname] = model_field(decl, fname)
+        except DeclError as exc:
+            problems.append(
+                Problem(
+                    _DECL_RULES.get(exc.key, "kind.field-type"),
+                    f"field '{fname}': {exc}",
+                    locate(data, ("fields", fname, exc.key, *((exc.entry,) if exc.entry is not None else ())))
+                    or locate(data, ("fields", fname, exc.key))
+                    or where,
+                    owner,
+                    f"fields.{fname}.{exc.key}",
+                )
+            )
+            continue
+        declared_at[fname] = where
+    base_model = base.model if base else ComponentModel
+    model = create_model("".join(p.capitalize() for p in spec.name.split("_")), __base__=base_model, **definitions)
+    fields: dict[str, FieldDecl] = {**(base.fields if base else {}), **spec.fields}
+    inherited = [t for t in (base.translatable if base else ()) if t not in spec.fields]
+    translatable = (*inherited, *(n for n, d in spec.fields.items() if d.translatable and n in definitions))
+    template = spec.template or (base.template if base else None)
+    if template is None:
+        problems.append(
+            Problem(
+                "kind.template",
+                "a kind that extends no other needs `template:` (its front's template file)",
+                base_loc,
+                owner,
+                "template",
+            )
+        )
+    for key in ("template", "back"):
+        tname = getattr(spec, key)
+        if tname is not None and not template_exists(pack_dir, tname):
+            known = sorted(
+                {p.name for d in (pack_dir / "templates", templates_dir()) if d.is_dir() for p in d.glob("*.j2")}
+            )
+            problems.append(
+                Problem(
+                    "kind.template",
+                    f"template '{tname}' is neither in {rel(pack_dir / 'templates')}/ nor shipped"
+                    f"{did_you_mean(tname, known)}",
+                    locate(data, (key,)) or base_loc,
+                    owner,
+                    key,
+                )
+            )
+    two_sided = spec.two_sided if spec.two_sided is not None else (base.two_sided if base else False)
+    back = None if two_sided else (spec.back or (base.back_template if base else None))
+    count_field = spec.count_field or (base.count_field if base else None)
+    if count_field is not None and count_field not in model.model_fields:
+        problems.append(
+            Problem(
+                "kind.count-field",
+                f"count_field '{count_field}' is not a field of the kind"
+                f"{did_you_mean(count_field, model.model_fields)}",
+                locate(data, ("count_field",)) or base_loc,
+                owner,
+                "count_field",
+            )
+        )
+    family = base.family if base else GENERIC
+    if spec.family is not None:
+        named = _family_named(spec.family, families)
+        family = named or family
+        if named is None:
+            problems.append(
+                Problem(
+                    "kind.family",
+                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, families)} "
+                    f"(families: {', '.join(families)})",
+                    locate(data, ("family",)) or base_loc,
+                    owner,
+                    "family",
+                )
+            )
+    rules = list(base.rules if base else ())
+    rule_locs = data.get("rules")
+    for i, raw in enumerate(spec.rules):
+        loc = rule_locs.locs[i] if rule_locs is not None else base_loc
+        rule, invalid = parse_rule(raw, loc, spec.name)
+        problems += invalid
+        if rule is not None:
+            rules.append(rule)
+    for fname, decl in spec.fields.items():  # a ref field states its own rule
+        for target, path in _refs(decl):
+            rules.append(Rule(_ref_spec(fname, target), locate(data, ("fields", fname, *path)) or base_loc, spec.name))
+    if problems or template is None:
+        return None, problems
+    kind = Kind(
+        name=spec.name,
+        model=model,
+        template=template,
+        back_template=back,
+        family=family,
+        size=spec.size or (base.size if base else "card"),
+        shape=spec.shape or (base.shape if base else "rect"),
+        translatable=translatable,
+        count_field=count_field,
+        deck_rules=base.deck_rules if base else (),
+        pack_rules=base.pack_rules if base else (),
+        two_sided=two_sided,
+        reads_settings=(base.reads_settings if base else False) or any(d.setting for d in fields.values()),
+        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(base_loc.file)}"),
+        fields=fields,
+        rules=tuple(rules),
+        source=base_loc,
+        declared_at=declared_at,
+    )
+    return kind, []
+
+
+def _family_named(name: str, families: Mapping[str, Family]) -> Family | None:
+    """The family a kind file's `family:` names, by its name or a former one (kind files keep working
+    after a family is renamed)."""
+    return families.get(name) or next((f for f in families.values() if name in f.former_names), None)
+
+
+def _refs(decl: FieldDecl) -> list[tuple[str, tuple[str, ...]]]:
+    if decl.type == "ref" and decl.deck:
+        return [(decl.deck, ("deck",))]
+    if decl.type == "list" and decl.item().type == "ref" and decl.item().deck:
+        return [(decl.item().deck or "", ("of", "deck"))]
+    return []
+
+
+def _ref_spec(field: str, deck: str) -> Any:
+    from mazmorra.model.declared.spec import Ref
+
+    return Ref.model_validate({"ref": field, "in": deck})
+
+
+def template_exists(pack_dir: Path, name: str) -> bool:
+    """Whether a template file is found where builds look for it (the pack's, then the shipped ones)."""
+    return (pack_dir / "templates" / name).is_file() or (templates_dir() / name).is_file()

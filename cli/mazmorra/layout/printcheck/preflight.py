@@ -1,0 +1,178 @@
+"""The preflight of a print-shop build (`build --printer NAME`), face by face (rule ids preflight.*),
+each finding at the template element that drew it, as the print checks are:
+
+- **preflight.ink** (error): a colour whose separation in the printer's CMYK profile puts more ink
+  on paper than the printer's limit (`colour: ink_limit:`), e.g. a 300 % rich-black panel for a
+  240 % printer. Every area of a face is drawn in one colour (nothing overprints), so the total ink
+  of an area is that of the colour drawn there last.
+- **preflight.rich-black** (warning): text under 12 pt in a four-colour dark (K 60 % or more with
+  30 % or more of C+M+Y): four plates must register to keep it sharp. Greys and black are K alone.
+- **preflight.safe-area** (warning): text or an icon outside the printer's safe area, where it is
+  stricter than the pack's own (the print check covers the pack's).
+- **preflight.image-dpi** (warning): a raster image placed larger than the printer's resolution
+  allows (fewer pixels per inch than its `dpi`).
+
+What only the written file shows (RGB left in a CMYK file, fonts not embedded) the print-shop sink
+checks on its own output (`render/sinks/cardpdf.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from mazmorra.assets.icons import IconSet
+from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
+from mazmorra.layout.elements.attrs import Owner
+from mazmorra.layout.printcheck.facecheck import safe_area
+from mazmorra.layout.printcheck.ink import inks
+from mazmorra.layout.printcheck.inkindex import Finding
+from mazmorra.printers import Printer
+from mazmorra.printers.cmyk import CmykOutput, ink
+
+SMALL_TEXT_PT = 12.0
+MM_PER_IN = 25.4
+ERRORS = ("preflight.ink",)  # the rest are warnings
+
+
+def _colours(op: Op) -> list[tuple[str, str]]:
+    """(what, colour) of every colour an op draws with."""
+    if isinstance(op, (RectOp, CircleOp, PolyOp)):
+        return [(w, c) for w, c in (("fill", op.fill), ("stroke", op.stroke)) if c]
+    if isinstance(op, LineOp):
+        return [("stroke", op.stroke)] if op.stroke else []
+    if isinstance(op, TextOp):
+        return [("text", op.color)]
+    if isinstance(op, (IconOp, ImageOp)) and op.color:
+        return [("colour", op.color)]
+    return []
+
+
+def _flat(ops: tuple[Op, ...] | list[Op], owners: dict[int, Owner]) -> Iterator[tuple[Op, str | None]]:
+    """Every op with the template element it comes from (a rotated group's ops with the group's)."""
+    for i, op in enumerate(ops):
+        at = owners[i].at if i in owners else None
+        if isinstance(op, RotateOp):
+            yield from ((inner, at) for inner, _ in _flat(op.ops, {}))
+        else:
+            yield op, at
+
+
+def preflight_face(
+    face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float, root_at: str | None = None
+) -> list[Finding]:
+    """Every preflight finding of one face for `printer` (`root_at`: where its <card> element, which
+    sets the background, was written)."""
+    found: list[Finding] = []
+    profile = ink(printer.icc) if printer.colour == "cmyk" and printer.icc else None
+    limit = printer.ink_limit
+    if profile is not None and limit is not None and face.background:
+        total = _total(profile.colour(face.background))
+        if total > limit + 0.5:
+            found.append(Finding("preflight.ink", root_at, _too_much("background", face.background, total, printer)))
+    for op, at in _flat(face.ops, owners):
+        if profile is not None:
+            for what, value in _colours(op):
+                cmyk = profile.colour(value)
+                total = _total(cmyk)
+                if limit is not None and total > limit + 0.5:
+                    found.append(Finding("preflight.ink", at, _too_much(what, value, total, printer)))
+                elif isinstance(op, TextOp) and op.size < SMALL_TEXT_PT and _rich_black(cmyk):
+                    found.append(
+                        Finding(
+                            "preflight.rich-black",
+                            at,
+                            f"{op.size:g} pt text in {value}, a four-colour dark ({_cmyk(cmyk)}): four plates must "
+                            f"register to keep it sharp; use black ({printer.name} prints greys and black in K alone)",
+                        )
+                    )
+        if isinstance(op, ImageOp):
+            found += _image_dpi(op, at, printer)
+            if profile is not None and limit is not None:
+                found += _image_ink(op, at, printer, profile)
+    found += _safe(face, owners, printer, icons, pack_safe)
+    return found
+
+
+def _safe(face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float) -> list[Finding]:
+    """Text and icons outside the printer's safe area, measured from the printer's cut (which, for a
+    face a little smaller than the product, lies a fraction of a millimetre outside the face's trim)."""
+    found = []
+    product = printer.product(face.w, face.h, face.bleed)
+    safe = printer.safe
+    if product is not None:
+        (pw, ph), turned = product[0].trim, product[1]
+        pw, ph = (ph, pw) if turned else (pw, ph)
+        safe = product[0].safe - min((pw - face.w) / 2, (ph - face.h) / 2)  # the cut may lie inside the trim too
+    if safe > pack_safe + 1e-6:
+        for f in safe_area(face, inks(face.ops, owners), safe, icons):
+            message = f.message.split(", inside the")[0] + f", inside {printer.name}'s safe area; move it inwards"
+            found.append(Finding("preflight.safe-area", f.at, message))
+    return found
+
+
+def _total(cmyk: Any) -> float:
+    return round(float(cmyk.cyan + cmyk.magenta + cmyk.yellow + cmyk.black) * 100, 1)
+
+
+def _cmyk(c: Any) -> str:
+    return "C{:.0f} M{:.0f} Y{:.0f} K{:.0f}".format(
+        *(getattr(c, k) * 100 for k in ("cyan", "magenta", "yellow", "black"))
+    )
+
+
+def _rich_black(c: Any) -> bool:
+    return bool(c.black >= 0.6 and c.cyan + c.magenta + c.yellow >= 0.3)
+
+
+def _too_much(what: str, value: str, total: float, printer: Printer) -> str:
+    return (
+        f"{what} {value} separates to {total:.0f} % total ink in the {printer.icc} profile, over {printer.name}'s "
+        f"limit of {printer.ink_limit} %: choose a lighter colour, or black (K alone) for a dark panel"
+    )
+
+
+def _image_ink(op: ImageOp, at: str | None, printer: Printer, profile: CmykOutput) -> list[Finding]:
+    """A raster image whose darkest pixel, separated as the build separates it, passes the ink limit."""
+    from mazmorra.assets import images
+
+    try:
+        data = images.prepared(Path(op.path), op.w, op.h, op.color)
+    except (OSError, ValueError):
+        return []  # an unreadable image is the loader's problem, reported there
+    total = _darkest(profile.name, data)
+    if printer.ink_limit is None or total <= printer.ink_limit + 0.5:
+        return []
+    return [
+        Finding("preflight.ink", at, _too_much(f"image {Path(op.path).name}", "(its darkest pixel)", total, printer))
+    ]
+
+
+@lru_cache(maxsize=64)
+def _darkest(profile: str, data: bytes) -> float:
+    """The total ink (%) of an image's darkest pixel in the profile's CMYK (once per image and size)."""
+    px = ink(profile).image(data).tobytes()
+    return max(sum(px[i : i + 4]) for i in range(0, len(px), 4)) / 2.55
+
+
+def _image_dpi(op: ImageOp, at: str | None, printer: Printer) -> list[Finding]:
+    try:
+        with Image.open(Path(op.path)) as img:
+            w, h = img.size
+    except OSError:
+        return []  # an unreadable image is the loader's problem, reported there
+    dpi = min(w / (op.w / MM_PER_IN), h / (op.h / MM_PER_IN))
+    if dpi + 0.5 >= printer.dpi:
+        return []
+    return [
+        Finding(
+            "preflight.image-dpi",
+            at,
+            f"image {Path(op.path).name} ({w}×{h} px) placed at {op.w:g}×{op.h:g} mm is {dpi:.0f} dpi, below the "
+            f"{printer.dpi} dpi {printer.name} asks for",
+        )
+    ]

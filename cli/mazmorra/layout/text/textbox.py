@@ -1,0 +1,397 @@
+"""The <text> element: a box of card text fitted to its frame (shrunk down to min-size), with
+inline icons, bold and italic runs and paragraphs, laid out once per distinct text and box and
+moved into place; optionally over a filled, rounded frame."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import pairwise
+
+from mazmorra.assets import fonts
+from mazmorra.contracts import IconOp, Op, TextBox, TextOp
+from mazmorra.errors import Problem, Severity
+from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.layout.text import textattrs
+from mazmorra.layout.text.ellipsis import cut_warning, ellipsized
+from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
+from mazmorra.layout.text.segment import SPACE
+from mazmorra.model.cardtext import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
+from mazmorra.model.colour import parse as parse_colour
+from mazmorra.model.colour import with_alpha
+from mazmorra.model.units import PT_PER_MM
+
+TEXT_ATTRS = frozenset(
+    {"x", "y", "w", "h", "size", "min-size", "font", "color", "leading", "align", "valign", "field", "role", "shape"}
+    | {"paragraph-spacing", "number-color", "fill", "stroke", "stroke-width", "r", "padding", "dash", "opacity", "join"}
+    | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize", "cap"}
+)
+SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
+
+
+def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
+    """<text x y w h [size min-size font color leading align valign field]>: a framed text box."""
+    content = (el.text or "").strip()
+    if not content:
+        return
+    k = textattrs.key(el, ox, oy, ctx.printing.min_size)
+    kept = textattrs.known(k)  # every card of a template reads the same attributes: read once
+    at = kept[0] if kept is not None else textattrs.read_frame(el, ox, oy, ctx.printing.min_size)
+    size, role, floor, min_size = at.size, at.role, at.floor, at.min_size
+    fld = el.get("field")
+    issues, spans = span_issues(content, ctx) if "[" in content else ([], ())
+    for issue in issues:
+        ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
+    font = el.get("font", fonts.DEFAULT)
+    faces = ctx.font(font, f"<text font='{font}'>")
+    if ctx.lang_faces is not None:  # the language's own fonts replace the template's (pack.yaml `fonts:`)
+        faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
+    look = kept[1] if kept is not None else textattrs.read_look(el, at)
+    if kept is None:
+        textattrs.keep(k, at, look)
+    round_box = look.round_box
+    style = Style(
+        faces.regular,
+        faces.bold,
+        look.color,
+        look.leading,
+        look.align,
+        look.valign,
+        faces.italic,
+        faces.bold_italic,
+        look.paragraph_spacing,
+        look.inside_color,
+        look.spacing,
+        spans,
+    )
+    if el.get("rotate") is None and ctx.top is not None:  # a design-mode outline (a turned box: not shown)
+        ctx.outlines.append((at.x, at.y, at.w, at.h))
+    if look.frame is not None:  # the box's own frame, behind its text
+        out.append(look.frame)
+    see, outline, outline_width, outline_dash = look.see, look.outline, look.outline_width, look.outline_dash
+    x, y, w, h = look.x, look.y, look.w, look.h
+
+    def lay(text: str) -> TextBlock:
+        lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
+        return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
+
+    cuts = look.cuts
+    block = lay(content)
+    if cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
+        block, cut = ellipsized(content, lay, cuts)
+        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, cuts))
+    for face, missing in block.missing:
+        ctx.problems.append(
+            Problem(
+                "text.missing-glyph",
+                fonts.missing_message(set(missing), face),
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
+    if fld:
+        capacity = (
+            _capacity(content, w, h, style, min_size, ctx.lang_of(fld), role != "body", round_box)
+            if ctx.measure
+            else None
+        )
+        ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
+    if ctx.shrinks and block.fits and block.size < size - 1e-9:
+        ctx.problems.append(
+            Problem(
+                SHRUNK,
+                f"text shrinks from its design size {size:g} pt to {block.size:g} pt to fit its {w:.1f}×{h:.1f} mm "
+                f"box (the minimum is {min_size:g} pt); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                Severity.WARNING,
+                lang=ctx.lang,
+            )
+        )
+    if not block.fits:
+        ctx.problems.append(
+            Problem(
+                "text.overflow",
+                f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt"
+                + (f", the smallest legible size for {role} text" if block.size <= floor else "")
+                + f" (overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
+    for name in block.unknown_icons:
+        ctx.problems.append(
+            Problem(
+                "text.unknown-icon",
+                f"unknown icon '{{{name}}}'",
+                ctx.text_loc(fld),
+                ctx.component,
+                fld,
+                lang=ctx.lang,
+            )
+        )
+    for op in block.ops:  # the block was laid out at (0, 0): move it to the box (built whole: replace() is slow)
+        if isinstance(op, TextOp):
+            ink = op.color if see >= 1 else with_alpha(op.color, see)
+            out.append(
+                TextOp(
+                    op.x + x,
+                    op.y + y,
+                    op.text,
+                    op.font,
+                    op.size,
+                    ink,
+                    op.spacing,
+                    outline,
+                    outline_width,
+                    op.rise,
+                    op.underline,
+                    op.strike,
+                    outline_dash,
+                )
+            )
+        else:
+            out.append(IconOp(op.name, op.x + x, op.y + y, op.size, op.color, see))
+
+
+@lru_cache(maxsize=1024)
+def _capacity(
+    content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
+) -> int:
+    """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
+    a translator's budget, measured with the fitting engine itself."""
+    filler = " ".join(content.split()) + " "
+    if not filler.strip():
+        return 0
+
+    def text(n: int) -> str:
+        cut = (filler * (n // len(filler) + 1))[:n]
+        if cut.rfind("{") > cut.rfind("}"):  # never half an icon token
+            cut = cut[: cut.rfind("{")]
+        return cut.rstrip()
+
+    def fits(n: int) -> bool:
+        return fit(
+            text(n), w * PT_PER_MM, h * PT_PER_MM, style, min_size, min_size, lang, heading=heading, round_box=round_box
+        ).fits
+
+    lo, hi = 0, len(filler)
+    while fits(hi) and hi < 64 * len(filler):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # lo fits, hi does not
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return len(text(lo))
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
+
+    ops: tuple[TextOp | IconOp, ...]
+    size: float
+    fits: bool
+    overflow: float  # mm
+    missing: tuple[tuple[str, frozenset[str]], ...]  # (font, characters it has no glyph for)
+    unknown_icons: tuple[str, ...]
+
+
+@lru_cache(maxsize=512)  # the texts every card repeats (labels, shared lines); a long deck's own texts pass
+def _text_block(
+    content: str,
+    w: float,
+    h: float,
+    style: Style,
+    size: float,
+    min_size: float,
+    lang: str,
+    icon_names: frozenset[str],
+    heading: bool,
+    round_box: bool = False,
+    places: tuple[tuple[str, float, float, float], ...] = (),
+) -> TextBlock:
+    out: list[TextOp | IconOp] = []
+    unknown: list[str] = []
+    missing: dict[str, set[str]] = {}
+    fitted = fit(
+        content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang, heading=heading, round_box=round_box
+    )
+    x = y = 0.0
+    s = fitted.size
+    line_h = s * style.leading / PT_PER_MM
+    total = len(fitted.lines) * line_h + sum(ln.gap_before for ln in fitted.lines) / PT_PER_MM
+    top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(style.valign, 0.0)
+    ascent = s * 0.78 / PT_PER_MM
+    space_pt = fonts.width(" ", style.font, s)
+    justify = style.align == "justify"
+    gaps = 0.0  # paragraph spacing above the line
+    for i, line in enumerate(fitted.lines):
+        lw = line.width / PT_PER_MM
+        lx = x + {"left": 0.0, "center": (w - lw) / 2, "right": w - lw}.get(line.align or style.align, 0.0)
+        items = _justified(line, w * PT_PER_MM) if justify and not line.align and not line.last else line.items
+        gaps += line.gap_before / PT_PER_MM
+        base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
+        run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
+        run_font, run_x, run_end = "", 0.0, 0.0
+        run_span: Span | None = None
+        for placed in items + (None,):
+            part = placed.part if placed is not None else None
+            pfont = style.part_font(part) if isinstance(part, TextPart) else ""
+            pspan = part.span if isinstance(part, TextPart) else None
+            gap = placed.x - run_end if placed is not None else 0.0
+            if run and (
+                pfont != run_font
+                or pspan != run_span
+                or placed is None
+                or gap > space_pt * 1.5
+                or (justify and gap > space_pt * 1.01)
+            ):
+                joined = "".join(run)
+                out.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
+                run = []
+                gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
+                if gone:
+                    missing.setdefault(run_font, set()).update(gone)
+            if placed is None:
+                break
+            px = lx + placed.x / PT_PER_MM
+            if not run and part == SPACE:  # a space held to the next word (segment.held) opens no run: a gap
+                continue
+            if isinstance(part, TextPart):
+                if not run:
+                    run_font, run_x, run_span = pfont, placed.x, pspan
+                elif placed.x - run_end > 1e-6:
+                    run.append(" ")
+                run.append(part.text)
+                run_end = placed.x + placed.width
+            elif isinstance(part, IconPart) and part.inside:
+                _inside(part, px, base, s, style, icon_names, unknown, missing, out, places)
+            elif isinstance(part, IconPart):
+                isz = s * 1.15 / PT_PER_MM
+                if part.name not in icon_names:
+                    unknown.append(part.name)
+                else:
+                    out.append(IconOp(part.name, px, base - isz * 0.82, isz))
+                if part.number is not None:
+                    out.append(
+                        TextOp(
+                            px + isz + s * 0.1 / PT_PER_MM,
+                            base,
+                            number_label(part),
+                            style.bold_font,
+                            s,
+                            style.color,
+                        )
+                    )
+    return TextBlock(
+        tuple(out),
+        fitted.size,
+        fitted.fits,
+        fitted.overflow / PT_PER_MM,
+        tuple((f, frozenset(m)) for f, m in sorted(missing.items())),
+        tuple(unknown),
+    )
+
+
+def spanned(x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None) -> TextOp:
+    """A run of text as drawn: in its span's colour, size, decorations and height when it has one."""
+    if span is None:
+        return TextOp(x, base, text, font, size, style.color, style.spacing * size)
+    rise = {"sup": 0.36, "sub": -0.16}.get(span.shift, 0.0) * size
+    color = style.color
+    if span.color is not None:
+        try:
+            color = parse_colour(span.color)
+        except ValueError:
+            pass  # reported by the text box (span_issues) as an error: the build fails
+    return TextOp(
+        x,
+        base,
+        text,
+        font,
+        size * span.size,
+        color,
+        style.spacing * size * span.size,
+        None,
+        0.0,
+        rise,
+        span.underline,
+        span.strike,
+    )
+
+
+def span_issues(content: str, ctx: FaceContext) -> tuple[list[str], tuple[tuple[str, tuple[str, str, str, str]], ...]]:
+    """A text's span mistakes in words (tags, colours, sizes, fonts), and the faces of its [font=] names."""
+    issues = span_problems(content)
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for m in SPAN.finditer(content):
+        tag, value = m.group(2), m.group(3)
+        if value is None or m.group(1):
+            continue
+        if tag == "color":
+            try:
+                parse_colour(value)
+            except ValueError as exc:
+                issues.append(f"'{m.group(0)}': {exc}")
+        elif tag == "size" and size_ratio(value) == 1.0 and value != "100%":
+            issues.append(f"'{m.group(0)}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
+        elif tag == "font" and value not in found:
+            try:
+                f = ctx.font(value, f"'{m.group(0)}'")
+            except ValueError as exc:
+                issues.append(str(exc))
+                continue
+            found[value] = (f.regular, f.bold, f.italic, f.bold_italic)
+    return issues, tuple(sorted(found.items()))
+
+
+def _justified(line: Line, width: float) -> tuple[Placed, ...]:
+    """A line's parts spread so it fills the box's width (pt): the spare room shared between its
+    word gaps (a word's own parts, a hyphenated piece or bold inside a word, stay together)."""
+    gaps = sum(1 for a, b in pairwise(line.items) if b.x - (a.x + a.width) > 1e-6)
+    spare = width - line.width
+    if gaps == 0 or spare <= 0:
+        return line.items
+    out, k = [line.items[0]], 0
+    for a, b in pairwise(line.items):
+        k += b.x - (a.x + a.width) > 1e-6
+        out.append(replace(b, x=b.x + spare * k / gaps))
+    return tuple(out)
+
+
+def _inside(
+    part: IconPart,
+    px: float,
+    base: float,
+    s: float,
+    style: Style,
+    icon_names: frozenset[str],
+    unknown: list[str],
+    missing: dict[str, set[str]],
+    out: list[TextOp | IconOp],
+    places: tuple[tuple[str, float, float, float], ...] = (),
+) -> None:
+    """An icon with its number drawn inside (a coin with 3 in it): centred, or where the pack's
+    icons.yaml places it for this icon."""
+    dx, dy, scale = next(((x, y, k) for n, x, y, k in places if n == part.name), (0.0, 0.0, 1.0))
+    isz = s * INSIDE_SCALE / PT_PER_MM
+    top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
+    if part.name not in icon_names:
+        unknown.append(part.name)
+    else:
+        out.append(IconOp(part.name, px, top, isz))
+    label = number_label(part)
+    nsize = s * INSIDE_SCALE * INSIDE_NUMBER * scale
+    nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
+    gone = fonts.missing_chars(label, style.bold_font)
+    if gone:
+        missing.setdefault(style.bold_font, set()).update(gone)
+    cap = nsize * 0.72 / PT_PER_MM
+    cx, cy = px + isz / 2 + dx * isz, top + isz / 2 + dy * isz
+    out.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))

@@ -1,0 +1,225 @@
+"""A deck's file, YAML or spreadsheet, as located entries: one mapping of field values per
+component (each value knowing its line or cell) plus the translations a spreadsheet carries. What
+stage 1 reads before it knows which kind each entry is."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
+from mazmorra.load import spreadsheet
+from mazmorra.load.slugs import MAX_ID, slug
+from mazmorra.load.workbook import is_spreadsheet
+from mazmorra.model.content import Kind, PackSpec
+from mazmorra.source.yamlsafe import YamlError, YList, YMap, load_yaml
+from mazmorra.support.limits import DECK_COMPONENTS
+
+
+@dataclass
+class Entry:
+    """One component as written: its fields and, from a spreadsheet, its translations."""
+
+    fields: YMap
+    loc: Loc
+    translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)
+    from_spreadsheet: bool = False
+
+
+def read_entries(
+    path: Path,
+    spec: PackSpec,
+    worksheet: str | None,
+    deck: str,
+    kind_of: Callable[[str], Kind | None],
+    default: Kind,
+) -> tuple[list[Entry] | None, list[Problem]]:
+    """Every entry of a deck file and their problems; None when the file cannot be read at all."""
+    if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
+        table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
+        if table is None:
+            return None, problems
+        problems += _check_columns(table, deck, kind_of, default)
+        problems += _ids_from_names(table, deck)
+        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows], problems
+    problems = []
+    if worksheet is not None:
+        problems.append(
+            Problem(
+                "spreadsheet.name",
+                "`sheet:` names a worksheet of an .xlsx or .ods deck file",
+                Loc(rel(path)),
+                f"deck:{deck}",
+            )
+        )
+    try:
+        data = load_yaml(path)
+    except YamlError as exc:
+        return None, [*problems, exc.problem]
+    if not isinstance(data, YList):
+        not_list = "a deck file must be a YAML list of components (or a .csv, .xlsx or .ods spreadsheet)"
+        where = getattr(data, "loc", Loc(rel(path), 1, 1))
+        return None, [*problems, Problem("deck.shape", not_list, where, f"deck:{deck}")]
+    if len(data) > DECK_COMPONENTS:  # refused before any component is validated
+        too_many = f"the deck file holds {len(data):,} components; a deck holds at most {DECK_COMPONENTS:,}"
+        return None, [*problems, Problem("deck.too-many", too_many, data.locs[DECK_COMPONENTS], f"deck:{deck}")]
+    out = []
+    for j, item in enumerate(data):
+        if not isinstance(item, YMap):
+            problems.append(Problem("deck.shape", "each component must be a mapping", data.locs[j], f"deck:{deck}"))
+            continue
+        out.append(Entry(item, data.locs[j]))
+    return out, problems
+
+
+def _check_columns(
+    table: spreadsheet.Spreadsheet,
+    deck: str,
+    kind_of: Callable[[str], Kind | None],
+    default: Kind,
+) -> list[Problem]:
+    """Each column names a field of a kind the spreadsheet holds (one located problem per column, not
+    per row); a column that does not is dropped from every row."""
+    problems: list[Problem] = []
+    used = [default] + [
+        k
+        for r in table.rows
+        if isinstance(r.values.get("kind"), str)
+        for k in [kind_of(r.values["kind"])]
+        if k is not None
+    ]
+    fields: dict[str, Any] = {}
+    for kind in used:
+        for name, info in kind.model.model_fields.items():
+            fields.setdefault(name, info)
+    texts = {t for k in used for t in k.translatable}
+    bad: set[tuple[str, str | None]] = set()
+    for (name, lang), where in table.columns.items():
+        if lang is None and name != "kind" and name not in fields:
+            problems.append(
+                Problem(
+                    "spreadsheet.unknown-field",
+                    f"column '{name}' is not a field of kind '{default.name}'{did_you_mean(name, fields)} "
+                    f"(fields: {', '.join(fields)})",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+        elif lang is None and name in fields and spreadsheet.shape(fields[name].annotation) == "nested":
+            problems.append(
+                Problem(
+                    "spreadsheet.nested",
+                    f"field '{name}' holds nested data, which a cell cannot: write this deck in YAML",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+        elif lang is not None and name not in texts:
+            what = "is not a field" if name not in fields else "is not a text field (only texts are translated)"
+            problems.append(
+                Problem(
+                    "spreadsheet.translation",
+                    f"column '{name}@{lang}': '{name}' {what}{did_you_mean(name, texts)}",
+                    where,
+                    f"deck:{deck}",
+                    name,
+                )
+            )
+            bad.add((name, lang))
+    for row in table.rows:
+        for name, lang in bad:
+            if lang is None:
+                row.values.pop(name, None)
+                row.values.locs.pop(name, None)
+            else:
+                row.translations.get(lang, {}).pop(name, None)
+    return problems
+
+
+def _ids_from_names(table: spreadsheet.Spreadsheet, deck: str) -> list[Problem]:
+    """A row without an `id` takes a slug of its `name` (a Squib or nanDECK sheet has no ids); a
+    slug already taken gets `-2`, `-3`… and a warning, since that id then depends on row order."""
+    problems: list[Problem] = []
+    used = {str(r.values["id"]): r.values.locs.get("id", r.values.loc) for r in table.rows if "id" in r.values}
+    for n, row in enumerate(table.rows, start=1):
+        name = row.values.get("name")
+        if "id" in row.values or name is None:
+            continue  # no name either: the model reports the missing id
+        where = row.values.locs.get("name", row.values.loc)
+        base = slug(str(name)) or f"{slug(deck) or 'row'}-{n}"
+        given, k = base, 1
+        while given in used:
+            k += 1
+            given = f"{base[: MAX_ID - 1 - len(str(k))]}-{k}"
+        if given != base:
+            problems.append(
+                Problem(
+                    "spreadsheet.id-collision",
+                    f"no id: the name '{name}' gives '{base}', already the id at {used[base]}; this row is "
+                    f"'{given}', which changes if rows move: add an `id` column to keep ids (and the "
+                    "translations filed under them) stable",
+                    where,
+                    given,
+                    "id",
+                    Severity.WARNING,
+                )
+            )
+        used[given] = where
+        row.values["id"] = given
+        row.values.locs["id"] = where
+    return problems
+
+
+def coerced(entry: Entry, kind: Kind) -> YMap:
+    """An entry's fields as its kind's model takes them: a spreadsheet's cells converted by each
+    field's type (numbers, true/false, `;`-separated lists); a YAML entry unchanged. `kind` is
+    never a field."""
+    out = YMap({k: v for k, v in entry.fields.items() if k != "kind"})
+    out.loc, out.locs = entry.fields.loc, entry.fields.locs
+    if not entry.from_spreadsheet:
+        return out
+    shapes = _cell_shapes(kind)
+    for name, value in list(out.items()):
+        if name not in shapes:
+            continue
+        what, item = shapes[name]
+        out[name] = spreadsheet.split_list(value, item) if what == "list" else spreadsheet.cell_value(value, what)
+    return out
+
+
+_SHAPES: weakref.WeakKeyDictionary[type, dict[str, tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def _cell_shapes(kind: Kind) -> dict[str, tuple[str, str]]:
+    """field -> (what a cell of it holds, what a list's items hold): worked out once per kind's
+    model, not once per row (a declared kind's model goes when the kind does)."""
+    found = _SHAPES.get(kind.model)
+    if found is None:
+        found = {}
+        for name, info in kind.model.model_fields.items():
+            what = spreadsheet.shape(info.annotation)
+            found[name] = (what, spreadsheet.item_shape(info.annotation) if what == "list" else "")
+        _SHAPES[kind.model] = found
+    return found
+
+
+def translations(entry: Entry, kind: Kind) -> dict[str, dict[str, tuple[str, Loc]]]:
+    """A spreadsheet entry's translations by language and text key (`tags.2` for a list's second item)."""
+    out: dict[str, dict[str, tuple[str, Loc]]] = {}
+    for lang, cells in entry.translations.items():
+        for name, (value, loc) in cells.items():
+            if name not in kind.translatable:
+                continue
+            if _cell_shapes(kind).get(name, ("", ""))[0] == "list":
+                for i, item in enumerate(spreadsheet.split_list(value, "str")):
+                    out.setdefault(lang, {})[f"{name}.{i + 1}"] = (str(item), loc)
+            else:
+                out.setdefault(lang, {})[name] = (spreadsheet.cell_value(value, "str"), loc)
+    return out

@@ -1,0 +1,134 @@
+"""A duplex calibration sheet: print it double-sided, hold it to the light, read the back offset.
+
+Both pages carry the same centred target, millimetre scales and corner crosses, so a printer that
+registers its backs exactly prints them on top of each other. The back is read upright, against
+the light: where the front's centre cross falls on the back's scales is the `--back-offset X,Y`
+that moves the backs onto their fronts (+X right, +Y down, as the back page reads).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from mazmorra.assets import fonts
+from mazmorra.model.units import PT_PER_MM as K
+from mazmorra.render.impose import ImposeOptions
+from mazmorra.support.atomic import atomic_write_bytes
+
+SCALE = 10  # mm each way from the centre
+CORNER_INSET = 20.0  # mm from each page edge to a corner cross
+GRID = 30  # mm each way: the light 5 mm grid around the target
+SCALE_AT = 20.0  # mm from the centre to the X scale (below) and the Y scale (right)
+
+
+def calibration_pdf(sheet: ImposeOptions) -> bytes:
+    """The two pages: front, then back (moved by sheet.back_offset, to check a measured offset)."""
+    fonts.register_all()
+    pw, ph = sheet.size
+    buf = io.BytesIO()
+    c = Canvas(
+        buf,
+        pagesize=(pw * K, ph * K),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.register(fonts.DEFAULT),
+        lang="en",
+    )
+    c.setTitle(f"mazmorra duplex calibration ({sheet.page.upper()})")
+    c.setAuthor("mazmorra")
+    c.setCreator("mazmorra")
+    _side(c, sheet, back=False)
+    _side(c, sheet, back=True)
+    c.save()
+    return buf.getvalue()
+
+
+def write_calibration(path: Path, sheet: ImposeOptions) -> None:
+    atomic_write_bytes(path, calibration_pdf(sheet))
+
+
+def _side(c: Canvas, sheet: ImposeOptions, back: bool) -> None:
+    pw, ph = sheet.size
+    dx, dy = sheet.back_offset if back else (0.0, 0.0)
+
+    def X(x: float) -> float:  # mm from the left (moved on the back) -> pt
+        return (x + dx) * K
+
+    def Y(y: float) -> float:  # mm from the top (moved on the back) -> pt from the bottom
+        return (ph - y - dy) * K
+
+    def line(x1: float, y1: float, x2: float, y2: float) -> None:
+        c.line(X(x1), Y(y1), X(x2), Y(y2))
+
+    def text(x: float, y: float, s: str, size: float = 7, font: str = "sans", centred: bool = True) -> None:
+        c.setFont(fonts.register(font), size)
+        (c.drawCentredString if centred else c.drawString)(X(x), Y(y), s)
+
+    cx, cy = pw / 2, ph / 2
+    c.setStrokeColor(HexColor("#cccccc"))  # a light 5 mm grid around the target
+    c.setLineWidth(0.2)
+    for g in range(-GRID, GRID + 1, 5):
+        line(cx + g, cy - GRID, cx + g, cy + GRID)
+        line(cx - GRID, cy + g, cx + GRID, cy + g)
+    c.setStrokeColor(HexColor("#000000"))
+    c.setLineWidth(0.4)
+    for r in (3, 8):
+        c.circle(X(cx), Y(cy), r * K, stroke=1, fill=0)
+    line(cx - GRID - 5, cy, cx + GRID + 5, cy)  # the centre cross: its lines run through both scales
+    line(cx, cy - GRID - 5, cx, cy + GRID + 5)
+    # X is read where the other side's vertical line crosses the scale below the centre, Y where its
+    # horizontal line crosses the scale right of the centre: half-millimetre ticks, numbered every 5.
+    sx, sy = cx + SCALE_AT, cy + SCALE_AT
+    c.setLineWidth(0.25)
+    line(cx - SCALE, sy, cx + SCALE, sy)
+    line(sx, cy - SCALE, sx, cy + SCALE)
+    for i in range(-2 * SCALE, 2 * SCALE + 1):
+        v = i / 2
+        n = 3.0 if i % 10 == 0 else 2.0 if i % 2 == 0 else 1.0
+        line(cx + v, sy, cx + v, sy - n)
+        line(sx, cy + v, sx - n, cy + v)
+        if i % 10 == 0:
+            label = f"{v:+g}" if v else "0"
+            text(cx + v, sy + 3.5, label, 7)
+            text(sx + 1.5, cy + v + 1, label, 7, centred=False)
+    text(cx + SCALE + 3, sy + 1, "X mm (+ right)", 7, "sans-bold", centred=False)
+    text(sx - 2, cy + SCALE + 5, "Y mm (+ down)", 7, "sans-bold")
+    c.setLineWidth(0.4)
+    for x in (
+        CORNER_INSET,
+        pw - CORNER_INSET,
+    ):  # corner crosses: the offset should match the centre's
+        for y in (CORNER_INSET, ph - CORNER_INSET):
+            line(x - 5, y, x + 5, y)
+            line(x, y - 5, x, y + 5)
+            c.circle(X(x), Y(y), 2 * K, stroke=1, fill=0)
+    text(cx, 16, "↑ TOP ↑", 9, "sans-bold")
+    name = f"{sheet.page.upper()}{' landscape' if sheet.landscape else ''}"
+    flip = {"long": "long edge", "short": "short edge"}.get(sheet.duplex, "long edge")
+    if not back:
+        text(cx, 30, f"mazmorra duplex calibration · FRONT · {name}", 11, "sans-bold")
+        lines = [
+            f"1. Print both pages double-sided, flipping on the {flip}, at actual size (100%, no 'fit to page').",
+            "2. Hold the sheet up to a light with the BACK facing you, upright (↑ TOP at the top).",
+            "3. Read where this side's centre cross shows through on the back's scales:",
+            "   X on the horizontal scale (+ right), Y on the vertical one (+ down).",
+            "4. Build with --back-offset X,Y (e.g. --back-offset 1.5,-0.5), then print this sheet again",
+            "   with the same --back-offset: both sides' marks should now coincide.",
+        ]
+    else:
+        text(cx, 30, f"BACK · read here · {name}", 11, "sans-bold")
+        lines = [
+            "The front's centre cross falls at X, Y on these scales: pass --back-offset X,Y.",
+            "The four corner crosses should be off by as much as the centre; if they differ, the printer",
+            "scales or skews its backs: print at actual size. If ↑ TOP points down through the paper,",
+            f"the sheet was flipped on the other edge: use --duplex {'short' if flip == 'long edge' else 'long'}.",
+        ]
+        if dx or dy:
+            lines.append(f"This back is already moved by --back-offset {dx:g},{dy:g}.")
+    for i, s in enumerate(lines):
+        text(cx - 80, ph - 50 + 5 * i, s, 8, centred=False)
+    c.showPage()

@@ -1,0 +1,231 @@
+"""Print-shop PDFs: every face on a page of its own, trimmed to its bleed, TrimBox at the cut.
+
+`--card-pdfs` writes one PDF per component (its front page, then its back page) under
+output/<pack>/<lang>/cards/<deck>/; `--printer NAME` writes the files a printer profile asks for
+(`mazmorra.printers`: one PDF per card or per face, one per deck with fronts and backs interleaved
+in the printer's order, or a fronts file and a backs file) under output/<pack>/<lang>/<printer>/.
+A face whose size the printer sells prints on that product's page (trim plus the printer's bleed),
+its trim centred on the product's; a size the printer does not sell is a warning and prints on a
+page of its own bleed box. No crop marks and no cut guide: a print shop cuts by the TrimBox.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mazmorra.contracts import Document, Face, Item
+from mazmorra.errors import Problem, Severity, rel
+from mazmorra.printers import cmyk
+from mazmorra.render.draw import pdfx
+from mazmorra.render.draw.boxes import set_boxes
+from mazmorra.render.draw.pdfpages import DocMeta, K, PdfPages
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+
+if TYPE_CHECKING:
+    from mazmorra.printers import Printer
+
+PDF_LAYOUTS = ("per-card", "per-face", "deck-front-first", "deck-back-first", "fronts-backs")
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The page one face prints on: its size and where the face's trim goes on it (mm)."""
+
+    w: float
+    h: float
+    x: float  # the face's trim
+    y: float
+    tx: float  # the printer's trim (its cut): inset from the page's edges
+    ty: float
+
+
+def face_sheet(face: Face, printer: Printer | None) -> tuple[Sheet, bool]:
+    """The page of one face (the printer's product when it sells the size) and whether it is one of
+    the printer's products."""
+    b = face.bleed
+    found = printer.product(face.w, face.h, b) if printer is not None else None
+    if found is None:
+        return Sheet(face.w + 2 * b, face.h + 2 * b, b, b, b, b), printer is None
+    product, turned = found
+    tw, th = product.trim[::-1] if turned else product.trim
+    pw, ph = tw + 2 * product.bleed, th + 2 * product.bleed
+    return Sheet(pw, ph, (pw - face.w) / 2, (ph - face.h) / 2, product.bleed, product.bleed), True
+
+
+class _File:
+    """One PDF being written, a face per page."""
+
+    def __init__(self, sink: CardPdfSink, doc: Document, target: Path):
+        ctx = sink.ctx
+        meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
+        self.target = target
+        self.staged = ctx.stage(target)
+        printer = sink.printer
+        ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
+        self.pdf = ShopPages(self.staged, (10.0, 10.0), meta, ctx.icons, ink)
+        if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
+            pdfx.mark(self.pdf.c, printer.pdf, ink)
+
+    def face(self, face: Face, sheet: Sheet, reused: bool) -> None:
+        pdf = self.pdf
+        pdf.c.setPageSize((sheet.w * K, sheet.h * K))
+        pdf.size = (sheet.w, sheet.h)
+        pdf.page_h = sheet.h
+        if face.background and face.shape == "rect":  # the product's bleed may reach past the face's own
+            pdf.c.setFillColor(pdf.colour(face.background))
+            pdf.c.rect(0, 0, sheet.w * K, sheet.h * K, stroke=0, fill=1)
+        pdf.draw_face(face, sheet.x, sheet.y, reused)
+        trim = (sheet.tx, sheet.ty, sheet.w - sheet.tx, sheet.h - sheet.ty)  # the printer's cut
+        set_boxes(pdf.c, (sheet.w, sheet.h), trim, (0.0, 0.0, sheet.w, sheet.h))
+        pdf.c.showPage()
+        pdf.pages += 1
+
+
+class ShopPages(PdfPages):
+    """Pages without the home cutter's guides (a print shop cuts by the TrimBox)."""
+
+    def _after_face(self, face: Face, x0: float, y0: float) -> None:
+        pass
+
+
+class CardPdfSink(Sink):
+    name = "cards"
+    option = "--card-pdfs"
+    docs = "docs/printing.md#per-card-pdfs"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        self.printer = ctx.outputs.printer
+        self.layout = self.printer.layout if self.printer is not None else "per-card"
+        self.naming = self.printer.naming if self.printer is not None else "{deck}/{component}.pdf"
+        self._open: dict[str, _File] = {}
+        self._n = 0
+        self._pages = 0  # of the current document
+        self.pages = 0  # of the build
+        self._rows: list[list[str]] = []
+        self._unsold: set[tuple[float, float]] = set()
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.card_pdfs or (outputs.printer is not None and outputs.printer.layout in PDF_LAYOUTS)
+
+    def folder(self, doc: Document) -> Path:
+        return self.out_dir / self.pack.id / doc.lang / (self.printer.id if self.printer is not None else "cards")
+
+    def _path(self, doc: Document, component: str = "", side: str = "") -> Path:
+        name = self.naming.format(deck=doc.deck_id, n=self._n, component=component, side=side, lang=doc.lang)
+        return self.folder(doc) / name
+
+    def start(self, doc: Document) -> None:
+        self._open, self._n, self._rows, self._unsold, self._pages = {}, 0, [], set(), 0
+        if self.layout in ("deck-front-first", "deck-back-first"):
+            self._open["deck"] = _File(self, doc, self._path(doc))
+        elif self.layout == "fronts-backs":
+            self._open["front"] = _File(self, doc, self._path(doc, side="front"))
+            if any(doc.backs):
+                self._open["back"] = _File(self, doc, self._path(doc, side="back"))
+
+    def _sheet(self, doc: Document, face: Face) -> Sheet:
+        sheet, sold = face_sheet(face, self.printer)
+        if not sold and (face.w, face.h) not in self._unsold and self.printer is not None:
+            self._unsold.add((face.w, face.h))
+            sells = ", ".join(f"{p.name} {p.trim[0]:g}×{p.trim[1]:g} mm" for p in self.printer.products) or "nothing"
+            self.problem(
+                Problem(
+                    "printer.size",
+                    f"{face.w:g}×{face.h:g} mm components are not a product of {self.printer.name} (it sells: "
+                    f"{sells}; profile {rel(self.printer.loc.file)}): written at their own size",
+                    self.pack.deck(doc.deck_id).loc,
+                    face.component,
+                    lang=doc.lang,
+                    severity=Severity.WARNING,
+                )
+            )
+        return sheet
+
+    def add(self, doc: Document, item: Item) -> None:
+        self._n += 1
+        faces = [item.front] + ([item.back] if item.back is not None else [])
+        sheets = [self._sheet(doc, f) for f in faces]
+        comp = item.front.component
+        if self.layout == "per-card":
+            file = _File(self, doc, self._path(doc, comp))
+            for face, sheet in zip(faces, sheets):
+                file.face(face, sheet, False)
+            self._close(file, doc)
+        elif self.layout == "per-face":
+            for face, sheet in zip(faces, sheets):
+                file = _File(self, doc, self._path(doc, comp, face.side))
+                file.face(face, sheet, False)
+                self._close(file, doc)
+        else:
+            order = list(zip(faces, sheets))
+            if self.layout == "deck-back-first":
+                order.reverse()
+            for _ in range(item.copies):
+                for face, sheet in order:
+                    file = self._open["deck"] if "deck" in self._open else self._open[face.side]
+                    file.face(face, sheet, item.copies > 1 or (face.side == "back" and item.shared_back))
+        self._rows.append([str(self._n), comp, item.name, str(item.copies)])
+
+    def _close(self, file: _File, doc: Document) -> None:
+        file.pdf.save()
+        self._pages += file.pdf.pages
+        self._part.written.setdefault(file.target.parent, set()).add(file.target)
+        if self.printer is not None:  # the preflight of what only the written file shows
+            data = file.staged.read_bytes()
+            rgb, fonts = pdfx.leftovers(data)
+            if self.printer.pdf == "PDF/X-1a:2003" and pdfx.transparent(data):
+                msg = (
+                    f"{file.target.name}: transparency (an image's alpha or a colour's opacity), which PDF/X-1a forbids"
+                )
+                self.problem(
+                    Problem(
+                        "preflight.transparency",
+                        msg,
+                        self.pack.deck(doc.deck_id).loc,
+                        f"deck:{doc.deck_id}",
+                        lang=doc.lang,
+                    )
+                )
+            where = self.pack.deck(doc.deck_id).loc
+            if rgb and self.printer.colour == "cmyk":
+                msg = f"{file.target.name}: RGB colour left in a CMYK file for {self.printer.name}"
+                self.problem(Problem("preflight.rgb", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
+            if fonts:
+                msg = f"{file.target.name}: fonts not embedded ({', '.join(fonts)}); {self.printer.name} needs every font embedded"
+                self.problem(Problem("preflight.fonts", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
+
+    def end(self, doc: Document) -> Part:
+        for file in self._open.values():
+            self._close(file, doc)
+        self._open = {}
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["n", "component", "name", "copies"])
+        w.writerows(self._rows)
+        self.write(self.folder(doc) / f"{doc.deck_id}-cards.csv", buf.getvalue().encode("utf-8"))
+        part = super().end(doc)
+        part.data = self._pages
+        return part
+
+    def committed(self) -> None:
+        for folder in {self.folder_root(f) for f in self.written}:
+            prune(folder, {p for files in self.written.values() for p in files}, (".pdf", ".csv"))
+
+    def folder_root(self, folder: Path) -> Path:
+        """The sink's own folder (output/<pack>/<lang>/<printer or cards>) a written folder is in."""
+        rel = folder.relative_to(self.out_dir / self.pack.id)
+        return self.out_dir / self.pack.id / rel.parts[0] / rel.parts[1]
+
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        self.pages += part.data or 0
+
+    def summary(self) -> list[str]:
+        pdfs = {folder: sum(1 for f in files if f.suffix == ".pdf") for folder, files in sorted(self.written.items())}
+        return [f"{folder}/ ({n} PDF)" for folder, n in pdfs.items() if n] + [f"print-shop PDFs: {self.pages} pages"]

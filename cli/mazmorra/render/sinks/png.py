@@ -1,0 +1,161 @@
+"""PNG per face for print shops: output/<pack>/<lang>/png/<deck>/<component>-front.png / -back.png.
+
+One file per component and side, not per copy (copies are identical; cards.csv says how many).
+A deck's common back is written once, as back.png. Sizes are round(mm / 25.4 × dpi) of the bleed
+box (or of the trim with --no-png-bleed), or a print-shop profile's exact pixels.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from mazmorra.contracts import Document, Face, Item
+from mazmorra.errors import Problem, Severity
+from mazmorra.render.raster import (
+    MM_PER_IN,
+    ImageFrame,
+    Profile,
+    Rasteriser,
+    dpi_frame,
+    fits_profile,
+    fitting_dpi,
+    png_bytes,
+    png_profiles,
+    printer_profiles,
+    profile_frame,
+)
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.support.safetext import csv_row, file_stem
+
+MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
+
+
+class PngSink(Sink):
+    name = "png"
+    option = "--png"
+    docs = "docs/exports.md#png-per-face"
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        opts = ctx.outputs
+        self.printer = opts.printer if opts.printer is not None and opts.printer.layout == "images" else None
+        self.profiles: list[Profile] = (
+            printer_profiles(self.printer)
+            if self.printer is not None
+            else png_profiles(opts.png_profile)
+            if opts.png_profile
+            else []
+        )
+        self.profile = self.profiles[0] if self.profiles else None
+        self.dpi = self.printer.dpi if self.printer else self.profile.dpi if self.profile else opts.dpi
+        self._rows: list[list[str]] = []
+        self._backs_done: set[str] = set()
+        self._drawn: dict[str, int] = {}  # component -> items of it so far in this document
+        self._misfit = False
+        self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
+        self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return (
+            outputs.png
+            or outputs.png_profile is not None
+            or (outputs.printer is not None and outputs.printer.layout == "images")
+        )
+
+    def start(self, doc: Document) -> None:
+        self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()
+        self._drawn = {}
+
+    def folder(self, doc: Document) -> Path:
+        shop = self.printer.id if self.printer is not None else "png"
+        return self.out_dir / self.pack.id / doc.lang / shop / file_stem(doc.deck_id)
+
+    def _frame(self, doc: Document, face: Face) -> ImageFrame:
+        how = self._sizing
+        if self.profile is not None:
+            for profile in self.profiles:
+                fitted = fits_profile(face, profile)
+                if fitted is not None:
+                    how.add(f"{profile.name} profile")
+                    return profile_frame(face, fitted)
+            if not self._misfit:
+                self._misfit = True
+                pw, ph = self.profile.trim_mm
+                self.problem(
+                    Problem(
+                        "export.profile",
+                        f"{face.w:g}×{face.h:g} mm components do not fit the {self.profile.name} profile "
+                        f"({self.profile.label}, {pw:.1f}×{ph:.1f} mm): exported at {self.dpi} dpi with bleed instead",
+                        self.pack.deck(doc.deck_id).loc,
+                        f"deck:{doc.deck_id}",
+                        lang=doc.lang,
+                        severity=Severity.WARNING,
+                    )
+                )
+        dpi = fitting_dpi(face, self.dpi, self.opts.png_bleed, MAX_PIXELS)
+        how.add(f"{dpi:.0f} dpi" + (f", not fitting the {self.profile.name} profile" if self.profile else ""))
+        if dpi < self.dpi:
+            self.problem(
+                Problem(
+                    "export.png-size",
+                    f"{face.component}: {face.w:g}×{face.h:g} mm at {self.dpi} dpi would be over "
+                    f"{MAX_PIXELS / 1e6:g} megapixels; exported at {dpi:.0f} dpi (it still prints at its true size)",
+                    self.pack.deck(doc.deck_id).loc,
+                    face.component,
+                    lang=doc.lang,
+                    severity=Severity.WARNING,
+                )
+            )
+        return dpi_frame(face, dpi, self.opts.png_bleed)
+
+    def add(self, doc: Document, item: Item) -> None:
+        folder = self.folder(doc)
+        comp = item.front.component
+        self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
+        front_name = f"{file_stem(comp)}-front.png" if n == 1 else f"{file_stem(comp)}-{n}-front.png"
+        wanted: list[tuple[str, Face]] = [(front_name, item.front)]
+        back_name = ""
+        if item.back is not None:
+            back_name = back_stem(doc, item) + ".png"
+            if not (item.shared_back and back_name in self._backs_done):
+                wanted.append((back_name, item.back))
+                if item.shared_back:
+                    self._backs_done.add(back_name)
+        raster = Rasteriser(self.icons, doc.lang)
+        frames = [self._frame(doc, face) for _, face in wanted]
+        images = raster.images(list(zip((face for _, face in wanted), frames)))
+        for (name, _), img, fr in zip(wanted, images, frames):
+            self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
+        self._rows.append([comp, item.name, str(item.copies), front_name, back_name])
+
+    def end(self, doc: Document) -> Part:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["component", "name", "copies", "front", "back"])
+        w.writerows(csv_row(row) for row in self._rows)  # designer text never runs as a formula
+        self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
+        part = super().end(doc)
+        part.data = self._sizing
+        return part
+
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        super().absorb(doc, part, problems)
+        self.sizing.setdefault(self.folder(doc), set()).update(part.data)
+
+    def committed(self) -> None:
+        for folder, files in self.written.items():
+            prune(folder, files, (".png", ".csv"))
+
+    def summary(self) -> list[str]:
+        n = sum(len(f) - 1 for f in self.written.values())
+        return (
+            [
+                f"{folder}/ ({len(files) - 1} PNG, {'; '.join(sorted(self.sizing.get(folder, set())))})"
+                for folder, files in self.written.items()
+            ]
+            if n
+            else []
+        )

@@ -1,0 +1,83 @@
+"""Sheet images for printers that take whole print sheets as pictures: every page of a deck's
+print-and-play sheets (imposed as the PDF is, on the profile's paper) rasterised at the profile's
+dpi, output/<pack>/<lang>/<printer>/<deck>-NNN.png, fronts and backs pages in printing order."""
+
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+from PIL import Image
+
+from mazmorra.contracts import Document, Item
+from mazmorra.errors import Problem
+from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
+from mazmorra.render.impose import DoesNotFit, impose
+from mazmorra.render.raster import MM_PER_IN, png_bytes
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+
+
+class SheetImageSink(Sink):
+    name = "sheet-images"
+    option = "--printer"
+    docs = "docs/printing.md#sheet-images"
+    prints = True
+
+    def __init__(self, ctx: SinkContext):
+        super().__init__(ctx)
+        assert ctx.outputs.printer is not None  # wanted only then
+        self.printer = ctx.outputs.printer
+        self._pdf: PdfPages | None = None
+        self._buffer = io.BytesIO()
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        return outputs.printer is not None and outputs.printer.layout == "sheet-images"
+
+    def start(self, doc: Document) -> None:
+        ctx = self.ctx
+        try:
+            pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
+        except DoesNotFit as exc:
+            loc = next((d.loc for d in ctx.pack.decks if d.id == doc.deck_id), ctx.pack.loc)
+            self.problem(Problem("sheet.too-small", str(exc), loc, f"deck:{doc.deck_id}", lang=doc.lang))
+            self._pdf = None
+            return
+        self._buffer = io.BytesIO()
+        self._pdf = PdfPages(self._buffer, ctx.sheet.size, DocMeta(doc.title, "", "", doc.lang), ctx.icons)
+        self._pdf.begin(pages)
+
+    def add(self, doc: Document, item: Item) -> None:
+        if self._pdf is not None:
+            self._pdf.push(item)
+
+    def end(self, doc: Document) -> Part:
+        if self._pdf is not None:
+            self._pdf.save()
+            self._pdf = None
+            folder = self.out_dir / self.pack.id / doc.lang / self.printer.id
+            pdf = pdfium.PdfDocument(self._buffer.getvalue())
+            try:
+                for n in range(len(pdf)):
+                    page = pdf[n]
+                    scale = self.printer.dpi / 72  # PDF points to pixels
+                    img = page.render(scale=scale, rev_byteorder=True).to_pil().convert("RGB")
+                    page.close()
+                    w, h = (round(v / MM_PER_IN * self.printer.dpi) for v in self.ctx.sheet.size)
+                    if img.size != (w, h):  # a pixel of rounding at the page's edge
+                        img = img.resize((w, h), Image.Resampling.LANCZOS)
+                    self.write(folder / f"{doc.deck_id}-{n + 1:03d}.png", png_bytes(img, self.printer.dpi))
+            finally:
+                pdf.close()
+        return super().end(doc)
+
+    def committed(self) -> None:
+        for folder, files in self.written.items():
+            prune(folder, files, (".png",))
+
+    def summary(self) -> list[str]:
+        return [
+            f"{folder}/ ({len(files)} sheet images, {self.printer.dpi} dpi, 1 mm = "
+            f"{self.printer.dpi / MM_PER_IN:.2f} px)"
+            for folder, files in sorted(self.written.items())
+        ]

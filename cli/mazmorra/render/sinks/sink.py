@@ -1,0 +1,218 @@
+"""Stage 5's one protocol: a sink turns laid-out documents into one kind of output.
+
+The print-and-play PDF, PNG per face, Tabletop Simulator decks and the gallery are each one sink, in
+a module of this package. Every sink is fed the same stream of laid-out items (`add` per component,
+between `start` and `end` per document: deck × language), possibly in a worker process, and
+returns what the parent must know as a value (`end` -> `Part`: its problems, the files it staged,
+what it wrote); the parent `absorb`s each document's part, then calls `finish` once per pack for
+pack-wide outputs. A sink writes only through `stage`, which hands out temporary files that stage
+6 renames into place once the whole build is valid. Pixels exist only in the raster sinks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mazmorra.errors import Problem, UsageError
+from mazmorra.support.safetext import file_stem
+
+if TYPE_CHECKING:
+    from mazmorra.assets.icons import IconSet
+    from mazmorra.contracts import Document, Item, Round
+    from mazmorra.model.content import Pack
+    from mazmorra.printers import Printer
+    from mazmorra.render.impose import ImposeOptions
+
+Stage = Callable[[Path], Path]  # target -> the temporary file to write it to
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What stage 5 makes, and how: each sink reads its own options here."""
+
+    pdf: bool = True  # the print-and-play PDFs
+    sheet: ImposeOptions | None = None  # how faces go on print sheets (None: the pack's page, defaults otherwise)
+    png: bool = False  # one PNG per face, for print shops
+    png_profile: str | None = None  # a print shop's exact image sizes (raster.PNG_PROFILES); implies png
+    dpi: int = 300  # PNG resolution; the resolution cap of TTS deck images
+    png_bleed: bool = True
+    tts: bool = False  # Tabletop Simulator deck images and a saved-object JSON
+    tts_url: tuple[str, ...] = ()  # where the TTS images will be served from, per language (default: file:/// URIs)
+    gallery: bool = False  # output/<pack>/gallery/index.html
+    card_pdfs: bool = False  # one PDF per component, trimmed to its bleed (print shops)
+    printer: Printer | None = None  # --printer: that printer's files, as its profile says (mazmorra.printers)
+    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
+
+    def check(self) -> None:
+        if self.png_profile is not None:
+            from mazmorra.render.raster import PNG_PROFILES  # pypdfium2: only when a profile is named
+
+            if self.png_profile not in PNG_PROFILES:
+                raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PNG_PROFILES)})")
+        if self.png_profile is not None and not self.png_bleed:
+            raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
+        if not 30 <= self.dpi <= 1200:
+            raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
+        wanted = (
+            self.pdf,
+            self.png,
+            self.png_profile,
+            self.tts,
+            self.gallery,
+            self.card_pdfs,
+            self.printer,
+            self.cut_file,
+        )
+        if not any(wanted):
+            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
+        for value in self.tts_url:
+            if not _TTS_URL.match(value):
+                raise UsageError(
+                    f"--tts-url must be a URL such as https://example.org/decks/{{lang}}, or LANG=URL for one "
+                    f"language (got '{value}')"
+                )
+
+    def tts_base(self, lang: str) -> str | None:
+        """Where one language's tts/ folder is served from: its own `--tts-url LANG=URL`, else the
+        shared URL with `{lang}` filled in, or with the language added as a last folder (so that two
+        languages never share an address); None for file:/// URIs."""
+        shared = None
+        for value in self.tts_url:
+            m = _TTS_URL.match(value)
+            assert m is not None  # checked
+            if m.group(1) == lang:
+                return m.group(2)
+            if m.group(1) is None:
+                shared = m.group(2)
+        if shared is None:
+            return None
+        return shared.replace("{lang}", lang) if "{lang}" in shared else f"{shared.rstrip('/')}/{lang}"
+
+
+_TTS_URL = re.compile(r"^(?:([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?)=)?([a-z][a-z0-9+.-]*://.+)$")
+
+
+@dataclass(frozen=True)
+class SinkContext:
+    """What every sink of one build shares."""
+
+    pack: Pack
+    out_dir: Path
+    icons: IconSet
+    stage: Stage
+    outputs: Outputs
+    sheet: ImposeOptions  # resolved: the build's print sheets
+    rounds: dict[str, Round] = field(default_factory=dict)  # a playtest round's earlier faces, per language
+
+
+@dataclass
+class Part:
+    """What one sink made of one document, as the parent process needs it: the problems it found,
+    the files it wrote (folder -> files), one line per file worth telling the user, and its own data."""
+
+    problems: list[Problem] = field(default_factory=list)
+    written: dict[Path, set[Path]] = field(default_factory=dict)
+    made: list[str] = field(default_factory=list)
+    data: Any = None
+
+
+class Sink:
+    """One output of stage 5. A subclass names itself, the `mazmorra build` option that asks for it
+    and the docs section that explains it (a meta-test keeps all three true), says from the options
+    whether it is `wanted`, and overrides `add` (and, as it needs, the other steps)."""
+
+    name: ClassVar[str]  # "png"
+    option: ClassVar[str]  # "--png": the build option that asks for it
+    docs: ClassVar[str]  # "docs/exports.md#png-per-face": where a designer reads about it
+
+    def __init__(self, ctx: SinkContext):
+        self.ctx = ctx
+        self.pack, self.out_dir, self.icons, self.opts = ctx.pack, ctx.out_dir, ctx.icons, ctx.outputs
+        self.written: dict[Path, set[Path]] = {}  # every file the build wrote, by folder
+        self.made: list[str] = []
+        self._part = Part()
+
+    prints: ClassVar[bool] = False  # makes print sheets: it also takes the documents only printed
+
+    @classmethod
+    def wanted(cls, outputs: Outputs) -> bool:
+        raise NotImplementedError
+
+    def takes(self, doc: Document) -> bool:
+        """Whether this document goes to this sink: every document, but those meant for the print
+        sheets only (`Document.sheets_only`: a round's removal list) only to a sink that prints."""
+        return self.prints or not doc.sheets_only
+
+    def start(self, doc: Document) -> None:
+        """A document begins (in the process that lays it out)."""
+
+    def add(self, doc: Document, item: Item) -> None:
+        """One component laid out (all its copies)."""
+
+    def end(self, doc: Document) -> Part:
+        """The document's last component has been added: what the parent must know of it."""
+        part, self._part = self._part, Part()
+        return part
+
+    def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
+        """In the parent process: one document's part, and every problem found while it was laid
+        out and rendered."""
+        for folder, files in part.written.items():
+            self.written.setdefault(folder, set()).update(files)
+        self.made += part.made
+
+    def finish(self, earlier: list[Problem]) -> list[Problem]:
+        """Every document of the pack is done (pack-wide outputs), shown the problems of the stages
+        before this one: more problems, if any."""
+        return []
+
+    def committed(self) -> None:
+        """Everything staged is in place: remove files a previous build left that this one did not
+        write, in folders this sink owns."""
+
+    def summary(self) -> list[str]:
+        """What to tell the user was written."""
+        return self.made
+
+    # -- for subclasses
+    def problem(self, problem: Problem) -> None:
+        """A problem of the current document, returned with its part."""
+        self._part.problems.append(problem)
+
+    def write(self, target: Path, data: bytes) -> None:
+        """Stage one file of the current document."""
+        self.ctx.stage(target).write_bytes(data)
+        self._part.written.setdefault(target.parent, set()).add(target)
+
+    def staged(self, target: Path) -> bool:
+        """Whether the current document has already staged target."""
+        return target in self._part.written.get(target.parent, set())
+
+
+def back_stem(doc: Document, item: Item) -> str:
+    """The file stem of a component's back image: `<id>-back` for its own back; `back` for the
+    deck's back, `back-<kind>-<size>` for the backs of the other kinds and sizes a deck mixes (one
+    image each, written once per deck)."""
+    assert item.back is not None
+    if not item.shared_back:
+        return f"{file_stem(item.front.component)}-back"
+    own = f"deck:{doc.deck_id}"
+    if item.back.component == own:
+        return "back"
+    return "back-" + item.back.component[len(own) + 1 :].replace(":", "-")
+
+
+def prune(folder: Path, keep: set[Path], suffixes: tuple[str, ...]) -> None:
+    """Delete files with these suffixes under folder that are not in keep, then empty folders."""
+    if not folder.is_dir():
+        return
+    keep = {p.resolve() for p in keep}
+    for p in sorted(folder.rglob("*"), reverse=True):
+        if p.is_file() and p.suffix in suffixes and p.resolve() not in keep:
+            p.unlink()
+        elif p.is_dir() and not any(p.iterdir()):
+            p.rmdir()

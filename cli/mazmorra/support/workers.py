@@ -1,0 +1,205 @@
+"""Worker processes for the documents of one build (`mazmorra build -j N`).
+
+Workers are forked once the documents are planned, so each inherits the loaded, validated and
+localised pack and the lazy layouts of its documents instead of loading them again; a task is then
+just a document's index. Workers send their progress to the parent, so one progress bar shows
+every worker's components. Workers ignore Ctrl-C: the parent stops them and discards what they
+staged. Where processes cannot be forked (Windows, macOS' default), a build runs in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from mazmorra.errors import UsageError
+from mazmorra.support import gcpolicy
+
+T = TypeVar("T")
+Progress = Callable[[str, int], None]
+Task = Callable[[int, Progress], Any]
+
+
+_SPARE = [0]  # processes a document being rendered may fork besides its own (render: jobs left over)
+
+
+@contextmanager
+def sparing(n: int) -> Iterator[None]:
+    """While this render's documents have `n` jobs to spare each: what `spare()` says (a forked
+    worker inherits it)."""
+    old, _SPARE[0] = _SPARE[0], n
+    try:
+        yield
+    finally:
+        _SPARE[0] = old
+
+
+def spare() -> int:
+    """Processes the document being rendered may fork to help (layout/ahead.py, render/draw/chunks.py)."""
+    return _SPARE[0]
+
+
+def forked(task: Callable[[], object]) -> int | None:
+    """Run `task` in a forked helper process (Ctrl-C ignored: its parent stops it) and return its
+    pid, or None when the system refuses another process. The helper never returns into the caller:
+    it ends with `os._exit` (status 0 when `task` returned, 1 when it raised), so no cleanup of the
+    parent's (staging, atexit) runs twice."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:
+        code = 1
+        try:
+            _start()
+            task()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
+def can_fork() -> bool:
+    """Whether documents can be rendered in forked workers on this platform."""
+    return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
+
+
+def default_jobs() -> int:
+    """How many worker processes a build uses unless `-j` says: MAZMORRA_JOBS when set (a shared CI
+    machine, a test run), else the number of cores this process may use."""
+    wanted = os.environ.get("MAZMORRA_JOBS", "").strip()
+    if wanted:
+        if not wanted.isdigit() or int(wanted) < 1:
+            raise UsageError(f"MAZMORRA_JOBS must be a whole number of processes, 1 or more (got '{wanted}')")
+        return int(wanted)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(
+    count: int,
+    task: Callable[[int, Progress], T],
+    jobs: int,
+    progress: Progress,
+    weights: list[int] | None = None,
+    arrived: Callable[[int, T], None] | None = None,
+) -> list[T]:
+    """task(i, progress) for every i < count in `jobs` processes (this one and `jobs` - 1 forked
+    workers), each taking the next task as it finishes one (the heaviest first, by `weights`); the results in the order of i,
+    whatever order they finished in, each also handed to `arrived(i, result)` in this process as soon
+    as it is here. An exception in a task, or in `arrived`, is raised here, once every worker has
+    been stopped."""
+    ctx = multiprocessing.get_context("fork")
+    order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
+    recv, send = ctx.Pipe(duplex=False)
+    lock, taken = ctx.Lock(), ctx.Value("i", 0)
+    with gcpolicy.shared_with_forks():
+        return _run(ctx, order, task, count, jobs, progress, recv, send, lock, taken, arrived)
+
+
+def _run(
+    ctx: Any,
+    order: list[int],
+    task: Callable[[int, Progress], T],
+    count: int,
+    jobs: int,
+    progress: Progress,
+    recv: Any,
+    send: Any,
+    lock: Any,
+    taken: Any,
+    arrived: Callable[[int, T], None] | None,
+) -> list[T]:
+    procs = [  # this process is the last worker: one fork fewer, and it has nothing else to do meanwhile
+        ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
+        for _ in range(min(jobs, count) - 1)
+    ]
+    results: dict[int, T] = {}
+
+    def got(i: int, result: T) -> None:
+        results[i] = result
+        if arrived is not None:
+            arrived(i, result)
+
+    def handle(message: Any) -> None:
+        if message[0] == "progress":
+            progress(message[1], message[2])
+        elif message[0] == "done":
+            got(message[1], message[2])
+        else:
+            raise RuntimeError(f"a worker process failed:\n{message[1]}")
+
+    def mine(what: str, k: int) -> None:
+        """This process's own progress; the workers' messages read meanwhile, so that none waits on a
+        full pipe while this process works."""
+        progress(what, k)
+        try:
+            while recv.poll(0):
+                handle(recv.recv())
+        except EOFError:  # every worker has finished and gone: what they sent has been read
+            pass
+
+    try:
+        for proc in procs:
+            proc.start()
+        send.close()
+        while True:
+            n = _next(taken)
+            if n >= len(order):
+                break
+            got(order[n], task(order[n], mine))
+        while len(results) < count:
+            try:
+                message = recv.recv()
+            except EOFError:
+                raise RuntimeError("a worker process stopped without a word") from None
+            handle(message)
+        return [results[i] for i in range(count)]
+    finally:
+        recv.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _next(taken: Any) -> int:
+    """The index (in the order) of the next task, taken by whichever process asks first."""
+    with taken.get_lock():
+        n: int = taken.value
+        taken.value += 1
+    return n
+
+
+def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, taken: Any) -> None:
+    """One worker: the next task of `order` until none is left; each message whole, under `lock`."""
+    _start()
+    # Only the parent reads: should it die, a worker's next message then fails and the worker ends,
+    # instead of waiting forever on a pipe its siblings keep open.
+    inherited.close()
+
+    def say(*message: Any) -> None:
+        with lock:
+            conn.send(message)
+
+    while True:
+        n = _next(taken)
+        if n >= len(order):
+            break
+        try:
+            say("done", order[n], task(order[n], lambda what, k: say("progress", what, k)))
+        except BaseException:
+            say("error", traceback.format_exc())
+            break
+    conn.close()
