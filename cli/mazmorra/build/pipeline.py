@@ -38,6 +38,7 @@ from mazmorra.load import load_pack
 from mazmorra.support.memo import Memo
 from mazmorra.model.content import Deck, Pack
 from mazmorra.support.paths import templates_dir
+from mazmorra.support.filenames import deck_pdf
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
@@ -310,7 +311,7 @@ def _stale(
         return None
     out = {}
     for lang in langs:
-        paths = {d.id: opts.out_dir / pack.id / lang / f"{d.id}.pdf" for d in decks}
+        paths = {d.id: deck_pdf(opts.out_dir, pack.id, lang, d.id) for d in decks}
         out[lang] = [
             d for d in decks if not up_to_date(paths[d.id], depfile_path(opts.out_dir, paths[d.id]), made_with)
         ]
