@@ -156,11 +156,11 @@ def render(
     before = len(staging.files)
     for sink in sinks:
         result.finished += sink.finish(earlier)
-    result.finished += clashes(docs, [d.staged for d in done] + [staging.files[before:]], sinks)
+    result.finished += _clashes(docs, [d.staged for d in done] + [staging.files[before:]], sinks)
     return result
 
 
-def clashes(docs: list[Document], staged: list[list[tuple[Path, Path]]], sinks: list[Sink]) -> list[Problem]:
+def _clashes(docs: list[Document], staged: list[list[tuple[Path, Path]]], sinks: list[Sink]) -> list[Problem]:
     """Two documents (or one and a pack-wide step, the last of `staged`) that would write the same file:
     each document names its own files uniquely (support/filenames.py), but two decks whose ids differ
     only in what a file name cannot hold (`a.` and `a`) would meet in a shared folder. An error at
