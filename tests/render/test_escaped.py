@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import edit, run_cli
 
-from mazmorra.support.safetext import csv_cell, file_stem, tts_text
+from mazmorra.support.filenames import safe_name
+from mazmorra.support.safetext import csv_cell, tts_text
 
 HYPERLINK = '=HYPERLINK("e.io")'
 SCRIPT = "<script>go()</script>&<b>"
@@ -48,9 +49,9 @@ def test_tts_text_and_file_stems() -> None:
     assert tts_text("[sic] [note]") == "[sic] [note]"  # brackets that are no TTS tag stay as they are
     assert tts_text("a\x00b\u202ec\nd", keep_newlines=False) == "abcd"
     assert tts_text("a\nb") == "a\nb"
-    assert file_stem("ojo-del-vigia") == "ojo-del-vigia"  # an id as the pack format allows stays itself
-    assert file_stem("../../etc/passwd") == "etc-passwd"
-    assert file_stem("..") == "file" and file_stem("con") == "_con" and file_stem("Nul.txt") == "_Nul.txt"
+    assert safe_name("ojo-del-vigia") == "ojo-del-vigia"  # an id as the pack format allows stays itself
+    assert safe_name("../../etc/passwd") == "etc-passwd"
+    assert safe_name("..") == "file" and safe_name("con") == "_con" and safe_name("Nul.txt") == "_Nul.txt"
 
 
 def test_hostile_text_is_inert_in_csv_gallery_and_tts(pack_copy, tmp_path: Path) -> None:

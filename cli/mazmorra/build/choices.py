@@ -36,7 +36,6 @@ class PngProfile(str, Enum):
     mpc = "mpc"
 
 
-
 def back_offset_mm(value: str | None) -> tuple[float, float]:
     """'1.5,-0.5' (mm, or with units: '0.5mm,-1pt') -> (1.5, -0.5)."""
     from mazmorra.model.units import parse_length

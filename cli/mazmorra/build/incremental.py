@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from mazmorra.support.atomic import atomic_write_text
+from mazmorra.support.filenames import deck_pdf, output_path
 
 
 def depfile_path(out_dir: Path, output: Path) -> Path:
@@ -88,7 +89,13 @@ def up_to_date(output: Path, depfile: Path, options: str = "") -> bool:
 
 def stamp_path(out_dir: Path, pack_id: str, lang: str) -> Path:
     """The file make touches once a pack's language is built (see the Makefile)."""
-    return out_dir / ".stamps" / pack_id / f"{lang}.stamp"
+    return output_path(out_dir / ".stamps", "{pack}/{lang}.stamp", pack=pack_id, lang=lang)
+
+
+def _deps(out_dir: Path, pack_id: str, lang: str, pattern: str = "{pack}/{lang}") -> Path:
+    """The dependency files' folder of a pack's language (its decks' files), or with `pattern`
+    "{pack}/{lang}.d" the language's own rule."""
+    return output_path(out_dir / ".deps", pattern, pack=pack_id, lang=lang)
 
 
 def listed_stamps(out_dir: Path, pack_dirs: list[Path]) -> list[Path] | None:
@@ -126,20 +133,21 @@ def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | Non
     themselves (so a deleted PDF is rebuilt too)."""
 
     inputs: set[str] = set()
-    for d in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):
+    for d in sorted(_deps(out_dir, pack_id, lang).glob("*.d")):
         rule = read_rule(d)
         if rule:  # its paths are already as make finds them: not resolved again (hundreds per deck)
             inputs.add(rule[0])
             inputs.update(rule[1])
     stamp = _file(stamp_path(out_dir, pack_id, lang))
-    atomic_write_text(out_dir / ".deps" / pack_id / f"{lang}.d", _rule(stamp, inputs), scratch)
+    atomic_write_text(_deps(out_dir, pack_id, lang, "{pack}/{lang}.d"), _rule(stamp, inputs), scratch)
 
 
 def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> None:
     """Remove the PDFs (and dependency files) of decks a pack no longer has: only files a build
-    recorded, so nothing the user put in output/ by hand is touched."""
-    for depfile in sorted((out_dir / ".deps" / pack_id / lang).glob("*.d")):
-        if depfile.stem in keep:
+    recorded, so nothing the user put in output/ by hand is touched. `keep`: the decks' ids."""
+    kept = {deck_pdf(out_dir, pack_id, lang, deck).stem for deck in keep}  # as their files are named
+    for depfile in sorted(_deps(out_dir, pack_id, lang).glob("*.d")):
+        if depfile.stem in kept:
             continue
         rule = read_rule(depfile)
         if rule is not None:

@@ -17,33 +17,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.assets import fonts
-from mazmorra.support import gcpolicy
-from mazmorra.source import yamlsafe
+from mazmorra.assets.icons import IconSet
+from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n import po
 from mazmorra.i18n.checks.coverage import coverage_problems
 from mazmorra.i18n.checks.glossary import glossary_problems
 from mazmorra.i18n.checks.house import house_problems
-from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.checks.literals import literal_problems
+from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
 from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
-from mazmorra.assets.icons import IconSet
-from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.layout.cache.facecache import FaceCache, tool_hash
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
-from mazmorra.support.memo import Memo
 from mazmorra.model.content import Deck, Pack
-from mazmorra.support.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.sinks.pdf import PdfSink
-from mazmorra.validate import validate
+from mazmorra.source import yamlsafe
+from mazmorra.support import gcpolicy
 from mazmorra.support.atomic import Staging, atomic_write_text
+from mazmorra.support.filenames import deck_pdf
+from mazmorra.support.memo import Memo
+from mazmorra.support.paths import templates_dir
+from mazmorra.validate import validate
 
 if TYPE_CHECKING:  # a playtest round's machinery is imported by the builds that compare (--changed-since)
     from mazmorra.rounds import Revision
@@ -310,7 +311,7 @@ def _stale(
         return None
     out = {}
     for lang in langs:
-        paths = {d.id: opts.out_dir / pack.id / lang / f"{d.id}.pdf" for d in decks}
+        paths = {d.id: deck_pdf(opts.out_dir, pack.id, lang, d.id) for d in decks}
         out[lang] = [
             d for d in decks if not up_to_date(paths[d.id], depfile_path(opts.out_dir, paths[d.id]), made_with)
         ]

@@ -398,6 +398,7 @@ def outputs(
     """Print what a build makes, one path per line (used by the Makefile)."""
     from mazmorra.build.incremental import listed_stamps, stamp_path
     from mazmorra.load import load_pack
+    from mazmorra.support.filenames import deck_pdf
 
     with guard():
         listed = listed_stamps(out_dir, pack_dirs(packs)) if stamps else None
@@ -411,4 +412,4 @@ def outputs(
                     out.print(escape(stamp_path(out_dir, pack.id, lang)))
                     continue
                 for d in pack.decks:
-                    out.print(escape(out_dir / pack.id / lang / f"{d.id}.pdf"))
+                    out.print(escape(deck_pdf(out_dir, pack.id, lang, d.id)))

@@ -248,6 +248,7 @@ def i18n_pseudo(
     """
     from mazmorra.build.pipeline import BuildOptions, build
     from mazmorra.load import load_pack
+    from mazmorra.support.filenames import output_path
 
     with guard():
         overflowing = 0
@@ -271,7 +272,7 @@ def i18n_pseudo(
             overflowing += over
             shrunk = sum(p.rule == "text.shrunk" for p in tight)
             cut = sum(p.rule == "text.ellipsized" for p in tight)
-            where = f"; PDFs in {out_dir / pack.id / 'qps'}" if written else "; nothing written"
+            where = f"; PDFs in {output_path(out_dir, '{pack}/qps', pack=pack.id)}" if written else "; nothing written"
             mark = "[red]✗[/]" if over else "[green]✓[/]"
             said = f"{pack.id} at +{expand:g}%: {over} overflowing, {shrunk} shrunk" + (f", {cut} cut" if cut else "")
             err.print(f"{mark} {escape(said + where)}")

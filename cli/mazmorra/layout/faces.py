@@ -25,6 +25,7 @@ from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
 from mazmorra.model.content import Deck, Kind
 from mazmorra.support import workers
+from mazmorra.support.filenames import deck_pdf
 
 Backs = tuple[dict[tuple[str, tuple[float, float]], "Face | None"], dict[tuple[str, tuple[float, float]], str]]
 
@@ -272,7 +273,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         lang,
         f"{pack_name} — {deck_name}",
         deck_name,
-        ctx.out_dir / pack.id / lang / f"{deck.id}.pdf",
+        deck_pdf(ctx.out_dir, pack.id, lang, deck.id),
         [loc.component.size_mm for loc in mine for _ in range(copies[loc.component.id])],
         [loc.component.kind.has_back for loc in mine for _ in range(copies[loc.component.id])],
         items,

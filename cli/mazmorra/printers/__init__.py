@@ -21,6 +21,7 @@ from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean
 from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.schemas import schema_problems
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
+from mazmorra.support.filenames import BadPattern, Pattern, parse_pattern
 
 SHIPPED = Path(__file__).parent
 
@@ -37,8 +38,17 @@ LAYOUTS = {
 }
 
 
-# Each layout's file names, unless a profile names its own: {deck}, {n} (the component's place in its
-# deck, from 1), {component}, {side} (front | back).
+# The placeholders of a profile's `files.name` (support/filenames.py fills them, each made a safe name;
+# `{n:03d}` pads the number to 3 digits): nothing else, no attribute, no format of Python's.
+PLACEHOLDERS = {
+    "deck": "the deck's id",
+    "lang": "the language",
+    "component": "the component's id",
+    "side": "front or back",
+    "n": "the component's place in its deck, from 1",
+}
+
+# Each layout's file names, unless a profile names its own.
 NAMES = {
     "sheets": "{deck}.pdf",
     "per-card": "{deck}/{n:03d}-{component}.pdf",
@@ -69,7 +79,7 @@ class _Colour(BaseModel):
 class _Files(BaseModel):
     model_config = ConfigDict(extra="forbid")
     layout: str = "sheets"
-    name: str | None = None  # file name template ({deck} {n} {component} {side}); default: the layout's
+    name: str | None = None  # file name pattern (PLACEHOLDERS); default: the layout's
     crop_marks: bool = True
     page: Literal["a4", "letter", "a3"] | None = None  # sheets: the paper
 
@@ -120,7 +130,7 @@ class Printer:
     icc: str | None
     ink_limit: int | None
     layout: str
-    naming: str
+    naming: Pattern  # the layout's files, as `files.name` (or the layout) names them
     crop_marks: bool
     page: str | None
     products: tuple[Product, ...]
@@ -178,6 +188,34 @@ def _raw(name: str, files: dict[str, Path], seen: tuple[str, ...]) -> tuple[dict
     return _merge(base, {k: v for k, v in data.items() if k != "extends"}), data, loc
 
 
+def _naming(files: _Files, where: Loc) -> tuple[Pattern, list[Problem]]:
+    """The pattern naming a profile's files (its own `files.name`, else its layout's) and what is wrong
+    with its own: a placeholder not in PLACEHOLDERS (no attribute, no Python format), a character no
+    file name may hold, a `..` or a `/` at its start, a name on a layout that names its files itself, a
+    pattern that would give several files one name, a PDF not named .pdf."""
+    default = parse_pattern(NAMES.get(files.layout, "{deck}.pdf"))
+    if files.name is None:
+        return default, []
+
+    def wrong(msg: str) -> tuple[Pattern, list[Problem]]:
+        return default, [Problem("printer.profile", f"files.name: {msg}", where, field="files.name")]
+
+    if files.layout in ("images", "sheet-images", "sheets"):
+        return wrong(f"the {files.layout} layout names its files itself ({NAMES[files.layout]}): drop it")
+    try:
+        pattern = parse_pattern(files.name, PLACEHOLDERS)
+    except BadPattern as exc:
+        return wrong(str(exc))
+    needs = {"per-card": ({"component", "n"},), "per-face": ({"side"}, {"component", "n"}), "fronts-backs": ({"side"},)}
+    for one_of in needs.get(files.layout, ()):
+        if not one_of & pattern.fields:
+            shown = " or ".join("{" + f + "}" for f in sorted(one_of))
+            return wrong(f"'{files.name}' lacks {shown} (layout {files.layout} writes several files per deck)")
+    if not files.name.endswith(".pdf"):
+        return wrong(f"'{files.name}' does not end in .pdf (layout {files.layout} writes PDFs)")
+    return pattern, []
+
+
 def load(name: str, pack_dir: Path | None = None) -> Printer:
     """One profile by name (a pack's own first); ContentError with file:line for a broken one."""
     files = _files(pack_dir)
@@ -192,16 +230,8 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
     if spec.files.layout not in LAYOUTS:
         msg = f"files.layout: unknown layout '{spec.files.layout}'{did_you_mean(spec.files.layout, LAYOUTS)}"
         problems.append(Problem("printer.profile", msg, locate(root, ("files", "layout")) or loc, field="files.layout"))
-    if spec.files.name is not None and spec.files.layout in ("images", "sheet-images", "sheets"):
-        msg = f"files.name: the {spec.files.layout} layout names its files itself ({NAMES[spec.files.layout]}): drop it"
-        problems.append(Problem("printer.profile", msg, locate(root, ("files", "name")) or loc, field="files.name"))
-    needs = {"per-card": ("{component}", "{n"), "per-face": ("{side}",), "fronts-backs": ("{side}",)}
-    naming = spec.files.name or ""
-    wanted = needs.get(spec.files.layout, ()) if spec.files.name else ()
-    if wanted and not any(field in naming for field in wanted):
-        shown = " or ".join(f + ("}" if not f.endswith("}") else "") for f in wanted)
-        msg = f"files.name: '{naming}' lacks {shown} (layout {spec.files.layout} writes several files per deck)"
-        problems.append(Problem("printer.profile", msg, locate(root, ("files", "name")) or loc, field="files.name"))
+    naming, wrong = _naming(spec.files, locate(root, ("files", "name")) or loc)
+    problems += wrong
     shipped = sorted(p.stem for p in (SHIPPED.parent / "icc").glob("*.icc"))
     if spec.colour.icc is not None and spec.colour.icc not in shipped:
         msg = f"colour.icc: unknown profile '{spec.colour.icc}'{did_you_mean(spec.colour.icc, shipped)} (shipped: {', '.join(shipped)})"
@@ -247,7 +277,7 @@ def load(name: str, pack_dir: Path | None = None) -> Printer:
         spec.colour.icc,
         spec.colour.ink_limit,
         spec.files.layout,
-        spec.files.name or NAMES.get(spec.files.layout, "{deck}.pdf"),
+        naming,
         spec.files.crop_marks,
         spec.files.page,
         products,

@@ -153,6 +153,34 @@ def render(
         for sink, part in zip(sinks, d.parts):
             if part is not None:
                 sink.absorb(doc, part, d.problems)
+    before = len(staging.files)
     for sink in sinks:
         result.finished += sink.finish(earlier)
+    result.finished += _clashes(docs, [d.staged for d in done] + [staging.files[before:]], sinks)
     return result
+
+
+def _clashes(docs: list[Document], staged: list[list[tuple[Path, Path]]], sinks: list[Sink]) -> list[Problem]:
+    """Two documents (or one and a pack-wide step, the last of `staged`) that would write the same file:
+    each document names its own files uniquely (support/filenames.py), but two decks whose ids differ
+    only in what a file name cannot hold (`a.` and `a`) would meet in a shared folder. An error at
+    the later deck's entry in pack.yaml, so that nothing is overwritten."""
+    owner: dict[str, int] = {}
+    found: dict[str, Problem] = {}
+    for i, files in enumerate(staged):
+        for _, target in files:
+            key = str(target).casefold()  # as Windows and macOS compare names
+            first = owner.setdefault(key, i)
+            if first == i or key in found:
+                continue
+            what = [_doc_words(docs[n]) if n < len(docs) else "the pack's own pages" for n in (first, i)]
+            deck = docs[i].deck_id if i < len(docs) else docs[first].deck_id
+            msg = f"{target} would be written for {what[0]} and for {what[1]}: give one of them another id"
+            loc = sinks[0].pack.deck_loc(deck, "id")
+            found[key] = Problem("output.name-clash", msg, loc, f"deck:{deck}", field="id")
+    return list(found.values())
+
+
+def _doc_words(doc: Document) -> str:
+    """A document as a message names it."""
+    return "the list of components to take out" if doc.sheets_only else f"deck '{doc.deck_id}' ({doc.lang})"

@@ -19,6 +19,7 @@ from mazmorra.layout.elements.registry import parse_face
 from mazmorra.layout.templates import TemplateError
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.rounds.compare import Changes
+from mazmorra.support.filenames import deck_pdf
 
 TEMPLATE = "removed.xml.j2"
 DOCUMENT = "removed"  # its file: output/<pack>/<lang>/removed.pdf
@@ -57,7 +58,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
         ctx.lang,
         f"{pack_name} — {title}",
         title,
-        ctx.out_dir / changes.pack / ctx.lang / f"{DOCUMENT}.pdf",
+        deck_pdf(ctx.out_dir, changes.pack, ctx.lang, DOCUMENT),
         [(w, h)] * len(chunks),
         [False] * len(chunks),
         items,

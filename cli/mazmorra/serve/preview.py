@@ -27,6 +27,7 @@ from mazmorra.render.sinks.beforeafter import REMOVED, ShownComponent
 from mazmorra.render.sinks.gallery import GallerySink, _Deck, render_page
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext
 from mazmorra.source.yamlsafe import kept_parsed
+from mazmorra.support.filenames import deck_pdf
 from mazmorra.support.paths import templates_dir
 
 if TYPE_CHECKING:
@@ -88,11 +89,11 @@ class _Export(GallerySink):
         beside = self.preview.beside
         return beside.status(doc.lang, doc.deck_id, item, self.pack.root, self.icons) if beside else None
 
-    def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+    def jpegs(self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None) -> list[bytes]:
         if icons is None:  # design mode draws these again, with their guides, when the page asks
-            self.preview.drawn.update({rel: (face, lang) for rel, face in wanted})
+            self.preview.drawn.update({t.relative_to(self.folder).as_posix(): (face, lang) for t, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
-        missing = [(rel, face) for rel, face in wanted if face not in cache]
+        missing = [(target, face) for target, face in wanted if face not in cache]
         for (_, face), data in zip(missing, super().jpegs(lang, missing, icons) if missing else []):
             cache[face] = data
         return [cache[face] for _, face in wanted]
@@ -306,7 +307,7 @@ class Preview:
                 except MazmorraError:
                     return None  # the page's overlay already says why
                 assert self.pack is not None
-                self.sheets[(deck, lang)] = (out / self.pack.id / lang / f"{deck}.pdf").read_bytes()
+                self.sheets[(deck, lang)] = deck_pdf(out, self.pack.id, lang, deck).read_bytes()
             return self.sheets[(deck, lang)]
 
     def design(self, rel: str) -> bytes | None:

@@ -1,10 +1,12 @@
-"""Designer text made inert for the program an export targets: spreadsheet cells (CSV formula
-injection), Tabletop Simulator labels (its rich-text tags) and file names."""
+"""Designer text made inert for the program an export targets: spreadsheets (the one CSV writer,
+`csv_bytes`: formula injection, line breaks) and Tabletop Simulator labels (its rich-text tags). File
+names are `filenames.py`'s."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 
 # OWASP's rule for CSV injection: a cell a spreadsheet would read as a formula starts with one of
 # these; a leading apostrophe makes every spreadsheet show it as text.
@@ -14,12 +16,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # [sup], [-], [RRGGBB], [url=…]); a word joiner after the bracket shows them as typed.
 _TTS_TAG = re.compile(r"\[(?=/?(?:[biu]|s|sub|sup|url[^\]]*|-|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\])", re.IGNORECASE)
 _WORD_JOINER = "\u2060"
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Names Windows refuses for a file, whatever its extension.
-_RESERVED = frozenset(
-    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
-)
+_QUOTED = frozenset(',"\r\n\t')  # a cell holding one of these is quoted: it stays one cell of one row
 
 
 def csv_cell(value: str) -> str:
@@ -27,9 +25,15 @@ def csv_cell(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def csv_row(values: list[str]) -> list[str]:
-    """Every cell of a row made inert (see csv_cell)."""
-    return [csv_cell(v) for v in values]
+def csv_bytes(rows: Iterable[Sequence[str | int]]) -> bytes:
+    """The one CSV writer: UTF-8, comma-separated, one line per row ending in LF; every cell made
+    inert (csv_cell) and quoted when it holds a comma, a quote, a CR, an LF or a tab (Python's csv
+    module leaves a CR bare, so a reader would start a new row at it)."""
+    lines = []
+    for row in rows:
+        cells = [csv_cell(str(v)) for v in row]
+        lines.append(",".join('"' + c.replace('"', '""') + '"' if _QUOTED.intersection(c) else c for c in cells))
+    return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
 def plain_text(value: str, keep_newlines: bool = True) -> str:
@@ -44,11 +48,3 @@ def tts_text(value: str, keep_newlines: bool = True) -> str:
     """A Tabletop Simulator name or description that shows as typed: no control characters, no live
     rich-text tag."""
     return _TTS_TAG.sub("[" + _WORD_JOINER, plain_text(value, keep_newlines))
-
-
-def file_stem(value: str, fallback: str = "file") -> str:
-    """A file name stem safe on every system: ASCII letters, digits, dot, dash and underscore, never
-    empty, never a dot name (`.`, `..`, hidden), at most 100 characters."""
-    stem = _UNSAFE_NAME.sub("-", unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode())
-    stem = stem.strip(".-")[:100] or fallback
-    return "_" + stem if stem.split(".")[0].lower() in _RESERVED else stem

@@ -25,6 +25,7 @@ from mazmorra.load import load_pack
 from mazmorra.model.content import ID_PATTERN, Deck, Pack
 from mazmorra.source.yamlsafe import YList, YMap, load_yaml
 from mazmorra.support.atomic import atomic_write_text
+from mazmorra.support.filenames import output_path
 from mazmorra.validate import validate
 
 
@@ -76,7 +77,7 @@ def generate_map(
         atomic_write_text(deck_file, before)  # never leave a map that does not validate in the pack
         raise
     card = next(d for c, d in after.of(DungeonMap) if c.id == comp_id)
-    preview = out_dir / pack.id / "maps" / f"{comp_id}.svg"
+    preview = output_path(out_dir, "{pack}/maps/{component}.svg", pack=pack.id, component=comp_id)
     preview.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(preview, preview_svg(data, card.wall_runs()))
     return Generated(comp_id, deck_file, preview, dungeon, data["cols"], data["rows"], seconds)

@@ -11,8 +11,6 @@ page of its own bleed box. No crop marks and no cut guide: a print shop cuts by 
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +22,8 @@ from mazmorra.render.draw import pdfx
 from mazmorra.render.draw.boxes import set_boxes
 from mazmorra.render.draw.pdfpages import DocMeta, K, PdfPages
 from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.support.filenames import Pattern, output_path, parse_pattern
+from mazmorra.support.safetext import csv_bytes
 
 if TYPE_CHECKING:
     from mazmorra.printers import Printer
@@ -101,7 +101,9 @@ class CardPdfSink(Sink):
         super().__init__(ctx)
         self.printer = ctx.outputs.printer
         self.layout = self.printer.layout if self.printer is not None else "per-card"
-        self.naming = self.printer.naming if self.printer is not None else "{deck}/{component}.pdf"
+        self.naming: Pattern = (
+            self.printer.naming if self.printer is not None else parse_pattern("{deck}/{component}.pdf")
+        )
         self._open: dict[str, _File] = {}
         self._n = 0
         self._pages = 0  # of the current document
@@ -114,11 +116,18 @@ class CardPdfSink(Sink):
         return outputs.card_pdfs or (outputs.printer is not None and outputs.printer.layout in PDF_LAYOUTS)
 
     def folder(self, doc: Document) -> Path:
-        return self.out_dir / self.pack.id / doc.lang / (self.printer.id if self.printer is not None else "cards")
+        shop = self.printer.id if self.printer is not None else "cards"
+        return output_path(self.out_dir, "{pack}/{lang}/{shop}", pack=self.pack.id, lang=doc.lang, shop=shop)
 
     def _path(self, doc: Document, component: str = "", side: str = "") -> Path:
-        name = self.naming.format(deck=doc.deck_id, n=self._n, component=component, side=side, lang=doc.lang)
-        return self.folder(doc) / name
+        values: dict[str, str | int] = {
+            "deck": doc.deck_id,
+            "n": self._n,
+            "component": component,
+            "side": side,
+            "lang": doc.lang,
+        }
+        return output_path(self.folder(doc), self.naming, self.names, **values)
 
     def start(self, doc: Document) -> None:
         self._open, self._n, self._rows, self._unsold, self._pages = {}, 0, [], set(), 0
@@ -204,11 +213,8 @@ class CardPdfSink(Sink):
         for file in self._open.values():
             self._close(file, doc)
         self._open = {}
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["n", "component", "name", "copies"])
-        w.writerows(self._rows)
-        self.write(self.folder(doc) / f"{doc.deck_id}-cards.csv", buf.getvalue().encode("utf-8"))
+        rows = [["n", "component", "name", "copies"], *self._rows]
+        self.write(self.file(self.folder(doc), "{deck}-cards.csv", deck=doc.deck_id), csv_bytes(rows))
         part = super().end(doc)
         part.data = self._pages
         return part
@@ -219,8 +225,9 @@ class CardPdfSink(Sink):
 
     def folder_root(self, folder: Path) -> Path:
         """The sink's own folder (output/<pack>/<lang>/<printer or cards>) a written folder is in."""
-        rel = folder.relative_to(self.out_dir / self.pack.id)
-        return self.out_dir / self.pack.id / rel.parts[0] / rel.parts[1]
+        pack = output_path(self.out_dir, "{pack}", pack=self.pack.id)
+        rel = folder.relative_to(pack)
+        return pack / rel.parts[0] / rel.parts[1]
 
     def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
         super().absorb(doc, part, problems)

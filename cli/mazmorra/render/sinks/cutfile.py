@@ -22,6 +22,7 @@ from mazmorra.render.draw.inks import SheetLook
 from mazmorra.render.impose import DoesNotFit, impose
 from mazmorra.render.sinks.pdf import corner_radius, oriented
 from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
     from mazmorra.render.draw.pdfpages import PdfPages
@@ -120,7 +121,8 @@ class CutSink(Sink):
         return outputs.cut_file
 
     def folder(self, doc: Document) -> Path:
-        return self.out_dir / self.pack.id / doc.lang / "cut" / doc.deck_id  # one per deck: --deck prunes only its own
+        ids = {"pack": self.pack.id, "lang": doc.lang, "deck": doc.deck_id}
+        return output_path(self.out_dir, "{pack}/{lang}/cut/{deck}", **ids)  # one per deck: --deck prunes only its own
 
     def start(self, doc: Document) -> None:
         from mazmorra.render.draw.pdfpages import DocMeta, PdfPages  # only a build that prints pays for ReportLab
@@ -145,7 +147,7 @@ class CutSink(Sink):
             )
             return
         self._pages = [replace(p, notes=p.notes + registration(p.size)) for p in pages]
-        target = self.folder(doc) / f"{doc.deck_id}.pdf"
+        target = self.file(self.folder(doc), "{deck}.pdf", deck=doc.deck_id)
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name} (print and cut)", doc.lang)
         look = SheetLook(greyscale=ctx.sheet.greyscale)  # marks stay solid black: no ink saver
         self._pdf = PdfPages(
@@ -164,8 +166,9 @@ class CutSink(Sink):
             self._pdf.save()
             for n, page in enumerate(self._pages, 1):
                 text = svg(page, self._shapes, self._radius, f"{doc.title}: cut, page {n}")
-                self.write(self.folder(doc) / f"{doc.deck_id}-{n}.svg", text.encode("utf-8"))
-            self.made.append(f"{self.folder(doc) / doc.deck_id}.pdf (+ {len(self._pages)} SVG cut files)")
+                self.write(self.file(self.folder(doc), "{deck}-{n}.svg", deck=doc.deck_id, n=n), text.encode("utf-8"))
+            pdf = self.file(self.folder(doc), "{deck}.pdf", deck=doc.deck_id)
+            self.made.append(f"{pdf} (+ {len(self._pages)} SVG cut files)")
             self._pdf = None
         return super().end(doc)
 

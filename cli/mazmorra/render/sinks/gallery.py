@@ -21,8 +21,8 @@ from mazmorra.errors import Problem, Severity, once
 from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 from mazmorra.render.sinks import beforeafter
 from mazmorra.render.sinks.beforeafter import CHANGED, REMOVED, Before, ShownComponent, per_lang, pictures
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
-from mazmorra.support.safetext import file_stem
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Earlier, Face, Item, Round
@@ -46,11 +46,11 @@ class GallerySink(Sink):
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
-        self.folder = ctx.out_dir / ctx.pack.id / "gallery"
+        self.folder = output_path(ctx.out_dir, "{pack}/gallery", pack=ctx.pack.id)
         self.langs: list[str] = []
         self.decks: dict[str, _Deck] = {}
         self._doc = _Deck()  # the document being added
-        self._backs: dict[str, str] = {}  # a deck back's image -> its address in the page
+        self._backs: dict[Path, str] = {}  # a deck back's image -> its address in the page
         self.problems: list[Problem] = []  # every document's, as absorbed
         self.rounds: dict[str, Round] = ctx.rounds  # a playtest round's earlier faces, per language
         self._earlier_icons: dict[Path | None, IconSet] = {}
@@ -70,20 +70,20 @@ class GallerySink(Sink):
         if doc.lang in deck.components.get(comp, {}):  # a component drawn copy by copy: its first, all counted
             deck.components[comp][doc.lang].copies += item.copies
             return
-        base = f"img/{doc.lang}/{file_stem(doc.deck_id)}/"
-        wanted = [(base + f"{file_stem(comp)}-front.jpg", item.front)]
+        base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.deck_id)
+        wanted = [(self.file(base, "{component}-front.jpg", component=comp), item.front)]
+        image = None  # the back's
+        if item.back is not None:
+            pattern, values = back_image(doc, item, ".jpg")
+            image = self.file(base, pattern, **values)
+            if image not in self._backs:  # a deck back is drawn once per deck and language
+                wanted.append((image, item.back))
+        srcs = {target: self.picture(target, data) for (target, _), data in zip(wanted, self.jpegs(doc.lang, wanted))}
         back = ""
-        if item.back is not None:
-            back = base + back_stem(doc, item) + ".jpg"
-            if back not in self._backs:  # a deck back is drawn once per deck and language
-                wanted.append((back, item.back))
-        srcs = {
-            rel: self.picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(doc.lang, wanted))
-        }
-        if item.back is not None:
+        if image is not None:
             if item.shared_back:
-                self._backs.setdefault(back, srcs.get(back, ""))
-            back = srcs.get(back) or self._backs[back]
+                self._backs.setdefault(image, srcs.get(image, ""))
+            back = srcs.get(image) or self._backs[image]
         status = self.status(doc, item)
         before = None
         if status is not None:
@@ -117,11 +117,11 @@ class GallerySink(Sink):
         if root not in self._earlier_icons:
             self._earlier_icons[root] = IconSet.for_pack(root)
         icons = self._earlier_icons[root]
-        base = f"img/{lang}/{deck}/before/{comp}"
-        wanted = [(f"{base}-front.jpg", earlier.front)]
+        base = output_path(self.folder, "img/{lang}/{deck}/before", lang=lang, deck=deck)
+        wanted = [(self.file(base, "{component}-front.jpg", component=comp), earlier.front)]
         if earlier.back is not None:
-            wanted.append((f"{base}-back.jpg", earlier.back))
-        srcs = [picture(self.folder / rel, data) for (rel, _), data in zip(wanted, self.jpegs(lang, wanted, icons))]
+            wanted.append((self.file(base, "{component}-back.jpg", component=comp), earlier.back))
+        srcs = [picture(target, data) for (target, _), data in zip(wanted, self.jpegs(lang, wanted, icons))]
         return Before(status, srcs[0], srcs[1] if len(srcs) > 1 else "", earlier.copies)
 
     def removed(self, picture: Callable[[Path, bytes], str]) -> dict[str, dict[str, dict[str, ShownComponent]]]:
@@ -137,7 +137,7 @@ class GallerySink(Sink):
                 out.setdefault(earlier.deck, {}).setdefault(comp, {})[lang] = shown
         return out
 
-    def jpegs(self, lang: str, wanted: list[tuple[str, Face]], icons: IconSet | None = None) -> list[bytes]:
+    def jpegs(self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None) -> list[bytes]:
         """The JPEG of every wanted face (drawn with `icons`: a round's earlier revision's)."""
         frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
         images = Rasteriser(icons or self.icons, lang).images(frames)
@@ -178,7 +178,7 @@ class GallerySink(Sink):
         if self.langs:
             since = next(iter(self.rounds.values())).since if self.rounds else ""
             page = render_page(self.pack, self.langs, self.decks, once(earlier + self.problems), since=since)
-            target = self.folder / "index.html"
+            target = output_path(self.folder, "index.html")
             self.ctx.stage(target).write_bytes(page.encode("utf-8"))
             self.written.setdefault(self.folder, set()).add(target)
         return []

@@ -7,8 +7,6 @@ box (or of the trim with --no-png-bleed), or a print-shop profile's exact pixels
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from mazmorra.contracts import Document, Face, Item
@@ -26,8 +24,9 @@ from mazmorra.render.raster import (
     printer_profiles,
     profile_frame,
 )
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
-from mazmorra.support.safetext import csv_row, file_stem
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.support.filenames import output_path
+from mazmorra.support.safetext import csv_bytes
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
@@ -71,7 +70,9 @@ class PngSink(Sink):
 
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "png"
-        return self.out_dir / self.pack.id / doc.lang / shop / file_stem(doc.deck_id)
+        return output_path(
+            self.out_dir, "{pack}/{lang}/{shop}/{deck}", pack=self.pack.id, lang=doc.lang, shop=shop, deck=doc.deck_id
+        )
 
     def _frame(self, doc: Document, face: Face) -> ImageFrame:
         how = self._sizing
@@ -115,28 +116,31 @@ class PngSink(Sink):
         folder = self.folder(doc)
         comp = item.front.component
         self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
-        front_name = f"{file_stem(comp)}-front.png" if n == 1 else f"{file_stem(comp)}-{n}-front.png"
-        wanted: list[tuple[str, Face]] = [(front_name, item.front)]
+        front = (
+            self.file(folder, "{component}-front.png", component=comp)
+            if n == 1
+            else self.file(folder, "{component}-{n}-front.png", component=comp, n=n)
+        )
+        wanted: list[tuple[Path, Face]] = [(front, item.front)]
         back_name = ""
         if item.back is not None:
-            back_name = back_stem(doc, item) + ".png"
+            pattern, values = back_image(doc, item, ".png")
+            back = self.file(folder, pattern, **values)
+            back_name = back.name
             if not (item.shared_back and back_name in self._backs_done):
-                wanted.append((back_name, item.back))
+                wanted.append((back, item.back))
                 if item.shared_back:
                     self._backs_done.add(back_name)
         raster = Rasteriser(self.icons, doc.lang)
         frames = [self._frame(doc, face) for _, face in wanted]
         images = raster.images(list(zip((face for _, face in wanted), frames)))
-        for (name, _), img, fr in zip(wanted, images, frames):
-            self.write(folder / name, png_bytes(img, fr.scale * MM_PER_IN))
-        self._rows.append([comp, item.name, str(item.copies), front_name, back_name])
+        for (target, _), img, fr in zip(wanted, images, frames):
+            self.write(target, png_bytes(img, fr.scale * MM_PER_IN))
+        self._rows.append([comp, item.name, str(item.copies), front.name, back_name])
 
     def end(self, doc: Document) -> Part:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["component", "name", "copies", "front", "back"])
-        w.writerows(csv_row(row) for row in self._rows)  # designer text never runs as a formula
-        self.write(self.folder(doc) / "cards.csv", buf.getvalue().encode("utf-8"))
+        rows = [["component", "name", "copies", "front", "back"], *self._rows]
+        self.write(self.file(self.folder(doc), "cards.csv"), csv_bytes(rows))
         part = super().end(doc)
         part.data = self._sizing
         return part

@@ -15,6 +15,7 @@ from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
 from mazmorra.render.impose import DoesNotFit, impose
 from mazmorra.render.raster import MM_PER_IN, png_bytes
 from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.support.filenames import output_path
 
 
 class SheetImageSink(Sink):
@@ -55,7 +56,8 @@ class SheetImageSink(Sink):
         if self._pdf is not None:
             self._pdf.save()
             self._pdf = None
-            folder = self.out_dir / self.pack.id / doc.lang / self.printer.id
+            ids = {"pack": self.pack.id, "lang": doc.lang, "shop": self.printer.id}
+            folder = output_path(self.out_dir, "{pack}/{lang}/{shop}", **ids)
             pdf = pdfium.PdfDocument(self._buffer.getvalue())
             try:
                 for n in range(len(pdf)):
@@ -66,7 +68,8 @@ class SheetImageSink(Sink):
                     w, h = (round(v / MM_PER_IN * self.printer.dpi) for v in self.ctx.sheet.size)
                     if img.size != (w, h):  # a pixel of rounding at the page's edge
                         img = img.resize((w, h), Image.Resampling.LANCZOS)
-                    self.write(folder / f"{doc.deck_id}-{n + 1:03d}.png", png_bytes(img, self.printer.dpi))
+                    target = self.file(folder, "{deck}-{n:03d}.png", deck=doc.deck_id, n=n + 1)
+                    self.write(target, png_bytes(img, self.printer.dpi))
             finally:
                 pdf.close()
         return super().end(doc)

@@ -6,7 +6,8 @@ between `start` and `end` per document: deck × language), possibly in a worker 
 returns what the parent must know as a value (`end` -> `Part`: its problems, the files it staged,
 what it wrote); the parent `absorb`s each document's part, then calls `finish` once per pack for
 pack-wide outputs. A sink writes only through `stage`, which hands out temporary files that stage
-6 renames into place once the whole build is valid. Pixels exist only in the raster sinks.
+6 renames into place once the whole build is valid, and names every file and folder through
+`support/filenames.py` (`Sink.file`). Pixels exist only in the raster sinks.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mazmorra.errors import Problem, UsageError
-from mazmorra.support.safetext import file_stem
+from mazmorra.support.filenames import Names, output_path
 
 if TYPE_CHECKING:
     from mazmorra.assets.icons import IconSet
@@ -135,6 +136,7 @@ class Sink:
         self.written: dict[Path, set[Path]] = {}  # every file the build wrote, by folder
         self.made: list[str] = []
         self._part = Part()
+        self.names = Names()  # the current document's file names, by folder
 
     prints: ClassVar[bool] = False  # makes print sheets: it also takes the documents only printed
 
@@ -155,7 +157,7 @@ class Sink:
 
     def end(self, doc: Document) -> Part:
         """The document's last component has been added: what the parent must know of it."""
-        part, self._part = self._part, Part()
+        part, self._part, self.names = self._part, Part(), Names()
         return part
 
     def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
@@ -183,6 +185,11 @@ class Sink:
         """A problem of the current document, returned with its part."""
         self._part.problems.append(problem)
 
+    def file(self, folder: Path, pattern: str, **values: str | int) -> Path:
+        """A file of the current document in `folder`, named by `pattern` filled with `values` (the one
+        name maker: safe, inside `folder`, unique in it; the same request gets the same name)."""
+        return output_path(folder, pattern, self.names, **values)
+
     def write(self, target: Path, data: bytes) -> None:
         """Stage one file of the current document."""
         self.ctx.stage(target).write_bytes(data)
@@ -193,17 +200,17 @@ class Sink:
         return target in self._part.written.get(target.parent, set())
 
 
-def back_stem(doc: Document, item: Item) -> str:
-    """The file stem of a component's back image: `<id>-back` for its own back; `back` for the
-    deck's back, `back-<kind>-<size>` for the backs of the other kinds and sizes a deck mixes (one
-    image each, written once per deck)."""
+def back_image(doc: Document, item: Item, suffix: str) -> tuple[str, dict[str, str | int]]:
+    """The name pattern of a component's back image and its values: `{component}-back` for its own
+    back; `back` for the deck's back, `back-{variant}` (kind and size) for the backs of the other kinds
+    and sizes a deck mixes (one image each, written once per deck)."""
     assert item.back is not None
     if not item.shared_back:
-        return f"{file_stem(item.front.component)}-back"
+        return "{component}-back" + suffix, {"component": item.front.component}
     own = f"deck:{doc.deck_id}"
     if item.back.component == own:
-        return "back"
-    return "back-" + item.back.component[len(own) + 1 :].replace(":", "-")
+        return "back" + suffix, {}
+    return "back-{variant}" + suffix, {"variant": item.back.component[len(own) + 1 :].replace(":", "-")}
 
 
 def prune(folder: Path, keep: set[Path], suffixes: tuple[str, ...]) -> None:

@@ -29,8 +29,8 @@ from PIL import Image
 
 from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.render.sinks import ttsobjects as tts
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
-from mazmorra.support.safetext import file_stem
+from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Face, Item
@@ -132,7 +132,11 @@ class TtsSink(Sink):
         return outputs.tts
 
     def folder(self, doc: Document) -> Path:
-        return self.out_dir / self.pack.id / doc.lang / "tts"
+        return output_path(self.out_dir, "{pack}/{lang}/tts", pack=self.pack.id, lang=doc.lang)
+
+    def images(self, doc: Document) -> Path:
+        """The deck's own folder of images: tts/<deck>/."""
+        return output_path(self.folder(doc), "{deck}", deck=doc.deck_id)
 
     def _url(self, doc: Document, path: Path) -> str:
         base = self.opts.tts_base(doc.lang)
@@ -184,12 +188,13 @@ class TtsSink(Sink):
 
     def _add_tile(self, doc: Document, item: Item, st: _DeckState) -> None:
         """A round component's faces, each an image of its own (a tile shows a whole image)."""
-        folder = self.folder(doc) / file_stem(doc.deck_id)
-        front = folder / f"{file_stem(item.front.component)}-front.jpg"
+        folder = self.images(doc)
+        front = self.file(folder, "{component}-front.jpg", component=item.front.component)
         wanted = [(front, item.front)]
         back = front
         if item.back is not None:
-            back = folder / f"{back_stem(doc, item)}.jpg"
+            pattern, values = back_image(doc, item, ".jpg")
+            back = self.file(folder, pattern, **values)
             if not self.staged(back):
                 wanted.append((back, item.back))
         px = self.opts.dpi / MM_PER_IN
@@ -202,11 +207,11 @@ class TtsSink(Sink):
         st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), item.stamp))
 
     def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
-        folder = self.folder(doc) / file_stem(doc.deck_id)
+        folder = self.images(doc)
         if atlas.fronts is not None:
-            self.write(folder / f"sheet-{atlas.key}.jpg", jpeg_bytes(atlas.fronts))
+            self.write(self.file(folder, "sheet-{n}.jpg", n=atlas.key), jpeg_bytes(atlas.fronts))
         if atlas.backs is not None:
-            self.write(folder / f"sheet-{atlas.key}-back.jpg", jpeg_bytes(atlas.backs))
+            self.write(self.file(folder, "sheet-{n}-back.jpg", n=atlas.key), jpeg_bytes(atlas.backs))
         atlas.fronts = atlas.backs = None
 
     def end(self, doc: Document) -> Part:
@@ -237,13 +242,13 @@ class TtsSink(Sink):
                 for _ in range(t.copies)
             ]
             objects.append(tiles[0] if len(tiles) == 1 else tts.bag(doc.deck_name, doc.pack_name, tiles, x))
-        target = self.folder(doc) / f"{file_stem(doc.deck_id)}.json"
+        target = self.file(self.folder(doc), "{deck}.json", deck=doc.deck_id)
         data = json.dumps(tts.saved_object(objects), ensure_ascii=False, indent=2) + "\n"
         self.write(target, data.encode("utf-8"))
         if st.thumb is not None:
             from mazmorra.render.raster import png_bytes
 
-            self.write(self.folder(doc) / f"{file_stem(doc.deck_id)}.png", png_bytes(st.thumb))
+            self.write(self.file(self.folder(doc), "{deck}.png", deck=doc.deck_id), png_bytes(st.thumb))
         n = sum(c for *_, c, _ in st.cards) + sum(t.copies for t in st.tiles)
         return [f"{target} ({len(st.atlases)} deck image(s), {n} components)"]
 
@@ -254,8 +259,8 @@ class TtsSink(Sink):
         CustomDeck entries, its cards, copies repeated)."""
         if not st.cards:
             return []
-        folder = self.folder(doc) / file_stem(doc.deck_id)
-        back_path = folder / "back.jpg"
+        folder = self.images(doc)
+        back_path = self.file(folder, "back.jpg")
         cell = max((atl.cell for atl in st.atlases), key=lambda c: c[0] * c[1])  # one back for every atlas
         if st.shared_back is not None:
             img = Rasteriser(self.icons, doc.lang).images([(st.shared_back, fit_frame(st.shared_back, *cell))])[0]
@@ -268,9 +273,9 @@ class TtsSink(Sink):
             for atl in st.atlases:
                 if atl.size_mm != size:
                     continue
-                back = folder / f"sheet-{atl.key}-back.jpg" if st.own_backs else back_path
+                back = self.file(folder, "sheet-{n}-back.jpg", n=atl.key) if st.own_backs else back_path
                 custom[str(atl.key)] = {
-                    "FaceURL": self._url(doc, folder / f"sheet-{atl.key}.jpg"),
+                    "FaceURL": self._url(doc, self.file(folder, "sheet-{n}.jpg", n=atl.key)),
                     "BackURL": self._url(doc, back),
                     "NumWidth": atl.cols,
                     "NumHeight": atl.rows,
