@@ -19,6 +19,7 @@ import pickle
 import signal
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,43 +64,56 @@ def chunk_store() -> FaceCache | None:
 _Pending = tuple[int, "Page", dict[int, "_Copy"], tuple["Op", ...]]  # a page waiting for its chunk
 
 
-class ChunkedPages(PdfPages):
-    """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
-    and written to `target` by `save`: the one chunk as it is, or every chunk merged.
+@dataclass(frozen=True)
+class Chunking:
+    """How a document is cut into chunks: `pages` pages of the imposition's plan each, each chunk's
+    file written in `scratch` until the merge, kept in `store` (the chunk cache, `<out>/.cache/chunks/`;
+    None: none) under a key that hashes `options` (what else decides its bytes: sheet, look,
+    printer, metadata, language), and up to `drawers` chunks drawn aside at once."""
 
-    With a `store` (the chunk cache, `<out>/.cache/chunks/`), a chunk whose key is known is taken
-    from it instead of drawn: the key hashes the tool, the document's options (`options`: sheet,
-    look, printer, metadata, language), the chunk's number, its pages' plans and the face-cache key
+    scratch: Path
+    options: str = ""
+    pages: int = DEFAULT_PAGES
+    store: FaceCache | None = None
+    drawers: int = 0
+
+    @classmethod
+    def for_build(cls, scratch: Path, options: str) -> Chunking:
+        """The build's chunking: MAZMORRA_CHUNK_PAGES, its chunk cache, and its spare jobs as drawers."""
+        return cls(scratch, options, chunk_pages(), chunk_store(), workers.spare())
+
+
+class ChunkedPages(PdfPages):
+    """A document's pages drawn chunk by chunk, as `chunking` says, and written to `target` by
+    `save`: the one chunk as it is, or every chunk merged.
+
+    With a chunk cache, a chunk whose key is known is taken from it instead of drawn: the key hashes
+    the tool, the document's options, the chunk's number, its pages' plans and the face-cache key
     of every face they show, with how it is drawn (once, or as a form shown again). A chunk's pages
     wait until the chunk is complete; then the chunk is looked up, and drawn only on a miss."""
 
     def __init__(
         self,
         target: Path,
-        scratch: Path,
-        per_chunk: int,
+        chunking: Chunking,
         page_size: tuple[float, float],
         meta: DocMeta,
         icons: IconSet,
         ink: CmykOutput | None = None,
         look: SheetLook | None = None,
         marks: Callable[[Canvas], None] | None = None,
-        store: FaceCache | None = None,
-        options: str = "",
-        drawers: int = 0,
     ):
         self._buffer = io.BytesIO()
         super().__init__(self._buffer, page_size, meta, icons, ink, look)
-        self.target, self.scratch, self.per_chunk = target, scratch, per_chunk
+        self.target, self.chunking = target, chunking
         self._marks = marks  # what every chunk's document carries besides its pages (PDF/X)
         if marks is not None:
             marks(self.c)  # this first canvas writes a document without pages; each chunk draws on its own
-        self.store, self.options = store, options
         self.chunk = 0  # the chunk whose pages are pending
         self._pending: list[_Pending] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
         self.parts: list[Path] = []  # the chunks written so far, in order
-        self.drawers = drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most (spare jobs)
+        self.drawers = chunking.drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most
         self._aside: deque[_Drawer] = deque()  # the chunks being drawn aside, oldest first
 
     def push(self, item: Item) -> None:
@@ -109,11 +123,12 @@ class ChunkedPages(PdfPages):
 
     def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
         n = self._next  # the page's number in the plan (a blank poster tile is skipped)
-        if n // self.per_chunk != self.chunk:
+        size = self.chunking.pages
+        if n // size != self.chunk:
             self._flush()
-            self.chunk = n // self.per_chunk
+            self.chunk = n // size
         self._pending.append((n, page, {p.index: held[p.index] for p in page.placements}, tuple(label)))
-        if n % self.per_chunk == self.per_chunk - 1:  # its chunk is complete
+        if n % size == size - 1:  # its chunk is complete
             self._flush()
 
     def _flush(self, aside: bool = True) -> None:
@@ -124,8 +139,8 @@ class ChunkedPages(PdfPages):
         if not pending:
             return
         k = self._key(pending)
-        found = _valid(self.store.get(k)) if self.store is not None and k else None
-        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
+        found = _valid(self.chunking.store.get(k)) if self.chunking.store is not None and k else None
+        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.chunking.scratch)
         self.parts.append(part)  # first: removed by save() even if the write fails
         if found is not None:
             data, inputs = found
@@ -152,8 +167,8 @@ class ChunkedPages(PdfPages):
     def _draw_into(self, pending: list[_Pending], k: str, part: Path, chunk: int) -> set[Path]:
         """Draw chunk number `chunk`, keep it in the chunk cache, write it to its file; the files it drew."""
         data, drew = self._draw(pending, chunk)
-        if self.store is not None and k:
-            self.store.put(k, (data, sorted(str(p) for p in drew)))
+        if self.chunking.store is not None and k:
+            self.chunking.store.put(k, (data, sorted(str(p) for p in drew)))
         part.write_bytes(data)
         return drew
 
@@ -171,9 +186,9 @@ class ChunkedPages(PdfPages):
     def _key(self, pending: list[_Pending]) -> str:
         """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
         is on it (its label depends on the tiles around it)."""
-        if self.store is None:
+        if self.chunking.store is None:
             return ""
-        parts: list[str] = [self.options, str(self.chunk)]
+        parts: list[str] = [self.chunking.options, str(self.chunk)]
         for n, page, copies, label in pending:
             if page.tile is not None or label:
                 return ""
