@@ -153,13 +153,13 @@ def _resolve(
                 "extends",
             )
             return None, [unknown]
-    kind, own = _build(read, base, pack_dir, known.families)
+    kind, own = _declared_kind(read, base, pack_dir, known.families)
     if kind is not None:
         out[name] = kind
     return kind, problems + own
 
 
-def _build(
+def _declared_kind(
     read: _Declared, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
 ) -> tuple[Kind | None, list[Problem]]:
     """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""

@@ -98,7 +98,7 @@ def optimal_breaks(
     end; a piece ending at a point includes its hyphen). `balance_last` counts the last line's
     shortfall too (centred text looks best balanced). A chunk wider than the line stands alone on
     its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
-    `width` may depend on the line's number (0 first): text set inside a round shape. Without
+    `width` may depend on the line's number (0 first): text set inside a circular shape. Without
     `short_splits`, a chunk is split only when it is wider than a line by itself (a phrase of
     Japanese or Chinese, whose split points are not hyphens but its last resort).
     """

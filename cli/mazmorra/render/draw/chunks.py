@@ -112,7 +112,7 @@ class ChunkedPages(PdfPages):
         self.chunk = 0  # the chunk whose pages are pending
         self._pending: list[_Pending] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
-        self.parts: list[Path] = []  # the chunks written so far, in order
+        self.files: list[Path] = []  # the chunks written so far, in order
         self.drawers = chunking.drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most
         self._aside: deque[_Drawer] = deque()  # the chunks being drawn aside, oldest first
 
@@ -140,36 +140,36 @@ class ChunkedPages(PdfPages):
             return
         k = self._key(pending)
         found = _valid(self.chunking.store.get(k)) if self.chunking.store is not None and k else None
-        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.chunking.scratch)
-        self.parts.append(part)  # first: removed by save() even if the write fails
+        file = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.chunking.scratch)
+        self.files.append(file)  # first: removed by save() even if the write fails
         if found is not None:
             data, inputs = found
             self.inputs.update(Path(p) for p in inputs)
             self.pages += len(pending)
-            part.write_bytes(data)
+            file.write_bytes(data)
         elif aside and self.drawers:
             for ended in [d for d in self._aside if d.done()]:  # the drawers that have finished
                 self._aside.remove(ended)
                 self._collect(ended)
-            drawer = _Drawer.start(self, pending, k, part, self.chunk) if len(self._aside) < self.drawers else None
+            drawer = _Drawer.start(self, pending, k, file, self.chunk) if len(self._aside) < self.drawers else None
             if drawer is None:  # every drawer busy (or no process to spare): drawn here meanwhile
-                self._draw_into(pending, k, part, self.chunk)
+                self._draw_into(pending, k, file, self.chunk)
             else:
                 self._aside.append(drawer)
                 self.pages += len(pending)
         else:
-            self._draw_into(pending, k, part, self.chunk)
+            self._draw_into(pending, k, file, self.chunk)
         stop_point("chunk")
         done = {i for _, page, _, _ in pending for i in (p.index for p in page.placements)}
         for i in done - self._held.keys():
             self._keys.pop(i, None)
 
-    def _draw_into(self, pending: list[_Pending], k: str, part: Path, chunk: int) -> set[Path]:
+    def _draw_into(self, pending: list[_Pending], k: str, file: Path, chunk: int) -> set[Path]:
         """Draw chunk number `chunk`, keep it in the chunk cache, write it to its file; the files it drew."""
         data, drew = self._draw(pending, chunk)
         if self.chunking.store is not None and k:
             self.chunking.store.put(k, (data, sorted(str(p) for p in drew)))
-        part.write_bytes(data)
+        file.write_bytes(data)
         return drew
 
     def _collect(self, drawer: _Drawer) -> None:
@@ -177,7 +177,7 @@ class ChunkedPages(PdfPages):
         done = drawer.wait()
         if done is None:
             self.pages -= len(drawer.pending)  # counted again as drawn here
-            self._draw_into(drawer.pending, drawer.key, drawer.part, drawer.chunk)
+            self._draw_into(drawer.pending, drawer.key, drawer.file, drawer.chunk)
             return
         drew, chunk = done
         self.inputs.update(Path(p) for p in drew)
@@ -226,30 +226,30 @@ class ChunkedPages(PdfPages):
             self._flush(aside=False)  # the last chunk: nothing is left to do meanwhile
             while self._aside:
                 self._collect(self._aside.popleft())
-            if not self.parts:  # no page at all: the empty document, as a canvas writes it
+            if not self.files:  # no page at all: the empty document, as a canvas writes it
                 self.c.save()
                 self.target.write_bytes(self._buffer.getvalue())
-            elif len(self.parts) == 1:
-                self.target.write_bytes(self.parts[0].read_bytes())
+            elif len(self.files) == 1:
+                self.target.write_bytes(self.files[0].read_bytes())
             else:
-                merge(self.parts, self.target)
+                merge(self.files, self.target)
         finally:
             while self._aside:  # after a failure: each drawer stopped and waited for
                 self._aside.popleft().stop()
-            for part in self.parts:
-                part.unlink(missing_ok=True)
+            for file in self.files:
+                file.unlink(missing_ok=True)
 
 
 class _Drawer:
     """A chunk drawn by a forked process: it draws the chunk, keeps it in the chunk cache, writes
     its file and sends back the files it drew and its `DRAWN` entry."""
 
-    def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, part: Path, chunk: int):
-        self.pid, self.read, self.pending, self.key, self.part, self.chunk = pid, read, pending, key, part, chunk
+    def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, file: Path, chunk: int):
+        self.pid, self.read, self.pending, self.key, self.file, self.chunk = pid, read, pending, key, file, chunk
         self.status: int | None = None  # its exit status, once it has ended
 
     @classmethod
-    def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, part: Path, chunk: int) -> _Drawer | None:
+    def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, file: Path, chunk: int) -> _Drawer | None:
         try:
             read, write = os.pipe()
         except OSError:
@@ -257,7 +257,7 @@ class _Drawer:
 
         def draw() -> None:  # in the drawer
             os.close(read)
-            drew = pages._draw_into(pending, key, part, chunk)
+            drew = pages._draw_into(pending, key, file, chunk)
             with os.fdopen(write, "wb") as out:
                 out.write(pickle.dumps((sorted(str(p) for p in drew), DRAWN[-1])))
 
@@ -267,7 +267,7 @@ class _Drawer:
             os.close(write)
             return None
         os.close(write)
-        return cls(pid, read, pending, key, part, chunk)
+        return cls(pid, read, pending, key, file, chunk)
 
     def done(self) -> bool:
         """Whether it has ended (without waiting)."""

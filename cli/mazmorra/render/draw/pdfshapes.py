@@ -160,12 +160,12 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
     p = pen.c.beginPath()
     X, Y = pen.X, pen.Y
     for cmd in op.commands:
-        kind, nums = cmd[0], [float(v) for v in cmd[1:]]
-        if kind == "M":
+        letter, nums = cmd[0], [float(v) for v in cmd[1:]]
+        if letter == "M":
             p.moveTo(X(ox + nums[0]), Y(oy + nums[1]))
-        elif kind == "L":
+        elif letter == "L":
             p.lineTo(X(ox + nums[0]), Y(oy + nums[1]))
-        elif kind == "C":
+        elif letter == "C":
             p.curveTo(*(X(ox + v) if i % 2 == 0 else Y(oy + v) for i, v in enumerate(nums)))
         else:
             p.close()
