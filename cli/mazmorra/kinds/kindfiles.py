@@ -42,7 +42,25 @@ class _Known(NamedTuple):
     families: Mapping[str, Family]
 
 
+class _Declared(NamedTuple):
+    """One kind file as read: its checked spec, its YAML (which knows where each value is written)
+    and where the file starts (the place of what has none of its own)."""
+
+    spec: KindFile
+    data: YMap
+    loc: Loc
+
+    def at(self, *path: str) -> Loc:
+        """Where the value at `path` is written, else the file's start."""
+        return locate(self.data, path) or self.loc
+
+    def problem(self, rule: str, message: str, where: Loc, field: str) -> Problem:
+        """A problem of this kind file at `where`, about its `field`."""
+        return Problem(rule, message, where, f"kind:{self.spec.name}", field)
+
+
 def kind_files(pack_dir: Path) -> list[Path]:
+    """The pack's kind files (`kinds/*.yaml`), sorted by name."""
     folder = pack_dir / KINDS_DIR
     if not folder.is_dir():
         return []
@@ -56,7 +74,7 @@ def load_kinds(
     extends a built-in one or another of the pack's, and joins one of `families`."""
     known = _Known(builtin, families)
     problems: list[Problem] = []
-    found: dict[str, tuple[KindFile, YMap, Loc]] = {}
+    found: dict[str, _Declared] = {}
     for path in kind_files(pack_dir):
         try:
             data = load_yaml(path)
@@ -71,30 +89,28 @@ def load_kinds(
         problems += invalid
         if spec is None:
             continue
-        where = locate(data, ("name",)) or base
+        read = _Declared(spec, data, base)
         if spec.name != path.stem:
             problems.append(
-                Problem(
+                read.problem(
                     "kind.name",
                     f"the file {path.name} declares kind '{spec.name}': name the file {spec.name}.yaml",
-                    where,
-                    f"kind:{spec.name}",
+                    read.at("name"),
                     "name",
                 )
             )
         elif spec.name in builtin:
             problems.append(
-                Problem(
+                read.problem(
                     "kind.name-taken",
                     f"'{spec.name}' is a built-in kind; give yours another name (and `extends: {spec.name}` "
                     "to start from it)",
-                    where,
-                    f"kind:{spec.name}",
+                    read.at("name"),
                     "name",
                 )
             )
         else:
-            found[spec.name] = (spec, data, base)
+            found[spec.name] = read
     out: dict[str, Kind] = {}
     for name in found:
         problems += _resolve(name, found, out, [], pack_dir, known)[1]
@@ -103,7 +119,7 @@ def load_kinds(
 
 def _resolve(
     name: str,
-    found: dict[str, tuple[KindFile, YMap, Loc]],
+    found: dict[str, _Declared],
     out: dict[str, Kind],
     chain: list[str],
     pack_dir: Path,
@@ -112,14 +128,15 @@ def _resolve(
     """The kind `name` (its bases first, added to `out`) and the problems of its file and theirs."""
     if name in out:
         return out[name], []
-    spec, data, base_loc = found[name]
+    read = found[name]
+    spec = read.spec
     base: Kind | None = None
     problems: list[Problem] = []
     if spec.extends is not None:
-        where = locate(data, ("extends",)) or base_loc
+        where = read.at("extends")
         if spec.extends in chain or spec.extends == name:
             circle = f"kinds extend each other in a circle: {' → '.join([*chain, name, spec.extends])}"
-            return None, [Problem("kind.unknown-base", circle, where, f"kind:{name}", "extends")]
+            return None, [read.problem("kind.unknown-base", circle, where, "extends")]
         if spec.extends in found:
             base, problems = _resolve(spec.extends, found, out, [*chain, name], pack_dir, known)
             if base is None:
@@ -128,135 +145,52 @@ def _resolve(
             base = known.kinds.get(spec.extends)
         if base is None:
             names = [*known.kinds, *found]
-            unknown = Problem(
+            unknown = read.problem(
                 "kind.unknown-base",
                 f"extends unknown kind '{spec.extends}'{did_you_mean(spec.extends, names)} "
                 f"(known: {', '.join(sorted(names))})",
                 where,
-                f"kind:{name}",
                 "extends",
             )
             return None, [unknown]
-    kind, own = _build(spec, data, base_loc, base, pack_dir, known.families)
+    kind, own = _declared_kind(read, base, pack_dir, known.families)
     if kind is not None:
         out[name] = kind
     return kind, problems + own
 
 
-def _build(
-    spec: KindFile, data: YMap, base_loc: Loc, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
+def _declared_kind(
+    read: _Declared, base: Kind | None, pack_dir: Path, families: Mapping[str, Family]
 ) -> tuple[Kind | None, list[Problem]]:
     """The Kind a kind file declares, on top of its base kind (if any), or None with its problems."""
-    owner = f"kind:{spec.name}"
-    problems: list[Problem] = []
-    definitions: dict[str, Any] = {}
-    declared_at = dict(base.declared_at) if base else {}
-    for fname, decl in spec.fields.items():
-        where = locate(data, ("fields", fname)) or base_loc
-        if fname in RESERVED_FIELDS or not fname.isidentifier() or not fname.islower():
-            problems.append(
-                Problem(
-                    "kind.field-name",
-                    f"'{fname}' cannot be a field name"
-                    + (
-                        " (every component already has id, copies and size)"
-                        if fname in RESERVED_FIELDS
-                        else " (lowercase letters, digits and _)"
-                    ),
-                    where,
-                    owner,
-                    f"fields.{fname}",
-                )
-            )
-            continue
-        try:
-            definitions[fname] = model_field(decl, fname)
-        except DeclError as exc:
-            problems.append(
-                Problem(
-                    _DECL_RULES.get(exc.key, "kind.field-type"),
-                    f"field '{fname}': {exc}",
-                    locate(data, ("fields", fname, exc.key, *((exc.entry,) if exc.entry is not None else ())))
-                    or locate(data, ("fields", fname, exc.key))
-                    or where,
-                    owner,
-                    f"fields.{fname}.{exc.key}",
-                )
-            )
-            continue
-        declared_at[fname] = where
-    base_model = base.model if base else ComponentModel
-    model = create_model("".join(p.capitalize() for p in spec.name.split("_")), __base__=base_model, **definitions)
+    spec = read.spec
+    definitions, declared_at, problems = _fields(read, base)
+    model = create_model(
+        "".join(p.capitalize() for p in spec.name.split("_")),
+        __base__=base.model if base else ComponentModel,
+        **definitions,
+    )
     fields: dict[str, FieldDecl] = {**(base.fields if base else {}), **spec.fields}
     inherited = [t for t in (base.translatable if base else ()) if t not in spec.fields]
     translatable = (*inherited, *(n for n, d in spec.fields.items() if d.translatable and n in definitions))
     template = spec.template or (base.template if base else None)
-    if template is None:
-        problems.append(
-            Problem(
-                "kind.template",
-                "a kind that extends no other needs `template:` (its front's template file)",
-                base_loc,
-                owner,
-                "template",
-            )
-        )
-    for key in ("template", "back"):
-        tname = getattr(spec, key)
-        if tname is not None and not template_exists(pack_dir, tname):
-            known = sorted(
-                {p.name for d in (pack_dir / "templates", templates_dir()) if d.is_dir() for p in d.glob("*.j2")}
-            )
-            problems.append(
-                Problem(
-                    "kind.template",
-                    f"template '{tname}' is neither in {rel(pack_dir / 'templates')}/ nor shipped"
-                    f"{did_you_mean(tname, known)}",
-                    locate(data, (key,)) or base_loc,
-                    owner,
-                    key,
-                )
-            )
+    problems += _template_problems(read, template, pack_dir)
     two_sided = spec.two_sided if spec.two_sided is not None else (base.two_sided if base else False)
     back = None if two_sided else (spec.back or (base.back_template if base else None))
     count_field = spec.count_field or (base.count_field if base else None)
     if count_field is not None and count_field not in model.model_fields:
         problems.append(
-            Problem(
+            read.problem(
                 "kind.count-field",
                 f"count_field '{count_field}' is not a field of the kind"
                 f"{did_you_mean(count_field, model.model_fields)}",
-                locate(data, ("count_field",)) or base_loc,
-                owner,
+                read.at("count_field"),
                 "count_field",
             )
         )
-    family = base.family if base else GENERIC
-    if spec.family is not None:
-        named = _family_named(spec.family, families)
-        family = named or family
-        if named is None:
-            problems.append(
-                Problem(
-                    "kind.family",
-                    f"unknown game family '{spec.family}'{did_you_mean(spec.family, families)} "
-                    f"(families: {', '.join(families)})",
-                    locate(data, ("family",)) or base_loc,
-                    owner,
-                    "family",
-                )
-            )
-    rules = list(base.rules if base else ())
-    rule_locs = data.get("rules")
-    for i, raw in enumerate(spec.rules):
-        loc = rule_locs.locs[i] if rule_locs is not None else base_loc
-        rule, invalid = parse_rule(raw, loc, spec.name)
-        problems += invalid
-        if rule is not None:
-            rules.append(rule)
-    for fname, decl in spec.fields.items():  # a ref field states its own rule
-        for target, path in _refs(decl):
-            rules.append(Rule(_ref_spec(fname, target), locate(data, ("fields", fname, *path)) or base_loc, spec.name))
+    family, unknown = _family_of(read, base, families)
+    rules, invalid = _rules(read, base)
+    problems += unknown + invalid
     if problems or template is None:
         return None, problems
     kind = Kind(
@@ -273,13 +207,119 @@ def _build(
         pack_rules=base.pack_rules if base else (),
         two_sided=two_sided,
         reads_settings=(base.reads_settings if base else False) or any(d.setting for d in fields.values()),
-        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(base_loc.file)}"),
+        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(read.loc.file)}"),
         fields=fields,
         rules=tuple(rules),
-        source=base_loc,
+        source=read.loc,
         declared_at=declared_at,
     )
     return kind, []
+
+
+def _fields(read: _Declared, base: Kind | None) -> tuple[dict[str, Any], dict[str, Loc], list[Problem]]:
+    """The kind file's own fields as pydantic field definitions by name, where each field is
+    declared (its base's fields included), and the problems of the fields it could not define."""
+    definitions: dict[str, Any] = {}
+    declared_at = dict(base.declared_at) if base else {}
+    problems: list[Problem] = []
+    for fname, decl in read.spec.fields.items():
+        where = read.at("fields", fname)
+        if fname in RESERVED_FIELDS or not fname.isidentifier() or not fname.islower():
+            why = (
+                " (every component already has id, copies and size)"
+                if fname in RESERVED_FIELDS
+                else " (lowercase letters, digits and _)"
+            )
+            problems.append(
+                read.problem("kind.field-name", f"'{fname}' cannot be a field name{why}", where, f"fields.{fname}")
+            )
+            continue
+        try:
+            definitions[fname] = model_field(decl, fname)
+        except DeclError as exc:
+            entry = (exc.entry,) if exc.entry is not None else ()
+            problems.append(
+                read.problem(
+                    _DECL_RULES.get(exc.key, "kind.field-type"),
+                    f"field '{fname}': {exc}",
+                    locate(read.data, ("fields", fname, exc.key, *entry))
+                    or locate(read.data, ("fields", fname, exc.key))
+                    or where,
+                    f"fields.{fname}.{exc.key}",
+                )
+            )
+            continue
+        declared_at[fname] = where
+    return definitions, declared_at, problems
+
+
+def _template_problems(read: _Declared, template: str | None, pack_dir: Path) -> list[Problem]:
+    """What is wrong with the templates a kind file names: none at all for its front (and no base
+    to take one from), or a file that is neither the pack's nor shipped."""
+    problems: list[Problem] = []
+    if template is None:
+        problems.append(
+            read.problem(
+                "kind.template",
+                "a kind that extends no other needs `template:` (its front's template file)",
+                read.loc,
+                "template",
+            )
+        )
+    for key in ("template", "back"):
+        tname = getattr(read.spec, key)
+        if tname is not None and not template_exists(pack_dir, tname):
+            known = sorted(
+                {p.name for d in (pack_dir / "templates", templates_dir()) if d.is_dir() for p in d.glob("*.j2")}
+            )
+            problems.append(
+                read.problem(
+                    "kind.template",
+                    f"template '{tname}' is neither in {rel(pack_dir / 'templates')}/ nor shipped"
+                    f"{did_you_mean(tname, known)}",
+                    read.at(key),
+                    key,
+                )
+            )
+    return problems
+
+
+def _family_of(read: _Declared, base: Kind | None, families: Mapping[str, Family]) -> tuple[Family, list[Problem]]:
+    """The game family a kind joins (the one its file names, else its base's, else the generic one)
+    and the problem of a name no family has."""
+    family = base.family if base else GENERIC
+    name = read.spec.family
+    if name is None:
+        return family, []
+    named = _family_named(name, families)
+    if named is not None:
+        return named, []
+    unknown = read.problem(
+        "kind.family",
+        f"unknown game family '{name}'{did_you_mean(name, families)} (families: {', '.join(families)})",
+        read.at("family"),
+        "family",
+    )
+    return family, [unknown]
+
+
+def _rules(read: _Declared, base: Kind | None) -> tuple[list[Rule], list[Problem]]:
+    """A kind's declarative rules: its base's, its file's own `rules:`, then the rule each of its
+    ref fields states; and the problems of the rules it could not read."""
+    spec = read.spec
+    rules = list(base.rules if base else ())
+    problems: list[Problem] = []
+    rule_locs = read.data.get("rules")
+    for i, raw in enumerate(spec.rules):
+        loc = rule_locs.locs[i] if rule_locs is not None else read.loc
+        rule, invalid = parse_rule(raw, loc, spec.name)
+        problems += invalid
+        if rule is not None:
+            rules.append(rule)
+    for fname, decl in spec.fields.items():  # a ref field states its own rule
+        for target, path in _refs(decl):
+            rules.append(Rule(_ref_spec(fname, target), read.at("fields", fname, *path), spec.name))
+    return rules, problems
 
 
 def _family_named(name: str, families: Mapping[str, Family]) -> Family | None:

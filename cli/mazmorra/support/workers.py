@@ -15,6 +15,7 @@ import signal
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from mazmorra.errors import UsageError
@@ -103,28 +104,43 @@ def run(
     ctx = multiprocessing.get_context("fork")
     order = sorted(range(count), key=lambda i: -(weights[i] if weights else 0))
     recv, send = ctx.Pipe(duplex=False)
-    lock, taken = ctx.Lock(), ctx.Value("i", 0)
+    shared = _Shared(order, ctx.Value("i", 0), recv, send, ctx.Lock())
     with gcpolicy.shared_with_forks():
-        return _run(ctx, order, task, count, jobs, progress, recv, send, lock, taken, arrived)
+        procs = [  # this process is the last worker: one fork fewer, and it has nothing else to do meanwhile
+            ctx.Process(target=_work, args=(shared, task), daemon=True) for _ in range(min(jobs, count) - 1)
+        ]
+        return _gather(shared, procs, task, progress, arrived)
 
 
-def _run(
-    ctx: Any,
-    order: list[int],
+@dataclass(frozen=True)
+class _Shared:
+    """What the processes of one run share: the tasks in the order they are taken, the count of those
+    taken so far, and the pipe the workers' messages come back by (each sent whole, under `lock`)."""
+
+    order: list[int]
+    taken: Any  # a shared integer
+    recv: Any
+    send: Any
+    lock: Any
+
+    def next(self) -> int | None:
+        """The next task, taken by whichever process asks first; None once every task is taken."""
+        with self.taken.get_lock():
+            n: int = self.taken.value
+            self.taken.value += 1
+        return self.order[n] if n < len(self.order) else None
+
+
+def _gather(
+    shared: _Shared,
+    procs: list[Any],
     task: Callable[[int, Progress], T],
-    count: int,
-    jobs: int,
     progress: Progress,
-    recv: Any,
-    send: Any,
-    lock: Any,
-    taken: Any,
     arrived: Callable[[int, T], None] | None,
 ) -> list[T]:
-    procs = [  # this process is the last worker: one fork fewer, and it has nothing else to do meanwhile
-        ctx.Process(target=_work, args=(order, task, recv, send, lock, taken), daemon=True)
-        for _ in range(min(jobs, count) - 1)
-    ]
+    """This process's part of a run: start the workers, take tasks beside them, read what they send
+    until every result is here, and stop them whatever happens."""
+    count, recv = len(shared.order), shared.recv
     results: dict[int, T] = {}
 
     def got(i: int, result: T) -> None:
@@ -153,12 +169,9 @@ def _run(
     try:
         for proc in procs:
             proc.start()
-        send.close()
-        while True:
-            n = _next(taken)
-            if n >= len(order):
-                break
-            got(order[n], task(order[n], mine))
+        shared.send.close()
+        while (i := shared.next()) is not None:
+            got(i, task(i, mine))
         while len(results) < count:
             try:
                 message = recv.recv()
@@ -174,31 +187,21 @@ def _run(
             proc.join()
 
 
-def _next(taken: Any) -> int:
-    """The index (in the order) of the next task, taken by whichever process asks first."""
-    with taken.get_lock():
-        n: int = taken.value
-        taken.value += 1
-    return n
-
-
-def _work(order: list[int], task: Task, inherited: Any, conn: Any, lock: Any, taken: Any) -> None:
-    """One worker: the next task of `order` until none is left; each message whole, under `lock`."""
+def _work(shared: _Shared, task: Task) -> None:
+    """One worker: the next task until none is left; each message whole, under the shared lock."""
     _start()
     # Only the parent reads: should it die, a worker's next message then fails and the worker ends,
     # instead of waiting forever on a pipe its siblings keep open.
-    inherited.close()
+    shared.recv.close()
+    conn = shared.send
 
     def say(*message: Any) -> None:
-        with lock:
+        with shared.lock:
             conn.send(message)
 
-    while True:
-        n = _next(taken)
-        if n >= len(order):
-            break
+    while (i := shared.next()) is not None:
         try:
-            say("done", order[n], task(order[n], lambda what, k: say("progress", what, k)))
+            say("done", i, task(i, lambda what, k: say("progress", what, k)))
         except BaseException:
             say("error", traceback.format_exc())
             break

@@ -152,10 +152,10 @@ def _declared_rules(family: Family) -> list[str]:
 def tables() -> dict[str, str]:
     """File name -> Markdown: the rules table of every family that documents its rules, and the page
     of every kind a family ships as a kind file (generated from that file)."""
-    from mazmorra.tools.kinddoc import markdown as kind_page
+    from mazmorra.tools.kinddoc import markdown as kind_doc
 
     out = {f"{name}-rules.md": markdown(f) for name, f in kinds.families().items() if kinds.rule_docs(f)}
-    out.update({f"{k.name}.md": kind_page(k) for k in kinds.all_kinds().values() if k.source is not None})
+    out.update({f"{k.name}.md": kind_doc(k) for k in kinds.all_kinds().values() if k.source is not None})
     return out
 
 

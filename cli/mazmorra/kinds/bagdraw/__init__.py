@@ -1,4 +1,4 @@
-"""The bag-draw family (spec B): double-sided map cards of floors of six spaces, round chips with
+"""The bag-draw family (spec B): double-sided map cards of floors of six spaces, circular chips with
 two faces, the bag each player starts with and each player's hero figure (a kind file, kinds/).
 
 Its part of pack.yaml's `game:` section is optional: the number of players (what the setup rules

@@ -1,4 +1,4 @@
-"""Chip (spec B2): a round two-faced token drawn from a player's bag; each face an icon and an optional number."""
+"""Chip (spec B2): a circular two-faced token drawn from a player's bag; each face an icon and an optional number."""
 
 from __future__ import annotations
 

@@ -312,7 +312,7 @@ def safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterato
         depth = _depth(face, box)
         if face.shape == "round" and isinstance(
             ink.op, IconOp
-        ):  # a square's corners are not where a round icon reaches
+        ):  # a square's corners are not where a circular icon reaches
             depth = _round_depth(face, ink, icons, m)
             if depth >= m - 1e-6:
                 continue
@@ -325,7 +325,7 @@ def safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterato
 
 
 def _round_depth(face: Face, ink: Ink, icons: IconSet, m: float) -> float:
-    """How far inside a round face's trim an op's ink reaches: `m` or more when all of it lies in
+    """How far inside a circular face's trim an op's ink reaches: `m` or more when all of it lies in
     the safe circle, else about how far its farthest pixel lies inside the trim."""
     win = Window(*ink.box)
     im = mask(ink, win, "ink", icons)

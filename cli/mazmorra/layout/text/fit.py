@@ -1,7 +1,7 @@
 """The text-fitting engine of the layout stage: a card text's parts (model/cardtext.py) cut where a line may
 break without a space (segment.py: UAX #14, BudouX phrases), measured, broken into lines
 (linebreak.py, hyphenating where it helps) and shrunk step by step until they fit their box, or
-set inside a round box's ellipse."""
+set inside a circular box's ellipse."""
 
 from __future__ import annotations
 
@@ -256,7 +256,7 @@ def fit(
 
     A `heading` (a title or a label) is never hyphenated: it shrinks on one line first, and breaks
     at spaces only when even `min_size` is too large for one line. A `round_box` sets the text
-    inside the ellipse the box holds (a round token's rules): each line as wide as the ellipse is
+    inside the ellipse the box holds (a circular token's rules): each line as wide as the ellipse is
     where the line, centred in the box, stands."""
     blocks, joins = breakable(text, lang)
     units = [unit_widths(b.lines, style) for b in blocks]

@@ -76,6 +76,7 @@ def word_splits(word: str, lang: str) -> tuple[tuple[str, str], ...]:
 
 
 _Node = int | tuple[int, int]  # inside optimal_breaks: chunk j itself for (j, 0), else (j, k)
+_Best = dict[_Node, tuple[float, int, float, _Node | None]]  # node -> (overflow, lines, cost, previous node)
 
 
 def optimal_breaks(
@@ -97,7 +98,7 @@ def optimal_breaks(
     end; a piece ending at a point includes its hyphen). `balance_last` counts the last line's
     shortfall too (centred text looks best balanced). A chunk wider than the line stands alone on
     its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
-    `width` may depend on the line's number (0 first): text set inside a round shape. Without
+    `width` may depend on the line's number (0 first): text set inside a circular shape. Without
     `short_splits`, a chunk is split only when it is wider than a line by itself (a phrase of
     Japanese or Chinese, whose split points are not hyphens but its last resort).
     """
@@ -115,9 +116,9 @@ def optimal_breaks(
             counts[j] = points(j)
         return counts[j]
 
-    # best[node] = (overflow, lines, cost, previous node); a node is its chunk j when it starts the
+    # The best way to each node (a line starting there); a node is its chunk j when it starts the
     # chunk whole (k = 0), else (j, k): small ints hash faster than pairs, and most nodes are whole
-    best: dict[_Node, tuple[float, int, float, _Node | None]] = {0: (0.0, 0, 0.0, None)}
+    best: _Best = {0: (0.0, 0, 0.0, None)}
     pending: list[set[int]] = [set() for _ in range(n + 1)]
     pending[0].add(0)
     last_free = not balance_last  # the last line's shortfall costs nothing
@@ -192,7 +193,12 @@ def optimal_breaks(
                 if short_splits and room - x > SHORT * room:  # a hyphen only where the line would end badly short
                     hyphen_edges(node, x + gaps[j], j, 0, room, hyphen_cost)
                 break
+    return _lines(best, n)
 
+
+def _lines(best: _Best, n: int) -> list[tuple[Break, Break]]:
+    """The lines chosen: read back from the paragraph's end (node `n`), each node's best way there
+    naming the node its line started at."""
     nodes: list[Break] = []
     at: _Node | None = n
     while at is not None:

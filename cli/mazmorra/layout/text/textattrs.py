@@ -18,7 +18,7 @@ from mazmorra.model.printspec import MinSizes
 
 ALIGN = ("left", "center", "right", "justify")
 VALIGN = ("top", "middle", "bottom")
-SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a round token)
+SHAPES = ("rect", "round")  # round: the lines keep inside the ellipse the box holds, centred (a circular token)
 ROLES = ("body", "title", "label")  # body: rules text, hyphenated where it helps; titles and labels never are
 
 Key = tuple[tuple[tuple[str, str], ...], float, float, float, float, float]

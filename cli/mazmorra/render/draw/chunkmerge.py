@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 
-def merge(parts: Sequence[Path], target: Path) -> None:
+def merge(files: Sequence[Path], target: Path) -> None:
     """The pages of every chunk file, in order, written to `target` as one PDF whose document-level
     parts (information, catalogue: output intents, XMP, language) are the first chunk's.
 
@@ -30,8 +30,8 @@ def merge(parts: Sequence[Path], target: Path) -> None:
     with open(target, "wb") as fh:
         out = _Writer(fh)
         kids: list[int] = []
-        for k, part in enumerate(parts):
-            kids += _copy(_Chunk(part.read_bytes(), part), k, out)
+        for k, file in enumerate(files):
+            kids += _copy(_Chunk(file.read_bytes(), file), k, out)
         out.finish(kids)
 
 

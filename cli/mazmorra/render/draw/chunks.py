@@ -19,6 +19,7 @@ import pickle
 import signal
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,43 +64,56 @@ def chunk_store() -> FaceCache | None:
 _Pending = tuple[int, "Page", dict[int, "_Copy"], tuple["Op", ...]]  # a page waiting for its chunk
 
 
-class ChunkedPages(PdfPages):
-    """A document's pages drawn chunk by chunk (`per_chunk` pages of the imposition's plan each)
-    and written to `target` by `save`: the one chunk as it is, or every chunk merged.
+@dataclass(frozen=True)
+class Chunking:
+    """How a document is cut into chunks: `pages` pages of the imposition's plan each, each chunk's
+    file written in `scratch` until the merge, kept in `store` (the chunk cache, `<out>/.cache/chunks/`;
+    None: none) under a key that hashes `options` (what else decides its bytes: sheet, look,
+    printer, metadata, language), and up to `drawers` chunks drawn aside at once."""
 
-    With a `store` (the chunk cache, `<out>/.cache/chunks/`), a chunk whose key is known is taken
-    from it instead of drawn: the key hashes the tool, the document's options (`options`: sheet,
-    look, printer, metadata, language), the chunk's number, its pages' plans and the face-cache key
+    scratch: Path
+    options: str = ""
+    pages: int = DEFAULT_PAGES
+    store: FaceCache | None = None
+    drawers: int = 0
+
+    @classmethod
+    def for_build(cls, scratch: Path, options: str) -> Chunking:
+        """The build's chunking: MAZMORRA_CHUNK_PAGES, its chunk cache, and its spare jobs as drawers."""
+        return cls(scratch, options, chunk_pages(), chunk_store(), workers.spare())
+
+
+class ChunkedPages(PdfPages):
+    """A document's pages drawn chunk by chunk, as `chunking` says, and written to `target` by
+    `save`: the one chunk as it is, or every chunk merged.
+
+    With a chunk cache, a chunk whose key is known is taken from it instead of drawn: the key hashes
+    the tool, the document's options, the chunk's number, its pages' plans and the face-cache key
     of every face they show, with how it is drawn (once, or as a form shown again). A chunk's pages
     wait until the chunk is complete; then the chunk is looked up, and drawn only on a miss."""
 
     def __init__(
         self,
         target: Path,
-        scratch: Path,
-        per_chunk: int,
+        chunking: Chunking,
         page_size: tuple[float, float],
         meta: DocMeta,
         icons: IconSet,
         ink: CmykOutput | None = None,
         look: SheetLook | None = None,
         marks: Callable[[Canvas], None] | None = None,
-        store: FaceCache | None = None,
-        options: str = "",
-        drawers: int = 0,
     ):
         self._buffer = io.BytesIO()
         super().__init__(self._buffer, page_size, meta, icons, ink, look)
-        self.target, self.scratch, self.per_chunk = target, scratch, per_chunk
+        self.target, self.chunking = target, chunking
         self._marks = marks  # what every chunk's document carries besides its pages (PDF/X)
         if marks is not None:
             marks(self.c)  # this first canvas writes a document without pages; each chunk draws on its own
-        self.store, self.options = store, options
         self.chunk = 0  # the chunk whose pages are pending
         self._pending: list[_Pending] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
-        self.parts: list[Path] = []  # the chunks written so far, in order
-        self.drawers = drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most (spare jobs)
+        self.files: list[Path] = []  # the chunks written so far, in order
+        self.drawers = chunking.drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most
         self._aside: deque[_Drawer] = deque()  # the chunks being drawn aside, oldest first
 
     def push(self, item: Item) -> None:
@@ -109,11 +123,12 @@ class ChunkedPages(PdfPages):
 
     def page(self, page: Page, held: dict[int, _Copy], label: Sequence[Op] = ()) -> None:
         n = self._next  # the page's number in the plan (a blank poster tile is skipped)
-        if n // self.per_chunk != self.chunk:
+        size = self.chunking.pages
+        if n // size != self.chunk:
             self._flush()
-            self.chunk = n // self.per_chunk
+            self.chunk = n // size
         self._pending.append((n, page, {p.index: held[p.index] for p in page.placements}, tuple(label)))
-        if n % self.per_chunk == self.per_chunk - 1:  # its chunk is complete
+        if n % size == size - 1:  # its chunk is complete
             self._flush()
 
     def _flush(self, aside: bool = True) -> None:
@@ -124,37 +139,37 @@ class ChunkedPages(PdfPages):
         if not pending:
             return
         k = self._key(pending)
-        found = _valid(self.store.get(k)) if self.store is not None and k else None
-        part = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.scratch)
-        self.parts.append(part)  # first: removed by save() even if the write fails
+        found = _valid(self.chunking.store.get(k)) if self.chunking.store is not None and k else None
+        file = temp_path(self.target.with_name(f"{self.target.stem}-{self.chunk}.pdf"), self.chunking.scratch)
+        self.files.append(file)  # first: removed by save() even if the write fails
         if found is not None:
             data, inputs = found
             self.inputs.update(Path(p) for p in inputs)
             self.pages += len(pending)
-            part.write_bytes(data)
+            file.write_bytes(data)
         elif aside and self.drawers:
             for ended in [d for d in self._aside if d.done()]:  # the drawers that have finished
                 self._aside.remove(ended)
                 self._collect(ended)
-            drawer = _Drawer.start(self, pending, k, part, self.chunk) if len(self._aside) < self.drawers else None
+            drawer = _Drawer.start(self, pending, k, file, self.chunk) if len(self._aside) < self.drawers else None
             if drawer is None:  # every drawer busy (or no process to spare): drawn here meanwhile
-                self._draw_into(pending, k, part, self.chunk)
+                self._draw_into(pending, k, file, self.chunk)
             else:
                 self._aside.append(drawer)
                 self.pages += len(pending)
         else:
-            self._draw_into(pending, k, part, self.chunk)
+            self._draw_into(pending, k, file, self.chunk)
         stop_point("chunk")
         done = {i for _, page, _, _ in pending for i in (p.index for p in page.placements)}
         for i in done - self._held.keys():
             self._keys.pop(i, None)
 
-    def _draw_into(self, pending: list[_Pending], k: str, part: Path, chunk: int) -> set[Path]:
+    def _draw_into(self, pending: list[_Pending], k: str, file: Path, chunk: int) -> set[Path]:
         """Draw chunk number `chunk`, keep it in the chunk cache, write it to its file; the files it drew."""
         data, drew = self._draw(pending, chunk)
-        if self.store is not None and k:
-            self.store.put(k, (data, sorted(str(p) for p in drew)))
-        part.write_bytes(data)
+        if self.chunking.store is not None and k:
+            self.chunking.store.put(k, (data, sorted(str(p) for p in drew)))
+        file.write_bytes(data)
         return drew
 
     def _collect(self, drawer: _Drawer) -> None:
@@ -162,7 +177,7 @@ class ChunkedPages(PdfPages):
         done = drawer.wait()
         if done is None:
             self.pages -= len(drawer.pending)  # counted again as drawn here
-            self._draw_into(drawer.pending, drawer.key, drawer.part, drawer.chunk)
+            self._draw_into(drawer.pending, drawer.key, drawer.file, drawer.chunk)
             return
         drew, chunk = done
         self.inputs.update(Path(p) for p in drew)
@@ -171,9 +186,9 @@ class ChunkedPages(PdfPages):
     def _key(self, pending: list[_Pending]) -> str:
         """The chunk's key in the chunk cache; "" when a face's key is unknown, or a poster's tile
         is on it (its label depends on the tiles around it)."""
-        if self.store is None:
+        if self.chunking.store is None:
             return ""
-        parts: list[str] = [self.options, str(self.chunk)]
+        parts: list[str] = [self.chunking.options, str(self.chunk)]
         for n, page, copies, label in pending:
             if page.tile is not None or label:
                 return ""
@@ -211,30 +226,30 @@ class ChunkedPages(PdfPages):
             self._flush(aside=False)  # the last chunk: nothing is left to do meanwhile
             while self._aside:
                 self._collect(self._aside.popleft())
-            if not self.parts:  # no page at all: the empty document, as a canvas writes it
+            if not self.files:  # no page at all: the empty document, as a canvas writes it
                 self.c.save()
                 self.target.write_bytes(self._buffer.getvalue())
-            elif len(self.parts) == 1:
-                self.target.write_bytes(self.parts[0].read_bytes())
+            elif len(self.files) == 1:
+                self.target.write_bytes(self.files[0].read_bytes())
             else:
-                merge(self.parts, self.target)
+                merge(self.files, self.target)
         finally:
             while self._aside:  # after a failure: each drawer stopped and waited for
                 self._aside.popleft().stop()
-            for part in self.parts:
-                part.unlink(missing_ok=True)
+            for file in self.files:
+                file.unlink(missing_ok=True)
 
 
 class _Drawer:
     """A chunk drawn by a forked process: it draws the chunk, keeps it in the chunk cache, writes
     its file and sends back the files it drew and its `DRAWN` entry."""
 
-    def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, part: Path, chunk: int):
-        self.pid, self.read, self.pending, self.key, self.part, self.chunk = pid, read, pending, key, part, chunk
+    def __init__(self, pid: int, read: int, pending: list[_Pending], key: str, file: Path, chunk: int):
+        self.pid, self.read, self.pending, self.key, self.file, self.chunk = pid, read, pending, key, file, chunk
         self.status: int | None = None  # its exit status, once it has ended
 
     @classmethod
-    def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, part: Path, chunk: int) -> _Drawer | None:
+    def start(cls, pages: ChunkedPages, pending: list[_Pending], key: str, file: Path, chunk: int) -> _Drawer | None:
         try:
             read, write = os.pipe()
         except OSError:
@@ -242,7 +257,7 @@ class _Drawer:
 
         def draw() -> None:  # in the drawer
             os.close(read)
-            drew = pages._draw_into(pending, key, part, chunk)
+            drew = pages._draw_into(pending, key, file, chunk)
             with os.fdopen(write, "wb") as out:
                 out.write(pickle.dumps((sorted(str(p) for p in drew), DRAWN[-1])))
 
@@ -252,7 +267,7 @@ class _Drawer:
             os.close(write)
             return None
         os.close(write)
-        return cls(pid, read, pending, key, part, chunk)
+        return cls(pid, read, pending, key, file, chunk)
 
     def done(self) -> bool:
         """Whether it has ended (without waiting)."""

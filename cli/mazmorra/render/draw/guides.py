@@ -1,4 +1,4 @@
-"""Cut guides drawn on a piece: the trim circle of a round piece, the corner arcs of a piece with
+"""Cut guides drawn on a piece: the trim circle of a circular piece, the corner arcs of a piece with
 rounded corners. Each in black or white, whichever stands out more from what the face paints under
 it (WCAG 2 contrast: one of the two always reaches 4.5:1 against any one colour)."""
 
@@ -18,7 +18,7 @@ Point = tuple[float, float]
 
 
 def circle_points(face: Face) -> list[Point]:
-    """Points on a round face's trim circle (face coordinates, mm)."""
+    """Points on a circular face's trim circle (face coordinates, mm)."""
     cx, cy, r = face.w / 2, face.h / 2, min(face.w, face.h) / 2
     return [
         (cx + r * math.cos(2 * math.pi * k / POINTS), cy + r * math.sin(2 * math.pi * k / POINTS))

@@ -1,7 +1,7 @@
 """Stage 5, render: imposed pages of laid-out faces onto a ReportLab PDF.
 
 The renderer draws what imposition planned and nothing else: each `Page` names its faces by copy
-index and side, and its crop, fold and cut marks. A face kind of op is drawn by one method, found
+index and side, and its crop, fold and cut marks. Each type of drawing op is drawn by one method, found
 through `_DRAW`.
 """
 
@@ -53,7 +53,7 @@ K = PT_PER_MM
 
 rl_config.useA85 = 0  # binary Flate streams: smaller files, faster writes (PDF is binary-safe anyway)
 MARK_WIDTH_PT = 0.25
-GUIDE_WIDTH_PT = 0.6  # a round piece's cut guide: solid, wide enough to keep its colour once rasterised
+GUIDE_WIDTH_PT = 0.6  # a circular piece's cut guide: solid, wide enough to keep its colour once rasterised
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,7 @@ class PdfPages:
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
-        if face.shape == "round":  # the cut guide of a round component: its trim circle, standing out (guides.py)
+        if face.shape == "round":  # the cut guide of a circular component: its trim circle, standing out (guides.py)
             c.setLineWidth(GUIDE_WIDTH_PT)
             c.setStrokeColor(self.colour(self._guides.of(face, guides.circle_points(face))))
             c.ellipse(self.X(x0), self.Y(y0 + face.h), self.X(x0 + face.w), self.Y(y0), stroke=1, fill=0)
@@ -429,7 +429,7 @@ class PdfPages:
         self.c.save()
 
 
-# One draw method per kind of op: a new element of the template language adds its op type here.
+# One draw method per type of op: a new element of the template language adds its op type here.
 _DRAW: dict[type, Callable[[PdfPages, Any, float, float], None]] = {
     TextOp: PdfPages._text,
     IconOp: PdfPages._icon_op,

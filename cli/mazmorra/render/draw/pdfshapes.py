@@ -46,6 +46,9 @@ def color(value: str) -> Color:
     return Color(r, g, b, alpha=a)
 
 
+_Painted = RectOp | CircleOp | EllipseOp | PolyOp | PathOp  # the ops whose path is filled and stroked
+
+
 def rect(pen: Pen, op: RectOp, ox: float, oy: float) -> None:
     """<rect>: square, rounded, or rounded corner by corner."""
     c = pen.c
@@ -157,34 +160,26 @@ def path(pen: Pen, op: PathOp, ox: float, oy: float) -> None:
     p = pen.c.beginPath()
     X, Y = pen.X, pen.Y
     for cmd in op.commands:
-        kind, nums = cmd[0], [float(v) for v in cmd[1:]]
-        if kind == "M":
+        letter, nums = cmd[0], [float(v) for v in cmd[1:]]
+        if letter == "M":
             p.moveTo(X(ox + nums[0]), Y(oy + nums[1]))
-        elif kind == "L":
+        elif letter == "L":
             p.lineTo(X(ox + nums[0]), Y(oy + nums[1]))
-        elif kind == "C":
+        elif letter == "C":
             p.curveTo(*(X(ox + v) if i % 2 == 0 else Y(oy + v) for i, v in enumerate(nums)))
         else:
             p.close()
     _paint_op(pen, p, op, (ox, oy))
 
 
-def _paint_op(pen: Pen, p: Any, op: RectOp | CircleOp | EllipseOp | PolyOp | PathOp, at: tuple[float, float]) -> None:
-    """Fill and stroke a shape's path as its op says."""
-    even_odd = isinstance(op, PathOp) and op.even_odd
-    _paint(
-        pen,
-        p,
-        op.fill,
-        op.stroke,
-        op.stroke_width,
-        op.dash,
-        op.gradient,
-        at,
-        even_odd,
-        (op.join, op.cap),
-        op.stroke_first,
-    )
+def _paint_op(pen: Pen, p: Any, op: _Painted, at: tuple[float, float]) -> None:
+    """Fill and stroke a shape's path as its op says: at once, or the stroke first when its paint
+    order says so (then the fill covers the stroke's inner half)."""
+    if op.stroke_first and op.stroke and (op.fill or op.gradient) and not pen.look.ink_saver:
+        _paint(pen, p, op, at, None, op.stroke, None)
+        _paint(pen, p, op, at, op.fill, None, op.gradient)
+        return
+    _paint(pen, p, op, at, op.fill, op.stroke, op.gradient)
 
 
 def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tuple[int, int]:
@@ -202,36 +197,30 @@ def _colours(pen: Pen, fill: str | None, stroke: str | None, width: float) -> tu
 def _paint(
     pen: Pen,
     p: Any,
+    op: _Painted,
+    at: tuple[float, float],
     fill: str | None,
     stroke: str | None,
-    width: float,
-    dash: tuple[float, ...],
     gradient: Gradient | None,
-    at: tuple[float, float],
-    even_odd: bool = False,
-    ends: tuple[str, str] = ("miter", "butt"),
-    first: bool = False,
 ) -> None:
-    """Fill a path (flat or with a gradient, clipped to it) and stroke it (dashed, with its corners
-    and ends, if asked; the canvas is set back after, so the next shape starts from the defaults)."""
+    """Fill a path (flat or with a gradient, clipped to it) and stroke it, each when given (dashed,
+    with its corners and ends, as `op` says; the canvas is set back after, so the next shape starts
+    from the defaults)."""
     c = pen.c
-    if first and stroke and (fill or gradient) and not pen.look.ink_saver:  # paint-order="stroke"
-        _paint(pen, p, None, stroke, width, dash, None, at, even_odd, ends)
-        _paint(pen, p, fill, None, width, dash, gradient, at, even_odd, ends)  # over the stroke's inner half
-        return
-    mode = 0 if even_odd else 1  # ReportLab: FILL_EVEN_ODD = 0, FILL_NON_ZERO = 1
+    mode = 0 if isinstance(op, PathOp) and op.even_odd else 1  # ReportLab: FILL_EVEN_ODD = 0, FILL_NON_ZERO = 1
     if gradient is not None:
         c.saveState()
         c.clipPath(p, stroke=0, fill=0, fillMode=mode)
         shade(pen, gradient, *at)
         c.restoreState()
         fill = None
-    fill_on, stroke_on = _colours(pen, fill, stroke, width)
+    fill_on, stroke_on = _colours(pen, fill, stroke, op.stroke_width)
     if not (fill_on or stroke_on):
         return
-    if dash and stroke_on:
+    dash = op.dash if stroke_on else ()
+    if dash:
         c.setDash([d * K for d in dash])
-    join, cap = (JOIN[ends[0]], CAP[ends[1]]) if stroke_on else (0, 0)
+    join, cap = (JOIN[op.join], CAP[op.cap]) if stroke_on else (0, 0)
     if join:
         c.setLineJoin(join)
     if cap:
@@ -241,7 +230,7 @@ def _paint(
         c.setLineJoin(0)
     if cap:
         c.setLineCap(0)
-    if dash and stroke_on:
+    if dash:
         c.setDash()
 
 

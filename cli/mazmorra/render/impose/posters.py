@@ -220,7 +220,7 @@ class PosterPages:
 
 def inked(face: Face) -> list[tuple[float, float, float, float]] | None:
     """Boxes (mm, from the trim's top-left) around everything the face draws, generously; None when
-    it covers the whole face (a coloured background, a round cut line)."""
+    it covers the whole face (a coloured background, a circular cut line)."""
     if face.shape != "rect" or (face.background or "#ffffff").lower() not in ("#ffffff", "#fff"):
         return None
     boxes = []

@@ -64,13 +64,8 @@ class PdfSink(Sink):
     def start(self, doc: Document) -> None:
         from mazmorra.printers import cmyk
         from mazmorra.render.draw import pdfx
-        from mazmorra.render.draw.chunks import (  # here: only a build that prints pays
-            ChunkedPages,
-            chunk_pages,
-            chunk_store,
-        )
+        from mazmorra.render.draw.chunks import ChunkedPages, Chunking  # here: only a build that prints pays
         from mazmorra.render.draw.pdfpages import DocMeta
-        from mazmorra.support.workers import spare
 
         ctx = self.ctx
         try:
@@ -99,11 +94,9 @@ class PdfSink(Sink):
             standard = printer.pdf
             marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
         scratch = ctx.out_dir.resolve().parent / TMP_DIR
-        store = chunk_store()
         options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
-        self._pdf = ChunkedPages(
-            self._staged, scratch, chunk_pages(), size, meta, ctx.icons, ink, look, marks, store, options, spare()
-        )
+        chunking = Chunking.for_build(scratch, options)
+        self._pdf = ChunkedPages(self._staged, chunking, size, meta, ctx.icons, ink, look, marks)
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
     def add(self, doc: Document, item: Item) -> None:
