@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import edit, pdf_text, run_cli, tree_snapshot
 from docpack import PACK, set_cell, write_doc_pack
+from odsfile import write_ods
 
 
 @pytest.fixture
@@ -129,7 +130,7 @@ def test_an_ods_deck_reads_like_a_workbook(doc_pack: Path) -> None:
     from docpack import doc_workbooks
 
     worksheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
-    _write_ods(doc_pack / "decks" / "hechizos.ods", worksheet, rows)
+    write_ods(doc_pack / "decks" / "hechizos.ods", worksheet, rows)
     (doc_pack / "decks" / "hechizos.xlsx").unlink()
     edit(doc_pack / "pack.yaml", "file: decks/hechizos.xlsx", "file: decks/hechizos.ods")
     project = doc_pack.parents[1]
@@ -145,7 +146,7 @@ def test_ods_merged_cells_and_formulas_without_a_result_are_named_at_their_cell(
 
     worksheet, rows = doc_workbooks()["decks/hechizos.xlsx"]
     book = doc_pack / "decks" / "hechizos.ods"
-    _write_ods(book, worksheet, rows)
+    write_ods(book, worksheet, rows)
     with zipfile.ZipFile(book) as zf:
         parts = {n: zf.read(n) for n in zf.namelist()}
     content = parts["content.xml"].decode()
@@ -168,39 +169,6 @@ def test_ods_merged_cells_and_formulas_without_a_result_are_named_at_their_cell(
         "never saved",
         "(spreadsheet.formula)",
     )
-
-
-def _write_ods(path: Path, worksheet: str, rows: list[list[object]]) -> None:
-    """A minimal OpenDocument spreadsheet, as LibreOffice would save it (numbers as floats)."""
-    from xml.sax.saxutils import escape
-
-    def cell(v: object) -> str:
-        if v is None:
-            return "<table:table-cell/>"
-        if isinstance(v, int):
-            return f'<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>'
-        return f'<table:table-cell office:value-type="string"><text:p>{escape(str(v))}</text:p></table:table-cell>'
-
-    body = "".join("<table:table-row>" + "".join(cell(v) for v in r) + "</table:table-row>" for r in rows)
-    content = (
-        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        f'<office:body><office:spreadsheet><table:table table:name="{worksheet}">{body}</table:table>'
-        "</office:spreadsheet></office:body></office:document-content>"
-    )
-    manifest = (
-        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
-        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-        "</manifest:manifest>"
-    )
-    with zipfile.ZipFile(path, "w") as zf:
-        zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
-        zf.writestr("META-INF/manifest.xml", manifest)
-        zf.writestr("content.xml", content)
 
 
 def test_spreadsheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:

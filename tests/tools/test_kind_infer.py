@@ -119,9 +119,9 @@ def test_slugs(name: str, want: str) -> None:
 
 def test_an_ods_sheet_is_inferred_like_a_workbook(tmp_path: Path) -> None:
     """LibreOffice stores every number as a decimal: a column of 1.0, 2.0 is still whole numbers."""
-    from test_sheets import _write_ods
+    from odsfile import write_ods
 
-    _write_ods(
+    write_ods(
         tmp_path / "fichas.ods",
         "Fichas",
         [["name", "name@en", "value", "shape"], ["Rubí", "Ruby", 3, "gema"], ["Ópalo", "Opal", 5, "gema"]],
