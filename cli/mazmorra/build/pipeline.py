@@ -17,33 +17,33 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.assets import fonts
-from mazmorra.support import gcpolicy
-from mazmorra.source import yamlsafe
+from mazmorra.assets.icons import IconSet
+from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
 from mazmorra.i18n import po
 from mazmorra.i18n.checks.coverage import coverage_problems
 from mazmorra.i18n.checks.glossary import glossary_problems
 from mazmorra.i18n.checks.house import house_problems
-from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.checks.literals import literal_problems
+from mazmorra.i18n.labels import Labels, choice_labels
 from mazmorra.i18n.localise import localise
 from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
-from mazmorra.assets.icons import IconSet
-from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.layout.cache.facecache import FaceCache, tool_hash
 from mazmorra.layout.versionstamp import pack_version
 from mazmorra.load import load_pack
-from mazmorra.support.memo import Memo
 from mazmorra.model.content import Deck, Pack
-from mazmorra.support.paths import templates_dir
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
-from mazmorra.render.sinks.pdf import PdfSink
-from mazmorra.validate import validate
+from mazmorra.render.sinks import table
+from mazmorra.source import yamlsafe
+from mazmorra.support import gcpolicy
 from mazmorra.support.atomic import Staging, atomic_write_text
+from mazmorra.support.memo import Memo
+from mazmorra.support.paths import templates_dir
+from mazmorra.validate import validate
 
 if TYPE_CHECKING:  # a playtest round's machinery is imported by the builds that compare (--changed-since)
     from mazmorra.rounds import Revision
@@ -217,10 +217,10 @@ def _build(
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:
             sink.committed()
-            if isinstance(sink, PdfSink):  # the PDFs are listed one path a line, with their pages counted
-                result.outputs, result.pages = list(sink.outputs), sink.pages
-            else:
-                result.exports += sink.summary()
+            listed, pages = sink.listed()  # the PDFs: one path a line, their pages counted
+            result.outputs += listed
+            result.pages += pages
+            result.exports += sink.summary()
         pdfs = [d for d in docs if d.path in set(result.outputs)]
         _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
     finally:
@@ -302,11 +302,11 @@ def _stale(
 ) -> dict[str, list[Deck]] | None:
     """With --changed-only, the decks of each language whose PDF is older than a file it was made from
     (its dependency file), or was made otherwise: only those are localised, laid out and written. None
-    when every deck is built (not --changed-only; a round; the pseudo-locale; exports besides the PDFs,
-    which keep no dependency files of their own)."""
-    out_ = opts.outputs
-    only_pdfs = out_.pdf and not out_.card_pdfs and out_.printer is None  # (other exports refuse --changed-only)
-    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not only_pdfs:
+    when every deck is built (not --changed-only; a round; the pseudo-locale; a sink the table says
+    keeps no dependency files)."""
+    runs = table.wanted(opts.outputs)
+    keeping = bool(runs) and all(decl.changed_only for decl in runs)  # (--changed-only refuses the others)
+    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not keeping:
         return None
     out = {}
     for lang in langs:

@@ -26,16 +26,14 @@ from mazmorra.render.raster import (
     printer_profiles,
     profile_frame,
 )
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_stem, prune
 from mazmorra.support.safetext import csv_row, file_stem
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
 
 class PngSink(Sink):
-    name = "png"
-    option = "--png"
-    docs = "docs/exports.md#png-per-face"
+    """One PNG per face, or a printer profile's images (the sink table's "png")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -56,14 +54,6 @@ class PngSink(Sink):
         self._misfit = False
         self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
         self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return (
-            outputs.png
-            or outputs.png_profile is not None
-            or (outputs.printer is not None and outputs.printer.layout == "images")
-        )
 
     def start(self, doc: Document) -> None:
         self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()

@@ -29,7 +29,8 @@ from PIL import Image
 
 from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.render.sinks import ttsobjects as tts
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_stem, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_stem, prune
+from mazmorra.render.sinks.table import tts_base
 from mazmorra.support.safetext import file_stem
 
 if TYPE_CHECKING:
@@ -119,23 +120,17 @@ def plan(deck: Deck, max_px_per_mm: float) -> list[Atlas]:
 
 
 class TtsSink(Sink):
-    name = "tts"
-    option = "--tts"
-    docs = "docs/exports.md#tabletop-simulator"
+    """Tabletop Simulator deck images and saved objects (the sink table's "tts")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
         self._state: _DeckState | None = None
 
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.tts
-
     def folder(self, doc: Document) -> Path:
         return self.out_dir / self.pack.id / doc.lang / "tts"
 
     def _url(self, doc: Document, path: Path) -> str:
-        base = self.opts.tts_base(doc.lang)
+        base = tts_base(self.opts.tts_url, doc.lang)
         if base:
             return f"{base.rstrip('/')}/{path.relative_to(self.folder(doc)).as_posix()}"
         return path.resolve().as_uri()
