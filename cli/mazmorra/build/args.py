@@ -104,7 +104,7 @@ class BuildArgs:
         from mazmorra.render.impose import ImposeOptions
 
         if pack is None:
-            return Outputs.given(self.given(), None, None)
+            return Outputs.of(self.given(), None, None)
         printer = printers.load(self.printer, pack.root) if self.printer else None
         sheet = ImposeOptions(
             page=(printer.page if printer and printer.page else self.page.value if self.page else pack.spec.page),
@@ -122,7 +122,7 @@ class BuildArgs:
             greyscale=self.greyscale,
             ink_saver=self.ink_saver,
         )
-        return Outputs.given(self.given(), sheet, printer)
+        return Outputs.of(self.given(), sheet, printer)
 
     def build_options(self, pack: Pack, since: Path | None = None) -> BuildOptions:
         """The pipeline's options for one pack; `since`: the folder its --changed-since revision is in

@@ -234,7 +234,7 @@ def build_cmd(
             "--set watermark=PLAYTEST, without editing the pack.",
         ),
     ] = None,
-    **outputs: Any,  # every sink's options, declared by the sink table (`_with_sink_options` below)
+    **outputs: Any,  # every sink's options, as the sink table declares them (`_WithSinkOptions` below)
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""

@@ -102,8 +102,8 @@ class Outputs:
         object.__setattr__(self, "printer", printer)
 
     @classmethod
-    def given(cls, given: Mapping[str, Any], sheet: ImposeOptions | None, printer: Printer | None) -> Outputs:
-        """The outputs of the options as the command line gave them (`given`: every sink option)."""
+    def of(cls, given: Mapping[str, Any], sheet: ImposeOptions | None, printer: Printer | None) -> Outputs:
+        """The outputs of the sinks' options as the command line gave them (every one in `given`)."""
         options = {o.name: o for decl in SINKS for o in decl.options}
         return cls(sheet, printer, **{name: o.read(given[name]) for name, o in options.items()})
 
@@ -126,8 +126,13 @@ def wanted(outputs: Outputs) -> list[SinkDecl]:
 
 
 def check_given(given: Mapping[str, Any]) -> None:
-    """Each sink's options as given, checked by the sink: a UsageError (exit 2) saying what is wrong."""
+    """Each sink's options as given (a caller's too, which the command line's limits do not guard),
+    checked: a UsageError (exit 2) saying what is wrong."""
     for decl in SINKS:
+        for o in decl.options:
+            value = given[o.name]
+            if o.limits is not None and value is not None and not o.limits[0] <= value <= o.limits[1]:
+                raise UsageError(f"{o.flags} must be between {o.limits[0]} and {o.limits[1]} (got {value})")
         wrong = decl.check(given) if decl.check is not None else None
         if wrong:
             raise UsageError(wrong)
@@ -194,8 +199,6 @@ def _png(given: Mapping[str, Any]) -> str | None:
         return f"--png-profile {PngProfile(profile).value} fixes the resolution: drop --dpi"
     if profile is not None and not given["png_bleed"]:
         return "a PNG profile includes the print shop's bleed: drop --no-png-bleed"
-    if dpi is not None and not 30 <= dpi <= 1200:
-        return f"--dpi must be between 30 and 1200 (got {dpi})"
     return None
 
 
