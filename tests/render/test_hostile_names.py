@@ -17,7 +17,7 @@ from conftest import CONTENT, assert_build_fails, calls_of, edit, line_of, run_c
 
 from mazmorra import printers
 from mazmorra.printers import LAYOUTS
-from mazmorra.render import SINKS, sink_classes
+from mazmorra.render.sinks import table
 from mazmorra.render.sinks.sink import Sink
 from mazmorra.support.filenames import RESERVED
 from mazmorra.support.safetext import FORMULA_STARTS
@@ -78,8 +78,15 @@ def hostile_pack(pack: Path) -> None:
 
 def _builds(pack: Path) -> dict[str, tuple[str, ...]]:
     """Every sink's own option in one build, and one build per printer profile the pack can name."""
-    own = tuple(dict.fromkeys(cls.option for cls in sink_classes() if cls.option != "--printer"))
+    asking = [o for decl in table.SINKS for o in decl.options[:1] if o.asks]  # each sink's own switch
+    own = tuple(o.flags.split("/")[0] for o in asking)
     return {"sinks": own, **{f"printer-{name}": ("--printer", name) for name in printers.names(pack)}}
+
+
+def _declared(cls: type) -> str:
+    decl = table.declaration_of(cls)
+    assert decl is not None, cls
+    return decl.name
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +102,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     outs, ran = {}, {}
     with pytest.MonkeyPatch.context() as mp:
         for what, options in _builds(pack).items():
-            seen = calls_of(mp, Sink, "end", lambda sink, doc: type(sink).name)
+            seen = calls_of(mp, Sink, "end", lambda sink, doc: _declared(type(sink)))
             out = project / "out" / what
             res = run_cli("build", "muestras", "-j", "1", *options, "--out", str(out), cwd=project)
             assert res.returncode == 0, f"{what}: {res.stdout}{res.stderr}"
@@ -106,7 +113,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def test_every_sink_and_every_printer_layout_is_fed_the_hostile_pack(hostile: dict) -> None:
-    assert set().union(*hostile["ran"].values()) == set(SINKS)
+    assert set().union(*hostile["ran"].values()) == {decl.name for decl in table.SINKS}
     pack = hostile["project"] / "content" / "muestras"
     profiles = [what.removeprefix("printer-") for what in hostile["outs"] if what.startswith("printer-")]
     assert set(printers.names()) <= set(profiles)  # every shipped profile

@@ -84,11 +84,9 @@ def test_card_pdfs_one_per_component_trimmed_to_the_bleed(card_pdfs: Path) -> No
     assert _mm(first.pages[0].mediabox)[2:] == pytest.approx((69.0, 94.0), abs=0.01)  # 63 × 88 mm + 2 × 3 mm
 
 
-def test_printers_lists_every_shipped_profile() -> None:
-    res = run_cli("printers")
+def test_printers_shows_each_profile_s_values() -> None:
+    res = run_cli("printers")  # (that it lists every shipped one: test_printer_profiles.py)
     assert res.returncode == 0, res.stderr
-    for name in ("drivethrucards", "thegamecrafter", "makeplayingcards", "printerstudio", "home-a4", "home-letter"):
-        assert name in res.stdout
     assert "ink ≤ 240 %" in res.stdout
 
 

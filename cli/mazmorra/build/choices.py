@@ -31,11 +31,6 @@ class Fold(str, Enum):
     horizontal = "horizontal"
 
 
-class PngProfile(str, Enum):
-    tgc = "tgc"
-    mpc = "mpc"
-
-
 def back_offset_mm(value: str | None) -> tuple[float, float]:
     """'1.5,-0.5' (mm, or with units: '0.5mm,-1pt') -> (1.5, -0.5)."""
     from mazmorra.model.units import parse_length

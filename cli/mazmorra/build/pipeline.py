@@ -37,7 +37,7 @@ from mazmorra.model.content import Deck, Pack
 from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
-from mazmorra.render.sinks.pdf import PdfSink
+from mazmorra.render.sinks import table
 from mazmorra.source import yamlsafe
 from mazmorra.support import gcpolicy
 from mazmorra.support.atomic import Staging, atomic_write_text
@@ -218,10 +218,10 @@ def _build(
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:
             sink.committed()
-            if isinstance(sink, PdfSink):  # the PDFs are listed one path a line, with their pages counted
-                result.outputs, result.pages = list(sink.outputs), sink.pages
-            else:
-                result.exports += sink.summary()
+            listed, pages = sink.listed()  # the PDFs: one path a line, their pages counted
+            result.outputs += listed
+            result.pages += pages
+            result.exports += sink.summary()
         pdfs = [d for d in docs if d.path in set(result.outputs)]
         _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
     finally:
@@ -303,11 +303,11 @@ def _stale(
 ) -> dict[str, list[Deck]] | None:
     """With --changed-only, the decks of each language whose PDF is older than a file it was made from
     (its dependency file), or was made otherwise: only those are localised, laid out and written. None
-    when every deck is built (not --changed-only; a round; the pseudo-locale; exports besides the PDFs,
-    which keep no dependency files of their own)."""
-    out_ = opts.outputs
-    only_pdfs = out_.pdf and not out_.card_pdfs and out_.printer is None  # (other exports refuse --changed-only)
-    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not only_pdfs:
+    when every deck is built (not --changed-only; a round; the pseudo-locale; a sink the table says
+    keeps no dependency files)."""
+    runs = table.wanted(opts.outputs)
+    keeping = bool(runs) and all(decl.changed_only for decl in runs)  # (--changed-only refuses the others)
+    if not opts.changed_only or opts.changed_since is not None or opts.pseudo is not None or not keeping:
         return None
     out = {}
     for lang in langs:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from types import MappingProxyType
+from typing import Annotated, Any
 
 import typer
 
-from mazmorra.build.choices import Duplex, Fold, PaperSize, PngProfile, SheetLayout, back_offset_mm, parse_langs
+from mazmorra.build.choices import Duplex, Fold, PaperSize, SheetLayout, back_offset_mm, parse_langs
 from mazmorra.commands.app import PanelledCommand, app
 from mazmorra.commands.console import ProgressPrinter, err, escape, guard, out, show_problems, show_summary
 from mazmorra.commands.options import BackOffsetOpt, DraftOpt, LangOpt, OutDirOpt, PacksArg, StrictOpt, pack_dirs
 from mazmorra.errors import ContentError, UsageError
+from mazmorra.support.paths import shipped_printers
 
 # The library is imported inside each command, only when it runs: `mazmorra --help` and shell
 # completion then start without ReportLab, pydantic or Jinja.
@@ -56,6 +59,19 @@ def validate(
             sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
         if failed:
             raise typer.Exit(1)
+
+
+PrinterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--printer",
+        metavar="NAME",
+        help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: "
+        f"{', '.join(shipped_printers())}, or the pack's printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+        rich_help_panel="Outputs",
+        show_default=False,
+    ),
+]
 
 
 @app.command("build", cls=PanelledCommand)
@@ -199,93 +215,7 @@ def build_cmd(
             show_default=False,
         ),
     ] = None,
-    pdf: Annotated[bool, typer.Option("--pdf/--no-pdf", help="Print-and-play PDFs.", rich_help_panel="Outputs")] = True,
-    png: Annotated[
-        bool,
-        typer.Option(
-            "--png",
-            help="A PNG per face: output/<pack>/<lang>/png/<deck>/.",
-            rich_help_panel="Outputs",
-        ),
-    ] = False,
-    png_profile: Annotated[
-        PngProfile | None,
-        typer.Option(
-            help="PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
-            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
-            "makeplayingcards (poker 822×1122 px).",
-            rich_help_panel="Outputs",
-        ),
-    ] = None,
-    dpi: Annotated[
-        int | None,
-        typer.Option(
-            help="PNG resolution (default 300; a profile has its own); also the resolution cap of TTS deck images.",
-            show_default=False,
-            min=30,
-            max=1200,
-            rich_help_panel="Outputs",
-        ),
-    ] = None,
-    png_bleed: Annotated[
-        bool,
-        typer.Option("--png-bleed/--no-png-bleed", help="PNGs include the bleed.", rich_help_panel="Outputs"),
-    ] = True,
-    tts: Annotated[
-        bool,
-        typer.Option(
-            "--tts",
-            help="Tabletop Simulator deck images and saved objects: output/<pack>/<lang>/tts/.",
-            rich_help_panel="Outputs",
-        ),
-    ] = False,
-    tts_url: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="URL each language's tts/ folder will be uploaded to: https://example.org/decks/{lang}, or "
-            "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
-            "(default: file:/// URIs of this machine).",
-            rich_help_panel="Outputs",
-        ),
-    ] = None,
-    card_pdfs: Annotated[
-        bool,
-        typer.Option(
-            "--card-pdfs",
-            help="One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
-            "cut: output/<pack>/<lang>/cards/<deck>/.",
-            rich_help_panel="Outputs",
-        ),
-    ] = False,
-    printer: Annotated[
-        str | None,
-        typer.Option(
-            "--printer",
-            metavar="NAME",
-            help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: drivethrucards, "
-            "thegamecrafter, makeplayingcards, printerstudio, home-a4, home-letter, or the pack's "
-            "printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
-            rich_help_panel="Outputs",
-            show_default=False,
-        ),
-    ] = None,
-    gallery: Annotated[
-        bool,
-        typer.Option(
-            "--gallery",
-            help="An HTML gallery with translation status: output/<pack>/gallery/index.html.",
-            rich_help_panel="Outputs",
-        ),
-    ] = False,
-    cut_file: Annotated[
-        bool,
-        typer.Option(
-            "--cut-file",
-            help="Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
-            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
-            rich_help_panel="Outputs",
-        ),
-    ] = False,
+    printer: PrinterOpt = None,
     stamp: Annotated[
         bool,
         typer.Option(
@@ -304,6 +234,7 @@ def build_cmd(
             "--set watermark=PLAYTEST, without editing the pack.",
         ),
     ] = None,
+    **outputs: Any,  # every sink's options, as the sink table declares them (`_WithSinkOptions` below)
 ) -> None:
     """Validate, then write output/<pack>/<lang>/<deck>.pdf for every deck and the exports asked for
     (nothing if invalid)."""
@@ -315,12 +246,33 @@ def build_cmd(
     gcpolicy.settle_imports()
     with guard():
         args = BuildArgs(
-            lang, page, landscape, duplex, crop_marks, cut_lines, margin, layout, fold, back_offset, gutter, bleed,
-            overlap, out_dir, tuple(deck or ()), changed_only, strict, draft, jobs or default_jobs(), pdf, png,
-            png_profile, dpi, png_bleed, tts, tts_url=tuple(tts_url or ()), gallery=gallery, stamp=stamp,
-            changed_since=changed_since, values=tuple(set_ or ()), card_pdfs=card_pdfs, printer=printer,
-            greyscale=greyscale, ink_saver=ink_saver, cut_file=cut_file,
-        )  # fmt: skip
+            lang=lang,
+            page=page,
+            landscape=landscape,
+            duplex=duplex,
+            crop_marks=crop_marks,
+            cut_lines=cut_lines,
+            margin=margin,
+            layout=layout,
+            fold=fold,
+            back_offset=back_offset,
+            gutter=gutter,
+            bleed=bleed,
+            overlap=overlap,
+            out_dir=out_dir,
+            deck=tuple(deck or ()),
+            changed_only=changed_only,
+            strict=strict,
+            draft=draft,
+            jobs=jobs or default_jobs(),
+            changed_since=changed_since,
+            stamp=stamp,
+            printer=printer,
+            values=tuple(set_ or ()),
+            greyscale=greyscale,
+            ink_saver=ink_saver,
+            sinks=outputs,
+        )
         args.check()
         failed: list[str] = []
 
@@ -346,6 +298,51 @@ def build_cmd(
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
+
+
+def _sink_parameters() -> list[inspect.Parameter]:
+    """Every sink's options, as the sink table declares them, as parameters of `mazmorra build`."""
+    from mazmorra.render.sinks import table
+
+    return [
+        inspect.Parameter(
+            o.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=o.default,
+            annotation=Annotated[
+                o.type,
+                typer.Option(
+                    o.flags,
+                    help=o.help,
+                    rich_help_panel=o.panel,
+                    metavar=o.metavar,
+                    show_default=o.show_default,
+                    min=o.limits[0] if o.limits else None,
+                    max=o.limits[1] if o.limits else None,
+                ),
+            ],
+        )
+        for decl in table.SINKS
+        for o in decl.options
+    ]
+
+
+class _WithSinkOptions(inspect.Signature):
+    """`build_cmd`'s own parameters, then every sink's options: read from the sink table each time
+    Typer builds the command line, so that the command is the table's as it is then (a sink a test
+    registers is an option too)."""
+
+    __slots__ = ()
+
+    @property
+    def parameters(self) -> MappingProxyType[str, inspect.Parameter]:
+        own = [p for p in super().parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        return MappingProxyType({p.name: p for p in own + _sink_parameters()})
+
+
+# Typer reads a command's options off its signature: build_cmd's, with the sinks' `**outputs` spelt out.
+_own = inspect.signature(build_cmd, eval_str=True)
+build_cmd.__signature__ = _WithSinkOptions(list(_own.parameters.values()), return_annotation=_own.return_annotation)  # type: ignore[attr-defined]
 
 
 @app.command()

@@ -22,8 +22,9 @@ from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.schemas import schema_problems
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
 from mazmorra.support.filenames import BadPattern, Pattern, parse_pattern
+from mazmorra.support.paths import PRINTERS_DIR, shipped_printers
 
-SHIPPED = Path(__file__).parent
+SHIPPED = PRINTERS_DIR
 
 # How a printer wants a deck's faces, one name a layout:
 LAYOUTS = {
@@ -156,7 +157,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def _files(pack_dir: Path | None) -> dict[str, Path]:
-    found = {p.stem: p for p in sorted(SHIPPED.glob("*.yaml"))}
+    found = {name: SHIPPED / f"{name}.yaml" for name in shipped_printers()}
     if pack_dir is not None and (pack_dir / "printers").is_dir():
         found |= {p.stem: p for p in sorted((pack_dir / "printers").glob("*.yaml"))}
     return found

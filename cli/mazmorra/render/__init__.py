@@ -1,11 +1,11 @@
 """Stage 5, render: laid-out documents into every output the build asks for.
 
 One entry, `render(docs, sinks, staging, jobs, progress)`: each document is laid out once, its items
-streamed through every sink (`sink.py`: the protocol; one module per sink: `pdf.py` the
+streamed through every sink (`sinks/sink.py`: the protocol; one module per sink: `pdf.py` the
 print-and-play sheets, `png.py`, `tts.py`, `gallery.py`, `cutfile.py` for cutting machines), documents side by side in forked worker
-processes when `jobs` > 1. `make_sinks` builds the list from the build's `Outputs`; `SINKS` names
-every sink in the order they run. Imposition (`impose.py`, `posters.py`) and drawing (`draw.py`,
-`raster.py`) are the sinks' tools.
+processes when `jobs` > 1. The sink table (`sinks/table.py`, `SINKS`) declares every sink, its options
+and what it supports; `make_sinks` builds the sinks a build's `Outputs` want, importing only their
+modules. Imposition (`impose/`) and drawing (`draw/`, `raster.py`) are the sinks' tools.
 """
 
 from __future__ import annotations
@@ -17,48 +17,38 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, once
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext
-from mazmorra.support import workers
+from mazmorra.render.sinks import table
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext
+from mazmorra.render.sinks.table import Outputs, SinkDecl
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document
     from mazmorra.support.atomic import Staging
 
-__all__ = ["SINKS", "Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", "once", "render", "sink_classes"]
+__all__ = ["Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", "once", "render", "sink_class"]
 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 
-# Every sink, in the order they run: its name -> "module:class". A new output is one module of
-# this package and one line in this table (tests/render/test_sinks.py then asks for its build option, its
-# docs section and a test).
-SINKS: dict[str, str] = {
-    "pdf": "mazmorra.render.sinks.pdf:PdfSink",
-    "png": "mazmorra.render.sinks.png:PngSink",
-    "cards": "mazmorra.render.sinks.cardpdf:CardPdfSink",
-    "sheet-images": "mazmorra.render.sinks.sheetimages:SheetImageSink",
-    "tts": "mazmorra.render.sinks.tts:TtsSink",
-    "gallery": "mazmorra.render.sinks.gallery:GallerySink",
-    "cut": "mazmorra.render.sinks.cutfile:CutSink",
-}
 
-
-def sink_classes(names: list[str] | None = None) -> list[type[Sink]]:
-    """Every registered sink class (or those `names`), in order (each module imported only now:
-    `validate` never pays for ReportLab or the rasteriser)."""
-    found = []
-    for where in [SINKS[n] for n in names] if names is not None else SINKS.values():
-        module, _, cls = where.partition(":")
-        found.append(getattr(importlib.import_module(module), cls))
-    return found
+def sink_class(decl: SinkDecl) -> type[Sink]:
+    """The class of a sink the table declares, its module imported only now (`validate` and a build of
+    the print sheets never pay for the rasteriser or the other sinks)."""
+    module, _, name = decl.where.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    assert isinstance(cls, type) and issubclass(cls, Sink), decl.where
+    return cls
 
 
 def make_sinks(ctx: SinkContext) -> list[Sink]:
-    """The sinks the build's outputs ask for, in a fixed order. A build of the print sheets alone (every
-    output option else at its default) imports the PDF sink only, not the rasteriser and the others."""
-    out = ctx.outputs
-    plain = Outputs(sheet=out.sheet, dpi=out.dpi, png_bleed=out.png_bleed, tts_url=out.tts_url)  # none ask a sink
-    classes = sink_classes(["pdf"]) if out == plain else sink_classes()
-    return [cls(ctx) for cls in classes if cls.wanted(out)]
+    """The sinks the build's outputs want, in the table's order."""
+    return [sink_class(decl)(ctx) for decl in table.wanted(ctx.outputs)]
+
+
+def _prints(sink: Sink) -> bool:
+    """Whether the table says this sink makes print sheets: it also takes the documents only printed
+    (`Document.sheets_only`: a round's removal list)."""
+    decl = table.declaration_of(type(sink))
+    return decl is not None and decl.prints
 
 
 @dataclass
@@ -113,7 +103,7 @@ def render(
         doc = docs[i]
         before = len(staging.files)
         faces, problems, labels, laid = 0, list(doc.problems), list[str](), list[str]()
-        mine = [s for s in sinks if s.takes(doc)]
+        mine = [s for s in sinks if _prints(s) or not doc.sheets_only]
         for sink in mine:
             sink.start(doc)
         for item in doc.items():
@@ -131,10 +121,12 @@ def render(
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
         return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
 
+    from mazmorra.support import workers  # forking machinery: only when rendering, not for --help
+
     spare = max(jobs // max(len(docs), 1) - 1, 0)  # jobs left over per document: they help lay it out
     with workers.sparing(spare):  # ahead (layout/ahead.py) and draw its chunks (render/draw/chunks.py)
         if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
-            if any(s.prints for s in sinks):  # fonts and the SVG machinery loaded once, before forking
+            if any(_prints(s) for s in sinks):  # fonts and the SVG machinery loaded once, before forking
                 from mazmorra.render.draw.pdfpages import warm_up
 
                 warm_up()

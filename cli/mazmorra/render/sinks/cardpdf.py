@@ -21,14 +21,12 @@ from mazmorra.printers import cmyk
 from mazmorra.render.draw import pdfx
 from mazmorra.render.draw.boxes import set_boxes
 from mazmorra.render.draw.pdfpages import DocMeta, K, PdfPages
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
 from mazmorra.support.filenames import Pattern, output_path, parse_pattern
 from mazmorra.support.safetext import csv_bytes
 
 if TYPE_CHECKING:
     from mazmorra.printers import Printer
-
-PDF_LAYOUTS = ("per-card", "per-face", "deck-front-first", "deck-back-first", "fronts-backs")
 
 
 @dataclass(frozen=True)
@@ -93,9 +91,7 @@ class ShopPages(PdfPages):
 
 
 class CardPdfSink(Sink):
-    name = "cards"
-    option = "--card-pdfs"
-    docs = "docs/printing.md#per-card-pdfs"
+    """One PDF per component, or a printer profile's PDFs (the sink table's "cards")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -110,10 +106,6 @@ class CardPdfSink(Sink):
         self.pages = 0  # of the build
         self._rows: list[list[str]] = []
         self._unsold: set[tuple[float, float]] = set()
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.card_pdfs or (outputs.printer is not None and outputs.printer.layout in PDF_LAYOUTS)
 
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "cards"

@@ -21,7 +21,7 @@ from mazmorra.errors import Problem
 from mazmorra.render.draw.inks import SheetLook
 from mazmorra.render.impose import DoesNotFit, impose
 from mazmorra.render.sinks.pdf import corner_radius, oriented
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
@@ -104,10 +104,7 @@ def _escape(text: str) -> str:
 
 
 class CutSink(Sink):
-    name = "cut"
-    option = "--cut-file"
-    docs = "docs/printing.md#cutting-machines-print-and-cut---cut-file"
-    prints = False
+    """Print-and-cut sheets and SVG cut paths (the sink table's "cut")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -115,10 +112,6 @@ class CutSink(Sink):
         self._pages: list[Page] = []
         self._shapes: list[str] = []
         self._radius = 0.0
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.cut_file
 
     def folder(self, doc: Document) -> Path:
         ids = {"pack": self.pack.id, "lang": doc.lang, "deck": doc.deck_id}

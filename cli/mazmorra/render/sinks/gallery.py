@@ -21,7 +21,7 @@ from mazmorra.errors import Problem, Severity, once
 from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 from mazmorra.render.sinks import beforeafter
 from mazmorra.render.sinks.beforeafter import CHANGED, REMOVED, Before, ShownComponent, per_lang, pictures
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
@@ -40,9 +40,7 @@ class _Deck:
 
 
 class GallerySink(Sink):
-    name = "gallery"
-    option = "--gallery"
-    docs = "docs/exports.md#gallery"
+    """The HTML gallery (the sink table's "gallery")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -54,10 +52,6 @@ class GallerySink(Sink):
         self.problems: list[Problem] = []  # every document's, as absorbed
         self.rounds: dict[str, Round] = ctx.rounds  # a playtest round's earlier faces, per language
         self._earlier_icons: dict[Path | None, IconSet] = {}
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.gallery
 
     def start(self, doc: Document) -> None:
         self._doc, self._backs = _Deck(), {}

@@ -12,7 +12,7 @@ from mazmorra.errors import Problem
 from mazmorra.model.units import parse_length
 from mazmorra.render.draw.inks import SheetLook
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, imposed
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext
 from mazmorra.support.atomic import TMP_DIR
 
 if TYPE_CHECKING:
@@ -46,20 +46,13 @@ def corner_radius(ctx: SinkContext, deck_id: str) -> float:
 
 
 class PdfSink(Sink):
-    name = "pdf"
-    option = "--pdf"
-    docs = "docs/printing.md#print-and-play-pdfs"
-    prints = True
+    """The print-and-play sheets, one PDF per deck (the sink table's "pdf")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
         self._pdf: ChunkedPages | None = None
         self.outputs: list[Path] = []  # every PDF the build wrote
         self.pages = 0
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.pdf
 
     def start(self, doc: Document) -> None:
         from mazmorra.printers import cmyk
@@ -146,4 +139,7 @@ class PdfSink(Sink):
         return []
 
     def summary(self) -> list[str]:
-        return []  # the build lists its PDFs itself, one path a line
+        return []  # listed instead, one path a line
+
+    def listed(self) -> tuple[list[Path], int]:
+        return list(self.outputs), self.pages

@@ -24,7 +24,7 @@ from mazmorra.render.raster import (
     printer_profiles,
     profile_frame,
 )
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
 from mazmorra.support.filenames import output_path
 from mazmorra.support.safetext import csv_bytes
 
@@ -32,9 +32,7 @@ MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower t
 
 
 class PngSink(Sink):
-    name = "png"
-    option = "--png"
-    docs = "docs/exports.md#png-per-face"
+    """One PNG per face, or a printer profile's images (the sink table's "png")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -55,14 +53,6 @@ class PngSink(Sink):
         self._misfit = False
         self._sizing: set[str] = set()  # how the document's images were sized (profile, dpi)
         self.sizing: dict[Path, set[str]] = {}  # deck folder -> the same, for the whole build
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return (
-            outputs.png
-            or outputs.png_profile is not None
-            or (outputs.printer is not None and outputs.printer.layout == "images")
-        )
 
     def start(self, doc: Document) -> None:
         self._rows, self._backs_done, self._misfit, self._sizing = [], set(), False, set()

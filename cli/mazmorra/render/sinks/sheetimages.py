@@ -14,15 +14,12 @@ from mazmorra.errors import Problem
 from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
 from mazmorra.render.impose import DoesNotFit, impose
 from mazmorra.render.raster import MM_PER_IN, png_bytes
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
 from mazmorra.support.filenames import output_path
 
 
 class SheetImageSink(Sink):
-    name = "sheet-images"
-    option = "--printer"
-    docs = "docs/printing.md#sheet-images"
-    prints = True
+    """The print sheets as one PNG per page, for a printer profile (the sink table's "sheet-images")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -30,10 +27,6 @@ class SheetImageSink(Sink):
         self.printer = ctx.outputs.printer
         self._pdf: PdfPages | None = None
         self._buffer = io.BytesIO()
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.printer is not None and outputs.printer.layout == "sheet-images"
 
     def start(self, doc: Document) -> None:
         ctx = self.ctx

@@ -12,89 +12,22 @@ pack-wide outputs. A sink writes only through `stage`, which hands out temporary
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from mazmorra.errors import Problem, UsageError
+from mazmorra.errors import Problem
 from mazmorra.support.filenames import Names, output_path
 
 if TYPE_CHECKING:
     from mazmorra.assets.icons import IconSet
     from mazmorra.contracts import Document, Item, Round
     from mazmorra.model.content import Pack
-    from mazmorra.printers import Printer
     from mazmorra.render.impose import ImposeOptions
+    from mazmorra.render.sinks.table import Outputs
 
 Stage = Callable[[Path], Path]  # target -> the temporary file to write it to
-
-
-@dataclass(frozen=True)
-class Outputs:
-    """What stage 5 makes, and how: each sink reads its own options here."""
-
-    pdf: bool = True  # the print-and-play PDFs
-    sheet: ImposeOptions | None = None  # how faces go on print sheets (None: the pack's page, defaults otherwise)
-    png: bool = False  # one PNG per face, for print shops
-    png_profile: str | None = None  # a print shop's exact image sizes (raster.PNG_PROFILES); implies png
-    dpi: int = 300  # PNG resolution; the resolution cap of TTS deck images
-    png_bleed: bool = True
-    tts: bool = False  # Tabletop Simulator deck images and a saved-object JSON
-    tts_url: tuple[str, ...] = ()  # where the TTS images will be served from, per language (default: file:/// URIs)
-    gallery: bool = False  # output/<pack>/gallery/index.html
-    card_pdfs: bool = False  # one PDF per component, trimmed to its bleed (print shops)
-    printer: Printer | None = None  # --printer: that printer's files, as its profile says (mazmorra.printers)
-    cut_file: bool = False  # print-and-cut sheets with registration marks and SVG cut paths (cutting machines)
-
-    def check(self) -> None:
-        if self.png_profile is not None:
-            from mazmorra.render.raster import PNG_PROFILES  # pypdfium2: only when a profile is named
-
-            if self.png_profile not in PNG_PROFILES:
-                raise UsageError(f"unknown PNG profile '{self.png_profile}' (known: {', '.join(PNG_PROFILES)})")
-        if self.png_profile is not None and not self.png_bleed:
-            raise UsageError("a PNG profile includes the print shop's bleed: drop --no-png-bleed")
-        if not 30 <= self.dpi <= 1200:
-            raise UsageError(f"--dpi must be between 30 and 1200 (got {self.dpi})")
-        wanted = (
-            self.pdf,
-            self.png,
-            self.png_profile,
-            self.tts,
-            self.gallery,
-            self.card_pdfs,
-            self.printer,
-            self.cut_file,
-        )
-        if not any(wanted):
-            raise UsageError("nothing to build: --no-pdf and no --png, --tts, --gallery or --cut-file")
-        for value in self.tts_url:
-            if not _TTS_URL.match(value):
-                raise UsageError(
-                    f"--tts-url must be a URL such as https://example.org/decks/{{lang}}, or LANG=URL for one "
-                    f"language (got '{value}')"
-                )
-
-    def tts_base(self, lang: str) -> str | None:
-        """Where one language's tts/ folder is served from: its own `--tts-url LANG=URL`, else the
-        shared URL with `{lang}` filled in, or with the language added as a last folder (so that two
-        languages never share an address); None for file:/// URIs."""
-        shared = None
-        for value in self.tts_url:
-            m = _TTS_URL.match(value)
-            assert m is not None  # checked
-            if m.group(1) == lang:
-                return m.group(2)
-            if m.group(1) is None:
-                shared = m.group(2)
-        if shared is None:
-            return None
-        return shared.replace("{lang}", lang) if "{lang}" in shared else f"{shared.rstrip('/')}/{lang}"
-
-
-_TTS_URL = re.compile(r"^(?:([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?)=)?([a-z][a-z0-9+.-]*://.+)$")
 
 
 @dataclass(frozen=True)
@@ -122,13 +55,8 @@ class Part:
 
 
 class Sink:
-    """One output of stage 5. A subclass names itself, the `mazmorra build` option that asks for it
-    and the docs section that explains it (a meta-test keeps all three true), says from the options
-    whether it is `wanted`, and overrides `add` (and, as it needs, the other steps)."""
-
-    name: ClassVar[str]  # "png"
-    option: ClassVar[str]  # "--png": the build option that asks for it
-    docs: ClassVar[str]  # "docs/exports.md#png-per-face": where a designer reads about it
+    """One output of stage 5. Its entry in the sink table (`table.py`) declares its name, options,
+    docs section and what it supports; the class overrides `add` (and, as it needs, the other steps)."""
 
     def __init__(self, ctx: SinkContext):
         self.ctx = ctx
@@ -137,17 +65,6 @@ class Sink:
         self.made: list[str] = []
         self._part = Part()
         self.names = Names()  # the current document's file names, by folder
-
-    prints: ClassVar[bool] = False  # makes print sheets: it also takes the documents only printed
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        raise NotImplementedError
-
-    def takes(self, doc: Document) -> bool:
-        """Whether this document goes to this sink: every document, but those meant for the print
-        sheets only (`Document.sheets_only`: a round's removal list) only to a sink that prints."""
-        return self.prints or not doc.sheets_only
 
     def start(self, doc: Document) -> None:
         """A document begins (in the process that lays it out)."""
@@ -179,6 +96,11 @@ class Sink:
     def summary(self) -> list[str]:
         """What to tell the user was written."""
         return self.made
+
+    def listed(self) -> tuple[list[Path], int]:
+        """The documents this sink wrote that make follows (with their dependency files: a sink the
+        table says keeps them), listed one path a line, and their pages; none by default."""
+        return [], 0
 
     # -- for subclasses
     def problem(self, problem: Problem) -> None:

@@ -29,7 +29,8 @@ from PIL import Image
 
 from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.render.sinks import ttsobjects as tts
-from mazmorra.render.sinks.sink import Outputs, Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.table import tts_base
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
@@ -119,17 +120,11 @@ def plan(deck: Deck, max_px_per_mm: float) -> list[Atlas]:
 
 
 class TtsSink(Sink):
-    name = "tts"
-    option = "--tts"
-    docs = "docs/exports.md#tabletop-simulator"
+    """Tabletop Simulator deck images and saved objects (the sink table's "tts")."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
         self._state: _DeckState | None = None
-
-    @classmethod
-    def wanted(cls, outputs: Outputs) -> bool:
-        return outputs.tts
 
     def folder(self, doc: Document) -> Path:
         return output_path(self.out_dir, "{pack}/{lang}/tts", pack=self.pack.id, lang=doc.lang)
@@ -139,7 +134,7 @@ class TtsSink(Sink):
         return output_path(self.folder(doc), "{deck}", deck=doc.deck_id)
 
     def _url(self, doc: Document, path: Path) -> str:
-        base = self.opts.tts_base(doc.lang)
+        base = tts_base(self.opts.tts_url, doc.lang)
         if base:
             return f"{base.rstrip('/')}/{path.relative_to(self.folder(doc)).as_posix()}"
         return path.resolve().as_uri()
