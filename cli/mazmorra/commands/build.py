@@ -80,7 +80,7 @@ def build_cmd(
     lang: LangOpt = "all",
     page: Annotated[
         PaperSize | None,
-        typer.Option(help="PaperSize size (default: the pack's).", rich_help_panel="Print sheets"),
+        typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
     ] = None,
     landscape: Annotated[
         bool | None,
@@ -347,7 +347,7 @@ build_cmd.__signature__ = _WithSinkOptions(list(_own.parameters.values()), retur
 
 @app.command()
 def calibrate(
-    page: Annotated[PaperSize, typer.Option(help="PaperSize size.")] = PaperSize.a4,
+    page: Annotated[PaperSize, typer.Option(help="Paper size.")] = PaperSize.a4,
     landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
     duplex: Annotated[Duplex, typer.Option(help="The edge you flip on (only the instructions change).")] = Duplex.long,
     back_offset: BackOffsetOpt = None,
