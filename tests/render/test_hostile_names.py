@@ -78,7 +78,7 @@ def hostile_pack(pack: Path) -> None:
 
 def _builds(pack: Path) -> dict[str, tuple[str, ...]]:
     """Every sink's own option in one build, and one build per printer profile the pack can name."""
-    asking = [o for decl in table.SINKS for o in decl.options[:1] if o.asks]  # each sink's own switch
+    asking = [o for decl in table.sinks() for o in decl.options[:1] if o.asks]  # each sink's own switch
     own = tuple(o.flags.split("/")[0] for o in asking)
     return {"sinks": own, **{f"printer-{name}": ("--printer", name) for name in printers.names(pack)}}
 
@@ -113,7 +113,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def test_every_sink_and_every_printer_layout_is_fed_the_hostile_pack(hostile: dict) -> None:
-    assert set().union(*hostile["ran"].values()) == {decl.name for decl in table.SINKS}
+    assert set().union(*hostile["ran"].values()) == {decl.name for decl in table.sinks()}
     pack = hostile["project"] / "content" / "muestras"
     profiles = [what.removeprefix("printer-") for what in hostile["outs"] if what.startswith("printer-")]
     assert set(printers.names()) <= set(profiles)  # every shipped profile

@@ -1,27 +1,29 @@
-"""Stage 5's sinks, as the sink table declares them (mazmorra/render/sinks/table.py): each one its
-options in `mazmorra build`, a docs section and a test, as Squib checks that every option is
-documented; a sink registered in the table alone is an option, an output and a guard; whatever the
-sinks and -j, each face is laid out once."""
+"""Stage 5's sinks, as their modules declare them (`SINK`, discovered by render/sinks/table.py): each
+one its options in `mazmorra build`, a docs section and a test, as Squib checks that every option is
+documented; a new sink module, written to disk where discovery looks and nothing else, is an option,
+an output and a guard; whatever the sinks and -j, each face is laid out once."""
 
 from __future__ import annotations
 
-import dataclasses
+import importlib
 import inspect
+import pkgutil
 import re
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from conftest import CONTENT, REPO, run_cli
 
+import mazmorra.render.sinks as sinks_package
 from mazmorra import printers
 from mazmorra.commands.build import build_cmd
 from mazmorra.load import load_pack
 from mazmorra.render import Sink, sink_class
 from mazmorra.render.sinks import table
-from mazmorra.render.sinks.table import SinkDecl, SinkOption
+from mazmorra.render.sinks.table import SinkDecl
 
 TESTS = REPO / "tests"
 
@@ -41,12 +43,12 @@ def _said(words: list[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])")
 
 
-def undocumented(decls: list[SinkDecl], this: Path) -> list[str]:
-    """What each declared sink lacks: its options in `mazmorra build --help`, its docs section, a test
-    (a test file other than `this`) that names one of its options or, for a sink only a printer profile
-    asks for, one of its profile layouts (`layout: NAME`)."""
+def undocumented(decls: list[SinkDecl], this: Path, root: Path = REPO, tests: Path = TESTS) -> list[str]:
+    """What each declared sink lacks: its options in `mazmorra build --help`, its docs section (under
+    `root`), a test (a test file under `tests` other than `this`) that names one of its options or,
+    for a sink only a printer profile asks for, one of its profile layouts (`layout: NAME`)."""
     shown = run_cli("build", "--help").stdout
-    tests = [p.read_text(encoding="utf-8") for p in TESTS.rglob("test_*.py") if p.resolve() != this.resolve()]
+    texts = [p.read_text(encoding="utf-8") for p in tests.rglob("test_*.py") if p.resolve() != this.resolve()]
     missing = []
     for decl in decls:
         flags = [flag for o in decl.options for flag in o.flags.split("/")]
@@ -54,40 +56,59 @@ def undocumented(decls: list[SinkDecl], this: Path) -> list[str]:
             f"{decl.name}: {f} is not an option of `mazmorra build`" for f in flags if not _said([f]).search(shown)
         ]
         doc, _, anchor = decl.docs.partition("#")
-        if not (REPO / doc).is_file() or anchor not in _anchors(REPO / doc):
+        if not (root / doc).is_file() or anchor not in _anchors(root / doc):
             missing.append(f"{decl.name}: no section #{anchor} in {doc}")
         asking = flags or [f"layout: {layout}" for layout in decl.layouts]
-        if not any(_said(asking).search(text) for text in tests):
+        if not any(_said(asking).search(text) for text in texts):
             missing.append(f"{decl.name}: no test runs a build with {' or '.join(asking)}")
     return missing
 
 
 def test_every_sink_has_its_options_its_docs_and_a_test() -> None:
-    assert [d.name for d in table.SINKS] == ["pdf", "png", "cards", "sheet-images", "tts", "gallery", "cut"]
-    assert undocumented(list(table.SINKS), Path(__file__)) == []
+    missing = undocumented(list(table.sinks()), Path(__file__))
+    assert missing == [], "\n".join(missing)
 
 
-def test_the_table_declares_every_sink_once_and_every_printer_layout_has_its_sink() -> None:
-    own = set(inspect.signature(build_cmd).parameters) - set(table.given_defaults())
-    names = [o.name for d in table.SINKS for o in d.options]
-    assert len(set(names)) == len(names) and not own & set(names)  # one parameter each, none of the command's own
-    assert len({d.name for d in table.SINKS}) == len(table.SINKS)
-    for decl in table.SINKS:
+def test_each_sink_module_declares_its_sink_and_the_table_is_theirs() -> None:
+    """Every module of the package that defines a sink declares it (its `SINK` names that class), the
+    others none; the table is exactly what they declare, each sink and option once."""
+    declared = []
+    for info in pkgutil.iter_modules(sinks_package.__path__, f"{sinks_package.__name__}."):
+        module = importlib.import_module(info.name)
+        classes = {c for c in vars(module).values() if isinstance(c, type) and issubclass(c, Sink)}
+        own = {c for c in classes if c.__module__ == module.__name__ and c is not Sink}
+        decl = getattr(module, "SINK", None)
+        if own:
+            assert isinstance(decl, SinkDecl) and {decl.cls} == own, info.name
+            declared.append(decl)
+        else:
+            assert decl is None, info.name
+    assert {d.name for d in table.sinks()} == {d.name for d in declared} and "pdf" in {d.name for d in declared}
+    own_params = set(inspect.signature(build_cmd).parameters) - set(table.given_defaults())
+    names = [o.name for d in table.sinks() for o in d.options]
+    assert len(set(names)) == len(names) and not own_params & set(names)  # one parameter each, none of the command's
+    assert len({d.name for d in table.sinks()}) == len(table.sinks())
+    for decl in table.sinks():
         cls = sink_class(decl)
         assert table.declaration_of(cls) is decl
         if decl.changed_only:  # make follows what it lists: a dependency file each
             assert cls.listed is not Sink.listed, decl.name
-    makers = [layout for d in table.SINKS for layout in d.layouts]
+
+
+def test_every_printer_layout_has_its_sink() -> None:
+    makers = [layout for d in table.sinks() for layout in d.layouts]
     assert sorted(makers) == sorted(printers.LAYOUTS)  # each profile layout made by exactly one sink
     from mazmorra.render.raster import PNG_PROFILES
+    from mazmorra.render.sinks.png import PngProfile
 
-    assert [p.value for p in table.PngProfile] == list(PNG_PROFILES)
+    assert [p.value for p in PngProfile] == list(PNG_PROFILES)
 
 
-# A sink a designer might add, in a module of its own: one line per component, in a text file.
+# A sink a designer might add: one module, one line per component in a text file, and its declaration.
 LISTING = '''"""A sink for a test: <out>/<pack>/<lang>/<deck>-components.txt, one line per component."""
 
 from mazmorra.render.sinks.sink import Part, Sink
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 
 
 class ListingSink(Sink):
@@ -103,28 +124,44 @@ class ListingSink(Sink):
         part = super().end(doc)
         part.made.append(f"{target} ({len(self.lines)} components)")
         return part
+
+
+SINK = SinkDecl(
+    "listing",
+    ListingSink,
+    "docs/exports.md#component-lists",
+    (SinkOption("component_list", "--component-list", bool, False, "A text file listing each deck.", asks=True),),
+    changed_only=CHANGED_ONLY,
+)
 '''
+LISTING_MODULE = f"{sinks_package.__name__}.listing"
 
 
 @pytest.fixture
-def listing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SinkDecl]:
-    """The listing sink, its module written outside the package and registered in the table alone."""
-    (tmp_path / "listing_sink.py").write_text(LISTING, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    decl = SinkDecl(
-        "listing",
-        "listing_sink:ListingSink",
-        "docs/exports.md#component-lists",
-        (SinkOption("component_list", "--component-list", bool, False, "A text file listing each deck.", asks=True),),
-    )
-    monkeypatch.setattr(table, "SINKS", (*table.SINKS, decl))
-    yield decl
-    sys.modules.pop("listing_sink", None)
+def add_sink(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bool], SinkDecl]]:
+    """Writes the listing sink's module (its declaration keeping make's dependency files or not) to a
+    folder of its own on the sinks package's `__path__`, where discovery looks as it does for the
+    shipped ones: the table's sink it declares."""
+    shipped = list(sinks_package.__path__)
+
+    def add(changed_only: bool) -> SinkDecl:
+        folder = tmp_path / f"sinks-{changed_only}"
+        folder.mkdir()
+        (folder / "listing.py").write_text(LISTING.replace("CHANGED_ONLY", str(changed_only)), encoding="utf-8")
+        monkeypatch.setattr(sinks_package, "__path__", [*shipped, str(folder)])
+        sys.modules.pop(LISTING_MODULE, None)  # the other declaration, if imported
+        found = [d for d in table.sinks() if d.name == "listing"]
+        assert len(found) == 1 and found[0].cls.__module__ == LISTING_MODULE
+        return found[0]
+
+    yield add
+    sys.modules.pop(LISTING_MODULE, None)
 
 
-def test_a_sink_registered_in_the_table_alone_is_an_option_an_output_and_a_guard(
-    listing: SinkDecl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_new_sink_is_its_module_alone_an_option_an_output_and_a_guard(
+    add_sink: Callable[[bool], SinkDecl], tmp_path: Path
 ) -> None:
+    add_sink(False)
     shown = run_cli("build", "--help").stdout
     outputs = shown[shown.index("Outputs:") :]
     assert re.search(r"--component-list\s+A text file listing each deck\.", outputs)
@@ -139,8 +176,8 @@ def test_a_sink_registered_in_the_table_alone_is_an_option_an_output_and_a_guard
     # It keeps no dependency files (its declaration says nothing else): --changed-only refuses it.
     res = run_cli("build", "muestras", "--changed-only", "--component-list", "--out", str(out))
     assert res.returncode == 2 and "build --component-list without it" in res.stderr, res.stderr
-    # Declared as keeping them, --changed-only takes it: a build of what is stale, here nothing.
-    monkeypatch.setattr(table, "SINKS", (*table.SINKS[:-1], dataclasses.replace(listing, changed_only=True)))
+    # Its module declaring that it keeps them, --changed-only takes it: a build of what is stale, here nothing.
+    add_sink(True)
     assert run_cli("build", "muestras", "--lang", "es", "--out", str(out)).returncode == 0  # the PDFs for make
     written.unlink()
     res = run_cli("build", "muestras", "--lang", "es", "--changed-only", "--component-list", "--out", str(out))
@@ -148,12 +185,23 @@ def test_a_sink_registered_in_the_table_alone_is_an_option_an_output_and_a_guard
     assert not written.exists()  # every deck up to date: skipped, not even laid out
 
 
-def test_the_meta_test_names_what_a_new_sink_lacks(listing: SinkDecl) -> None:
-    assert undocumented([listing], Path(__file__)) == [
+def test_the_meta_test_names_what_a_new_sink_lacks(add_sink: Callable[[bool], SinkDecl], tmp_path: Path) -> None:
+    listing = add_sink(False)
+    lacking = [
         "listing: no section #component-lists in docs/exports.md",
         "listing: no test runs a build with --component-list",
     ]
-    bare = SinkDecl("bare", "listing_sink:ListingSink", "docs/exports.md#gallery", layouts=("stickers",))
+    with pytest.raises(AssertionError) as failed:
+        test_every_sink_has_its_options_its_docs_and_a_test()
+    assert all(line in str(failed.value) for line in lacking), failed.value
+    assert undocumented(list(table.sinks()), Path(__file__)) == lacking  # the shipped ones lack nothing
+    # Its docs section and a test written, it lacks nothing.
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "exports.md").write_text("# Exports\n\n## Component lists\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_listing.py").write_text('ARGS = ("build", "--component-list")\n', encoding="utf-8")
+    assert undocumented([listing], Path(__file__), tmp_path, tmp_path / "tests") == []
+    bare = SinkDecl("bare", listing.cls, "docs/exports.md#gallery", layouts=("stickers",))
     assert undocumented([bare], Path(__file__)) == ["bare: no test runs a build with layout: stickers"]
 
 

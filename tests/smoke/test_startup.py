@@ -24,7 +24,7 @@ HEAVY = (
 )
 
 
-def _imported(*args: str) -> set[str]:
+def _imported(*args: str, env: dict[str, str] | None = None) -> set[str]:
     """Top-level packages (and reportlab's subpackages) imported by `mazmorra ARGS` in a fresh process."""
     code = (
         "import sys, json\n"
@@ -35,7 +35,11 @@ def _imported(*args: str) -> set[str]:
         "print(json.dumps(sorted(names)))\n"
     )
     res = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, env={**CLI_ENV, "PATH": "/usr/bin:/bin"}, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env={**CLI_ENV, "PATH": "/usr/bin:/bin", **(env or {})},
+        capture_output=True,
+        text=True,
     )
     assert res.returncode == 0, res.stderr
     return set(json.loads(res.stdout.strip().splitlines()[-1]))
@@ -46,6 +50,27 @@ def test_help_imports_none_of_the_heavy_libraries() -> None:
         assert _imported(*args) & set(HEAVY) == set(), args
     # A command's own help: Typer itself builds its option converters with pydantic; nothing of ours.
     assert _imported("build", "--help") & set(HEAVY) <= {"pydantic"}
+    # Completing `mazmorra build --png`, which reads every sink's options: the same.
+    completing = {"_MAZMORRA_COMPLETE": "complete_bash", "COMP_WORDS": "mazmorra build --png", "COMP_CWORD": "2"}
+    assert _imported(env=completing) & set(HEAVY) <= {"pydantic"}
+
+
+def test_every_sink_module_imports_no_drawing_rasterising_or_svg() -> None:
+    """The sink table imports every module of the sinks' package to read what it declares (for
+    `--help`, completion and `validate`): each one alone, in a fresh process, brings none of them."""
+    code = (
+        "import importlib, json, pkgutil, sys\n"
+        "import mazmorra.render.sinks as package\n"
+        "names = [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + '.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps([names, sorted({m.split('.')[0] for m in sys.modules})]))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=CLI_ENV, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    names, found = json.loads(res.stdout)
+    assert "mazmorra.render.sinks.pdf" in names and "mazmorra.render.sinks.png" in names
+    assert set(found) & {"reportlab", "pypdfium2", "svglib", "PIL", "pydantic", "yaml", "jinja2"} == set()
 
 
 def test_validate_imports_no_pdf_drawing_rasterising_or_svg() -> None:
@@ -70,21 +95,18 @@ def _modules(*args: str, cwd: object = REPO) -> set[str]:
     return set(json.loads(res.stdout.strip().splitlines()[-1]))
 
 
-def test_a_pdf_build_imports_no_other_sink_no_round_machinery_and_no_network(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """What `make` runs after a save: the PDF sink only (no rasteriser, no PNG/TTS/gallery sinks), no
-    playtest round's diffing, no urllib/http/ssl (xml.sax.saxutils would bring them); and with every
-    face in the cache, no hyphenation dictionaries either."""
+def test_a_pdf_build_imports_no_rasteriser_no_round_machinery_and_no_network(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """What `make` runs after a save: the PDF sink's drawing only (every sink module is read for its
+    declaration, but no rasteriser, no image libraries), no playtest round's diffing, no
+    urllib/http/ssl (xml.sax.saxutils would bring them); and with every face in the cache, no
+    hyphenation dictionaries either."""
     found = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
-    assert "mazmorra.render.sinks.pdf" in found  # it did build
-    others = {
-        "mazmorra.render.sinks.png",
-        "mazmorra.render.sinks.tts",
-        "mazmorra.render.sinks.gallery",
-        "mazmorra.render.sinks.cutfile",
-    }
-    assert found & (others | {"mazmorra.rounds.compare", "tarfile", "urllib.request", "ssl", "pypdfium2"}) == set()
+    assert "mazmorra.render.draw.pdfpages" in found  # it did draw
+    others = {"mazmorra.render.raster", "mazmorra.rounds.compare"}
+    assert found & (others | {"tarfile", "urllib.request", "ssl", "pypdfium2"}) == set()
     with_png = _modules("build", "muestras", "--lang", "es", "-j", "1", "--png", "--out", str(tmp_path / "png"))
-    assert "mazmorra.render.sinks.png" in with_png  # asked for: imported
+    assert {"mazmorra.render.raster", "pypdfium2"} <= with_png  # asked for: imported
     assert "pyphen" in found  # the first build laid the faces out: hyphenation
     again = _modules("build", "muestras", "--lang", "es", "-j", "1", "--out", str(tmp_path / "out"))
-    assert "mazmorra.render.sinks.pdf" in again and "pyphen" not in again  # every face from the cache: no line breaking
+    assert "mazmorra.render.draw.pdfpages" in again
+    assert "pyphen" not in again  # every face from the cache: no line breaking

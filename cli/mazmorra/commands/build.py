@@ -322,15 +322,15 @@ def _sink_parameters() -> list[inspect.Parameter]:
                 ),
             ],
         )
-        for decl in table.SINKS
+        for decl in table.sinks()
         for o in decl.options
     ]
 
 
 class _WithSinkOptions(inspect.Signature):
     """`build_cmd`'s own parameters, then every sink's options: read from the sink table each time
-    Typer builds the command line, so that the command is the table's as it is then (a sink a test
-    registers is an option too)."""
+    Typer builds the command line, so that the command is the table's as it is then (a sink module a
+    test adds is an option too)."""
 
     __slots__ = ()
 

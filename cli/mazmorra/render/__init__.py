@@ -1,16 +1,16 @@
 """Stage 5, render: laid-out documents into every output the build asks for.
 
 One entry, `render(docs, sinks, staging, jobs, progress)`: each document is laid out once, its items
-streamed through every sink (`sinks/sink.py`: the protocol; one module per sink: `pdf.py` the
-print-and-play sheets, `png.py`, `tts.py`, `gallery.py`, `cutfile.py` for cutting machines), documents side by side in forked worker
-processes when `jobs` > 1. The sink table (`sinks/table.py`, `SINKS`) declares every sink, its options
-and what it supports; `make_sinks` builds the sinks a build's `Outputs` want, importing only their
-modules. Imposition (`impose/`) and drawing (`draw/`, `raster.py`) are the sinks' tools.
+streamed through every sink (`sinks/sink.py`: the protocol; one module per sink, which declares it:
+`pdf.py` the print-and-play sheets, `png.py`, `cardpdf.py`, `sheetimages.py`, `tts.py`, `gallery.py`,
+`cutfile.py` for cutting machines), documents side by side in forked worker processes when `jobs` > 1.
+The sink table (`sinks/table.py`, `sinks()`) is what the sink modules declare: each sink, its options
+and what it supports; `make_sinks` builds the sinks a build's `Outputs` want. Imposition (`impose/`)
+and drawing (`draw/`, `raster.py`) are the sinks' tools, imported only by a sink that uses them.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,12 +31,9 @@ Progress = Callable[[str, int], None]  # (what was just done or "", how many com
 
 
 def sink_class(decl: SinkDecl) -> type[Sink]:
-    """The class of a sink the table declares, its module imported only now (`validate` and a build of
-    the print sheets never pay for the rasteriser or the other sinks)."""
-    module, _, name = decl.where.partition(":")
-    cls = getattr(importlib.import_module(module), name)
-    assert isinstance(cls, type) and issubclass(cls, Sink), decl.where
-    return cls
+    """The class of a declared sink (a `Sink`: the table, below the protocol, types it loosely)."""
+    assert issubclass(decl.cls, Sink), decl.name
+    return decl.cls
 
 
 def make_sinks(ctx: SinkContext) -> list[Sink]:

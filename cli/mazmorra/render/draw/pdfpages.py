@@ -94,6 +94,7 @@ class PdfPages:
         icons: IconSet,
         ink: CmykOutput | None = None,
         look: SheetLook | None = None,
+        cut_guides: bool = True,  # False: none around round and rounded faces (a print shop cuts by the TrimBox)
     ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
         self.size = page_size
@@ -109,6 +110,7 @@ class PdfPages:
         self.inputs: set[Path] = set()  # icon and image files drawn
         self._face_forms: dict[tuple[str, str], str] = {}
         self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
+        self.cut_guides = cut_guides
 
     def canvas(self, path: Path | BinaryIO) -> Canvas:
         """A new ReportLab canvas for this document, at the current page size, its information set."""
@@ -318,6 +320,8 @@ class PdfPages:
 
     def _after_face(self, face: Face, x0: float, y0: float) -> None:
         c = self.c
+        if not self.cut_guides:
+            return
         if face.shape == "round":  # the cut guide of a circular component: its trim circle, standing out (guides.py)
             c.setLineWidth(GUIDE_WIDTH_PT)
             c.setStrokeColor(self.colour(self._guides.of(face, guides.circle_points(face))))

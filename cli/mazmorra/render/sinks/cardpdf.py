@@ -7,6 +7,8 @@ in the printer's order, or a fronts file and a backs file) under output/<pack>/<
 A face whose size the printer sells prints on that product's page (trim plus the printer's bleed),
 its trim centred on the product's; a size the printer does not sell is a warning and prints on a
 page of its own bleed box. No crop marks and no cut guide: a print shop cuts by the TrimBox.
+ReportLab (`render/draw/`) and the printer's colours are imported when a file is opened: the sink
+table reads this module's declaration without them.
 """
 
 from __future__ import annotations
@@ -15,17 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity, rel
-from mazmorra.printers import cmyk
-from mazmorra.render.draw import pdfx
-from mazmorra.render.draw.boxes import set_boxes
-from mazmorra.render.draw.pdfpages import DocMeta, K, PdfPages
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import Pattern, output_path, parse_pattern
-from mazmorra.support.safetext import csv_bytes
 
 if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Face, Item
     from mazmorra.printers import Printer
 
 
@@ -58,17 +56,24 @@ class _File:
     """One PDF being written, a face per page."""
 
     def __init__(self, sink: CardPdfSink, doc: Document, target: Path):
+        from mazmorra.printers import cmyk
+        from mazmorra.render.draw import pdfx
+        from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
+
         ctx = sink.ctx
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name}", doc.lang)
         self.target = target
         self.staged = ctx.stage(target)
         printer = sink.printer
         ink = cmyk.ink(printer.icc) if printer is not None and printer.colour == "cmyk" and printer.icc else None
-        self.pdf = ShopPages(self.staged, (10.0, 10.0), meta, ctx.icons, ink)
+        self.pdf = PdfPages(self.staged, (10.0, 10.0), meta, ctx.icons, ink, cut_guides=False)
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
             pdfx.mark(self.pdf.c, printer.pdf, ink)
 
     def face(self, face: Face, sheet: Sheet, reused: bool) -> None:
+        from mazmorra.render.draw.boxes import set_boxes
+        from mazmorra.render.draw.pdfpages import K
+
         pdf = self.pdf
         pdf.c.setPageSize((sheet.w * K, sheet.h * K))
         pdf.size = (sheet.w, sheet.h)
@@ -83,15 +88,8 @@ class _File:
         pdf.pages += 1
 
 
-class ShopPages(PdfPages):
-    """Pages without the home cutter's guides (a print shop cuts by the TrimBox)."""
-
-    def _after_face(self, face: Face, x0: float, y0: float) -> None:
-        pass
-
-
 class CardPdfSink(Sink):
-    """One PDF per component, or a printer profile's PDFs (the sink table's "cards")."""
+    """One PDF per component, or a printer profile's PDFs."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -174,6 +172,8 @@ class CardPdfSink(Sink):
         self._rows.append([str(self._n), comp, item.name, str(item.copies)])
 
     def _close(self, file: _File, doc: Document) -> None:
+        from mazmorra.render.draw import pdfx
+
         file.pdf.save()
         self._pages += file.pdf.pages
         self._part.written.setdefault(file.target.parent, set()).add(file.target)
@@ -202,6 +202,8 @@ class CardPdfSink(Sink):
                 self.problem(Problem("preflight.fonts", msg, where, f"deck:{doc.deck_id}", lang=doc.lang))
 
     def end(self, doc: Document) -> Part:
+        from mazmorra.support.safetext import csv_bytes
+
         for file in self._open.values():
             self._close(file, doc)
         self._open = {}
@@ -228,3 +230,23 @@ class CardPdfSink(Sink):
     def summary(self) -> list[str]:
         pdfs = {folder: sum(1 for f in files if f.suffix == ".pdf") for folder, files in sorted(self.written.items())}
         return [f"{folder}/ ({n} PDF)" for folder, n in pdfs.items() if n] + [f"print-shop PDFs: {self.pages} pages"]
+
+
+SINK = SinkDecl(
+    "cards",
+    CardPdfSink,
+    "docs/printing.md#per-card-pdfs",
+    (
+        SinkOption(
+            "card_pdfs",
+            "--card-pdfs",
+            bool,
+            False,
+            "One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
+            "cut: output/<pack>/<lang>/cards/<deck>/.",
+            asks=True,
+        ),
+    ),
+    layouts=("per-card", "per-face", "deck-front-first", "deck-back-first", "fronts-backs"),
+    order=30,
+)

@@ -7,6 +7,8 @@ bleed; and for each page <deck>-<n>.svg, the cut paths (each piece's trim: a rec
 rectangle with the pack's `corner_radius`, or a circle) in millimetres from the page's top left,
 the same coordinates as the PDF page, with the registration marks on a layer of their own. Backs
 are not printed: a cutting machine cuts single sheets (glue a backs sheet from the ordinary PDF).
+Imposing and drawing are imported when a document starts: the sink table reads this module's
+declaration without them.
 """
 
 from __future__ import annotations
@@ -14,17 +16,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import quoteattr
 
-from mazmorra.contracts import Document, Item, Page, RectOp
 from mazmorra.errors import Problem
-from mazmorra.render.draw.inks import SheetLook
-from mazmorra.render.impose import DoesNotFit, impose
 from mazmorra.render.sinks.pdf import corner_radius, oriented
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Item, Page, RectOp
     from mazmorra.render.draw.pdfpages import PdfPages
 
 INSET = 10.0  # mm from the paper's edges to the registration marks
@@ -38,6 +38,8 @@ BLACK = "#000000"
 
 def registration(page: tuple[float, float]) -> tuple[RectOp, ...]:
     """The registration marks of a page (mm from its top left)."""
+    from mazmorra.contracts import RectOp
+
     pw, ph = page
     x1, y1 = pw - INSET, ph - INSET
     return (
@@ -67,6 +69,8 @@ def cut_path(x: float, y: float, w: float, h: float, shape: str, radius: float) 
 
 def svg(page: Page, shapes: list[str], radius: float, title: str) -> str:
     """The cut file of one page: its pieces' trims, and the registration marks for reference."""
+    from mazmorra.contracts import RectOp
+
     pw, ph = page.size
     paths = [
         f'    <path id="cut-{p.index + 1}" d="{cut_path(p.x, p.y, p.w, p.h, shapes[p.index], radius)}"/>'
@@ -100,11 +104,13 @@ def _n(v: float) -> str:
 
 
 def _escape(text: str) -> str:
+    from xml.sax.saxutils import quoteattr  # here: it brings urllib and ssl, which `--help` need not load
+
     return quoteattr(text)[1:-1]
 
 
 class CutSink(Sink):
-    """Print-and-cut sheets and SVG cut paths (the sink table's "cut")."""
+    """Print-and-cut sheets and SVG cut paths."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -118,7 +124,9 @@ class CutSink(Sink):
         return output_path(self.out_dir, "{pack}/{lang}/cut/{deck}", **ids)  # one per deck: --deck prunes only its own
 
     def start(self, doc: Document) -> None:
+        from mazmorra.render.draw.inks import SheetLook
         from mazmorra.render.draw.pdfpages import DocMeta, PdfPages  # only a build that prints pays for ReportLab
+        from mazmorra.render.impose import DoesNotFit, impose
 
         ctx = self.ctx
         sheet = replace(
@@ -168,3 +176,22 @@ class CutSink(Sink):
     def committed(self) -> None:
         for folder, files in self.written.items():
             prune(folder, files, (".pdf", ".svg"))
+
+
+SINK = SinkDecl(
+    "cut",
+    CutSink,
+    "docs/printing.md#cutting-machines-print-and-cut---cut-file",
+    (
+        SinkOption(
+            "cut_file",
+            "--cut-file",
+            bool,
+            False,
+            "Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
+            "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
+            asks=True,
+        ),
+    ),
+    order=70,
+)

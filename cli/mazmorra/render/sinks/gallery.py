@@ -4,7 +4,8 @@ Every component, front and back, in every language built, with a language switch
 component's translation state per language (from stage 3, carried by each item) and its build problems;
 click a picture to enlarge it; in a playtest round, each change beside what it was
 (`beforeafter.py`). One self-contained file: inline CSS and JS, no network, opens from the file
-system.
+system. The rasteriser is imported by the step that draws: the sink table reads this module's
+declaration without it.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem, Severity, once
-from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 from mazmorra.render.sinks import beforeafter
 from mazmorra.render.sinks.beforeafter import CHANGED, REMOVED, Before, ShownComponent, per_lang, pictures
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
+    from mazmorra.assets.icons import IconSet
     from mazmorra.contracts import Document, Earlier, Face, Item, Round
     from mazmorra.model.content import Pack
 
@@ -40,7 +41,7 @@ class _Deck:
 
 
 class GallerySink(Sink):
-    """The HTML gallery (the sink table's "gallery")."""
+    """The HTML gallery."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -108,6 +109,8 @@ class GallerySink(Sink):
     ) -> Before:
         """A component's earlier faces, drawn with the earlier revision's icons and images by the
         gallery's own rasteriser, as `picture` stages them."""
+        from mazmorra.assets.icons import IconSet
+
         if root not in self._earlier_icons:
             self._earlier_icons[root] = IconSet.for_pack(root)
         icons = self._earlier_icons[root]
@@ -133,6 +136,8 @@ class GallerySink(Sink):
 
     def jpegs(self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None) -> list[bytes]:
         """The JPEG of every wanted face (drawn with `icons`: a round's earlier revision's)."""
+        from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
+
         frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
         images = Rasteriser(icons or self.icons, lang).images(frames)
         return [jpeg_bytes(img, 85) for img in images]
@@ -189,6 +194,24 @@ class GallerySink(Sink):
     def summary(self) -> list[str]:
         n = sum(len(files) for files in self.written.values())
         return [f"{self.folder / 'index.html'} ({n - 1} images)"] if n else []
+
+
+SINK = SinkDecl(
+    "gallery",
+    GallerySink,
+    "docs/exports.md#gallery",
+    (
+        SinkOption(
+            "gallery",
+            "--gallery",
+            bool,
+            False,
+            "An HTML gallery with translation status: output/<pack>/gallery/index.html.",
+            asks=True,
+        ),
+    ),
+    order=60,
+)
 
 
 def render_page(

@@ -1,5 +1,6 @@
-"""The print-and-play PDF: output/<pack>/<lang>/<deck>.pdf, every page imposed (`impose.py`) and
-drawn (`draw.py`) while the document's items arrive."""
+"""The print-and-play PDF: output/<pack>/<lang>/<deck>.pdf, every page imposed (`impose/`) and
+drawn (`draw/`) while the document's items arrive; both imported when a document starts, so that
+the sink table reads this module's declaration without them."""
 
 from __future__ import annotations
 
@@ -9,15 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem
-from mazmorra.model.units import parse_length
-from mazmorra.render.draw.inks import SheetLook
-from mazmorra.render.impose import DoesNotFit, ImposeOptions, imposed
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext
-from mazmorra.support.atomic import TMP_DIR
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 
 if TYPE_CHECKING:
     from mazmorra.contracts import Document, Item
     from mazmorra.render.draw.chunks import ChunkedPages
+    from mazmorra.render.impose import ImposeOptions
 
 
 @dataclass
@@ -40,13 +39,15 @@ def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
 
 def corner_radius(ctx: SinkContext, deck_id: str) -> float:
     """The radius (mm) of the deck's rounded corners: its own `corner_radius`, else the pack's."""
+    from mazmorra.model.units import parse_length
+
     spec = next((d.spec for d in ctx.pack.decks if d.id == deck_id), None)
     value = spec.corner_radius if spec is not None and spec.corner_radius is not None else ctx.pack.spec.corner_radius
     return parse_length(value)
 
 
 class PdfSink(Sink):
-    """The print-and-play sheets, one PDF per deck (the sink table's "pdf")."""
+    """The print-and-play sheets, one PDF per deck."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -58,7 +59,10 @@ class PdfSink(Sink):
         from mazmorra.printers import cmyk
         from mazmorra.render.draw import pdfx
         from mazmorra.render.draw.chunks import ChunkedPages, Chunking  # here: only a build that prints pays
+        from mazmorra.render.draw.inks import SheetLook
         from mazmorra.render.draw.pdfpages import DocMeta
+        from mazmorra.render.impose import DoesNotFit, imposed
+        from mazmorra.support.atomic import TMP_DIR
 
         ctx = self.ctx
         try:
@@ -143,3 +147,15 @@ class PdfSink(Sink):
 
     def listed(self) -> tuple[list[Path], int]:
         return list(self.outputs), self.pages
+
+
+SINK = SinkDecl(
+    "pdf",
+    PdfSink,
+    "docs/printing.md#print-and-play-pdfs",
+    (SinkOption("pdf", "--pdf/--no-pdf", bool, True, "Print-and-play PDFs.", asks=True),),
+    layouts=("sheets",),
+    changed_only=True,
+    prints=True,
+    order=10,  # first: the print sheets, the PDFs a build lists one path a line
+)

@@ -2,39 +2,36 @@
 
 One file per component and side, not per copy (copies are identical; cards.csv says how many).
 A deck's common back is written once, as back.png. Sizes are round(mm / 25.4 × dpi) of the bleed
-box (or of the trim with --no-png-bleed), or a print-shop profile's exact pixels.
+box (or of the trim with --no-png-bleed), or a print-shop profile's exact pixels. The rasteriser
+(`render/raster.py`) is imported by the methods that draw: the sink table reads this module's
+declaration without it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem, Severity
-from mazmorra.render.raster import (
-    MM_PER_IN,
-    ImageFrame,
-    Profile,
-    Rasteriser,
-    dpi_frame,
-    fits_profile,
-    fitting_dpi,
-    png_bytes,
-    png_profiles,
-    printer_profiles,
-    profile_frame,
-)
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import output_path
-from mazmorra.support.safetext import csv_bytes
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Face, Item
+    from mazmorra.render.raster import ImageFrame, Profile
 
 MAX_PIXELS = 40e6  # a poster-sized map at 300 dpi would need gigabytes: lower the dpi, keep the print size
 
 
 class PngSink(Sink):
-    """One PNG per face, or a printer profile's images (the sink table's "png")."""
+    """One PNG per face, or a printer profile's images."""
 
     def __init__(self, ctx: SinkContext):
+        from mazmorra.render.raster import png_profiles, printer_profiles
+
         super().__init__(ctx)
         opts = ctx.outputs
         self.printer = opts.printer if opts.printer is not None and opts.printer.layout == "images" else None
@@ -65,6 +62,8 @@ class PngSink(Sink):
         )
 
     def _frame(self, doc: Document, face: Face) -> ImageFrame:
+        from mazmorra.render.raster import dpi_frame, fits_profile, fitting_dpi, profile_frame
+
         how = self._sizing
         if self.profile is not None:
             for profile in self.profiles:
@@ -103,6 +102,8 @@ class PngSink(Sink):
         return dpi_frame(face, dpi, self.opts.png_bleed)
 
     def add(self, doc: Document, item: Item) -> None:
+        from mazmorra.render.raster import MM_PER_IN, Rasteriser, png_bytes
+
         folder = self.folder(doc)
         comp = item.front.component
         self._drawn[comp] = n = self._drawn.get(comp, 0) + 1  # a component drawn copy by copy: one file a copy
@@ -129,6 +130,8 @@ class PngSink(Sink):
         self._rows.append([comp, item.name, str(item.copies), front.name, back_name])
 
     def end(self, doc: Document) -> Part:
+        from mazmorra.support.safetext import csv_bytes
+
         rows = [["component", "name", "copies", "front", "back"], *self._rows]
         self.write(self.file(self.folder(doc), "cards.csv"), csv_bytes(rows))
         part = super().end(doc)
@@ -153,3 +156,58 @@ class PngSink(Sink):
             if n
             else []
         )
+
+
+class PngProfile(str, Enum):
+    """A print shop's exact image sizes (`--png-profile`): every raster product of its printer
+    profile (mazmorra.render.raster.PNG_PROFILES names the profile of each)."""
+
+    tgc = "tgc"
+    mpc = "mpc"
+
+
+def _check(given: Mapping[str, Any]) -> str | None:
+    """What is wrong with the PNG options as given: a profile fixes the resolution and the bleed."""
+    profile, dpi = given["png_profile"], given["dpi"]
+    if profile is not None and profile not in {p.value for p in PngProfile}:
+        return f"unknown PNG profile '{profile}' (known: {', '.join(p.value for p in PngProfile)})"
+    if profile is not None and dpi is not None:
+        return f"--png-profile {PngProfile(profile).value} fixes the resolution: drop --dpi"
+    if profile is not None and not given["png_bleed"]:
+        return "a PNG profile includes the print shop's bleed: drop --no-png-bleed"
+    return None
+
+
+SINK = SinkDecl(
+    "png",
+    PngSink,
+    "docs/exports.md#png-per-face",
+    (
+        SinkOption("png", "--png", bool, False, "A PNG per face: output/<pack>/<lang>/png/<deck>/.", asks=True),
+        SinkOption(
+            "png_profile",
+            "--png-profile",
+            PngProfile | None,
+            None,
+            "PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
+            "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
+            "makeplayingcards (poker 822×1122 px).",
+            asks=True,
+            value=lambda v: None if v is None else PngProfile(v).value,
+        ),
+        SinkOption(
+            "dpi",
+            "--dpi",
+            int | None,
+            None,
+            "PNG resolution (default 300; a profile has its own); also the resolution cap of TTS deck images.",
+            value=lambda v: v or 300,
+            show_default=False,
+            limits=(30, 1200),
+        ),
+        SinkOption("png_bleed", "--png-bleed/--no-png-bleed", bool, True, "PNGs include the bleed."),
+    ),
+    layouts=("images",),
+    check=_check,
+    order=20,
+)

@@ -1,25 +1,26 @@
 """Sheet images for printers that take whole print sheets as pictures: every page of a deck's
 print-and-play sheets (imposed as the PDF is, on the profile's paper) rasterised at the profile's
-dpi, output/<pack>/<lang>/<printer>/<deck>-NNN.png, fronts and backs pages in printing order."""
+dpi, output/<pack>/<lang>/<printer>/<deck>-NNN.png, fronts and backs pages in printing order. Drawing
+and rasterising are imported by the steps that do them: the sink table reads this module's
+declaration without them."""
 
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
-import pypdfium2 as pdfium
-from PIL import Image
-
-from mazmorra.contracts import Document, Item
 from mazmorra.errors import Problem
-from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
-from mazmorra.render.impose import DoesNotFit, impose
-from mazmorra.render.raster import MM_PER_IN, png_bytes
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
+from mazmorra.render.sinks.table import SinkDecl
 from mazmorra.support.filenames import output_path
+
+if TYPE_CHECKING:
+    from mazmorra.contracts import Document, Item
+    from mazmorra.render.draw.pdfpages import PdfPages
 
 
 class SheetImageSink(Sink):
-    """The print sheets as one PNG per page, for a printer profile (the sink table's "sheet-images")."""
+    """The print sheets as one PNG per page, for a printer profile."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -29,6 +30,9 @@ class SheetImageSink(Sink):
         self._buffer = io.BytesIO()
 
     def start(self, doc: Document) -> None:
+        from mazmorra.render.draw.pdfpages import DocMeta, PdfPages
+        from mazmorra.render.impose import DoesNotFit, impose
+
         ctx = self.ctx
         try:
             pages = impose(ctx.sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
@@ -46,6 +50,11 @@ class SheetImageSink(Sink):
             self._pdf.push(item)
 
     def end(self, doc: Document) -> Part:
+        import pypdfium2 as pdfium
+        from PIL import Image
+
+        from mazmorra.render.raster import MM_PER_IN, png_bytes
+
         if self._pdf is not None:
             self._pdf.save()
             self._pdf = None
@@ -72,8 +81,15 @@ class SheetImageSink(Sink):
             prune(folder, files, (".png",))
 
     def summary(self) -> list[str]:
+        from mazmorra.render.raster import MM_PER_IN
+
         return [
             f"{folder}/ ({len(files)} sheet images, {self.printer.dpi} dpi, 1 mm = "
             f"{self.printer.dpi / MM_PER_IN:.2f} px)"
             for folder, files in sorted(self.written.items())
         ]
+
+
+SINK = SinkDecl(
+    "sheet-images", SheetImageSink, "docs/printing.md#sheet-images", layouts=("sheet-images",), prints=True, order=40
+)

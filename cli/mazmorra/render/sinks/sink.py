@@ -55,8 +55,9 @@ class Part:
 
 
 class Sink:
-    """One output of stage 5. Its entry in the sink table (`table.py`) declares its name, options,
-    docs section and what it supports; the class overrides `add` (and, as it needs, the other steps)."""
+    """One output of stage 5. Its module declares it (`SINK = SinkDecl(...)`, table.py): its name,
+    options, docs section and what it supports; the class overrides `add` (and, as it needs, the
+    other steps)."""
 
     def __init__(self, ctx: SinkContext):
         self.ctx = ctx

@@ -1,20 +1,27 @@
-"""The sink table: every output of stage 5 declared once, light enough for `mazmorra --help`.
+"""The sink table: every output of stage 5, as the modules of this package declare them.
 
-An entry (`SinkDecl`) names a sink and the class that makes it (imported only by a build that
-wants it), its `mazmorra build` options, the docs section that explains it, the printer profile
-layouts whose files it makes and what it supports: make's dependency files (so `--changed-only`
-can skip up-to-date decks) and the documents only printed. Everything else reads this table: the
-command line's output options, `Outputs` (the values every sink reads), which sinks a build runs,
-the guards on their options and the meta-test (tests/render/test_sinks.py). A new output is its
-sink module, its entry here, its docs section and its test.
+A sink module declares its sink once, beside its class: a module-level `SINK = SinkDecl(...)` names
+the sink and its class, its `mazmorra build` options, the docs section that explains it, the printer
+profile layouts whose files it makes, what it supports (make's dependency files, so that
+`--changed-only` can skip up-to-date decks; the documents only printed) and, where it matters, when
+it runs. The table is discovered (`sinks()`): every module of the package that declares a `SINK` is
+one sink, the others (the protocol, this table, the sinks' helpers) none. So every sink module is
+light to import: `mazmorra --help`, completion and `validate` read the table, and a module's
+drawing and rasterising libraries are imported by the methods that use them (tests/smoke/test_startup.py).
+
+Everything else reads the table: the command line's output options, `Outputs` (the values every
+sink reads), which sinks a build runs, the guards on their options and the meta-test
+(tests/render/test_sinks.py). A new output is its sink module, its docs section and its test.
 """
 
 from __future__ import annotations
 
-import re
+import functools
+import importlib
+import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from mazmorra.errors import UsageError
@@ -22,6 +29,8 @@ from mazmorra.errors import UsageError
 if TYPE_CHECKING:
     from mazmorra.printers import Printer
     from mazmorra.render.impose import ImposeOptions
+
+_PACKAGE = __name__.rpartition(".")[0]  # mazmorra.render.sinks: the package whose modules declare the sinks
 
 
 @dataclass(frozen=True)
@@ -55,13 +64,14 @@ class SinkDecl:
     """One sink, declared: everything about it that is not how it writes its files."""
 
     name: str
-    where: str  # "mazmorra.render.sinks.png:PngSink": the class, imported only when a build wants it
+    cls: type  # its `Sink` subclass (sink.py; typed loosely: the protocol reads this table's `Outputs`)
     docs: str  # "docs/exports.md#png-per-face": where a designer reads about it
     options: tuple[SinkOption, ...] = ()
     layouts: tuple[str, ...] = ()  # the printer profile layouts (mazmorra.printers.LAYOUTS) whose files it makes
     changed_only: bool = False  # it writes make's dependency files: --changed-only skips its up-to-date decks
     prints: bool = False  # it makes print sheets: it also takes the documents only printed (a round's removals)
     check: Callable[[Mapping[str, Any]], str | None] | None = None  # what is wrong with its options as given
+    order: int = 100  # when it runs (and lists its files, and shows its options in `build --help`): lower first
 
     def wanted(self, outputs: Outputs) -> bool:
         """Whether a build with these outputs runs this sink: with a printer profile, a sink making
@@ -88,13 +98,13 @@ class Outputs:
     printer: Printer | None
 
     def __init__(self, sheet: ImposeOptions | None = None, printer: Printer | None = None, **values: Any) -> None:
-        options = {o.name: o for decl in SINKS for o in decl.options}
+        options = {o.name: o for decl in sinks() for o in decl.options}
         unknown = sorted(set(values) - set(options))
         if unknown:
             raise TypeError(f"not an option of any sink: {', '.join(unknown)}")
         resolved = {name: o.read(o.default) for name, o in options.items()} | values
         if printer is not None:  # its profile alone says which of the sinks making printers' files run:
-            for decl in (d for d in SINKS if d.layouts):  # their asking options read as whether they do
+            for decl in (d for d in sinks() if d.layouts):  # their asking options read as whether they do
                 for o in (o for o in decl.options if o.asks):
                     resolved[o.name] = printer.layout in decl.layouts if o.type is bool else o.read(o.default)
         object.__setattr__(self, "values", resolved)
@@ -104,7 +114,7 @@ class Outputs:
     @classmethod
     def of(cls, given: Mapping[str, Any], sheet: ImposeOptions | None, printer: Printer | None) -> Outputs:
         """The outputs of the sinks' options as the command line gave them (every one in `given`)."""
-        options = {o.name: o for decl in SINKS for o in decl.options}
+        options = {o.name: o for decl in sinks() for o in decl.options}
         return cls(sheet, printer, **{name: o.read(given[name]) for name, o in options.items()})
 
     def __getattr__(self, name: str) -> Any:
@@ -117,18 +127,18 @@ class Outputs:
 
 def given_defaults() -> dict[str, Any]:
     """Every sink option as the command line gives it when not set."""
-    return {o.name: o.default for decl in SINKS for o in decl.options}
+    return {o.name: o.default for decl in sinks() for o in decl.options}
 
 
 def wanted(outputs: Outputs) -> list[SinkDecl]:
     """The sinks a build with these outputs runs, in the table's order."""
-    return [decl for decl in SINKS if decl.wanted(outputs)]
+    return [decl for decl in sinks() if decl.wanted(outputs)]
 
 
 def check_given(given: Mapping[str, Any]) -> None:
     """Each sink's options as given (a caller's too, which the command line's limits do not guard),
     checked: a UsageError (exit 2) saying what is wrong."""
-    for decl in SINKS:
+    for decl in sinks():
         for o in decl.options:
             value = given[o.name]
             if o.limits is not None and value is not None and not o.limits[0] <= value <= o.limits[1]:
@@ -143,7 +153,7 @@ def check_outputs(outputs: Outputs, changed_only: bool) -> None:
     when --changed-only would skip decks for a wanted sink that writes no dependency files for make."""
     runs = wanted(outputs)
     if not runs:
-        asking = [o for decl in SINKS for o in decl.options if o.asks]
+        asking = [o for decl in sinks() for o in decl.options if o.asks]
         no = [o.spelt(True) for o in asking if not o.default] + ["--printer"]
         nor = f"{', '.join(no[:-1])} or {no[-1]}" if len(no) > 1 else no[0]
         raise UsageError(
@@ -151,7 +161,7 @@ def check_outputs(outputs: Outputs, changed_only: bool) -> None:
         )
     lacking = [decl for decl in runs if not decl.changed_only]
     if changed_only and lacking:
-        keeping = [o.spelt(True) for decl in SINKS if decl.changed_only for o in decl.options if o.asks]
+        keeping = [o.spelt(True) for decl in sinks() if decl.changed_only for o in decl.options if o.asks]
         asked = list(dict.fromkeys(a for decl in lacking for a in decl.asked_by(outputs)))
         raise UsageError(
             f"--changed-only skips decks by make's dependency files, which only {' and '.join(keeping)} "
@@ -163,7 +173,7 @@ def printer_conflicts(given: Mapping[str, Any]) -> list[str]:
     """The options given that ask for a sink whose files a printer profile says instead (with --printer)."""
     return [
         o.spelt(given[o.name])
-        for decl in SINKS
+        for decl in sinks()
         if decl.layouts
         for o in decl.options
         if o.asks and given[o.name] != o.default
@@ -171,189 +181,23 @@ def printer_conflicts(given: Mapping[str, Any]) -> list[str]:
 
 
 def declaration_of(cls: type) -> SinkDecl | None:
-    """The entry of a sink class (or of the class it extends: the live preview's gallery)."""
-    where = {decl.where: decl for decl in SINKS}
-    for c in cls.__mro__:
-        decl = where.get(f"{c.__module__}:{c.__qualname__}")
-        if decl is not None:
-            return decl
-    return None
+    """The declaration of a sink class (or of the class it extends: the live preview's gallery)."""
+    declared = {decl.cls: decl for decl in sinks()}
+    return next((declared[c] for c in cls.__mro__ if c in declared), None)
 
 
-# -- the sinks' own option checks, light: the command line runs them before any pack loads
+def sinks() -> tuple[SinkDecl, ...]:
+    """Every sink, in the order they run: the `SINK` each module of this package declares, as the
+    package's `__path__` lists them (a folder a test adds to it is more modules of the package)."""
+    return _discovered(tuple(sys.modules[_PACKAGE].__path__))
 
 
-class PngProfile(str, Enum):
-    """A print shop's exact image sizes (`--png-profile`): every raster product of its printer
-    profile (mazmorra.render.raster.PNG_PROFILES names the profile of each)."""
-
-    tgc = "tgc"
-    mpc = "mpc"
-
-
-def _png(given: Mapping[str, Any]) -> str | None:
-    profile, dpi = given["png_profile"], given["dpi"]
-    if profile is not None and profile not in {p.value for p in PngProfile}:
-        return f"unknown PNG profile '{profile}' (known: {', '.join(p.value for p in PngProfile)})"
-    if profile is not None and dpi is not None:
-        return f"--png-profile {PngProfile(profile).value} fixes the resolution: drop --dpi"
-    if profile is not None and not given["png_bleed"]:
-        return "a PNG profile includes the print shop's bleed: drop --no-png-bleed"
-    return None
-
-
-_TTS_URL = re.compile(r"^(?:([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?)=)?([a-z][a-z0-9+.-]*://.+)$")
-
-
-def _tts(given: Mapping[str, Any]) -> str | None:
-    for value in given["tts_url"] or ():
-        if not _TTS_URL.match(value):
-            return (
-                f"--tts-url must be a URL such as https://example.org/decks/{{lang}}, or LANG=URL for one "
-                f"language (got '{value}')"
-            )
-    return None
-
-
-def tts_base(urls: tuple[str, ...], lang: str) -> str | None:
-    """Where one language's tts/ folder is served from (`--tts-url`): its own `LANG=URL`, else the
-    shared URL with `{lang}` filled in, or with the language added as a last folder (so that two
-    languages never share an address); None for file:/// URIs."""
-    shared = None
-    for value in urls:
-        m = _TTS_URL.match(value)
-        assert m is not None  # checked
-        if m.group(1) == lang:
-            return m.group(2)
-        if m.group(1) is None:
-            shared = m.group(2)
-    if shared is None:
-        return None
-    return shared.replace("{lang}", lang) if "{lang}" in shared else f"{shared.rstrip('/')}/{lang}"
-
-
-# Every sink, in the order they run.
-SINKS: tuple[SinkDecl, ...] = (
-    SinkDecl(
-        "pdf",
-        "mazmorra.render.sinks.pdf:PdfSink",
-        "docs/printing.md#print-and-play-pdfs",
-        (SinkOption("pdf", "--pdf/--no-pdf", bool, True, "Print-and-play PDFs.", asks=True),),
-        layouts=("sheets",),
-        changed_only=True,
-        prints=True,
-    ),
-    SinkDecl(
-        "png",
-        "mazmorra.render.sinks.png:PngSink",
-        "docs/exports.md#png-per-face",
-        (
-            SinkOption("png", "--png", bool, False, "A PNG per face: output/<pack>/<lang>/png/<deck>/.", asks=True),
-            SinkOption(
-                "png_profile",
-                "--png-profile",
-                PngProfile | None,
-                None,
-                "PNGs at a print shop's exact size (implies --png), every raster product of its printer profile "
-                "(`mazmorra printers`): tgc = thegamecrafter (poker 825×1125 px, mini 600×825 px), mpc = "
-                "makeplayingcards (poker 822×1122 px).",
-                asks=True,
-                value=lambda v: None if v is None else PngProfile(v).value,
-            ),
-            SinkOption(
-                "dpi",
-                "--dpi",
-                int | None,
-                None,
-                "PNG resolution (default 300; a profile has its own); also the resolution cap of TTS deck images.",
-                value=lambda v: v or 300,
-                show_default=False,
-                limits=(30, 1200),
-            ),
-            SinkOption("png_bleed", "--png-bleed/--no-png-bleed", bool, True, "PNGs include the bleed."),
-        ),
-        layouts=("images",),
-        check=_png,
-    ),
-    SinkDecl(
-        "cards",
-        "mazmorra.render.sinks.cardpdf:CardPdfSink",
-        "docs/printing.md#per-card-pdfs",
-        (
-            SinkOption(
-                "card_pdfs",
-                "--card-pdfs",
-                bool,
-                False,
-                "One PDF per component (front page, back page), trimmed to the bleed with its TrimBox at the "
-                "cut: output/<pack>/<lang>/cards/<deck>/.",
-                asks=True,
-            ),
-        ),
-        layouts=("per-card", "per-face", "deck-front-first", "deck-back-first", "fronts-backs"),
-    ),
-    SinkDecl(
-        "sheet-images",
-        "mazmorra.render.sinks.sheetimages:SheetImageSink",
-        "docs/printing.md#sheet-images",
-        layouts=("sheet-images",),
-        prints=True,
-    ),
-    SinkDecl(
-        "tts",
-        "mazmorra.render.sinks.tts:TtsSink",
-        "docs/exports.md#tabletop-simulator",
-        (
-            SinkOption(
-                "tts",
-                "--tts",
-                bool,
-                False,
-                "Tabletop Simulator deck images and saved objects: output/<pack>/<lang>/tts/.",
-                asks=True,
-            ),
-            SinkOption(
-                "tts_url",
-                "--tts-url",
-                list[str] | None,
-                None,
-                "URL each language's tts/ folder will be uploaded to: https://example.org/decks/{lang}, or "
-                "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
-                "(default: file:/// URIs of this machine).",
-                value=lambda v: tuple(v or ()),
-            ),
-        ),
-        check=_tts,
-    ),
-    SinkDecl(
-        "gallery",
-        "mazmorra.render.sinks.gallery:GallerySink",
-        "docs/exports.md#gallery",
-        (
-            SinkOption(
-                "gallery",
-                "--gallery",
-                bool,
-                False,
-                "An HTML gallery with translation status: output/<pack>/gallery/index.html.",
-                asks=True,
-            ),
-        ),
-    ),
-    SinkDecl(
-        "cut",
-        "mazmorra.render.sinks.cutfile:CutSink",
-        "docs/printing.md#cutting-machines-print-and-cut---cut-file",
-        (
-            SinkOption(
-                "cut_file",
-                "--cut-file",
-                bool,
-                False,
-                "Print-and-cut files for a cutting machine (Silhouette, Cricut): sheets with registration marks "
-                "and SVG cut paths, output/<pack>/<lang>/cut/<deck>/.",
-                asks=True,
-            ),
-        ),
-    ),
-)
+@functools.cache
+def _discovered(path: tuple[str, ...]) -> tuple[SinkDecl, ...]:
+    """The sinks the modules in these folders declare, each module imported once."""
+    found = []
+    for module in pkgutil.iter_modules(list(path), f"{_PACKAGE}."):
+        decl = getattr(importlib.import_module(module.name), "SINK", None)
+        if isinstance(decl, SinkDecl):
+            found.append(decl)
+    return tuple(sorted(found, key=lambda d: (d.order, d.name)))

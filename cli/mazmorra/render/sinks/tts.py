@@ -14,26 +14,28 @@ An atlas holds each component once; copies are repeated card ids. Components of 
 on different atlases (a cell has one size) and in different decks (a deck has one size in TTS).
 Round components are round custom tiles, every copy in a bag. Each object is scaled from its real
 size (ttsobjects). Cells are trims without bleed, at the resolution that fits 4096 px, never more
-than --dpi.
+than --dpi. PIL and the rasteriser are imported by the steps that draw: the sink table reads this
+module's declaration without them.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PIL import Image
-
-from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
 from mazmorra.render.sinks import ttsobjects as tts
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
-from mazmorra.render.sinks.table import tts_base
+from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import output_path
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from mazmorra.contracts import Document, Face, Item
     from mazmorra.model.content import Deck
 
@@ -120,7 +122,7 @@ def plan(deck: Deck, max_px_per_mm: float) -> list[Atlas]:
 
 
 class TtsSink(Sink):
-    """Tabletop Simulator deck images and saved objects (the sink table's "tts")."""
+    """Tabletop Simulator deck images and saved objects."""
 
     def __init__(self, ctx: SinkContext):
         super().__init__(ctx)
@@ -140,6 +142,10 @@ class TtsSink(Sink):
         return path.resolve().as_uri()
 
     def add(self, doc: Document, item: Item) -> None:
+        from PIL import Image
+
+        from mazmorra.render.raster import Rasteriser, fit_frame
+
         if self._state is None:
             atlases = plan(self.pack.deck(doc.deck_id), self.opts.dpi / 25.4)
             by_size: dict[tuple[float, float], list[Atlas]] = {}
@@ -183,6 +189,8 @@ class TtsSink(Sink):
 
     def _add_tile(self, doc: Document, item: Item, st: _DeckState) -> None:
         """A round component's faces, each an image of its own (a tile shows a whole image)."""
+        from mazmorra.render.raster import MM_PER_IN, Rasteriser, fit_frame, jpeg_bytes
+
         folder = self.images(doc)
         front = self.file(folder, "{component}-front.jpg", component=item.front.component)
         wanted = [(front, item.front)]
@@ -202,6 +210,8 @@ class TtsSink(Sink):
         st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), item.stamp))
 
     def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
+        from mazmorra.render.raster import jpeg_bytes
+
         folder = self.images(doc)
         if atlas.fronts is not None:
             self.write(self.file(folder, "sheet-{n}.jpg", n=atlas.key), jpeg_bytes(atlas.fronts))
@@ -252,6 +262,10 @@ class TtsSink(Sink):
     ) -> list[tuple[tuple[float, float], dict[str, dict[str, Any]], list[dict[str, Any]]]]:
         """The deck's cards as TTS decks, one per size (a TTS deck has one size): (size, its
         CustomDeck entries, its cards, copies repeated)."""
+        from PIL import Image
+
+        from mazmorra.render.raster import Rasteriser, fit_frame, jpeg_bytes
+
         if not st.cards:
             return []
         folder = self.images(doc)
@@ -300,3 +314,63 @@ def _backs_differ(deck: Deck) -> bool:
     cards = [c for c in deck.components if c.kind.shape != "round"]  # round ones are tiles: their own images
     variants = {(c.kind.name, c.size_mm) for c in cards}
     return any(c.kind.two_sided for c in cards) or len(variants) > 1
+
+
+_URL = re.compile(r"^(?:([A-Za-z]{2,3}(?:_[A-Za-z0-9]+)?)=)?([a-z][a-z0-9+.-]*://.+)$")
+
+
+def _check(given: Mapping[str, Any]) -> str | None:
+    """What is wrong with the --tts-url values as given: each a URL, or LANG=URL."""
+    for value in given["tts_url"] or ():
+        if not _URL.match(value):
+            return (
+                f"--tts-url must be a URL such as https://example.org/decks/{{lang}}, or LANG=URL for one "
+                f"language (got '{value}')"
+            )
+    return None
+
+
+def tts_base(urls: tuple[str, ...], lang: str) -> str | None:
+    """Where one language's tts/ folder is served from (`--tts-url`): its own `LANG=URL`, else the
+    shared URL with `{lang}` filled in, or with the language added as a last folder (so that two
+    languages never share an address); None for file:/// URIs."""
+    shared = None
+    for value in urls:
+        m = _URL.match(value)
+        assert m is not None  # checked
+        if m.group(1) == lang:
+            return m.group(2)
+        if m.group(1) is None:
+            shared = m.group(2)
+    if shared is None:
+        return None
+    return shared.replace("{lang}", lang) if "{lang}" in shared else f"{shared.rstrip('/')}/{lang}"
+
+
+SINK = SinkDecl(
+    "tts",
+    TtsSink,
+    "docs/exports.md#tabletop-simulator",
+    (
+        SinkOption(
+            "tts",
+            "--tts",
+            bool,
+            False,
+            "Tabletop Simulator deck images and saved objects: output/<pack>/<lang>/tts/.",
+            asks=True,
+        ),
+        SinkOption(
+            "tts_url",
+            "--tts-url",
+            list[str] | None,
+            None,
+            "URL each language's tts/ folder will be uploaded to: https://example.org/decks/{lang}, or "
+            "LANG=URL per language (repeatable); a URL without {lang} gets /<lang> added "
+            "(default: file:/// URIs of this machine).",
+            value=lambda v: tuple(v or ()),
+        ),
+    ),
+    check=_check,
+    order=50,
+)
