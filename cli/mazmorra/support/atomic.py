@@ -18,20 +18,35 @@ def temp_path(target: Path, scratch: Path | None = None) -> Path:
     file, even after a kill -9), else beside target; either way the rename is atomic.
     """
     where = target.parent
-    if scratch is not None:
-        scratch.mkdir(parents=True, exist_ok=True)
-        if os.stat(scratch).st_dev == os.stat(_existing(target.parent)).st_dev:
-            where = scratch  # target's folder is made when the file is committed, not before
-    for attempt in range(3):  # another build may remove the empty scratch folder between the two calls
-        where.mkdir(parents=True, exist_ok=True)
+    if scratch is not None and _made(scratch).st_dev == os.stat(_existing(target.parent)).st_dev:
+        where = scratch  # target's folder is made when the file is committed, not before
+    for attempt in range(_TRIES):  # another build may remove the empty scratch folder at any moment
+        _made(where)
         try:
             fd, name = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=target.suffix, dir=where)
         except FileNotFoundError:
-            if attempt == 2:
+            if attempt == _TRIES - 1:
                 raise
             continue
         os.close(fd)
         return Path(name)
+    raise AssertionError("unreachable")
+
+
+_TRIES = 5
+
+
+def _made(folder: Path) -> os.stat_result:
+    """The folder, made if missing, and its status. Builds side by side share the scratch folder and
+    each removes it once empty (`Staging.discard`), so it can vanish between making it and looking at
+    it (mkdir's "exists" then finds no folder): try again."""
+    for attempt in range(_TRIES):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return os.stat(folder)
+        except (FileExistsError, FileNotFoundError):
+            if attempt == _TRIES - 1:
+                raise
     raise AssertionError("unreachable")
 
 
