@@ -29,7 +29,7 @@ __all__ = ["SINKS", "Outputs", "Rendered", "Sink", "SinkContext", "make_sinks", 
 Progress = Callable[[str, int], None]  # (what was just done or "", how many components it finished)
 
 # Every sink, in the order they run: its name -> "module:class". A new output is one module of
-# this package and one line in this table (tests/render/test_sinks.py then asks for its build option, its
+# this package and one line in this table (tests/render/sinks/test_sinks.py then asks for its build option, its
 # docs section and a test).
 SINKS: dict[str, str] = {
     "pdf": "mazmorra.render.sinks.pdf:PdfSink",

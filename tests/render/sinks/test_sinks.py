@@ -104,7 +104,7 @@ def counted(tmp_path_factory) -> dict[str, int]:
         for what, args in runs.items():
             log.write_text("", encoding="utf-8")
             # Without the face cache, which would hand each build the faces the one before laid out
-            # (tests/layout/test_facecache.py): what is counted is one build's own work.
+            # (tests/layout/cache/test_facecache.py): what is counted is one build's own work.
             res = run_cli(*args, cwd=project, env={"MAZMORRA_FACE_CACHE": "0"})
             assert res.returncode == 0, res.stdout + res.stderr
             seen[what] = len(log.read_text(encoding="utf-8").splitlines())

@@ -20,9 +20,9 @@ from pypdf import PdfReader
 # Tests of other modules that build their own output, run again in this module with one page a
 # chunk (the autouse fixture below): duplex flips, the back offset, gutters and crop marks, fold
 # and glue, a PDF/X sheets profile, a poster's tiles assembled back into the map.
-from render.test_cmyk import test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk  # noqa: F401
-from render.test_posters import test_a4_pages_assembled_by_their_coordinates_give_back_the_map  # noqa: F401
-from render.test_printing import (  # noqa: F401
+from render.draw.test_cmyk import test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk  # noqa: F401
+from render.impose.test_posters import test_a4_pages_assembled_by_their_coordinates_give_back_the_map  # noqa: F401
+from render.impose.test_printing import (  # noqa: F401
     build,
     test_back_offset_moves_backs_by_the_given_millimetres,
     test_fold_page_has_each_back_opposite_its_front,
