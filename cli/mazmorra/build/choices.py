@@ -1,5 +1,5 @@
-"""The closed choices of `mazmorra build` and `calibrate` and the parsing of their free-form values,
-shared by the command line and the options object."""
+"""The choices of a build the command line offers, as values the library takes: the paper, the
+duplex flip, the sheet layout, the fold, the PNG profile, the back offset and the languages."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ class PngProfile(str, Enum):
     mpc = "mpc"
 
 
+
 def back_offset_mm(value: str | None) -> tuple[float, float]:
     """'1.5,-0.5' (mm, or with units: '0.5mm,-1pt') -> (1.5, -0.5)."""
     from mazmorra.model.units import parse_length
@@ -58,7 +59,6 @@ def back_offset_mm(value: str | None) -> tuple[float, float]:
 
 
 def parse_langs(value: str) -> tuple[str, ...] | None:
-    """--lang's value: None for every language, else the codes in order, once each."""
     if value in ("all", ""):
         return None
     return tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))  # in order, once each
