@@ -14,6 +14,8 @@ from conftest import calls_of, edit
 from mazmorra.build.pipeline import BuildOptions, BuildResult, build
 from mazmorra.layout import ahead, face
 
+pytestmark = pytest.mark.slow  # not in the fast tier: helper processes laying decks out ahead of whole builds
+
 DECK = "artimanas"  # expedicion's largest deck: 49 tricks
 
 

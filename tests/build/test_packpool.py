@@ -15,6 +15,8 @@ from conftest import line_of, run_cli, tree_snapshot
 from mazmorra.build import packpool
 from mazmorra.build.packpool import languages, plan, weight
 
+pytestmark = pytest.mark.slow  # not in the fast tier: pools of worker processes building several packs
+
 PACKS = ("engranajes", "generada", "grimorio")  # none as heavy as the other two together
 
 

@@ -51,6 +51,7 @@ def test_a_password_protected_workbook_says_so(doc_pack: Path) -> None:
     _fails_clearly(doc_pack, "hechizos.xlsx", "password-protected", "(spreadsheet.unreadable)")
 
 
+@pytest.mark.slow
 def test_a_workbook_of_100000_rows_fails_clearly_with_a_clear_message(doc_pack: Path) -> None:
     import openpyxl
 
@@ -203,6 +204,7 @@ def _write_ods(path: Path, worksheet: str, rows: list[list[object]]) -> None:
         zf.writestr("content.xml", content)
 
 
+@pytest.mark.slow
 def test_spreadsheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:
     import polib
 

@@ -15,7 +15,10 @@ import pytest
 from conftest import CONTENT, TESTS, edit, need_tool, run_cli
 from PIL import Image, ImageChops
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = [
+    pytest.mark.slow,  # not in the fast tier: git rounds, a real server and headless Chromium
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+]
 
 PACK = "cripta"
 CHANGED, ADDED, REMOVED = "senda-acero", "hacha-pozo", "lanza-hueso"

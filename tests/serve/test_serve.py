@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import CLI_ENV, REPO, edit, line_of, located, need_tool, run_cli
 
+pytestmark = pytest.mark.slow  # not in the fast tier: a real server process and headless Chromium
+
 
 def _free_port() -> int:
     with socket.socket() as s:

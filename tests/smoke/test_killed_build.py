@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
+pytestmark = pytest.mark.slow  # not in the fast tier: real processes killed mid-build
+
 
 def _big_pack(project: Path, n: int) -> Path:
     pack = project / "content" / "fixture"

@@ -14,6 +14,8 @@ from conftest import REPO
 
 from mazmorra.support.paths import templates_dir
 
+pytestmark = pytest.mark.slow  # not in the fast tier: make and real processes
+
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:

@@ -45,6 +45,7 @@ def test_auxiliary_effect_of_the_wrong_type(pack_copy) -> None:
     _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia", "artimana.aux-type")
 
 
+@pytest.mark.slow
 def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     pack = pack_copy("expedicion")
     long = "Durante tu prueba de sigilo " + "muy larga " * 50
@@ -64,6 +65,7 @@ def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     assert "(en)" not in text.split("text.overflow")[0].splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po_path = pack / "locale" / "en.po"
@@ -81,6 +83,7 @@ def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_missing_translation(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po_path = pack / "locale" / "en.po"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import assert_build_fails, edit, located, run_cli
 
 from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
@@ -173,6 +174,7 @@ def test_a_reference_copy_with_one_range_changed_fails(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_reference_copy_with_its_own_quest_threshold_fails_and_custom_warns(pack_copy) -> None:
     pack = pack_copy("generada")
     edit(pack / "pack.yaml", "    square: 25mm", "    square: 25mm\n    quest_lairs: 3")

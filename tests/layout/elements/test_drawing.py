@@ -85,6 +85,7 @@ def test_bad_path_data_is_said_in_words(d: str, words: str) -> None:
         _face(f'<path d="{d}" fill="#000"/>')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "shape",
     [

@@ -254,6 +254,7 @@ def test_a_space_where_uax14_allows_no_break_is_held(text: str, lang: str) -> No
         assert not any(line[-1] in "¿¡(«" for line in got), (width_mm, got)
 
 
+@pytest.mark.slow
 def test_held_spaces_agree_with_uniseg_on_the_sample_texts() -> None:
     """segment.held asks UAX #14's rules that reach across a space one character at a time (fast);
     uniseg's whole algorithm, run on each sample text with punctuation beside a space, agrees at

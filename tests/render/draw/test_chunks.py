@@ -34,6 +34,10 @@ from render.impose.test_printing import (  # noqa: F401
 from mazmorra.render.draw.chunkmerge import retagged
 from mazmorra.render.draw.chunks import chunk_pages
 
+pytestmark = (
+    pytest.mark.slow
+)  # not in the fast tier: documents drawn twice (whole and in chunks), pages rendered to pixels
+
 
 @pytest.fixture(autouse=True, scope="module")
 def one_page_a_chunk() -> Iterator[None]:

@@ -16,6 +16,8 @@ from pypdf.generic import ContentStream
 
 from mazmorra.printers.cmyk import ink
 
+pytestmark = pytest.mark.slow  # not in the fast tier: CMYK builds, Ghostscript's ink measure
+
 RGB_OPS = {b"rg", b"RG"}
 DECKS = ("-d", "artimanas", "-d", "fichas", "-d", "losetas", "--lang", "en")
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from conftest import TESTS, need_tool, run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: headless Chromium
 
 AXE = TESTS / "vendor" / "axe-core" / "axe.min.js"
 

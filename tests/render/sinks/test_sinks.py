@@ -111,6 +111,7 @@ def counted(tmp_path_factory) -> dict[str, int]:
     return seen
 
 
+@pytest.mark.slow
 def test_each_face_is_laid_out_once_whatever_the_sinks_and_jobs(counted: dict[str, int]) -> None:
     assert counted["validate"] >= 6  # 3 components × 2 languages, and the deck's back
     assert set(counted.values()) == {counted["validate"]}, counted
