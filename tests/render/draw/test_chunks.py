@@ -14,7 +14,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import calls_of, have, run_cli
+from conftest import calls_of, have, run_cli, wait_until
 from pypdf import PdfReader
 
 # Tests of other modules that build their own output, run again in this module with one page a
@@ -235,7 +235,6 @@ def test_a_damaged_chunk_entry_is_drawn_again_never_used(pack_copy) -> None:
 def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None:
     import os
     import sys
-    import time
 
     from mazmorra.layout.cache.facecache import FaceCache
 
@@ -244,9 +243,12 @@ def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None
     env = dict(os.environ, CI="1", MAZMORRA_JOBS="1", MAZMORRA_STOP_AT="chunk", MAZMORRA_CHUNK_PAGES="4")
     cmd = [sys.executable, "-m", "mazmorra", "build", "expedicion", "-d", "artimanas", "--lang", "es"]
     proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stopped() -> bool:  # it has stopped itself (SIGSTOP) at its first chunk: its state in /proc is T
+        return Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
     try:
-        while proc.poll() is None and Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
-            time.sleep(0.02)
+        wait_until(lambda: proc.poll() is not None or stopped(), "the build to stop at its first chunk")
         assert proc.poll() is None, "the build ended before its first chunk was written"
     finally:
         proc.kill()
