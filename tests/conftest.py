@@ -49,6 +49,15 @@ def wait_until(done: Callable[[], object], what: str, timeout: float = WAIT) -> 
 CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1", "MAZMORRA_JOBS": "1"}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Take Ctrl-C as a terminal does. A run started in the background (`make test &`, a runner's
+    script) inherits SIGINT ignored, and so would every process a test starts: the tests of Ctrl-C
+    (a build's, serve's) would see it ignored. A handled signal is back to its default in a new
+    program, so the processes the tests start take Ctrl-C as a user's do."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     """`mazmorra ARGS` as a user runs it, in this process: the real entry point (`mazmorra.commands.main`)
     with its own argv, working folder, environment, stdout, stderr and exit code."""
