@@ -104,11 +104,13 @@ i18n: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-# While working: the fast tier, every test not marked `slow` (two thirds of the tests, in about a
+# While working: the fast tier, every test not marked `slow` (nearly two thirds of the tests, in about a
 # minute on a shared 2-core machine), in two processes (pytest-xdist). `make test` above is the whole
 # suite, the one CI runs; tests/README.md says what the tier leaves out and how a test joins it.
+# Compiled and assertion-rewritten modules are kept in __pycache__ (ignored by git) even where
+# PYTHONDONTWRITEBYTECODE is set: compiling them all again costs each run seconds of CPU.
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not slow" -n 2
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m "not slow" -n 2
 
 # Refresh the lock from pyproject.toml's ranges (README: "Upgrading a dependency"): the newest
 # releases the ranges allow, for every platform and Python >= 3.10, with hashes. The tool's own

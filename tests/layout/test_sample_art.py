@@ -58,6 +58,7 @@ def _items(pack: str, deck: str, lang: str = "en") -> list:
     return list(lay_out(loaded.deck(deck), context(loaded, lang)).items())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("pack", "deck"), _decks())
 def test_no_two_components_of_a_deck_share_their_art(pack: str, deck: str) -> None:
     items = _items(pack, deck)

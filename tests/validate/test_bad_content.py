@@ -15,6 +15,7 @@ def _fails(pack: Path, *needles: str, command: str = "build") -> str:
     return assert_build_fails(pack, *needles, command=command, existing="artimanas.pdf")
 
 
+@pytest.mark.slow
 def test_wrong_deck_size(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "size: 105", "size: 106")

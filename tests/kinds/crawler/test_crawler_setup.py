@@ -10,6 +10,7 @@ from conftest import assert_build_fails, edit, located, run_cli
 PACK = "cripta"
 
 
+@pytest.mark.slow
 def test_the_sample_states_and_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy(PACK)
     text = (pack / "pack.yaml").read_text(encoding="utf-8")

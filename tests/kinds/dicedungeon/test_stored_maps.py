@@ -153,6 +153,7 @@ def test_a_pack_missing_a_table_the_generator_rolls(pack_copy) -> None:
 # ---------------------------------------------------------------- the reference edition (the rulebook's tables)
 
 
+@pytest.mark.slow
 def test_the_sample_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy("generada")
     res = run_cli("validate", "generada", "--strict", cwd=pack.parents[1])

@@ -162,6 +162,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "door, why",
     [
@@ -180,6 +181,7 @@ def test_door(pack_copy, door: str, why: str) -> None:
     _fails(pack, located_in(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "passages, why",
     [
@@ -312,6 +314,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     _fails(pack, located_in(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "effect, why",
     [
@@ -379,6 +382,7 @@ def test_missing_game_settings(pack_copy) -> None:
 
 
 # The kinds' own consistency rules beyond point 2 of the issue, one break each.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rel, old, new, component, needle, rule",
     [
