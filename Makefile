@@ -1,4 +1,5 @@
-# mazmorra: `make` builds every sample pack (PDFs in every language); `make test` runs the tests.
+# mazmorra: `make` builds every sample pack (PDFs in every language); `make test` runs the tests
+# (`make test-fast`: the fast tier, while working).
 # Both set up a local virtual environment (.venv) on first use.
 #
 # Builds are incremental. `mazmorra build` writes, for every PDF, a dependency file in
@@ -15,7 +16,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup lock check-ranges test golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup lock check-ranges test test-fast golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -102,6 +103,14 @@ i18n: setup
 # those tests are skipped, with one line saying what to install. Nothing is installed from here.
 test: setup
 	$(BIN)/python -m pytest -q
+
+# While working: the fast tier, every test not marked `slow` (nearly two thirds of the tests, in about a
+# minute on a shared 2-core machine), in two processes (pytest-xdist). `make test` above is the whole
+# suite, the one CI runs; tests/README.md says what the tier leaves out and how a test joins it.
+# Compiled and assertion-rewritten modules are kept in __pycache__ (ignored by git) even where
+# PYTHONDONTWRITEBYTECODE is set: compiling them all again costs each run seconds of CPU.
+test-fast: setup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m "not slow" -n 2
 
 # Refresh the lock from pyproject.toml's ranges (README: "Upgrading a dependency"): the newest
 # releases the ranges allow, for every platform and Python >= 3.10, with hashes. The tool's own

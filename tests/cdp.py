@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from conftest import WAIT
+
 
 def _above_9(fd: int) -> int:
     import fcntl
@@ -77,7 +79,7 @@ class Browser:
         for domain in ("Page", "Runtime", "Log"):
             self.call(f"{domain}.enable")
 
-    def call(self, method: str, session: bool = True, timeout: float = 20, **params: Any) -> dict[str, Any]:
+    def call(self, method: str, session: bool = True, timeout: float = WAIT, **params: Any) -> dict[str, Any]:
         self._next_id += 1
         msg: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
         if session and self.session:
@@ -104,7 +106,7 @@ class Browser:
         raw, self._buf = self._buf.split(b"\0", 1)
         return json.loads(raw)
 
-    def wait_event(self, method: str, timeout: float = 20) -> dict[str, Any]:
+    def wait_event(self, method: str, timeout: float = WAIT) -> dict[str, Any]:
         for i, ev in enumerate(self.events):
             if ev.get("method") == method:
                 return self.events.pop(i)
@@ -127,8 +129,9 @@ class Browser:
             raise RuntimeError(f"{expression}: {res['exceptionDetails']}")
         return res["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 10) -> Any:
-        """Poll a JS expression until it is truthy (lazy images, transitions); returns its value."""
+    def wait_for(self, expression: str, timeout: float = WAIT) -> Any:
+        """Poll a JS expression until it is truthy (lazy images, transitions, a server's push); returns its
+        value, falsy only once `timeout` has passed."""
         deadline = time.monotonic() + timeout
         while True:
             value = self.js(expression)
@@ -173,11 +176,11 @@ class Browser:
 
     def close(self) -> None:
         try:
-            self.call("Browser.close", session=False, timeout=5)
+            self.call("Browser.close", session=False, timeout=60)
         except (OSError, RuntimeError, TimeoutError):  # already gone: the wait below reaps it
             self.proc.terminate()
         try:
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

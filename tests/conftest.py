@@ -8,8 +8,11 @@ import io
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -26,9 +29,33 @@ CONTENT = REPO / "content"
 FIXTURES = TESTS / "fixtures"
 
 
+# How long a test waits for an event (a line printed, a file made, a socket accepting, a process gone)
+# before calling it a hang. Generous: a loaded machine is slow, not wrong; only a hang waits this long,
+# and no test compares elapsed time with a budget (speed is measured in bench/).
+WAIT = 240.0
+
+
+def wait_until(done: Callable[[], object], what: str, timeout: float = WAIT) -> None:
+    """Poll `done()` until it is true; fail naming `what` was awaited if it is not within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        time.sleep(0.01)
+
+
 # MAZMORRA_JOBS=1: a build the tests run in this process lays its documents out here rather than in
 # forked workers (same bytes, less CPU); the tests of -j pass -j themselves (build/test_parallel.py).
 CLI_ENV = {"CI": "1", "COLUMNS": "200", "NO_COLOR": "1", "MAZMORRA_JOBS": "1"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Take Ctrl-C as a terminal does. A run started in the background (`make test &`, a runner's
+    script) inherits SIGINT ignored, and so would every process a test starts: the tests of Ctrl-C
+    (a build's, serve's) would see it ignored. A handled signal is back to its default in a new
+    program, so the processes the tests start take Ctrl-C as a user's do."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -70,6 +97,66 @@ def run_cli_subprocess(
         capture_output=True,
         timeout=timeout,
     )
+
+
+class ServeProcess:
+    """`mazmorra serve ARGS` in its own process, as a designer runs it, on a port the system picks
+    (`--port 0`, unless ARGS name one) and read from its start-up line. A thread reads what it prints,
+    line by line, so a test waits on a line (`wait_line`), never on a sleep or a port guessed free."""
+
+    def __init__(self, project: Path, *args: str):
+        self.tmp = project / "tmpdir"
+        self.tmp.mkdir()
+        port = () if "--port" in args else ("--port", "0")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mazmorra", "serve", *args, *port],
+            cwd=project,
+            env={**os.environ, **CLI_ENV, "TMPDIR": str(self.tmp)},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # a line on its terminal, either stream, is a line the test sees
+            text=True,
+        )
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._changed:
+                self.lines.append(line)
+                self._changed.notify_all()
+        with self._changed:
+            self.lines.append("")  # the end of its output: the process has closed it
+            self._changed.notify_all()
+
+    def wait_line(self, needle: str, timeout: float = WAIT) -> str:
+        """The first line printed holding needle, once printed."""
+        with self._changed:
+            found = self._changed.wait_for(
+                lambda: any(needle in line for line in self.lines) or self.lines[-1:] == [""], timeout
+            )
+            hits = [line for line in self.lines if needle in line]
+        assert found and hits, f"{needle!r} not printed; got:\n{''.join(self.lines)}"
+        return hits[0]
+
+    def url(self) -> str:
+        """Where it serves: the address its start-up line names (`previewing PACK at URL`)."""
+        return self.wait_line("previewing ").split(" at ", 1)[1].split()[0]
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Send sig (SIGINT: Ctrl-C); its exit code once it has ended and said all it had to say."""
+        self.proc.send_signal(sig)
+        try:
+            code = self.proc.wait(timeout=WAIT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self._reader.join(WAIT)
+        return code
 
 
 @pytest.fixture

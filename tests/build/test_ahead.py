@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import calls_of, edit
+from conftest import WAIT, calls_of, edit, wait_until
 
 from mazmorra.build.pipeline import BuildOptions, BuildResult, build
 from mazmorra.layout import ahead, face
+
+pytestmark = pytest.mark.slow  # not in the fast tier: helper processes laying decks out ahead of whole builds
 
 DECK = "artimanas"  # expedicion's largest deck: 49 tricks
 
@@ -41,7 +43,7 @@ def _share(monkeypatch: pytest.MonkeyPatch) -> None:
     real = ahead.Ahead.reached
 
     def reached(self: ahead.Ahead, i: int) -> None:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + WAIT
         while i == 0 and self._pids and self._next.value > self.count // 2 and time.monotonic() < deadline:
             time.sleep(0.005)
         return real(self, i)
@@ -110,6 +112,16 @@ def test_a_system_that_refuses_helpers_builds_the_deck_alone(helped: Path, monke
     assert sorted(res.laid_out) == sorted(alone.laid_out)
 
 
+def _cards(log: Path) -> int:
+    """Cards the helpers started, as noted in log."""
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process has stopped itself (SIGSTOP): its state in /proc is T."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
+
 def _procs_in(folder: Path) -> list[int]:
     """The live processes working in `folder` (a build and its helpers: forks keep its working folder)."""
     found = []
@@ -133,6 +145,7 @@ def test_a_build_killed_outright_leaves_no_helper_behind(pack_copy) -> None:
     import sys
 
     project = pack_copy("expedicion").parents[1].resolve()
+    cards = project / "helper-cards"  # a line per card a helper starts
     env = dict(os.environ, CI="1", MAZMORRA_STOP_AT="chunk", MAZMORRA_CHUNK_PAGES="4")
     env.pop("MAZMORRA_JOBS", None)
     argv = ["mazmorra", "build", "expedicion", "-d", DECK, "--lang", "es", "-j", "2"]
@@ -141,8 +154,10 @@ import os, sys, time
 from mazmorra.layout import ahead, face
 ahead.MIN_COMPONENTS = 4
 parent, real = os.getpid(), face._lay_face
-def slow(*args):  # a helper takes 0.5 s a card: ~15 s for its share, were it not to stop
+def slow(*args):  # a helper takes 0.5 s a card: its share would take ~15 s, were it not to stop
     if os.getpid() != parent:
+        with open({str(cards)!r}, "a") as f:
+            f.write("card\\n")
         time.sleep(0.5)
     return real(*args)
 face._lay_face = slow
@@ -152,14 +167,12 @@ main()
 """
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=project, env=env, stderr=subprocess.DEVNULL)
     try:
-        while proc.poll() is None and Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
-            time.sleep(0.02)
+        wait_until(lambda: proc.poll() is not None or _stopped(proc.pid), "the build to stop at its first chunk")
         assert proc.poll() is None, "the build ended before its first chunk was written"
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    deadline = time.monotonic() + 8
-    while _procs_in(project) and time.monotonic() < deadline:  # it finishes the card it is on, then sees
-        time.sleep(0.05)
-    assert _procs_in(project) == []
+    started = _cards(cards)
+    wait_until(lambda: _procs_in(project) == [], "the helper to stop")  # after the card it is on
+    assert _cards(cards) <= started + 1, "the helper went on laying out cards once the build was killed"
     assert not list((project / "output").rglob("*.pdf"))

@@ -11,9 +11,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import CONTENT, FIXTURES, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow  # not in the fast tier: property tests: hundreds of validations and builds
 
 # Per surface; each example is a whole validation. MAZMORRA_FUZZ_EXAMPLES=200 digs deeper by hand.
 EXAMPLES = int(os.environ.get("MAZMORRA_FUZZ_EXAMPLES", "6"))

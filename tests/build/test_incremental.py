@@ -21,6 +21,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_changed_options_rebuild_even_with_unchanged_inputs(project: Path) -> None:
     env = {"MAZMORRA_TEMPLATES": str(project / "templates")}
     assert run_cli("build", "muestras", "--lang", "es", cwd=project, env=env).returncode == 0
@@ -66,6 +67,7 @@ def test_the_stamps_make_lists_come_from_pack_yaml_alone(
     assert incremental.main(["output"]) == 1
 
 
+@pytest.mark.slow
 def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
     pack_copy, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
@@ -105,6 +107,7 @@ def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
     assert all(p.stat().st_mtime_ns == t for p, t in untouched.items())
 
 
+@pytest.mark.slow
 def test_every_file_a_dependency_file_names_can_be_found(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Dependency files name files as make opens them from the working folder, the tool's own fonts
     and icons included (not as messages name them, `mazmorra/fonts/…`, which would make every deck

@@ -10,10 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import line_of, run_cli, tree_snapshot
+from conftest import WAIT, line_of, run_cli, tree_snapshot, wait_until
 
 from mazmorra.build import packpool
 from mazmorra.build.packpool import languages, plan, weight
+
+pytestmark = pytest.mark.slow  # not in the fast tier: pools of worker processes building several packs
 
 PACKS = ("engranajes", "generada", "grimorio")  # none as heavy as the other two together
 
@@ -24,19 +26,24 @@ def _report(stderr: str) -> list[str]:
     return [line for line in lines if line.startswith(("✓", "✗")) or "error(s)" in line]
 
 
-def _takers(monkeypatch: pytest.MonkeyPatch, into: Path, delay: float = 0.0) -> Callable[[], list[list[str]]]:
-    """Every pack build noted in `into` as "pid pack jobs" (a forked worker inherits the patch), each
-    `delay` seconds late; the lines read so far, split."""
-    real = packpool.build_one
+def _takers(monkeypatch: pytest.MonkeyPatch, into: Path, meet: bool = False) -> Callable[[], list[list[str]]]:
+    """Every pack build noted in `into` as "pid pack jobs" (a forked worker inherits the patch); with
+    `meet`, this process starts its first pack only once another process has taken one. The lines
+    read so far, split."""
+    real, here = packpool.build_one, str(os.getpid())
+
+    def taken() -> list[list[str]]:
+        return [line.split() for line in into.read_text().splitlines()] if into.exists() else []
 
     def noted(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        time.sleep(delay)
         with into.open("a") as f:
             f.write(f"{os.getpid()} {pack_dir.name} {kwargs.get('jobs')}\n")
+        if meet and str(os.getpid()) == here:
+            wait_until(lambda: any(pid != here for pid, _, _ in taken()), "the forked worker to take a pack")
         return real(pack_dir, *args, **kwargs)
 
     monkeypatch.setattr(packpool, "build_one", noted)
-    return lambda: [line.split() for line in into.read_text().splitlines()]
+    return taken
 
 
 def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_copy, monkeypatch, tmp_path) -> None:
@@ -62,10 +69,11 @@ def test_packs_shared_out_write_the_same_bytes_and_report_as_one_process(pack_co
 
 
 def test_the_pool_uses_its_processes(pack_copy, monkeypatch, tmp_path) -> None:
-    """Each pack slowed down: the forked worker takes packs while this process builds its own."""
+    """The forked worker takes packs while this process builds its own (which waits for it to: however
+    late a busy machine starts the worker, it is not left idle)."""
     for name in PACKS:
         project = pack_copy(name).parents[1]
-    taken = _takers(monkeypatch, tmp_path / "takers", delay=0.5)
+    taken = _takers(monkeypatch, tmp_path / "takers", meet=True)
     res = run_cli("build", "-j", "2", cwd=project)
     assert res.returncode == 0, res.stderr
     pids = [pid for pid, _, _ in taken()]
@@ -140,6 +148,15 @@ def test_make_builds_every_stale_pack_in_one_command(pack_copy, jobs: str) -> No
     assert again.returncode == 0 and "0 laid out" in again.stderr and "rendered" not in again.stderr
 
 
+def _group_alive(group: int) -> bool:
+    """Whether some process of the process group is still there."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def test_ctrl_c_stops_the_pool_and_leaves_only_whole_packs(pack_copy) -> None:
     """A real build of three packs at -j2, Ctrl-C (SIGINT to its process group, as a terminal sends
     it) once the pool is at work: exit 130, no process of it left, no temporary file once any command
@@ -169,17 +186,9 @@ def test_ctrl_c_stops_the_pool_and_leaves_only_whole_packs(pack_copy) -> None:
                 break
         os.killpg(proc.pid, signal.SIGINT)
         rest = proc.stderr.read()
-        assert proc.wait(timeout=60) == 130, rest
+        assert proc.wait(timeout=WAIT) == 130, rest
         assert "interrupted" in rest and "Traceback" not in rest
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(proc.pid, 0)  # some process of the group is still there
-            except ProcessLookupError:
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("a process of the interrupted build is still running")
+        wait_until(lambda: not _group_alive(proc.pid), "every process of the interrupted build to end")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -216,9 +225,8 @@ def test_pooled_packs_are_reported_in_order_as_soon_as_their_turn_comes(pack_cop
 
     def slow(pack_dir: Path, *args, **kwargs):  # type: ignore[no-untyped-def]
         others = [tmp_path / f"done-{name}" for name in PACKS if name != "grimorio"]
-        deadline = time.monotonic() + 120
-        while pack_dir.name == "grimorio" and not all(p.exists() for p in others) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        if pack_dir.name == "grimorio":
+            wait_until(lambda: all(p.exists() for p in others), "the other process to build the other two")
         built = real(pack_dir, *args, **kwargs)
         (tmp_path / f"done-{pack_dir.name}").write_text(repr(time.time()))  # whichever process built it
         return built

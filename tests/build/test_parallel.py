@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from conftest import CONTENT, run_cli, tree_snapshot
+
+pytestmark = pytest.mark.slow  # not in the fast tier: whole builds in worker processes
 
 
 def _pdfs(out: Path) -> dict[str, bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,8 @@ from mazmorra.errors import ContentError, MazmorraError
 from mazmorra.layout.text.fit import Style, fit
 from mazmorra.model.cardtext import split_paragraphs
 from mazmorra.source.yamlsafe import YamlError, parse_yaml
+
+pytestmark = pytest.mark.slow  # not in the fast tier: property tests: whole builds of generated card text
 
 yaml_chars = st.sampled_from(list("ab:-[]{}&*!|>'\"#\n  ,?%@`\t0123456789.~") + ["é", "ñ", "\u2028", "\x00"])
 

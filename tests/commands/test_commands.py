@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 
+@pytest.mark.slow
 def test_new_pack_builds_at_once(tmp_path: Path) -> None:
     res = run_cli("new", "mi-juego", cwd=tmp_path)
     assert res.returncode == 0, res.stderr

@@ -64,6 +64,7 @@ def test_a_forced_terminal_gets_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lazy._console is not None and "\x1b[" in sys.stdout.getvalue()
 
 
+@pytest.mark.slow
 def test_a_make_build_never_imports_rich(pack_copy) -> None:
     """A build's summary, in a pipe: rich is not among the modules the process imported."""
     code = (

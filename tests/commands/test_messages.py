@@ -10,6 +10,7 @@ from mazmorra.layout.text.fit import Style, fit
 from mazmorra.model.cardtext import TextPart
 
 
+@pytest.mark.slow
 def test_a_location_with_a_number_between_colons_prints_as_written(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po = pack / "locale" / "en.po"

@@ -22,6 +22,8 @@ from mazmorra.i18n.localise import pack_messages
 from mazmorra.load import load_pack
 from mazmorra.support.paths import templates_dir
 
+pytestmark = pytest.mark.slow  # not in the fast tier: every sample pack built in English with every export
+
 WORD = re.compile(r"[^\W\d_]+")
 PACKS = tuple(sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file()))
 

@@ -4,7 +4,10 @@ and English with no hand-written catalogue, and a third language never falls bac
 from __future__ import annotations
 
 import pypdf
+import pytest
 from conftest import run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: whole builds in three languages
 
 
 def _text(pdf) -> str:

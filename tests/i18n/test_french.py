@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pypdf
 import pyphen
+import pytest
 from conftest import CONTENT
 
 from mazmorra.i18n.localise import localise
@@ -34,6 +35,7 @@ def _pdf_words(folder: Path) -> set[str]:
     return _words(text)
 
 
+@pytest.mark.slow
 def test_the_french_grimorio_prints_no_spanish_or_english_word(built) -> None:
     pack = load_pack(CONTENT / "grimorio")
     assert "fr" in pack.spec.languages

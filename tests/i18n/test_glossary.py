@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import polib
+import pytest
 from conftest import line_of, run_cli
 
 from mazmorra.errors import Loc
@@ -20,6 +21,7 @@ def _plant(pack, ctx: str, text: str) -> int:
     return line_of(po_path, text)
 
 
+@pytest.mark.slow
 def test_a_planted_inconsistent_term_is_caught_at_its_po_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     project = pack.parents[1]
@@ -44,6 +46,7 @@ def test_a_planted_inconsistent_term_is_caught_at_its_po_line(pack_copy) -> None
     assert "glossary" in table and "entrevista-exclusiva.effect" in table
 
 
+@pytest.mark.slow
 def test_the_samples_follow_their_glossaries() -> None:
     res = run_cli("validate")
     assert res.returncode == 0, res.stderr

@@ -4,6 +4,7 @@ their verb, numbers in digits; warnings declared in the glossary, located where 
 from __future__ import annotations
 
 import polib
+import pytest
 from conftest import edit, line_of, run_cli
 
 from mazmorra.errors import Loc
@@ -47,6 +48,7 @@ def test_a_keyword_not_bold_and_a_number_in_words_are_flagged() -> None:
     assert rules("Once per turn, one card.", "en") == []  # "one" is an article as often as a number
 
 
+@pytest.mark.slow
 def test_the_warnings_are_located_where_the_translator_or_designer_writes(pack_copy) -> None:
     pack = pack_copy("expedicion")
     project = pack.parents[1]

@@ -7,7 +7,10 @@ import subprocess
 from pathlib import Path
 
 import polib
+import pytest
 from conftest import edit, line_of, located, need_tool, pdf_text, run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: catalogue updates and builds of sample copies
 
 ART = "decks/artimanas.yaml"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import line_of, run_cli
 
 from mazmorra.support.paths import templates_dir
@@ -50,6 +51,7 @@ def test_a_single_language_pack_may_type_its_words(pack_copy) -> None:
     assert res.returncode == 0 and "template.literal-text" not in res.stderr
 
 
+@pytest.mark.slow
 def test_labels_are_whole_messages_with_named_placeholders(pack_copy) -> None:
     """No sentence fragments ("players", "always", "min per player"): a language can reorder the
     whole message; msgfmt checks its placeholders."""

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import openpyxl
 import polib
+import pytest
 from conftest import REPO, edit, line_of, run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: builds of sample copies
 
 SHEET = "decks/hechizos.xlsx"
 

@@ -25,6 +25,7 @@ def _read(path: Path, memo: Memo | None):
         po.use_memo(None)
 
 
+@pytest.mark.slow
 def test_every_catalogue_comes_back_the_same(tmp_path: Path) -> None:
     assert len(CATALOGUES) > 10
     store = FaceCache(tmp_path / "checks", tmp_path / "scratch")

@@ -10,6 +10,8 @@ from conftest import SAMPLES, edit, line_of, run_cli
 from mazmorra.i18n.pseudo import pseudo_text
 from mazmorra.model.cardtext import token_signature
 
+pytestmark = pytest.mark.slow  # not in the fast tier: every sample pack laid out in the pseudo-locale
+
 
 @pytest.mark.parametrize(
     "text",

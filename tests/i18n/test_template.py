@@ -15,6 +15,7 @@ SAMPLES = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file(
 EPOCH = {"SOURCE_DATE_EPOCH": "1790000000"}  # 2026-09-21 14:13 UTC
 
 
+@pytest.mark.slow
 def test_the_committed_templates_and_catalogues_are_up_to_date() -> None:
     res = run_cli("i18n", "update", "--check")
     assert res.returncode == 0, res.stderr
@@ -22,6 +23,7 @@ def test_the_committed_templates_and_catalogues_are_up_to_date() -> None:
         assert (CONTENT / pack / "locale" / f"{pack}.pot").is_file()
 
 
+@pytest.mark.slow
 def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy) -> None:
     pack = pack_copy("muestras")
     project = pack.parents[1]
@@ -44,6 +46,7 @@ def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy
     assert "fuzzy" in entry.flags and entry.previous_msgid == "Cofre olvidado"
 
 
+@pytest.mark.slow
 def test_extract_writes_a_template_msgfmt_accepts_with_references_relative_to_the_pack(
     pack_copy, tmp_path: Path
 ) -> None:
@@ -93,6 +96,7 @@ def _entries(path: Path) -> list[tuple]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SAMPLES)
 def test_msgmerge_against_the_template_gives_the_catalogue_update_writes(pack_copy, name: str) -> None:
     """Every sample, after an edit, a removal and a new text: GNU msgmerge of each catalogue against
@@ -233,6 +237,7 @@ def test_template_labels_have_their_own_catalogue_with_one_source_language(name:
     assert {e.msgid for e in labels if not e.obsolete} <= {e.msgid for e in template}  # #~ kept, as msgmerge does
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SAMPLES)
 def test_msgmerge_of_the_label_catalogues_gives_what_update_writes(pack_copy, name: str) -> None:
     """The template labels' catalogues too: after a label's text changed, a label entry lost and a

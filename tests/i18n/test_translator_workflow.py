@@ -73,6 +73,7 @@ def _update_as_msgmerge(pack: Path, lang: str = "en") -> polib.POFile:
     return polib.pofile(str(po), wrapwidth=0)
 
 
+@pytest.mark.slow
 def test_a_translator_round_trip_leaves_catalogues_as_msgmerge_would(pack_copy) -> None:
     need_tool("msgmerge")
     need_tool("msgcat")

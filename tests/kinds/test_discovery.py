@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO
+
+pytestmark = pytest.mark.slow  # not in the fast tier: kind discovery in fresh processes
 
 _FAMILIES_AFTER_A_BUILD = """
 import json, sys

@@ -52,6 +52,7 @@ def test_kind_has_templates(name: str) -> None:
             assert (templates_dir() / tpl).is_file(), tpl
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", KINDS)
 def test_kind_has_a_sample_that_builds_in_every_language(name: str, packs_by_kind, built_all: Path) -> None:
     assert name in packs_by_kind, f"no pack in content/ uses kind '{name}'"
@@ -92,6 +93,7 @@ def test_shared_label_catalogue_passes_msgfmt() -> None:
         assert res.returncode == 0, f"{po}: {res.stderr}"
 
 
+@pytest.mark.slow
 def test_every_sample_pdf_embeds_subset_fonts_and_passes_qpdf(built_all: Path) -> None:
     """The print promise for every pack and kind, not only the first sample: fonts embedded and
     subset (never an unembedded base-14 font), structurally valid PDFs, both languages."""

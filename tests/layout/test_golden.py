@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import difflib
 
+import pytest
 from golden import GOLDEN, REPO, layouts
 
 SHOWN = 3  # full diffs in the failure message; the rest are named
 
 
+@pytest.mark.slow
 def test_every_sample_component_matches_its_golden_layout() -> None:
     wanted = dict(layouts())
     differ = []

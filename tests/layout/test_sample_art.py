@@ -58,6 +58,7 @@ def _items(pack: str, deck: str, lang: str = "en") -> list:
     return list(lay_out(loaded.deck(deck), context(loaded, lang)).items())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("pack", "deck"), _decks())
 def test_no_two_components_of_a_deck_share_their_art(pack: str, deck: str) -> None:
     items = _items(pack, deck)
@@ -77,6 +78,7 @@ def test_no_two_components_of_a_deck_share_their_art(pack: str, deck: str) -> No
         assert not re.search(r"\d+\s*(cards?|cartas?)\b", texts, re.I), f"{pack}/{deck}: the back counts: {texts}"
 
 
+@pytest.mark.slow
 def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
     """The decks this issue illustrated: every component has an illustration of its own."""
     for pack, deck in [
@@ -101,6 +103,7 @@ def test_the_samples_illustrated_decks_have_art_on_every_card() -> None:
         assert all(arts) and len(set(arts)) == len(arts), (pack, deck)
 
 
+@pytest.mark.slow
 def test_borrowed_art_is_credited_and_used() -> None:
     """Every game-icons.net SVG a pack keeps is listed in its icons/CREDITS.md, which a credits card
     prints, and some component of the pack draws it (only the icons used are kept)."""
@@ -128,6 +131,7 @@ def test_borrowed_art_is_credited_and_used() -> None:
     assert borrowed >= 30
 
 
+@pytest.mark.slow
 def test_the_credits_cards_name_every_artist_and_icon() -> None:
     """Each pack's credits cards, in every language, name every author its icons/CREDITS.md lists and
     every icon (by its game-icons.net name, after its author's name)."""
@@ -167,6 +171,7 @@ def test_the_scan_sees_shared_art() -> None:
     assert Path(CONTENT).is_dir()
 
 
+@pytest.mark.slow
 def test_each_spell_prints_its_own_picture(built) -> None:
     """In the printed pixels (the PNG export of grimorio's spells): each art box holds a drawing in the
     card's cream over the school colour (not a solid square: the icons' black background is gone), and
@@ -193,6 +198,7 @@ def test_each_spell_prints_its_own_picture(built) -> None:
             assert differing > 0.05 * a.width * a.height, f"{name_a} and {name_b} print the same picture"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("pack", "deck", "box"),
     [

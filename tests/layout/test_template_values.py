@@ -4,6 +4,7 @@ NAME=VALUE` values (`vars.NAME`), read back from the built PDF."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import pdf_text, run_cli
 
 from mazmorra.support.paths import templates_dir
@@ -15,6 +16,7 @@ def _template(pack, extra: str) -> None:
     (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {extra}\n</card>"), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_index_copy_and_set_values_print(pack_copy) -> None:
     pack = pack_copy("muestras")
     _template(

@@ -24,6 +24,8 @@ from mazmorra.layout.versionstamp import SEP, digest, pack_version, stamp_text
 from mazmorra.load import load_pack
 from mazmorra.render import Outputs
 
+pytestmark = pytest.mark.slow  # not in the fast tier: stamped builds of every sample pack
+
 
 def _copy(tmp: Path, name: str, version: str | None = "0.3") -> Path:
     """A sample pack copied out of the git work tree, with `version:` in its pack.yaml."""

@@ -25,6 +25,7 @@ def test_a_pack_is_kept_for_every_past_format() -> None:
     assert [p.name for p in PAST] == [f"format-{n}" for n in range(1, CURRENT)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixture", PAST, ids=lambda p: p.name)
 def test_a_past_format_builds_with_a_warning_per_change(fixture: Path, tmp_path: Path) -> None:
     pack = _project(tmp_path, fixture)
@@ -43,6 +44,7 @@ def test_a_past_format_builds_with_a_warning_per_change(fixture: Path, tmp_path:
     assert strict.returncode == 1 and "format.renamed" in strict.stderr  # --strict: deprecated names fail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixture", PAST, ids=lambda p: p.name)
 def test_upgrade_rewrites_keeping_comments_and_builds_the_same(fixture: Path, tmp_path: Path) -> None:
     pack = _project(tmp_path, fixture)

@@ -76,6 +76,7 @@ def test_merged_cells_are_named_at_their_first_cell(pack_copy) -> None:
     ) in text, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["hechizos.xlsm", "hechizos.yaml"])
 def test_a_workbook_is_known_by_its_content_and_its_macros_never_run(pack_copy, name: str) -> None:
     pack = pack_copy("grimorio")
@@ -89,6 +90,7 @@ def test_a_workbook_is_known_by_its_content_and_its_macros_never_run(pack_copy, 
     assert "(worksheets: Hechizos, Notas)" in _problems(pack)  # read as a workbook, not as YAML
 
 
+@pytest.mark.slow
 def test_a_utf16_csv_with_its_byte_order_mark_is_read(pack_copy) -> None:
     pack = pack_copy("grimorio")
     csv = pack / "decks" / "criaturas.csv"
@@ -109,6 +111,7 @@ def test_a_utf16_csv_without_its_mark_is_named(pack_copy) -> None:
     assert "Latin-1" not in text
 
 
+@pytest.mark.slow
 def test_a_corrupt_font_is_a_located_worded_error(pack_copy) -> None:
     from fontTools.ttLib import TTFont
 
@@ -127,6 +130,7 @@ def test_a_corrupt_font_is_a_located_worded_error(pack_copy) -> None:
     assert "content/grimorio/fonts/Caladea-Bold.ttf: error [fonts]: cannot use font file 'Caladea-Bold.ttf': " in text
 
 
+@pytest.mark.slow
 def test_a_loop_between_dice_tables_is_at_each_row_in_it(pack_copy) -> None:
     pack = pack_copy("generada")
     tables = "decks/tablas.yaml"

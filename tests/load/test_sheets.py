@@ -52,6 +52,7 @@ def test_a_password_protected_workbook_says_so(doc_pack: Path) -> None:
     _fails_clearly(doc_pack, "hechizos.xlsx", "password-protected", "(spreadsheet.unreadable)")
 
 
+@pytest.mark.slow
 def test_a_workbook_of_100000_rows_fails_clearly_with_a_clear_message(doc_pack: Path) -> None:
     import openpyxl
 
@@ -171,6 +172,7 @@ def test_ods_merged_cells_and_formulas_without_a_result_are_named_at_their_cell(
     )
 
 
+@pytest.mark.slow
 def test_spreadsheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_pack: Path) -> None:
     import polib
 

@@ -1,5 +1,5 @@
 """Unit tests of the building blocks of loading: lengths and sizes, safe YAML (text fitting and
-hyphenation: tests/layout/test_text.py)."""
+hyphenation: tests/layout/text/test_text.py)."""
 
 from __future__ import annotations
 

@@ -109,6 +109,7 @@ def test_a_grid_over_the_limit_is_refused_at_its_field(tmp_path: Path, rows: int
     assert "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_a_deck_over_the_limit_is_refused_before_its_components(tmp_path: Path) -> None:
     n = limits.DECK_COMPONENTS + 1
     write_pack(

@@ -11,6 +11,8 @@ import sys
 import pytest
 from conftest import REPO
 
+pytestmark = pytest.mark.slow  # not in the fast tier: mypy and ruff over the whole project
+
 
 def _need(module: str) -> None:
     if importlib.util.find_spec(module) is None:

@@ -77,6 +77,7 @@ def test_imports_point_down() -> None:
     assert graph["mazmorra.contracts"] <= {"mazmorra.errors"}, "the contracts import nothing but the problems"
 
 
+@pytest.mark.slow
 def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     mods = _modules()
     imported = _imports("mazmorra.build.pipeline", PACKAGE / "build/pipeline.py", mods)
@@ -94,6 +95,7 @@ def test_pipeline_reaches_every_stage_in_one_hop() -> None:
     assert users <= front_ends, "the orchestrator exports nothing to its workers"
 
 
+@pytest.mark.slow
 def test_stages_one_to_three_hand_problems_back_as_values() -> None:
     """Load, validate and localise return (result, problems): no function of theirs takes a list of
     problems to append to."""
@@ -111,6 +113,7 @@ def test_stages_one_to_three_hand_problems_back_as_values() -> None:
     assert takers == []
 
 
+@pytest.mark.slow
 def test_the_card_text_parser_sits_below_the_fitting_engine() -> None:
     """Validation and localisation read card text (model/cardtext.py) without the layout stage's fitting
     engine (layout/text/fit.py, layout/text/linebreak.py), which only the layout stage uses."""
@@ -121,6 +124,7 @@ def test_the_card_text_parser_sits_below_the_fitting_engine() -> None:
     assert users and all(n.startswith("mazmorra.layout.") for n in users), users
 
 
+@pytest.mark.slow
 def test_every_package_sits_on_one_floor() -> None:
     """No package reaches back to itself through another package: each subpackage (declared/,
     checks/, kinds/, layout/, ...) stands on one floor of the import graph."""
@@ -328,6 +332,7 @@ def test_a_new_kind_of_a_family_is_checked_by_the_family(pack_copy) -> None:
         kinds.unregister("expedition_card")
 
 
+@pytest.mark.slow
 def test_family_rules_run_once_whichever_kinds_are_present(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks" / "fichas.yaml", "letter: C, copies: 2", "letter: C, copies: 1")  # no pair
@@ -400,6 +405,7 @@ def test_an_svg_icon_with_a_doctype_is_refused_at_its_line(pack_copy) -> None:
     assert "content/muestras/icons/bomba.svg:2:1" in text and "(icon.unsafe)" in text, text
 
 
+@pytest.mark.slow
 def test_a_shipped_template_copied_into_a_pack_overrides_it(pack_copy) -> None:
     from conftest import pdf_text
 
@@ -428,6 +434,7 @@ def test_the_shipped_templates_folder_holds_only_templates() -> None:
     assert strays == []
 
 
+@pytest.mark.slow
 def test_problems_are_values_no_function_appends_to_a_problems_argument() -> None:
     """A stage returns its result and its problems: no function of the package takes a list of
     problems to append to (append, extend, insert, +=, slicing it back)."""

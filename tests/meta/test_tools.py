@@ -7,7 +7,10 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
+
+pytestmark = pytest.mark.slow  # not in the fast tier: pytest run again in subprocesses
 
 # Two tests of the suite that each need an external judge before anything else (no build first):
 # msgfmt (gettext) and pdftoppm (poppler-utils).

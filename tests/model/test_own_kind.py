@@ -41,6 +41,7 @@ def test_the_docs_show_the_kind_file_of_the_issue_and_every_file_of_the_pack() -
         assert line in kind
 
 
+@pytest.mark.slow
 def test_a_pack_written_from_the_docs_builds_in_both_languages(doc_pack: Path) -> None:
     project = doc_pack.parents[1]
     res = run_cli("build", PACK, cwd=project)
@@ -125,6 +126,7 @@ def test_kinds_markdown_documents_a_declared_kind_from_its_file(doc_pack: Path) 
     assert wrong.returncode == 2 and "did you mean 'hechizo'?" in wrong.stderr
 
 
+@pytest.mark.slow
 def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(built) -> None:
     """The meta-test of built-in kinds, for the sample packs' own kinds: generated docs with every
     section and field, templates found, a sample that builds in every language."""

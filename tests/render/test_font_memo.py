@@ -8,11 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFont
 
 from mazmorra.assets import fonts
 from mazmorra.layout.cache.facecache import FaceCache
 from mazmorra.support.memo import Memo
+
+pytestmark = pytest.mark.slow  # not in the fast tier: builds twice
 
 _BUILD = """
 import json, sys

@@ -9,6 +9,8 @@ import pytest
 from conftest import CONTENT, assert_fonts_embedded, need_tool, pdf_text, render_png, run_cli, tree_snapshot
 from pypdf import PdfReader
 
+pytestmark = pytest.mark.slow  # not in the fast tier: whole builds
+
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 DECKS = ("artimanas", "maldiciones")

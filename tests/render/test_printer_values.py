@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import pdf_text, run_cli
 
 from mazmorra import printers
@@ -43,6 +44,7 @@ def _build(project: Path, out: str, *options: str, files: str = "cartas.pdf") ->
     return "\n".join(pdf_text(pdf) for pdf in written)
 
 
+@pytest.mark.slow
 def test_a_profiles_values_print_and_set_overrides_them(pack_copy) -> None:
     pack = _pack(pack_copy)
     project = pack.parents[1]

@@ -15,7 +15,10 @@ import pytest
 from conftest import CONTENT, TESTS, edit, need_tool, run_cli
 from PIL import Image, ImageChops
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = [
+    pytest.mark.slow,  # not in the fast tier: git rounds, a real server and headless Chromium
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+]
 
 PACK = "cripta"
 CHANGED, ADDED, REMOVED = "senda-acero", "hacha-pozo", "lanza-hueso"
@@ -225,40 +228,27 @@ def test_serve_since_in_a_real_browser_pairs_a_card_as_it_is_edited(project: Pat
     """The real server and page: a card edited while the page is open (in English) pairs up with its
     earlier faces in place, in the language being read; the page passes axe-core."""
     need_tool("chromium")
-    import os
-    import socket
-    import sys
-    import time
-
     from cdp import Browser
-    from conftest import CLI_ENV
+    from conftest import ServeProcess
 
     root = tmp_path / "project"
     shutil.copytree(project, root, ignore=shutil.ignore_patterns("out-*", "both"))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = (tmp_path / "serve.log").open("w")
-    args = [sys.executable, "-m", "mazmorra", "serve", PACK, "--since", "v1", "--port", str(port)]
-    server = subprocess.Popen(args, cwd=root, env={**os.environ, **CLI_ENV}, stderr=log, stdout=log)
+    server = ServeProcess(root, PACK, "--since", "v1")
     try:
-        for _ in range(600):
-            if "previewing" in (tmp_path / "serve.log").read_text() or server.poll() is not None:
-                break
-            time.sleep(0.1)
+        url = server.url()
         with Browser(tmp_path / "chromium-profile", width=1100, height=800) as b:
-            b.open(f"http://127.0.0.1:{port}/")
+            b.open(url)
             assert b.wait_for("document.documentElement.dataset.status === 'ok'")
             assert b.js(f"document.querySelector('#c-{CHANGED} .round').textContent") == "Con cambios"
             b.js("document.querySelector('button.lang[data-lang=\"en\"]').click()")
             skills = root / "content" / PACK / "decks" / "habilidades.yaml"
             edit(skills, "Tu próximo ataque a distancia", "Tu siguiente ataque a distancia")
-            assert b.wait_for("!!document.querySelector('#c-ojo-halcon figure.was')", timeout=30)
+            assert b.wait_for("!!document.querySelector('#c-ojo-halcon figure.was')")
             was = "#c-ojo-halcon figure.was"
             assert b.js(f"document.querySelector('{was} figcaption').textContent") == "Before (v1)"
             # the preview now shows a save in stages (the language on screen first): wait for the pair's alt text
             alt = f"document.querySelector('{was} img')?.alt"
-            assert b.wait_for(f"{alt} === 'Hawk Eye (front, before)'", timeout=30), b.js(alt)
+            assert b.wait_for(f"{alt} === 'Hawk Eye (front, before)'"), b.js(alt)
             b.js("document.querySelector('#c-ojo-halcon').scrollIntoView()")
             assert b.wait_for(
                 "[...document.querySelectorAll('#c-ojo-halcon img')].every(i => i.complete && i.naturalWidth > 0)"
@@ -267,9 +257,8 @@ def test_serve_since_in_a_real_browser_pairs_a_card_as_it_is_edited(project: Pat
             assert b.js("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => v.id))") == []
             assert b.errors() == []
     finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+        code = server.stop()
+    assert code == 0, "".join(server.lines)
 
 
 def test_serve_since_refuses_the_stamp_and_an_unknown_revision(project: Path) -> None:

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import CONTENT, REPO, edit, pdf_text, run_cli, write_pack
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = [
+    pytest.mark.slow,  # not in the fast tier: git rounds of a sample pack built twice
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+]
 
 PACK = "cripta"
 TEXTS = {  # three card texts changed

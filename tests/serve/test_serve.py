@@ -4,81 +4,32 @@ Chromium on its page, edits to the pack's files, then Ctrl-C / SIGTERM."""
 from __future__ import annotations
 
 import json
-import os
-import select
 import signal
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CLI_ENV, REPO, edit, line_of, located, need_tool, run_cli
+from conftest import REPO, WAIT, ServeProcess, edit, line_of, located, need_tool, run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: a real server process and headless Chromium
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """`mazmorra serve` in its own process, its stderr read line by line."""
-
-    def __init__(self, project: Path, *args: str):
-        self.tmp = project / "tmpdir"
-        self.tmp.mkdir()
-        env = {**os.environ, **CLI_ENV, "TMPDIR": str(self.tmp)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mazmorra", "serve", *args],
-            cwd=project,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.lines: list[str] = []
-
-    def wait_line(self, needle: str, timeout: float = 60) -> str:
-        assert self.proc.stderr is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.lines:
-                if needle in line:
-                    return line
-            if select.select([self.proc.stderr], [], [], 0.2)[0]:
-                line = self.proc.stderr.readline()
-                if not line and self.proc.poll() is not None:
-                    break
-                self.lines.append(line)
-        raise AssertionError(f"{needle!r} not printed; got:\n{''.join(self.lines)}")
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        self.proc.send_signal(sig)
-        try:
-            code = self.proc.wait(timeout=20)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-        assert self.proc.stderr is not None
-        self.lines += self.proc.stderr.readlines()
-        return code
+def _port(server: ServeProcess) -> int:
+    """The port the server chose (it is started with `--port 0`)."""
+    return int(server.url().rstrip("/").rsplit(":", 1)[1])
 
 
 def _get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    with urllib.request.urlopen(url, timeout=WAIT) as r:
         return bytes(r.read())
 
 
 @pytest.fixture
 def served(pack_copy):
     pack = pack_copy("expedicion")
-    port = _free_port()
-    server = Server(pack.parents[1], "expedicion", "--port", str(port))
-    server.wait_line("previewing expedicion at")
-    yield pack, port, server
+    server = ServeProcess(pack.parents[1], "expedicion")
+    yield pack, _port(server), server
     if server.proc.poll() is None:
         server.stop()
 
@@ -102,7 +53,7 @@ def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> 
 
         edit(deck, "name: Mala racha", "name: Racha aciaga")
         # How fast is measured by `make bench` (bench/live.py); here only that it appears at all.
-        assert b.wait_for(f"document.querySelector('{name}').textContent === 'Racha aciaga'", timeout=30)
+        assert b.wait_for(f"document.querySelector('{name}').textContent === 'Racha aciaga'")
         assert b.wait_for(
             "[...document.querySelectorAll('#c-mala-racha img.thumb')].every(i => i.complete && i.naturalWidth > 0)"
         )
@@ -112,7 +63,7 @@ def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> 
         edit(deck, "  value: 4\n", "  value: cuatro\n")  # invalid: a number is expected
         line = line_of(deck, "value: cuatro")
         where = f"content/expedicion/decks/artimanas.yaml:{line}:"
-        assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
+        assert b.wait_for("!document.getElementById('mz-problems').hidden")
         overlay = b.js("document.getElementById('mz-problems').textContent")
         lines = deck.read_text(encoding="utf-8").splitlines()[:line]
         card = next(x.split("id:")[1].strip() for x in reversed(lines) if x.startswith("- id:"))
@@ -122,7 +73,7 @@ def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> 
         assert status["ok"] is False and status["problems"][0]["line"] == line
 
         edit(deck, "  value: cuatro\n", "  value: 4\n")
-        assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)
+        assert b.wait_for("document.getElementById('mz-problems').hidden")
         assert b.js("document.documentElement.dataset.status") == "ok"
         assert b.errors() == []
 
@@ -139,7 +90,7 @@ def test_the_server_listens_on_loopback_only_and_stops_cleanly(served) -> None:
     with pytest.raises(OSError):  # bound to 127.0.0.1, not to every address of the machine
         socket.create_connection(("127.0.0.2", port), timeout=2).close()
     # an idle event stream is closed by the shutdown, not left hanging
-    stream = urllib.request.urlopen(f"http://127.0.0.1:{port}/events", timeout=10)
+    stream = urllib.request.urlopen(f"http://127.0.0.1:{port}/events", timeout=WAIT)
     assert stream.readline().startswith(b"event: status")
     code = server.stop(signal.SIGTERM)
     assert code == 0, "".join(server.lines)
@@ -150,7 +101,7 @@ def test_the_server_listens_on_loopback_only_and_stops_cleanly(served) -> None:
 
 def test_another_address_is_opened_only_when_asked_with_a_warning(pack_copy) -> None:
     pack = pack_copy("muestras")
-    server = Server(pack.parents[1], "muestras", "--host", "0.0.0.0", "--port", str(_free_port()))
+    server = ServeProcess(pack.parents[1], "muestras", "--host", "0.0.0.0")
     try:
         warning = server.wait_line("warning:")
         assert "anyone who can reach this machine" in warning
@@ -173,18 +124,18 @@ def test_a_pack_broken_from_the_start_shows_its_problems_then_the_gallery(pack_c
     pack = pack_copy("muestras")
     deck = pack / "decks" / "cartas.yaml"
     edit(deck, "  copies: 2\n", "  copies: dos\n")
-    port = _free_port()
-    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    server = ServeProcess(pack.parents[1], "muestras")
     try:
         server.wait_line("the page shows the last good preview")
+        port = _port(server)
         with Browser(tmp_path / "chromium-profile") as b:
             b.open(f"http://127.0.0.1:{port}/")
-            assert b.wait_for("!document.getElementById('mz-problems').hidden", timeout=5)
+            assert b.wait_for("!document.getElementById('mz-problems').hidden")
             overlay = b.js("document.getElementById('mz-problems').textContent")
             assert located(pack, "decks/cartas.yaml", "copies: dos") in overlay, overlay
             edit(deck, "  copies: dos\n", "  copies: 2\n")
-            assert b.wait_for("!!document.querySelector('#c-cofre-olvidado h3')", timeout=10)
-            assert b.wait_for("document.getElementById('mz-problems').hidden", timeout=5)
+            assert b.wait_for("!!document.querySelector('#c-cofre-olvidado h3')")
+            assert b.wait_for("document.getElementById('mz-problems').hidden")
             assert b.errors() == []
     finally:
         assert server.stop() == 0
@@ -199,10 +150,9 @@ def test_design_mode_outlines_text_boxes_trim_and_safe_area_in_the_page_only(pac
     from PIL import Image
 
     pack = pack_copy("muestras")
-    port = _free_port()
-    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    server = ServeProcess(pack.parents[1], "muestras")
     try:
-        server.wait_line("previewing muestras at")
+        port = _port(server)
         page = _get(f"http://127.0.0.1:{port}/").decode()
         assert 'id="mz-design"' in page and "applyDesign" in page
         src = re.search(r'src="(img/[^"]+)"', page)
@@ -227,7 +177,7 @@ def _exchange(port: int, data: bytes, read: bool, reset: bool) -> bytes:
     what a browser's cancelled request looks like to the server)."""
     import struct
 
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
     got = b""
     try:
         s.sendall(data)
@@ -294,10 +244,9 @@ def test_malformed_and_dropped_requests_leave_the_server_quiet_and_serving(pack_
     or dropped, the server still serving, and not one line on its terminal, let alone a traceback."""
     pack = pack_copy("muestras")
     edit(pack / "decks" / "cartas.yaml", "name: Ojo del vigía", 'name: "<script>go()</script>&<b>"')
-    port = _free_port()
-    server = Server(pack.parents[1], "muestras", "--port", str(port), "--lang", "es")
+    server = ServeProcess(pack.parents[1], "muestras", "--lang", "es")
     try:
-        server.wait_line("previewing muestras at")
+        port = _port(server)
         quiet = len(server.lines)
         page = _get(f"http://127.0.0.1:{port}/").decode()
         assert "&lt;script&gt;go()&lt;/script&gt;&amp;&lt;b&gt;" in page  # hostile text shows as text
@@ -323,10 +272,9 @@ def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_
     from cdp import Browser
 
     pack = pack_copy("muestras")
-    port = _free_port()
-    server = Server(pack.parents[1], "muestras", "--port", str(port))
+    server = ServeProcess(pack.parents[1], "muestras")
     try:
-        server.wait_line("previewing muestras at")
+        port = _port(server)
         with Browser(tmp_path / "chromium-profile") as b:
             b.open(f"http://127.0.0.1:{port}/")
             assert b.wait_for("document.documentElement.dataset.status === 'ok'")

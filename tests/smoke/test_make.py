@@ -6,13 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, wait_until
 
 from mazmorra.support.paths import templates_dir
+
+pytestmark = pytest.mark.slow  # not in the fast tier: make and real processes
 
 
 @pytest.fixture
@@ -44,11 +45,23 @@ def make(project: Path, *args: str) -> str:
     return res.stdout + res.stderr
 
 
-def touch(path: Path) -> None:
-    """Edit a file the way a person does: after the last build, not within the same clock tick
-    (file times come from the kernel's coarse clock, a few ms wide)."""
-    time.sleep(0.05)
-    path.touch()
+def after_the_build(project: Path) -> None:
+    """Wait until the file clock has moved past the newest file the last build wrote (file times come
+    from the kernel's coarse clock, a few ms wide): a file written now is newer, as a person's edit is."""
+    newest = max((p.stat().st_mtime_ns for p in (project / "output").rglob("*") if p.is_file()), default=0)
+    clock = project / ".clock"
+
+    def moved() -> bool:
+        clock.touch()
+        return clock.stat().st_mtime_ns > newest
+
+    wait_until(moved, "the file clock to pass the last build")
+
+
+def touch(project: Path, path: str) -> None:
+    """Edit a file of the project the way a person does: after the last build."""
+    after_the_build(project)
+    (project / path).touch()
 
 
 def pdfs(project: Path) -> dict[str, float]:
@@ -65,19 +78,19 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     out = make(project)
     assert "Nothing to be done" in out and pdfs(project) == first
 
-    touch(project / "content/profundidades/decks/fichas.yaml")
+    touch(project, "content/profundidades/decks/fichas.yaml")
     make(project)
     after = pdfs(project)
     changed = sorted(k for k in after if after[k] != first[k])
     assert changed == ["output/profundidades/en/fichas.pdf", "output/profundidades/es/fichas.pdf"]
 
-    touch(project / "content/profundidades/locale/en.po")
+    touch(project, "content/profundidades/locale/en.po")
     make(project)
     again = pdfs(project)
     changed = sorted(k for k in again if again[k] != after[k])
     assert changed == sorted(k for k in again if k.startswith("output/profundidades/en/"))
 
-    touch(project / "templates/chip-face.xml.j2")  # included by the chip and the bag templates
+    touch(project, "templates/chip-face.xml.j2")  # included by the chip and the bag templates
     make(project, "-j2")
     last = pdfs(project)
     changed = sorted(k for k in last if last[k] != again[k])
@@ -91,6 +104,7 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
 
 def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> None:
     make(project)
+    after_the_build(project)
     pack = project / "content/profundidades"
     (pack / "decks/fichas.yaml").rename(pack / "decks/chips.yaml")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -103,7 +117,6 @@ def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> No
         po.read_text(encoding="utf-8").replace('"deck:fichas.name"', '"deck:chips.name"'),
         encoding="utf-8",
     )
-    time.sleep(0.05)
     make(project)
     names = sorted(p.name for p in (project / "output/profundidades/es").glob("*.pdf"))
     assert "chips.pdf" in names and "fichas.pdf" not in names
@@ -116,8 +129,8 @@ def test_one_build_process_makes_every_stale_pack_and_language(project: Path) ->
     a failed build leaves its stamps stale, so the next `make` tries them again."""
     make(project)
     first = pdfs(project)
-    touch(project / "content/profundidades/decks/fichas.yaml")
-    touch(project / "content/muestras/decks/cartas.yaml")
+    touch(project, "content/profundidades/decks/fichas.yaml")
+    touch(project, "content/muestras/decks/cartas.yaml")
     out = make(project, "-j2")
     assert out.count("mazmorra build") == 1, out
     assert "build muestras profundidades  --changed-only --out output -j 2" in out
@@ -130,12 +143,12 @@ def test_one_build_process_makes_every_stale_pack_and_language(project: Path) ->
     ]
     deck = project / "content/muestras/decks/cartas.yaml"
     good = deck.read_text(encoding="utf-8")
-    time.sleep(0.05)
+    after_the_build(project)
     deck.write_text(good.replace("copies: 2", "copies: many"), encoding="utf-8")
     env = dict(os.environ, CI="1", MAZMORRA_TEMPLATES=str(project / "templates"))
     failed = subprocess.run(["make"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
     assert failed.returncode != 0 and "copies" in failed.stderr
     assert not (project / "output/.stamps/muestras/es.stamp").exists()
-    time.sleep(0.05)
+    after_the_build(project)
     deck.write_text(good, encoding="utf-8")
     assert "build muestras" in make(project) and "Nothing to be done" in make(project)

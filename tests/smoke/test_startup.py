@@ -7,7 +7,10 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import CLI_ENV, REPO
+
+pytestmark = pytest.mark.slow  # not in the fast tier: fresh interpreters
 
 HEAVY = (
     "reportlab",

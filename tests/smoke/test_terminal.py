@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # not in the fast tier: builds on a pseudo-terminal
+
 pty = pytest.importorskip("pty")
 
 

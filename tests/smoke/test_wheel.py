@@ -20,7 +20,10 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import REPO
+
+pytestmark = pytest.mark.slow  # not in the fast tier: a wheel built and installed in a new venv
 
 
 def _run(*args: str | Path, cwd: Path) -> str:

@@ -1,5 +1,5 @@
 """The one name maker (support/filenames.py) and the one CSV writer (safetext.csv_bytes), on their own:
-what the builds in render/test_hostile_names.py rely on."""
+what the builds in render/sinks/test_hostile_names.py rely on."""
 
 from __future__ import annotations
 

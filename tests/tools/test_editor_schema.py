@@ -14,6 +14,8 @@ import yaml
 from conftest import CONTENT, run_cli
 from jsonschema import Draft202012Validator
 
+pytestmark = pytest.mark.slow  # not in the fast tier: every sample file checked against its schema
+
 PACKS = sorted(p.parent.name for p in CONTENT.glob("*/pack.yaml"))
 
 

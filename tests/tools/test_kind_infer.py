@@ -38,6 +38,7 @@ def _project(tmp_path: Path, rows: list[list[object]]) -> Path:
     return pack
 
 
+@pytest.mark.slow
 def test_a_drafted_kind_validates_its_workbook_unchanged(tmp_path: Path) -> None:
     pack = _project(tmp_path, ROWS)
     res = run_cli("kinds", "infer", "content/pociones/decks/pociones.xlsx", cwd=tmp_path)
@@ -90,6 +91,7 @@ def test_infer_prints_a_csv_kind_and_never_overwrites(tmp_path: Path) -> None:
     assert "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_a_sheet_without_ids_builds_and_two_equal_names_warn(tmp_path: Path) -> None:
     pack = _project(
         tmp_path, [*ROWS, ["Poción roja", "Red Potion", 1, "fuego", "curar", "Otra.", "Another.", False, 1]]

@@ -15,6 +15,7 @@ def _fails(pack: Path, *needles: str, command: str = "build") -> str:
     return assert_build_fails(pack, *needles, command=command, existing="artimanas.pdf")
 
 
+@pytest.mark.slow
 def test_wrong_deck_size(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "size: 105", "size: 106")
@@ -45,6 +46,7 @@ def test_auxiliary_effect_of_the_wrong_type(pack_copy) -> None:
     _fails(pack, f"content/expedicion/{ART}:{line}:", "estrella-propicia", "artimana.aux-type")
 
 
+@pytest.mark.slow
 def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     pack = pack_copy("expedicion")
     long = "Durante tu prueba de sigilo " + "muy larga " * 50
@@ -64,6 +66,7 @@ def test_spanish_text_too_long_for_its_box(pack_copy) -> None:
     assert "(en)" not in text.split("text.overflow")[0].splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po_path = pack / "locale" / "en.po"
@@ -81,6 +84,7 @@ def test_english_text_too_long_points_at_the_po_line(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_missing_translation(pack_copy) -> None:
     pack = pack_copy("expedicion")
     po_path = pack / "locale" / "en.po"

@@ -176,11 +176,12 @@ class Preview:
                 return self.status  # nothing the preview shows read these files
             if self.templates is None:
                 self.templates = Templates(self.pack_dir, templates_dir())
-            if keys is not None and langs and self.viewing in langs and len(langs) > 1:  # the page's language first
-                first = self._build(decks, (self.viewing,), t0)
+            viewing = self.viewing  # read once: the page may ask for another language while the first builds
+            if keys is not None and langs and viewing in langs and len(langs) > 1:  # the page's language first
+                first = self._build(decks, (viewing,), t0)
                 if not first.ok:
                     return first
-                langs = tuple(lang for lang in langs if lang != self.viewing)
+                langs = tuple(lang for lang in langs if lang != viewing)
             return self._build(decks, langs, t0)
 
     def _build(self, decks: tuple[str, ...] | None, langs: tuple[str, ...] | None, t0: float) -> Status:

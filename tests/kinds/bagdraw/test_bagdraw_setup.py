@@ -3,12 +3,14 @@ Mazmorra»): broken copies of content/profundidades fail with the rule id at the
 
 from __future__ import annotations
 
+import pytest
 from conftest import assert_build_fails, edit, located, run_cli
 
 PACK = "profundidades"
 ENTRANCES, DEPTHS, BAG = "decks/entradas.yaml", "decks/hondonadas.yaml", "decks/bolsa.yaml"
 
 
+@pytest.mark.slow
 def test_the_sample_states_and_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy(PACK)
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -86,6 +88,7 @@ def test_depths_maps_of_the_rulebook_two_floors(pack_copy) -> None:
     assert "(map_card.floors)" in res.stderr and "a depths map has 3 floors on each side; this side has 2" in res.stderr
 
 
+@pytest.mark.slow
 def test_a_numbered_chip_face_as_a_map_feature_is_printed_beside_its_icon() -> None:
     from conftest import CONTENT, laid_out
 

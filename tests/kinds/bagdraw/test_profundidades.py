@@ -40,12 +40,14 @@ def built(built) -> Path:
     return built(PACK)
 
 
+@pytest.mark.slow
 def test_builds_every_deck_in_both_languages(built: Path) -> None:
     for lang in ("es", "en"):
         for deck in ("entradas", "hondonadas", "fichas", "bolsas"):
             assert (built / lang / f"{deck}.pdf").is_file(), f"{lang}/{deck}"
 
 
+@pytest.mark.slow
 def test_text_is_in_the_right_language(built: Path) -> None:
     es, en = pdf_text(built / "es" / "entradas.pdf"), pdf_text(built / "en" / "entradas.pdf")
     assert "Cripta del Eco" in es and "Crypt of Echoes" in en
@@ -55,12 +57,14 @@ def test_text_is_in_the_right_language(built: Path) -> None:
     assert "Starting bag" in en
 
 
+@pytest.mark.slow
 def test_fonts_are_embedded_and_subset(built: Path) -> None:
     need_tool("pdffonts")
     for pdf in sorted(built.rglob("*.pdf")):
         assert assert_fonts_embedded(pdf), f"no fonts in {pdf}"
 
 
+@pytest.mark.slow
 def test_qpdf_check_is_clean(built: Path) -> None:
     need_tool("qpdf")
     for pdf in sorted(built.rglob("*.pdf")):
@@ -321,6 +325,7 @@ def test_chip_deck_cannot_fill_every_bag(pack_copy) -> None:
     _fails(pack, located(pack, BAG, "{chip: sword/chest"), "bolsa-inicial", "bag.supply", "need 12")
 
 
+@pytest.mark.slow
 def test_playable_floor_rule_is_a_warning(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / MAPS, '"x . . coin? . ."', '"x x x coin! x x"')

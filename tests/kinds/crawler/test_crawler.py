@@ -29,6 +29,7 @@ def built(built) -> Path:
     return built(PACK)
 
 
+@pytest.mark.slow
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
     for lang in ("es", "en"):
         for deck in DECKS:
@@ -183,6 +184,7 @@ def test_each_rule_of_the_family_is_located(
     _fails(pack, located(pack, *where), message, f"({rule})")
 
 
+@pytest.mark.slow
 def test_a_sealed_space_is_a_warning_that_strict_refuses(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / TILES, "      - .    .    .    x\n      - .2   .1*", "      - x    x    x    x\n      - .2   .1*")
@@ -361,6 +363,7 @@ def test_the_enemy_die_net_has_six_faces_seven_tabs_and_its_cut_and_fold_lines()
     assert len(rows) == 4 and len(cols) == 3
 
 
+@pytest.mark.slow
 def test_new_from_cripta_starts_a_game_of_the_family(tmp_path: Path) -> None:
     import shutil
 

@@ -4,11 +4,13 @@ faulty line."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import assert_build_fails, edit, located, run_cli
 
 PACK = "cripta"
 
 
+@pytest.mark.slow
 def test_the_sample_states_and_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy(PACK)
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -84,6 +86,7 @@ def test_an_item_deck_the_market_empties(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_reference_copy_with_a_market_of_four_fails_and_custom_warns(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / "pack.yaml", "  players: 4 ", "  market: 4\n  players: 4 ")
@@ -113,6 +116,7 @@ def test_red_enemies_print_their_stun_immunity_in_both_languages() -> None:
         assert words.split()[0] not in said["rata-osario"]  # a bone-white threat: stun works on it
 
 
+@pytest.mark.slow
 def test_a_red_threat_not_immune_to_stun_warns_at_its_line(pack_copy) -> None:
     pack = pack_copy(PACK)
     edit(pack / "pack.yaml", "rank: 4, stun_immune: true}", "rank: 4}")

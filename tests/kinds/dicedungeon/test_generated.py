@@ -177,6 +177,7 @@ def test_bounds_outcomes_roles_and_loops(pack_copy) -> None:
 # ---------------------------------------------------------------- generate
 
 
+@pytest.mark.slow
 def test_generate_is_reproducible_and_the_sample_map_is_what_it_makes(pack_copy, tmp_path: Path) -> None:
     pack = pack_copy("generada")
     project = pack.parents[1]
@@ -255,6 +256,7 @@ def _checked(pack, data: dict) -> list:
     return [p for p in problems if p.severity is Severity.ERROR or p.rule == "dungeon_map.rolls"], model
 
 
+@pytest.mark.slow
 def test_200_seeds_give_valid_overlap_free_maps(sample) -> None:
     pack, tables = sample
     rules = DungeonRules()
@@ -330,6 +332,7 @@ def first_page(pdf: Path) -> str:
     return PdfReader(str(pdf)).pages[0].extract_text() or ""
 
 
+@pytest.mark.slow
 def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None:
     pack = pack_copy("generada")
     res = run_cli("build", "generada", "--deck", "mapas", cwd=pack.parents[1])
@@ -353,6 +356,7 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
     assert names[int(shown[0].group(1)) - 1] in es
 
 
+@pytest.mark.slow
 def test_rooms_caps_the_dungeon_and_the_quest_room_ends_it(sample) -> None:
     _, tables = sample
     capped = 0  # seeds where room 9 had to be the quest room

@@ -20,6 +20,8 @@ from mazmorra.kinds.dicedungeon.generator import Generator
 from mazmorra.kinds.dicedungeon.mapfile import map_entry
 from mazmorra.load import load_pack
 
+pytestmark = pytest.mark.slow  # not in the fast tier: 200 generated dungeons validated
+
 # The rulebook's tables, copied from its text ("Longitud de pasillo", "Tabla de características de
 # pasillo", "Tabla de final de pasillo", "Tabla de habitaciones", "Colocación de puertas").
 RULEBOOK = {

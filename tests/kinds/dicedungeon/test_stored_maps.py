@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import assert_build_fails, edit, located, run_cli
 
 from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
@@ -152,6 +153,7 @@ def test_a_pack_missing_a_table_the_generator_rolls(pack_copy) -> None:
 # ---------------------------------------------------------------- the reference edition (the rulebook's tables)
 
 
+@pytest.mark.slow
 def test_the_sample_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy("generada")
     res = run_cli("validate", "generada", "--strict", cwd=pack.parents[1])
@@ -173,6 +175,7 @@ def test_a_reference_copy_with_one_range_changed_fails(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_reference_copy_with_its_own_quest_threshold_fails_and_custom_warns(pack_copy) -> None:
     pack = pack_copy("generada")
     edit(pack / "pack.yaml", "    square: 25mm", "    square: 25mm\n    quest_lairs: 3")

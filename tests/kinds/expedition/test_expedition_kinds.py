@@ -43,6 +43,7 @@ def _fails(pack: Path, *needles: str) -> str:
 # ---------------------------------------------------------------- the sample builds
 
 
+@pytest.mark.slow
 def test_pack_builds_every_new_deck_in_both_languages(built_expedicion: Path) -> None:
     for lang in ("es", "en"):
         for deck in NEW_DECKS:
@@ -115,18 +116,21 @@ def test_every_new_kind_has_its_designer_doc() -> None:
 # ---------------------------------------------------------------- each rule, broken on purpose
 
 
+@pytest.mark.slow
 def test_cube_supply(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "slots: [linaje, adoracion, milicia]", "slots: [linaje, linaje, linaje]")
     _fails(pack, located_in(pack, TILES, "iii-6", "slots:"), "iii-6", "zone_tile.supply", "'linaje'")
 
 
+@pytest.mark.slow
 def test_cube_supply_declared_lower(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "riquezas: {supply: 10", "riquezas: {supply: 9")
     _fails(pack, located_in(pack, TILES, "iii-5", "slots:"), "iii-5", "zone_tile.supply", "only 9")
 
 
+@pytest.mark.slow
 def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -141,6 +145,7 @@ def test_secret_passage_letter_on_one_tile(pack_copy) -> None:
     assert located_in(pack, TILES, "i-2", "- {type: secret_passage") in text  # 'A' is now alone on i-2, at its letter
 
 
+@pytest.mark.slow
 def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -157,6 +162,7 @@ def test_secret_passage_letter_on_three_tiles(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "door, why",
     [
@@ -175,6 +181,7 @@ def test_door(pack_copy, door: str, why: str) -> None:
     _fails(pack, located_in(pack, TILES, "ii-5", door), "ii-5", "zone_tile.door", why)  # the faulty door's own line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "passages, why",
     [
@@ -190,6 +197,7 @@ def test_passages(pack_copy, passages: str, why: str) -> None:
     _fails(pack, located_in(pack, TILES, "i-3", "passages:"), "i-3", "zone_tile.passage", why)
 
 
+@pytest.mark.slow
 def test_second_initial_zone(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "- id: i-4\n  floor: 1\n", "- id: i-4\n  floor: 1\n  initial: true\n")
@@ -203,6 +211,7 @@ def test_second_initial_zone(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_no_initial_zone(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "  initial: true\n", "  number: 7\n")
@@ -215,6 +224,7 @@ def test_no_initial_zone(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_initial_zone_not_on_floor_one(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "- id: campamento\n  floor: 1\n", "- id: campamento\n  floor: 2\n")
@@ -227,6 +237,7 @@ def test_initial_zone_not_on_floor_one(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "extra, field, why",
     [
@@ -244,6 +255,7 @@ def test_initial_zone_is_safe(pack_copy, extra: str, field: str, why: str) -> No
     _fails(pack, located_in(pack, TILES, "campamento", field), "campamento", "zone_tile.initial-safe", why)
 
 
+@pytest.mark.slow
 def test_floor_size_as_declared(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -260,6 +272,7 @@ def test_floor_size_as_declared(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_tile_on_an_undeclared_floor(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / TILES, "- id: iii-6\n  floor: 3\n", "- id: iii-6\n  floor: 4\n")
@@ -273,6 +286,7 @@ def test_tile_on_an_undeclared_floor(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -289,6 +303,7 @@ def test_stairs_need_an_adjacent_floor(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     pack = pack_copy("expedicion")
     path = pack / TILES
@@ -299,6 +314,7 @@ def test_tile_with_slots_needs_an_alert_value(pack_copy) -> None:
     _fails(pack, located_in(pack, TILES, "i-3", "slots:"), "i-3", "zone_tile.alert", "no alert value")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "effect, why",
     [
@@ -314,6 +330,7 @@ def test_effect_kind_and_n(pack_copy, effect: str, why: str) -> None:
     _fails(pack, located_in(pack, TILES, "i-3", effect[:12]), "i-3", "zone_tile.effect", why)
 
 
+@pytest.mark.slow
 def test_every_becario_is_granted(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, "  grants: genealogista\n", "")
@@ -325,6 +342,7 @@ def test_every_becario_is_granted(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_every_granted_becario_is_defined(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, "  grants: genealogista\n", "  grants: astronomo\n")
@@ -364,6 +382,7 @@ def test_missing_game_settings(pack_copy) -> None:
 
 
 # The kinds' own consistency rules beyond point 2 of the issue, one break each.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rel, old, new, component, needle, rule",
     [
@@ -509,6 +528,7 @@ def _edge_point(passage: str, depth: float, shift: float = 0.0) -> tuple[float, 
     }[side]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "passages, doors, slots",
     [

@@ -111,6 +111,7 @@ def test_the_reference_edition_holds_the_rulebook_counts() -> None:
     assert all(s["source"] for s in [*ref["components"], *ref["game"]])
 
 
+@pytest.mark.slow
 def test_validate_of_the_sample_passes_without_a_warning() -> None:
     res = run_cli("validate", "expedicion")
     assert res.returncode == 0, res.stdout + res.stderr
@@ -127,6 +128,7 @@ def _trim_one_destino(pack: Path) -> None:
     edit(pack / "pack.yaml", "    size: 105\n    counts: {destino: 18,", "    size: 104\n    counts: {destino: 17,")
 
 
+@pytest.mark.slow
 def test_reference_edition_with_104_trick_cards_fails_at_the_deck_size(pack_copy) -> None:
     pack = pack_copy("expedicion")
     _trim_one_destino(pack)
@@ -136,6 +138,7 @@ def test_reference_edition_with_104_trick_cards_fails_at_the_deck_size(pack_copy
     assert "error [pack.size]" in text
 
 
+@pytest.mark.slow
 def test_custom_edition_passes_and_warns_of_each_difference(pack_copy) -> None:
     pack = pack_copy("expedicion")
     _trim_one_destino(pack)
@@ -151,6 +154,7 @@ def test_custom_edition_passes_and_warns_of_each_difference(pack_copy) -> None:
     assert len(warned) == 2 and all(p["severity"] == "warning" for p in problems)
 
 
+@pytest.mark.slow
 def test_without_an_edition_nothing_is_compared(pack_copy) -> None:
     pack = pack_copy("expedicion")
     _trim_one_destino(pack)
@@ -182,6 +186,7 @@ def test_reference_edition_enforces_the_game_settings(pack_copy) -> None:
 # ---------------------------------------------------------------- item 3: each rule, broken on purpose
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "tile, floor_line, floor",
     [("i-1", "1: {name: Los Jardines Velados", 2), ("ii-1", "2: {name: El Archivo de Ámbar", 3)],
@@ -244,6 +249,7 @@ def test_destino_main_effect_is_the_centre_value(pack_copy, old: str, new: str, 
     )
 
 
+@pytest.mark.slow
 def test_other_types_need_their_main_effect_text(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / ART, '  effect: "Gana {gain:1}. Un rival de tu zona descarta {discard:1}."\n', "  centre_value: 4\n")
@@ -281,6 +287,7 @@ def test_student_supply(pack_copy, old: str, new: str, needle: str, why: str) ->
     _fails(pack, located_in(pack, "decks/alertas.yaml", "murmullo", needle), "murmullo", "alert.students", why)
 
 
+@pytest.mark.slow
 def test_student_supply_must_be_declared(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "  students: {common: 40, omega: 5}", "")
@@ -288,12 +295,14 @@ def test_student_supply_must_be_declared(pack_copy) -> None:
     _fails(pack, f"content/expedicion/pack.yaml:{game}:", "alert.students", "declare the student figures")
 
 
+@pytest.mark.slow
 def test_each_becario_is_one_copy(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks/becarios.yaml", "  points: 4\n", "  points: 4\n  copies: 2\n")
     _fails(pack, located_in(pack, "decks/becarios.yaml", "genealogista", "copies: 2"), "genealogista", "becario.copies")
 
 
+@pytest.mark.slow
 def test_a_tile_whose_passages_meet_no_other_is_reported(pack_copy) -> None:
     """iii-3 keeps only N-left, which lines up with a south-right passage; the copy removes that
     passage from every tile that could lie beside it (floor III, and ii-1's stairs on floor II)."""
@@ -337,6 +346,7 @@ def test_passages_meet_where_the_tiles_draw_them() -> None:
             assert meets(meets(p)) == p
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "edits, where, why",
     [
@@ -371,6 +381,7 @@ def test_luck_deck_covers_every_answer(pack_copy, edits, where: str, why: str) -
     _fails(pack, located(pack, "pack.yaml", where), "luck.coverage", why)
 
 
+@pytest.mark.slow
 def test_luck_deck_covers_every_player_and_warns_when_uneven(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "decks/suerte.yaml", "suerte-16, player: amarillo", "suerte-16, player: rojo")
@@ -412,6 +423,7 @@ def test_a_letter_stands_for_a_number_counted_elsewhere() -> None:
     assert [(t.name, t.number) for t in icon_tokens("{divination:N} {draw}")] == [("divination", "N"), ("draw", None)]
 
 
+@pytest.mark.slow
 def test_curse_omega_icon_top_left_and_divination_n_printed(built_expedicion: Path) -> None:
     omega = [
         op
@@ -424,6 +436,7 @@ def test_curse_omega_icon_top_left_and_divination_n_printed(built_expedicion: Pa
         assert "None" not in text
 
 
+@pytest.mark.slow
 def test_aux_timing_icon_where_the_rulebook_allows_it(pack_copy) -> None:
     icons = [op.name for op in _faces("artimanas", "es")["silencio-de-biblioteca"][0].ops if isinstance(op, IconOp)]
     assert icons.count("reaction") == 2  # the main effect's (top right) and the auxiliary effect's
@@ -481,6 +494,7 @@ def test_the_boss_adds_several_zone_effects() -> None:
 # ---------------------------------------------------------------- item 4: the faulty item's own line
 
 
+@pytest.mark.slow
 def test_deck_size_is_reported_at_its_sizecomponent_line(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -491,12 +505,14 @@ def test_deck_size_is_reported_at_its_sizecomponent_line(pack_copy) -> None:
     _fails(pack, located(pack, "pack.yaml", "size: 14"), "deck.size", "holds 15 cards")
 
 
+@pytest.mark.slow
 def test_deck_count_is_reported_at_its_own_key(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(pack / "pack.yaml", "counts: {destino: 18, subterfugio: 18,", "counts: {destino: 18,\n      subterfugio: 19,")
     _fails(pack, located(pack, "pack.yaml", "subterfugio: 19"), "deck.counts", "'subterfugio': 18 card(s), declared 19")
 
 
+@pytest.mark.slow
 def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
     pack = pack_copy("expedicion")
     edit(
@@ -509,6 +525,7 @@ def test_unknown_icon_in_a_list_text_is_located_at_its_item(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_boss_effect_without_a_boss_card_is_located_at_the_effect(pack_copy) -> None:
     pack = pack_copy("expedicion")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")

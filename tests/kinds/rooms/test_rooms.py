@@ -34,6 +34,7 @@ def built(built) -> Path:
     return built(PACK)
 
 
+@pytest.mark.slow
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
     es = {d: pdf_text(built / "es" / f"{d}.pdf") for d in DECKS}
     en = {d: pdf_text(built / "en" / f"{d}.pdf") for d in DECKS}
@@ -274,6 +275,7 @@ def test_permanent_and_single_use_items_are_drawn_differently() -> None:
     assert not any(isinstance(o, IconOp) and o.name == "single-use" for o in permanent.ops)
 
 
+@pytest.mark.slow
 def test_new_from_engranajes_starts_a_game_of_the_family(tmp_path: Path) -> None:
     import shutil
 

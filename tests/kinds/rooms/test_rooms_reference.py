@@ -4,11 +4,13 @@ reference; a copy with one card value changed fails at its line, and `custom` on
 
 from __future__ import annotations
 
+import pytest
 from conftest import assert_build_fails, edit, located, run_cli
 
 PACK = "engranajes"
 
 
+@pytest.mark.slow
 def test_the_sample_states_and_is_the_reference_edition(pack_copy) -> None:
     pack = pack_copy(PACK)
     assert "edition: reference" in (pack / "pack.yaml").read_text(encoding="utf-8")

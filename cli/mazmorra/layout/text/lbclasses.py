@@ -1,5 +1,5 @@
 """UAX #14 line-breaking classes of the code points below LIMIT (Latin, Greek, Cyrillic, general
-punctuation, symbols…), as runs: generated from uniseg by tests/layout/test_lbclasses.py --update.
+punctuation, symbols…), as runs: generated from uniseg by tests/layout/text/test_lbclasses.py --update.
 A build whose text stays below LIMIT never imports uniseg (70 ms and 7 MB).
 """
 

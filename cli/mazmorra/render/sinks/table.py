@@ -11,7 +11,7 @@ drawing and rasterising libraries are imported by the methods that use them (tes
 
 Everything else reads the table: the command line's output options, `Outputs` (the values every
 sink reads), which sinks a build runs, the guards on their options and the meta-test
-(tests/render/test_sinks.py). A new output is its sink module, its docs section and its test.
+(tests/render/sinks/test_sinks.py). A new output is its sink module, its docs section and its test.
 """
 
 from __future__ import annotations

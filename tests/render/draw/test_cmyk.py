@@ -16,6 +16,8 @@ from pypdf.generic import ContentStream
 
 from mazmorra.printers.cmyk import ink
 
+pytestmark = pytest.mark.slow  # not in the fast tier: CMYK builds, Ghostscript's ink measure
+
 RGB_OPS = {b"rg", b"RG"}
 DECKS = ("-d", "artimanas", "-d", "fichas", "-d", "losetas", "--lang", "en")
 
@@ -205,7 +207,7 @@ def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ig
     (pack / "printers" / "x4.yaml").write_text("name: X-4 shop\nextends: drivethrucards\npdf: PDF/X-4\n", "utf-8")
     (pack / "images").mkdir()
     (pack / "images" / "badge.svg").write_bytes(
-        (Path(__file__).parents[1] / "layout" / "drawing" / "badge.svg").read_bytes()
+        (Path(__file__).parents[2] / "layout" / "elements" / "drawing" / "badge.svg").read_bytes()
     )
     (pack / "templates").mkdir()
     card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")

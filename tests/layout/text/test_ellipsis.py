@@ -71,7 +71,7 @@ def test_a_build_prints_the_cut_text_and_warns_where_it_is(tmp_path) -> None:
     """Squib's intro pack with its power line squeezed: the build succeeds, the PDF reads "…" and
     the warning names the sheet cell, the component and the words lost."""
     pack = tmp_path / "intro"
-    shutil.copytree(Path(__file__).resolve().parent / "squib" / "intro", pack)
+    shutil.copytree(Path(__file__).resolve().parents[1] / "squib" / "intro", pack)
     template = pack / "templates" / "persona.xml.j2"
     xml = template.read_text(encoding="utf-8")
     power = 'w="{{ px(825) }}" h="{{ px(70) }}" size="12"'

@@ -178,6 +178,7 @@ def test_on_a_round_face_the_safe_area_is_a_circle() -> None:
 # ---------------------------------------------------------------- the samples, as built
 
 
+@pytest.mark.slow
 def test_every_sample_validates_strictly_with_no_print_problem() -> None:
     res = run_cli("validate", "--strict")
     assert res.returncode == 0, res.stderr
@@ -210,6 +211,7 @@ def _names(pack: str, lang: str) -> set[str]:
     return words
 
 
+@pytest.mark.slow
 def test_no_sample_pdf_draws_text_under_5_5_pt_or_hyphenates_a_title(built_samples: dict[str, Path]) -> None:
     lang_dirs = [p for pack in SAMPLES for p in sorted(built_samples[pack].glob("[!.]*")) if p.is_dir()]
     assert len(lang_dirs) == 2 * len(SAMPLES) + 1  # every sample in es and en, grimorio in French too

@@ -1,7 +1,7 @@
 """The UAX #14 class table shipped for the first 12,288 code points (layout/text/lbclasses.py) says what
 uniseg says of every one of them, so a Latin, Greek or Cyrillic build need not import uniseg.
 
-Refresh the table after upgrading uniseg: `python tests/layout/test_lbclasses.py --update`.
+Refresh the table after upgrading uniseg: `python tests/layout/text/test_lbclasses.py --update`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _source(runs: list[tuple[int, str]]) -> str:
     names = " ".join(cls for _, cls in runs)
     return (
         '"""UAX #14 line-breaking classes of the code points below LIMIT (Latin, Greek, Cyrillic, general\n'
-        "punctuation, symbols…), as runs: generated from uniseg by tests/layout/test_lbclasses.py --update.\n"
+        "punctuation, symbols…), as runs: generated from uniseg by tests/layout/text/test_lbclasses.py --update.\n"
         "A build whose text stays below LIMIT never imports uniseg (70 ms and 7 MB).\n"
         '"""\n\n'
         "from __future__ import annotations\n\n"
@@ -55,7 +55,9 @@ def test_the_table_agrees_with_uniseg_at_every_code_point() -> None:
 
 
 def test_the_table_is_what_the_generator_writes() -> None:
-    assert TABLE.read_text(encoding="utf-8") == _source(_runs()), "run: python tests/layout/test_lbclasses.py --update"
+    assert TABLE.read_text(encoding="utf-8") == _source(_runs()), (
+        "run: python tests/layout/text/test_lbclasses.py --update"
+    )
 
 
 def test_classes_above_the_table_still_come_from_uniseg() -> None:

@@ -4,10 +4,12 @@ it is usable from the keyboard alone; its texts follow the language switch."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+import pytest
 from conftest import TESTS, need_tool, run_cli
+
+pytestmark = pytest.mark.slow  # not in the fast tier: headless Chromium
 
 AXE = TESTS / "vendor" / "axe-core" / "axe.min.js"
 
@@ -82,12 +84,11 @@ def test_the_gallery_is_accessible_and_usable_from_the_keyboard(pack_copy, tmp_p
         _key(b, "Tab", 9)
         assert b.js("document.activeElement.className") == "close"  # the focus stays in the dialog
         _key(b, "Escape", 27)
-        assert b.js("document.getElementById('zoom').hidden") is True
+        assert b.wait_for("document.getElementById('zoom').hidden")
         assert b.js("document.activeElement.querySelector('img').alt") == opener
         # Space opens it too, and its Close button (Enter) closes it.
         _key(b, " ", 32, " ")
         assert b.wait_for("!document.getElementById('zoom').hidden")
         _key(b, "Enter", 13, "\r")
-        time.sleep(0.1)
-        assert b.js("document.getElementById('zoom').hidden") is True
+        assert b.wait_for("document.getElementById('zoom').hidden")
         assert b.errors() == []

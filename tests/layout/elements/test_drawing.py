@@ -21,7 +21,7 @@ from mazmorra.render.raster import Rasteriser, dpi_frame
 from mazmorra.support.paths import templates_dir
 
 HERE = Path(__file__).resolve().parent
-DOCS = HERE.parents[1] / "docs" / "templates.md"
+DOCS = HERE.parents[2] / "docs" / "templates.md"
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
 
 
@@ -85,6 +85,7 @@ def test_bad_path_data_is_said_in_words(d: str, words: str) -> None:
         _face(f'<path d="{d}" fill="#000"/>')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "shape",
     [

@@ -13,6 +13,8 @@ from pypdf import PdfReader
 
 from mazmorra import printers
 
+pytestmark = pytest.mark.slow  # not in the fast tier: a build per printer profile
+
 MM = 72 / 25.4  # pt per mm
 IN = 25.4  # mm per inch
 DECKS = ("-d", "artimanas", "-d", "fichas", "--lang", "en")

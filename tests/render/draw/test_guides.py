@@ -13,6 +13,8 @@ from mazmorra.layout.printcheck.contrast import luminance
 from mazmorra.load import load_pack
 from mazmorra.render.impose import ImposeOptions, impose
 
+pytestmark = pytest.mark.slow  # not in the fast tier: sheets rendered to pixels
+
 DPI = 300
 
 

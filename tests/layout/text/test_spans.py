@@ -115,7 +115,7 @@ def test_a_font_family_with_a_space_in_a_span(tmp_path) -> None:
     from pypdf import PdfReader
 
     pack = tmp_path / "intro"
-    shutil.copytree(Path(__file__).resolve().parent / "squib" / "intro", pack)
+    shutil.copytree(Path(__file__).resolve().parents[1] / "squib" / "intro", pack)
     font = TTFont(pack / "fonts" / "Caladea-Regular.ttf")
     for rec in font["name"].names:
         if rec.nameID in (1, 4, 16):

@@ -65,6 +65,7 @@ def rules_lines(pdf: Path) -> list[str]:
     return ["".join(t for _, t in sorted(row)) for _, row in sorted(rows.items(), reverse=True)]
 
 
+@pytest.mark.slow
 def test_the_pack_builds_in_three_languages(out: Path) -> None:
     for lang in ("es", "en", "ja"):
         assert (out / lang / "hallazgos.pdf").stat().st_size > 0

@@ -11,6 +11,8 @@ from pypdf import PdfReader
 
 from mazmorra.render.impose import ImposeOptions, crop_marks, plan, plan_fronts
 
+pytestmark = pytest.mark.slow  # not in the fast tier: home-printing builds rendered to pixels
+
 DPI = 150
 CURSES = [(63.0, 88.0)] * 15  # expedicion/maldiciones: 15 poker curses, 3 mm bleed
 BLEED = 3.0

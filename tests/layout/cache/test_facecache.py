@@ -42,6 +42,7 @@ def here(pack_copy, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped
     return make
 
 
+@pytest.mark.slow
 def test_nothing_changed_lays_out_nothing_and_one_edit_exactly_that_cards_faces(here) -> None:  # type: ignore[no-untyped-def]
     pack = here()
     first = _build(pack)
@@ -57,6 +58,7 @@ def test_nothing_changed_lays_out_nothing_and_one_edit_exactly_that_cards_faces(
     assert res.returncode == 0 and "8 faces (0 laid out, the others from the face cache)" in res.stderr
 
 
+@pytest.mark.slow
 def test_a_face_that_reads_another_component_is_laid_out_again_when_that_one_changes(here) -> None:  # type: ignore[no-untyped-def]
     pack = here("cripta")  # an enemy die prints the enemies on its faces: components.get(id) in its template
     _build(pack, "es")
@@ -65,6 +67,7 @@ def test_a_face_that_reads_another_component_is_laid_out_again_when_that_one_cha
     assert {face.split("/")[1] for face in laid} == {"rata-osario", "dado-cripta"}, laid  # not dado-hondo
 
 
+@pytest.mark.slow
 def test_outputs_are_byte_identical_with_and_without_the_cache(here) -> None:  # type: ignore[no-untyped-def]
     pack = here("cripta")
     cold = _build(pack, out="cold")
@@ -201,6 +204,7 @@ def test_a_stored_value_of_the_wrong_shape_is_a_miss(tmp_path: Path) -> None:
     assert again == (face, [], None, False)
 
 
+@pytest.mark.slow
 def test_every_face_of_a_sample_round_trips_through_the_tuple_encoding() -> None:
     from conftest import CONTENT
 

@@ -97,6 +97,7 @@ def cut(tmp_path_factory) -> Path:
     return out / "expedicion" / "en" / "cut"  # a folder per deck
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", ["fichas", "maldiciones"])
 def test_svg_cut_paths_coincide_with_the_trim_on_the_pdf_page(cut: Path, deck: str) -> None:
     reader = PdfReader(str(cut / deck / f"{deck}.pdf"))

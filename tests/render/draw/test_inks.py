@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import CONTENT, need_tool, pdf_text, render_png, run_cli
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from mazmorra.load import load_pack
 from mazmorra.render.impose import ImposeOptions, impose
+
+pytestmark = pytest.mark.slow  # not in the fast tier: whole builds in three ink modes
 
 COLOUR_OPERATORS = {b"rg", b"RG", b"k", b"K", b"sc", b"SC", b"scn", b"SCN", b"cs", b"CS"}
 

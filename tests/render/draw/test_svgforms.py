@@ -24,6 +24,7 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return calls_of(monkeypatch, svgforms, "load_svg", lambda path: path)  # type: ignore[return-value]
 
 
+@pytest.mark.slow
 def test_a_second_build_parses_no_svg_and_writes_the_same_bytes(
     pack_copy, monkeypatch: pytest.MonkeyPatch, parsed: list[Path]
 ) -> None:  # type: ignore[no-untyped-def]

@@ -42,6 +42,7 @@ def test_a_tie_keeps_portrait() -> None:
     assert page.size == PAGE_SIZES_MM["a4"]
 
 
+@pytest.mark.slow
 def test_expedition_deck_on_letter_takes_at_most_36_landscape_pages(built) -> None:
     pdf = built("expedicion", "--lang", "en", "--page", "letter") / "en" / "artimanas.pdf"
     pages = _pages(pdf)
@@ -49,6 +50,7 @@ def test_expedition_deck_on_letter_takes_at_most_36_landscape_pages(built) -> No
     assert all(_landscape(size, "letter") for size in pages)
 
 
+@pytest.mark.slow
 def test_duplex_fronts_and_backs_pages_share_the_chosen_orientation(built) -> None:
     sizes = _pages(built("expedicion", "--lang", "en", "--page", "letter") / "en" / "maldiciones.pdf")
     assert len({(round(w), round(h)) for w, h in sizes}) == 1
@@ -60,6 +62,7 @@ def _curses(project: Path, *options: str) -> list[tuple[float, float]]:
     return _pages(project / "output" / "expedicion" / "en" / "maldiciones.pdf")
 
 
+@pytest.mark.slow
 def test_pack_deck_and_command_line_choose_the_orientation_in_that_order(pack_copy) -> None:
     pack = pack_copy("expedicion")
     project = pack.parents[1]

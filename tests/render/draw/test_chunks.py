@@ -14,15 +14,15 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import calls_of, have, run_cli
+from conftest import calls_of, have, run_cli, wait_until
 from pypdf import PdfReader
 
 # Tests of other modules that build their own output, run again in this module with one page a
 # chunk (the autouse fixture below): duplex flips, the back offset, gutters and crop marks, fold
 # and glue, a PDF/X sheets profile, a poster's tiles assembled back into the map.
-from render.test_cmyk import test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk  # noqa: F401
-from render.test_posters import test_a4_pages_assembled_by_their_coordinates_give_back_the_map  # noqa: F401
-from render.test_printing import (  # noqa: F401
+from render.draw.test_cmyk import test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk  # noqa: F401
+from render.impose.test_posters import test_a4_pages_assembled_by_their_coordinates_give_back_the_map  # noqa: F401
+from render.impose.test_printing import (  # noqa: F401
     build,
     test_back_offset_moves_backs_by_the_given_millimetres,
     test_fold_page_has_each_back_opposite_its_front,
@@ -33,6 +33,10 @@ from render.test_printing import (  # noqa: F401
 
 from mazmorra.render.draw.chunkmerge import retagged
 from mazmorra.render.draw.chunks import chunk_pages
+
+pytestmark = (
+    pytest.mark.slow
+)  # not in the fast tier: documents drawn twice (whole and in chunks), pages rendered to pixels
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -231,7 +235,6 @@ def test_a_damaged_chunk_entry_is_drawn_again_never_used(pack_copy) -> None:
 def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None:
     import os
     import sys
-    import time
 
     from mazmorra.layout.cache.facecache import FaceCache
 
@@ -240,9 +243,12 @@ def test_a_build_killed_mid_chunk_leaves_nothing_half_written(pack_copy) -> None
     env = dict(os.environ, CI="1", MAZMORRA_JOBS="1", MAZMORRA_STOP_AT="chunk", MAZMORRA_CHUNK_PAGES="4")
     cmd = [sys.executable, "-m", "mazmorra", "build", "expedicion", "-d", "artimanas", "--lang", "es"]
     proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stopped() -> bool:  # it has stopped itself (SIGSTOP) at its first chunk: its state in /proc is T
+        return Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
     try:
-        while proc.poll() is None and Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
-            time.sleep(0.02)
+        wait_until(lambda: proc.poll() is not None or stopped(), "the build to stop at its first chunk")
         assert proc.poll() is None, "the build ended before its first chunk was written"
     finally:
         proc.kill()

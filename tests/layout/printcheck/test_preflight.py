@@ -7,12 +7,15 @@ import io
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from conftest import line_of, run_cli
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra.assets import fonts
 from mazmorra.render.draw import pdfx
 from mazmorra.support.paths import templates_dir
+
+pytestmark = pytest.mark.slow  # not in the fast tier: print-shop builds of sample copies
 
 PANEL = '<rect x="8" y="30" w="20" h="12" fill="#030000"/>'  # a rich black: C, M, Y and K all heavy
 

@@ -16,7 +16,7 @@ from mazmorra.layout.text.segment import ICON, SPACE
 from mazmorra.model.cardtext import TOKEN, TextPart, parse_token
 from mazmorra.model.units import PT_PER_MM
 
-KANJI = Path(__file__).resolve().parents[1] / "packs" / "kanji"
+KANJI = Path(__file__).resolve().parents[2] / "packs" / "kanji"
 JA = "通路の奥で眠る竜を起こさずに宝箱を開けられたら勝利する。"  # 28 characters
 CLOSING = "、。」）！？ゃゅょっー"  # no line starts with one (kinsoku)
 
@@ -254,6 +254,7 @@ def test_a_space_where_uax14_allows_no_break_is_held(text: str, lang: str) -> No
         assert not any(line[-1] in "¿¡(«" for line in got), (width_mm, got)
 
 
+@pytest.mark.slow
 def test_held_spaces_agree_with_uniseg_on_the_sample_texts() -> None:
     """segment.held asks UAX #14's rules that reach across a space one character at a time (fast);
     uniseg's whole algorithm, run on each sample text with punctuation beside a space, agrees at
@@ -267,7 +268,7 @@ def test_held_spaces_agree_with_uniseg_on_the_sample_texts() -> None:
     texts = sorted(
         {
             t
-            for po in Path(__file__).resolve().parents[2].glob("content/*/locale/*.po")
+            for po in Path(__file__).resolve().parents[3].glob("content/*/locale/*.po")
             for e in polib.pofile(str(po))
             for t in (e.msgid, e.msgstr)
             if "\n" not in t and "[" not in t and "*" not in t and re.search(r"[^\w\s{}] | [^\w\s{}]", t)

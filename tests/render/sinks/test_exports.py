@@ -16,6 +16,8 @@ from mazmorra.contracts import Face, RectOp
 from mazmorra.render.raster import PROFILES, Rasteriser, dpi_frame, fits_profile, profile_frame
 from mazmorra.render.sinks.tts import MAX_CARDS, grid
 
+pytestmark = pytest.mark.slow  # not in the fast tier: PNG, TTS and gallery exports of whole packs
+
 CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0  # muestras: poker cards, 3 mm bleed
 
 

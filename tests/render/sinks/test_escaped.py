@@ -54,6 +54,7 @@ def test_tts_text_and_file_stems() -> None:
     assert safe_name("..") == "file" and safe_name("con") == "_con" and safe_name("Nul.txt") == "_Nul.txt"
 
 
+@pytest.mark.slow
 def test_hostile_text_is_inert_in_csv_gallery_and_tts(pack_copy, tmp_path: Path) -> None:
     pack = pack_copy("muestras")
     deck = pack / "decks" / "cartas.yaml"

@@ -129,6 +129,7 @@ def test_a_text_box_draws_its_own_rounded_frame() -> None:
     assert next(op for op in face.ops if isinstance(op, TextOp)).x == pytest.approx(3.0)
 
 
+@pytest.mark.slow
 def test_a_glyph_the_pack_font_lacks_is_a_located_problem(pack_copy) -> None:
     pack = pack_copy("grimorio")
     edit(pack / "decks" / "criaturas.csv", "**Vuela.**", "**Vuela** 中.")
@@ -141,6 +142,7 @@ def test_a_glyph_the_pack_font_lacks_is_a_located_problem(pack_copy) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_pack_font_is_embedded_and_subset(tmp_path: Path) -> None:
     need_tool("pdffonts")
     res = run_cli("build", "grimorio", "--lang", "en", "--out", str(tmp_path))
@@ -151,6 +153,7 @@ def test_the_pack_font_is_embedded_and_subset(tmp_path: Path) -> None:
     assert names >= {"Caladea-Regular", "Caladea-Bold", "Caladea-Italic"}
 
 
+@pytest.mark.slow
 def test_an_unknown_font_names_the_pack_fonts(pack_copy) -> None:
     pack = pack_copy("grimorio")
     edit(
@@ -162,6 +165,7 @@ def test_an_unknown_font_names_the_pack_fonts(pack_copy) -> None:
     assert res.returncode == 1 and "unknown font; did you mean 'Caladea-bold'?" in res.stderr, res.stderr
 
 
+@pytest.mark.slow
 def test_an_opentype_font_with_postscript_outlines_is_embedded(pack_copy, tmp_path: Path) -> None:
     """ReportLab embeds TrueType outlines only: a CFF-outline .otf is converted on loading (the
     family here is URW's C059, installed with Ghostscript)."""

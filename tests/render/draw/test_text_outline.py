@@ -3,6 +3,8 @@ dash on text) breaks into many pieces of ink where a solid one is one piece per 
 
 from __future__ import annotations
 
+import pytest
+
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import TextOp
 from mazmorra.layout.elements.attrs import FaceContext
@@ -38,6 +40,7 @@ def _pieces(xml: str) -> int:
 TEXT = '<text x="2" y="10" w="36" h="20" size="40" font="sans-bold" color="#ffffff" outline="#000000" outline-width="0.3"{}>IO</text>'
 
 
+@pytest.mark.slow
 def test_a_dashed_outline_breaks_into_pieces() -> None:
     solid = _pieces(TEXT.format(""))
     dashed = _pieces(TEXT.format(' outline-dash="1 1"'))

@@ -33,6 +33,7 @@ def _validate(pack) -> str:
     return res.stdout + res.stderr
 
 
+@pytest.mark.slow
 def test_expedition_cubes_without_their_symbols_are_reported_at_their_colour(pack_copy) -> None:
     pack = pack_copy("expedicion")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -47,6 +48,7 @@ def test_expedition_cubes_without_their_symbols_are_reported_at_their_colour(pac
     assert res.returncode == 1 and "print.colour-only" in res.stdout + res.stderr
 
 
+@pytest.mark.slow
 def test_rooms_player_colours_without_their_symbols_are_reported_at_the_colour_field(pack_copy) -> None:
     pack = pack_copy("engranajes")
     text = (pack / "pack.yaml").read_text(encoding="utf-8")
@@ -59,6 +61,7 @@ def test_rooms_player_colours_without_their_symbols_are_reported_at_the_colour_f
     assert out.count("print.colour-only") < 40  # once per way of differing, not once per card
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack", ["expedicion", "engranajes"])
 def test_the_samples_tell_cubes_and_players_apart_without_colour(pack: str) -> None:
     res = run_cli("validate", pack, "--strict")

@@ -22,6 +22,8 @@ from mazmorra.render.sinks.sink import Sink
 from mazmorra.support.filenames import RESERVED
 from mazmorra.support.safetext import FORMULA_STARTS
 
+pytestmark = pytest.mark.slow  # not in the fast tier: the hostile pack built by every sink and printer layout
+
 CMD = "=cmd|' /C calc'!A0"
 CLIMB = "..\\..\\x"
 CR = "a\rb"

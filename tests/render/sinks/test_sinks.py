@@ -234,13 +234,14 @@ def counted(tmp_path_factory) -> dict[str, int]:
         for what, args in runs.items():
             log.write_text("", encoding="utf-8")
             # Without the face cache, which would hand each build the faces the one before laid out
-            # (tests/layout/test_facecache.py): what is counted is one build's own work.
+            # (tests/layout/cache/test_facecache.py): what is counted is one build's own work.
             res = run_cli(*args, cwd=project, env={"MAZMORRA_FACE_CACHE": "0"})
             assert res.returncode == 0, res.stdout + res.stderr
             seen[what] = len(log.read_text(encoding="utf-8").splitlines())
     return seen
 
 
+@pytest.mark.slow
 def test_each_face_is_laid_out_once_whatever_the_sinks_and_jobs(counted: dict[str, int]) -> None:
     assert counted["validate"] >= 6  # 3 components × 2 languages, and the deck's back
     assert set(counted.values()) == {counted["validate"]}, counted
