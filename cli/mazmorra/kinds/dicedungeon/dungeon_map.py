@@ -323,6 +323,8 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     threshold (2 lairs or 8 rooms in the rulebook): one rolled earlier is a lair."""
     rules = dungeon_rules(pack)
     for comp, m in of(deck.components, DungeonMap):
+        if not m.rolls:  # drawn by the GM beforehand: the random procedure's rule does not bind it
+            continue
         rooms = lairs = quests = 0
         for i, a in enumerate(m.areas):
             if a.type == "quest":
