@@ -168,7 +168,10 @@ class DiceTable(ComponentModel):
             return field
         have, wanted = _totals(self.ranges), _totals(want)
         first = next((t for t in sorted(set(have) | set(wanted)) if have.get(t) != wanted.get(t)), None)
-        row = self.row_for(first) if first is not None else None
+        if first is None:
+            return "rows"
+        row = self.row_for(first)  # the row that says otherwise, else the one the missing total follows
+        row = row if row is not None else self.row_for(first - 1)
         return f"rows.{row}" if row is not None else "rows"
 
     def printed(self) -> list[tuple[str, str, str]]:

@@ -25,7 +25,7 @@ from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice import parse_dice
 from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
 from mazmorra.kinds.dicedungeon.pieces import RIM, Dungeon, PlacedPiece, Way, ahead, far
-from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, Opening, Rect, Square
+from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, Opening, Rect, Square, side_of
 from mazmorra.kinds.dicedungeon.steps import (
     DOORS,
     END_PIECE,
@@ -133,6 +133,10 @@ class Generator:
         special = length == "special"
         made: list[PlacedPiece] = []
         long, width = self.rules.section
+        if via == "door" and self.rules.door > width:  # no section takes the door whole: nothing behind it
+            self.note(first, "blocked-narrower-than-the-door")
+            self.map.notes.append(f"a corridor behind a door of area {src} would be narrower than the door")
+            return
         opening, parent, link = Opening(way.opening.at, heading, width), src, via
         for _ in range(sections(length)):
             rect = ahead(opening, long, width)
@@ -202,7 +206,7 @@ class Generator:
         die = parse_dice(self.rules.search_die)
         tries = 0
         for area in reversed(self.map.areas):
-            if not door_sides(area.type, area.rect.w > area.rect.h) or area.type == "special-corridor":
+            if not door_sides(area.type, self.long_x(area)) or area.type == "special-corridor":
                 continue
             for side in self.door_walls(area):
                 slots = [o for o in self.door_slots(area.rect, side) if self.opens_onto(o) == "free"]
@@ -224,9 +228,16 @@ class Generator:
     def door_walls(self, area: PlacedPiece) -> list[str]:
         """The walls of an area that may still take a door: a corridor's long walls, a room's walls,
         each without a door of its own yet (one door a wall)."""
-        sides = list(door_sides(area.type, area.rect.w > area.rect.h))
+        sides = list(door_sides(area.type, self.long_x(area)))
         taken = {o.side for o, _, _ in self.map.doors if self.owner.get(o.at) == area.n}
         return [side for side in sides if side not in taken and not self.entered_by(area, side)]
+
+    def long_x(self, area: PlacedPiece) -> bool:
+        """A corridor section's long walls run west to east: it was walked into eastwards or westwards
+        (a square section's too), or, with no way in known, it is wider than tall."""
+        parent = self.map.areas[area.joins - 1] if area.joins is not None else None
+        heading = side_of(parent.rect, area.rect) if parent is not None else None
+        return heading in ("e", "w") if heading is not None else area.rect.w > area.rect.h
 
     def entered_by(self, area: PlacedPiece, side: str) -> bool:
         """A room's wall its entry door stands on (one door a wall counts it)."""

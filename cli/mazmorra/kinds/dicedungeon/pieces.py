@@ -90,7 +90,10 @@ class Dungeon:
             "door_width": self.rules.door,
             "areas": areas,
             "doors": doors,
-            "exits": [{"at": at(o.at), "side": o.side} for o in self.exits],
+            "exits": [
+                {"at": at(o.at), "side": o.side} | ({"width": o.width} if o.width != self.rules.door else {})
+                for o in self.exits
+            ],
             "rolls": self.rolls,
         }
 

@@ -16,7 +16,7 @@ from mazmorra.errors import Problem
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
 from mazmorra.kinds.dicedungeon.dungeon_map import Area, DungeonMap, Roll
-from mazmorra.kinds.dicedungeon.plan import BACK, Opening, Rect
+from mazmorra.kinds.dicedungeon.plan import BACK, Opening, Rect, side_of
 from mazmorra.kinds.dicedungeon.steps import (
     CORRIDORS,
     DOORS,
@@ -38,19 +38,6 @@ from mazmorra.model.content import Component
 SIDE = {"n": "north", "e": "east", "s": "south", "w": "west"}
 TURN = {"x-junction": "an X junction", "t-junction": "a T junction", "turn-left": "a left turn"}
 TURN |= {"turn-right": "a right turn", "stairs-down": "stairs down", "stairs-up": "stairs up", "dead-end": "a dead end"}
-
-
-def side_of(a: Rect, b: Rect) -> str | None:
-    """The side of `a` that `b` lies against (None when they do not touch side by side)."""
-    if a.x + a.w == b.x and a.y < b.y + b.h and b.y < a.y + a.h:
-        return "e"
-    if b.x + b.w == a.x and a.y < b.y + b.h and b.y < a.y + a.h:
-        return "w"
-    if a.y + a.h == b.y and a.x < b.x + b.w and b.x < a.x + a.w:
-        return "s"
-    if b.y + b.h == a.y and a.x < b.x + b.w and b.x < a.x + a.w:
-        return "n"
-    return None
 
 
 def in_line(a: Rect, b: Rect, heading: str | None) -> bool:
@@ -290,7 +277,7 @@ class Replay:
                     where = f"on its {SIDE.get(side or '', 'far')} side" + (", straight on" if side == heading else "")
                     yield self.at_area("dungeon_map.ways", a, f"leaves area {piece.n} {where}; {said}")
         for j, e in enumerate(self.m.exits):
-            if self.m.owner.get(e.at) == piece.n and e.side not in allowed:
+            if self.m.owner.get(e.at) == piece.n and e.side not in allowed:  # its first square stands in the piece
                 yield self.problem(
                     "dungeon_map.ways",
                     f"exits.{j}",
@@ -473,8 +460,10 @@ class Replay:
     def door_sides(self, area: Area) -> tuple[str, ...]:
         """The walls of `area` a door may stand on (the far wall of a dead end too)."""
         c = self.made.corridor_of.get(area.n)
-        closes = c is not None and c.end == "dead-end" and c.sections[-1] is area
-        return door_sides(area.type, area.size[0] > area.size[1], c.heading if closes and c is not None else None)
+        if c is None or c.heading is None:
+            return door_sides(area.type, area.size[0] > area.size[1])
+        closes = c.end == "dead-end" and c.sections[-1] is area
+        return door_sides(area.type, c.heading in ("e", "w"), c.heading if closes else None)
 
     def opened_through(self, area: Area, behind: list[int | None]) -> bool:
         """The area behind a door is the one revealed through it (reached from the door's area by a door)."""
@@ -528,9 +517,13 @@ class Replay:
                 yield self.at_door("dungeon_map.door-count", doors[0], f"stands on area {n}, where no roll gave a door")
         found = [i for i, r in enumerate(m.rolls) if self.kind_of(r) == "search" and r.outcome == "found"]
         searched = [j for j, d in enumerate(m.doors) if d.searched]
-        for i in found[len(searched) :]:
+        taken_back = sum(1 for d in dropped if found and d >= found[0])  # a door found, nothing fit behind it
+        if len(found) - len(searched) > taken_back:
             yield self.at_roll(
-                "dungeon_map.search", i, "it found a secret door, but no door is marked `searched: true`"
+                "dungeon_map.search",
+                found[-1],
+                f"{len(found)} searches found a secret door, {len(searched)} door(s) are marked `searched: true` and "
+                f"{taken_back} were taken back",
             )
         for j in searched[len(found) :]:
             yield self.at_door("dungeon_map.search", j, "is marked searched, but no search roll found it")
