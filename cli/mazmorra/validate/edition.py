@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import Field, ValidationError, model_validator
 
+from mazmorra import kinds
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.model.content import Deck, Family, Pack, Strict
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml
@@ -103,10 +104,22 @@ class Compared(Protocol):
     def printed(self) -> list[tuple[str, str, str]]: ...
 
 
+class Require(Strict):
+    """A component the rulebook's setup needs, whatever decks the pack declares: its absence is reported
+    with the family's rule for it (an error under `edition: reference`, a warning under `custom`)."""
+
+    rule: str = Field(pattern=r"^[a-z_]+\.[a-z-]+$", description="the rule id reported, the family's rule for it")
+    what: str = Field(min_length=1, description="what the rulebook calls them (English)")
+    kinds: list[str] = Field(min_length=1, description="kinds that are one (or extend one)")
+    where: dict[str, str] = Field(default_factory=dict, description="field -> value the component has")
+    source: str = Field(min_length=1, description="the rulebook passage")
+
+
 class Reference(Strict):
     """A family's reference edition."""
 
     edition: str = Field(min_length=1, description="the rulebook it comes from")
+    requires: list[Require] = Field(default_factory=list)
     components: list[Count] = Field(default_factory=list)
     matches: list[Match] = Field(default_factory=list)
     game: list[Setting] = Field(default_factory=list)
@@ -150,13 +163,37 @@ def edition_problems(pack: Pack) -> list[Problem]:
     prefix = "" if mode == "reference" else "differs from the reference edition: "
     out = []
     for _family, ref in refs:
-        found = [*_count_differences(pack, ref), *_match_differences(pack, ref), *_setting_differences(pack, ref)]
+        found = [
+            *_missing(pack, ref),
+            *_count_differences(pack, ref),
+            *_match_differences(pack, ref),
+            *_setting_differences(pack, ref),
+        ]
         for rule, message, loc, field in found:
             out.append(Problem(rule, prefix + message, loc, "pack", field, severity))
     return out
 
 
 Difference = tuple[str, str, Loc, str]  # rule id, message, where, field
+
+
+def _missing(pack: Pack, ref: Reference) -> Iterator[Difference]:
+    """What the rulebook's setup needs and no deck of the pack holds, at pack.yaml's `decks:` line."""
+    for req in ref.requires:
+        models = [k.model for name in req.kinds if (k := kinds.get(name)) is not None]
+        held = any(
+            isinstance(c.data, tuple(models)) and all(str(getattr(c.data, f, None)) == v for f, v in req.where.items())
+            for c in pack.components()
+        )
+        if not held:
+            picked = "".join(f" with {f} {v}" for f, v in req.where.items())
+            yield (
+                req.rule,
+                f"no {req.what} (kind {' or '.join(req.kinds)}{picked}): the rulebook's setup needs them "
+                f"({req.source}); add a deck of kind {req.kinds[0]}",
+                pack.field_locs.get("decks", pack.loc),
+                "decks",
+            )
 
 
 def _count_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:

@@ -42,9 +42,14 @@ class CrawlerSettings(Strict):
     @field_validator("threats")
     @classmethod
     def _ranks_differ(cls, threats: dict[str, Threat]) -> dict[str, Threat]:
-        ranks = [t.rank for t in threats.values()]
-        if len(set(ranks)) != len(ranks):
-            raise ValueError("two threats share a rank; each rank sets when its enemies act, so they differ")
+        by_rank: dict[int, list[str]] = {}
+        for name, threat in threats.items():
+            by_rank.setdefault(threat.rank, []).append(name)
+        for rank, names in sorted(by_rank.items()):
+            if len(names) > 1:
+                raise ValueError(
+                    f"threats {' and '.join(names)} share rank {rank}; each rank sets when its enemies act, so they differ"
+                )
         return threats
 
 
