@@ -104,7 +104,7 @@ class Compared(Protocol):
     def printed(self) -> list[tuple[str, str, str]]: ...
 
 
-class Require(Strict):
+class Needed(Strict):
     """A component the rulebook's setup needs, whatever decks the pack declares: its absence is reported
     with the family's rule for it (an error under `edition: reference`, a warning under `custom`)."""
 
@@ -119,7 +119,7 @@ class Reference(Strict):
     """A family's reference edition."""
 
     edition: str = Field(min_length=1, description="the rulebook it comes from")
-    requires: list[Require] = Field(default_factory=list)
+    requires: list[Needed] = Field(default_factory=list)
     components: list[Count] = Field(default_factory=list)
     matches: list[Match] = Field(default_factory=list)
     game: list[Setting] = Field(default_factory=list)
@@ -191,9 +191,21 @@ def _missing(pack: Pack, ref: Reference) -> Iterator[Difference]:
                 req.rule,
                 f"no {req.what} (kind {' or '.join(req.kinds)}{picked}): the rulebook's setup needs them "
                 f"({req.source}); add a deck of kind {req.kinds[0]}",
-                pack.field_locs.get("decks", pack.loc),
+                _decks_line(pack),
                 "decks",
             )
+
+
+def _decks_line(pack: Pack) -> Loc:
+    """pack.yaml's `decks:` key (its list starts on the next line when written as a block)."""
+    loc = pack.field_locs.get("decks", pack.loc)
+    try:
+        lines = (pack.root / "pack.yaml").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return loc
+    if 1 < loc.line <= len(lines) + 1 and re.match(r"^\s*decks:\s*(#.*)?$", lines[loc.line - 2]):
+        return Loc(loc.file, loc.line - 1, lines[loc.line - 2].index("decks") + 1)
+    return loc
 
 
 def _count_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:

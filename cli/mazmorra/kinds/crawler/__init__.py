@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from mazmorra.kinds import register_family, register_shipped_kinds
 from mazmorra.model.colour import Colour
@@ -38,19 +38,6 @@ class CrawlerSettings(Strict):
         default=None, ge=1, le=8, description="how many play: each takes a hero, an equipment, a skill and 3 markers"
     )
     market: int = Field(default=3, ge=1, le=9, description="item cards turned face up to buy from (the rulebook's 3)")
-
-    @field_validator("threats")
-    @classmethod
-    def _ranks_differ(cls, threats: dict[str, Threat]) -> dict[str, Threat]:
-        by_rank: dict[int, list[str]] = {}
-        for name, threat in threats.items():
-            by_rank.setdefault(threat.rank, []).append(name)
-        for rank, names in sorted(by_rank.items()):
-            if len(names) > 1:
-                raise ValueError(
-                    f"threats {' and '.join(names)} share rank {rank}; each rank sets when its enemies act, so they differ"
-                )
-        return threats
 
 
 FAMILY = register_family(

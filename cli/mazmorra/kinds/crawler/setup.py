@@ -140,3 +140,29 @@ def red_threats_shrug_off_stun(pack: Pack) -> Iterable[Problem]:
                 f"game.threats.{name}",
                 severity=Severity.WARNING,
             )
+
+
+@family_rule(
+    FAMILY,
+    RuleDoc(
+        "game.threat-rank",
+        "every threat of `game.threats` has a rank of its own",
+        "«Fase de Enemigo»: enemies activate in ascending order of threat",
+    ),
+)
+def ranks_differ(pack: Pack) -> Iterable[Problem]:
+    """Two threats of one rank leave their enemies' order open: said at the later one, naming both."""
+    settings = pack.settings_of(CrawlerSettings)
+    if settings is None:
+        return
+    first: dict[int, str] = {}
+    for name, threat in settings.threats.items():
+        if first.setdefault(threat.rank, name) != name:
+            yield Problem(
+                "game.threat-rank",
+                f"threats {first[threat.rank]} and {name} share rank {threat.rank}; each rank sets when its enemies "
+                "act, so they differ",
+                pack.setting_loc("threats", name, "rank"),
+                "pack",
+                f"game.threats.{name}.rank",
+            )
