@@ -10,9 +10,13 @@ from, so a designer sees why a rule exists. Also the page of every kind a family
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any, cast, get_args, get_origin
 
+from annotated_types import Ge, Le, MaxLen, MinLen
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic.fields import FieldInfo
 
 from mazmorra import kinds
 from mazmorra.kinds import RuleDoc
@@ -97,6 +101,74 @@ def facts_of(family: Family) -> Facts | None:
         raise RuntimeError(f"{path}: {exc}") from None
 
 
+@dataclass(frozen=True)
+class Bound:
+    """One documented bound of a `game:` setting: `path` (with `*` for any key of a mapping), what is
+    bounded (`value`, `entries`, `each`: every item of a list, `mm`: a printed length) and its range."""
+
+    path: str
+    what: str
+    low: float | str
+    high: float | str
+    description: str
+
+
+def bounds(model: type[BaseModel], prefix: str = "") -> list[Bound]:
+    """Every bound a family's settings model documents, read from its fields' constraints (what
+    pydantic enforces, so the page and the check cannot part): numbers, list and mapping sizes, each
+    item of a list, each side of a pair, and a length's range (`json_schema_extra={"mm": [low, high]}`)."""
+    out: list[Bound] = []
+    for name, info in model.model_fields.items():
+        path, said = f"{prefix}{name}", info.description or ""
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        mm = extra.get("mm")
+        if isinstance(mm, list) and len(mm) == 2:
+            out.append(Bound(path, "mm", f"{mm[0]:g}mm", f"{mm[1]:g}mm", said))
+        out += _limits(path, "entries" if get_origin(info.annotation) in (list, dict) else "value", info.metadata, said)
+        for arg in get_args(info.annotation):
+            inner = get_args(arg)[1:] if get_origin(arg) is Annotated else ()
+            for meta in inner:
+                if isinstance(meta, FieldInfo):
+                    out += _limits(path, "each", meta.metadata, said)
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                out += bounds(arg, f"{path}.*." if get_origin(info.annotation) is dict else f"{path}.")
+        if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel):
+            out += bounds(info.annotation, f"{path}.")
+    return list(dict.fromkeys(out))  # a pair's two sides say the same
+
+
+def _limits(path: str, what: str, metadata: list[Any], said: str) -> list[Bound]:
+    low: float | None = next((float(cast(float, m.ge)) for m in metadata if isinstance(m, Ge)), None)
+    high: float | None = next((float(cast(float, m.le)) for m in metadata if isinstance(m, Le)), None)
+    low = next((float(m.min_length) for m in metadata if isinstance(m, MinLen)), low)
+    high = next((float(m.max_length) for m in metadata if isinstance(m, MaxLen)), high)
+    return [Bound(path, what, low, high, said)] if low is not None and high is not None else []
+
+
+def _num(v: float | str) -> str:
+    return f"{v:g}" if isinstance(v, float) else v
+
+
+def _settings(family: Family) -> list[str]:
+    """The family's `game:` settings with the bounds they are documented (and checked) with."""
+    if family.settings is None:
+        return []
+    lines = [
+        "",
+        "## `game:` settings and their bounds",
+        "",
+        "Every setting inside its bounds gives a pack that validates (tests/kinds/test_setting_bounds.py builds "
+        "one at each bound); outside them, pack.yaml's line says why.",
+        "",
+        "| setting | bounds | meaning |",
+        "| --- | --- | --- |",
+    ]
+    for b in bounds(family.settings):
+        what = {"entries": " entries", "each": " (each item)", "mm": "", "value": ""}[b.what]
+        lines.append(f"| `{b.path}` | {_num(b.low)} to {_num(b.high)}{what} | {_cell(b.description)} |")
+    return lines
+
+
 def markdown(family: Family) -> str:
     """The family's rules page as Markdown: its reference edition, its rules with their passages, its
     rulebook fact by fact (what is checked, what is not and why) and its kind files' declarations."""
@@ -125,6 +197,7 @@ def markdown(family: Family) -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| `{d.id}` | {_cell(d.checks)} | {_cell(d.source)} |" for _, d in sorted(docs.items())]
+    lines += _settings(family)
     if facts is not None:
         lines += _facts(facts)
     declared = _declared_rules(family, facts.declared if facts is not None else {})

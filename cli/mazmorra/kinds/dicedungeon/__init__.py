@@ -9,6 +9,7 @@ Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, field_validator
 
@@ -24,7 +25,8 @@ SQUARE_MM = (6.0, 50.0)  # a printed square: below 6 mm an area's number (5.5 pt
 MAP_SQUARES = 200  # squares a map spans at most either way (a map's cols and rows)
 
 
-Piece = tuple[int, int]
+Side = Annotated[int, Field(ge=1, le=20)]  # squares a piece is on one side
+Piece = tuple[Side, Side]
 
 
 class DungeonRules(Strict):
@@ -34,6 +36,7 @@ class DungeonRules(Strict):
         default="25mm",
         description="printed size of one square (25mm, 1in …), 6 to 50 mm: smaller squares cannot "
         "hold an area's number at a legible size",
+        json_schema_extra={"mm": list(SQUARE_MM)},
     )
     section: Piece = Field(default=(5, 2), description="a corridor section, squares long × wide")
     corner: Piece = Field(default=(2, 2), description="corners, junctions, stairs and special ends")
@@ -56,13 +59,6 @@ class DungeonRules(Strict):
     @classmethod
     def _square(cls, v: str) -> str:
         return check_square(v)
-
-    @field_validator("section", "corner", "room", "big_room")
-    @classmethod
-    def _piece(cls, v: Piece) -> Piece:
-        if not all(1 <= n <= 20 for n in v):
-            raise ValueError(f"a piece is 1 to 20 squares on each side (got {v[0]}×{v[1]})")
-        return v
 
     @field_validator("door_die", "search_die")
     @classmethod
