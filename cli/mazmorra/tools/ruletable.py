@@ -166,7 +166,7 @@ def _settings(family: Family) -> list[str]:
     for b in bounds(family.settings):
         what = {"entries": " entries", "each": " (each item)", "mm": "", "value": ""}[b.what]
         lines.append(f"| `{b.path}` | {_num(b.low)} to {_num(b.high)}{what} | {_cell(b.description)} |")
-    return lines
+    return [*lines[1:], ""]
 
 
 def markdown(family: Family) -> str:
@@ -185,6 +185,7 @@ def markdown(family: Family) -> str:
     ]
     if ref is not None:
         lines += _reference(ref)
+    lines += _settings(family)
     docs = {**kinds.rule_docs(family), **({d.id: d for d in EDITION_RULES} if ref is not None else {})}
     lines += [
         "## Rules",
@@ -197,7 +198,6 @@ def markdown(family: Family) -> str:
         "| --- | --- | --- |",
     ]
     lines += [f"| `{d.id}` | {_cell(d.checks)} | {_cell(d.source)} |" for _, d in sorted(docs.items())]
-    lines += _settings(family)
     if facts is not None:
         lines += _facts(facts)
     declared = _declared_rules(family, facts.declared if facts is not None else {})
