@@ -49,7 +49,6 @@ PLANTS = (
     Plant("bagdraw", "no hero figures", (_left_out("figuras"),), "hero_figure.players", "pack.yaml", "decks:"),
     Plant("bagdraw", "no depths maps", (_left_out("hondonadas"),), "map_card.depths", "pack.yaml", "decks:"),
     Plant("bagdraw", "no entrance maps", (_left_out("entradas"),), "map_card.entrances", "pack.yaml", "decks:"),
-    Plant("bagdraw", "no bags", (_left_out("bolsas"),), "bag.players", "pack.yaml", "decks:"),
     Plant("bagdraw", "no chips", (_left_out("fichas"),), "chip.setup", "pack.yaml", "decks:"),
     Plant(
         "bagdraw",
@@ -67,6 +66,7 @@ PLANTS = (
     Plant("crawler", "no items", (_left_out("objetos"),), "item.market", "pack.yaml", "decks:"),
     Plant("crawler", "no map tiles", (_left_out("losetas"),), "map_tile.setup", "pack.yaml", "decks:"),
     Plant("crawler", "no enemy dice", (_left_out("dados"),), "enemy_die.setup", "pack.yaml", "decks:"),
+    Plant("crawler", "no enemies", (_left_out("enemigos"),), "enemy.setup", "pack.yaml", "decks:"),
     Plant(
         "crawler",
         "a keyword listed twice",
@@ -88,6 +88,24 @@ PLANTS = (
     Plant("rooms", "no starting lines", (_left_out("lineas"),), "start_line.colour", "pack.yaml", "decks:"),
     Plant("rooms", "no descriptions", (_left_out("descripciones"),), "character_card.token", "pack.yaml", "decks:"),
     Plant("rooms", "no items", (_left_out("objetos"),), "item_token.colour", "pack.yaml", "decks:"),
+    Plant("rooms", "no rooms", (_left_out("salas"),), "room.pair", "pack.yaml", "decks:"),
+    Plant("rooms", "no characters", (_left_out("personajes"),), "character.colour", "pack.yaml", "decks:"),
+    Plant(
+        "rooms",
+        "a colour without characters",
+        tuple(
+            ("decks/personajes.csv", f"{c}-anil,{n},anil,{sp},{cb}\n", "")
+            for c, n, sp, cb in (
+                ("relojera", "Relojera", 4, 1),
+                ("forzudo", "Forzudo", 3, 4),
+                ("escurridiza", "Sigilosa", 6, 0),
+                ("guardia", "Guardia", 3, 3),
+            )
+        ),
+        "character.colour",
+        "pack.yaml",
+        "anil: {colour:",
+    ),
     Plant(
         "rooms",
         "action cards 2, 2, 4, 4",

@@ -360,7 +360,8 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     FAMILY,
     RuleDoc(
         "dungeon_map.piece",
-        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5)",
+        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5; "
+        "a special corridor or end is any the GM chooses)",
         "«Longitud de pasillo», «Tabla de final de pasillo», «Generación de habitaciones»: the sizes the rules assume",
     ),
 )
@@ -381,6 +382,11 @@ def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     }
     for comp, m in of(deck.components, DungeonMap):
         for i, a in enumerate(m.areas):
+            if a.type in (
+                "special-corridor",
+                "special-end",
+            ):  # any shape the GM chooses («pasillo especial», «final especial»)
+                continue
             w, h = want.get(a.type, rules.corner)
             fits = {(w, h), (h, w)} | ({rules.room, rules.room[::-1]} if a.type in ("lair", "quest") else set())
             if tuple(a.size) not in fits:
