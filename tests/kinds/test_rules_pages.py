@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mazmorra import kinds
-from mazmorra.tools.ruletable import EDITION_RULES, markdown
+from mazmorra.tools.ruletable import EDITION_RULES, facts_of, markdown
 from mazmorra.validate.edition import reference_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,3 +39,27 @@ def test_each_family_has_a_current_rules_page_citing_its_rulebook(name: str) -> 
     reported = {r for r in said if r.split(".")[0] in {k.name for k in kinds.all_kinds().values()} | {"game"}}
     documented = set(kinds.rule_docs(family)) | {d.id for d in EDITION_RULES}
     assert reported <= documented, sorted(reported - documented)
+
+
+@pytest.mark.parametrize("name", ("bagdraw", "crawler", "rooms", "dicedungeon"))
+def test_each_rulebook_fact_names_rules_that_exist_and_each_declaration_a_passage(name: str) -> None:
+    """facts.yaml names only rule ids the family reports (or stage 2 reports for its declarations);
+    every component the reference edition's setup needs is reported by a documented rule; every
+    declaration of the family's kind files carries its rulebook passage on the page."""
+    family = kinds.families()[name]
+    facts = facts_of(family)
+    assert facts is not None, f"{name} has no facts.yaml"
+    text = (DOCS / f"{name}-rules.md").read_text(encoding="utf-8")
+    declared = set(
+        re.findall(r"^\| `([a-z_]+\.[a-z_-]+)` \| `", text.split("## Declared in the kind files", 1)[-1], re.M)
+    )
+    known = set(kinds.rule_docs(family)) | {d.id for d in EDITION_RULES} | declared
+    named = {r for f in facts.facts for r in f.rules}
+    assert named <= known, sorted(named - known)
+    ref = reference_of(family)
+    assert ref is not None and {need.rule for need in ref.requires} <= set(kinds.rule_docs(family)) | {"edition.count"}
+    if "## Declared in the kind files" in text:
+        rows = text.split("## Declared in the kind files", 1)[1].splitlines()
+        assert not [r for r in rows if r.startswith("| `") and r.endswith("| — |")], "a declaration without its passage"
+    assert f"**{sum(f.unchecked is None for f in facts.facts)} of {len(facts.facts)}**" in text
+    assert "### Not checked, and why" in text

@@ -70,9 +70,11 @@ def error_message(err: Any) -> str:
     if kind == "string_too_long":
         return f"must be at most {ctx.get('max_length')} characters long"
     if kind == "too_short":
-        return f"must have at least {ctx.get('min_length')} item(s)"
+        n = ctx.get("min_length")
+        return f"must have at least {n} entr{'y' if n == 1 else 'ies'}"
     if kind == "too_long":
-        return f"must have at most {ctx.get('max_length')} item(s)"
+        n = ctx.get("max_length")
+        return f"must have at most {n} entr{'y' if n == 1 else 'ies'}"
     if kind == "string_pattern_mismatch":
         return f"must be {pattern_words(str(ctx.get('pattern', '')))}"
     if kind in ("value_error", "assertion_error"):

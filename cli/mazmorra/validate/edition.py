@@ -10,13 +10,15 @@ warning, so a designer sees what they changed; without `edition:` nothing is com
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import Field, ValidationError, model_validator
 
+from mazmorra import kinds
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.model.content import Deck, Family, Pack, Strict
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml
@@ -68,14 +70,56 @@ class Match(Strict):
     what: str = Field(min_length=1, description="what the rulebook calls it")
     kinds: list[str] = Field(min_length=1)
     where: dict[str, str] = Field(default_factory=dict, description="field -> value picking the component")
-    expect: dict[str, str] = Field(min_length=1, description="field -> the value it has (compared as text)")
+    expect: dict[str, str] = Field(
+        default_factory=dict,
+        description="field -> the value it has, compared by meaning where the component says how (`Compared`), "
+        "else as text",
+    )
+    results: dict[str, str] = Field(
+        default_factory=dict,
+        description="outcome -> the words (a regular expression, Spanish and English) a printed result of that "
+        "outcome says: a result saying another outcome's words and none of its own differs",
+    )
     source: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _something(self) -> Match:
+        if not self.expect and not self.results:
+            raise ValueError(f"{self.what}: give expect, results or both")
+        return self
+
+
+@runtime_checkable
+class Compared(Protocol):
+    """A component whose values a reference edition compares by meaning (a dice table: its die as it
+    rolls, its rows as totals and outcomes), not as the text they are written in."""
+
+    def edition_value(self, field: str) -> str: ...
+
+    @staticmethod
+    def edition_form(field: str, text: str) -> str: ...
+
+    def edition_where(self, field: str, want: str) -> str: ...
+
+    def printed(self) -> list[tuple[str, str, str]]: ...
+
+
+class Needed(Strict):
+    """A component the rulebook's setup needs, whatever decks the pack declares: its absence is reported
+    with the family's rule for it (an error under `edition: reference`, a warning under `custom`)."""
+
+    rule: str = Field(pattern=r"^[a-z_]+\.[a-z-]+$", description="the rule id reported, the family's rule for it")
+    what: str = Field(min_length=1, description="what the rulebook calls them (English)")
+    kinds: list[str] = Field(min_length=1, description="kinds that are one (or extend one)")
+    where: dict[str, str] = Field(default_factory=dict, description="field -> value the component has")
+    source: str = Field(min_length=1, description="the rulebook passage")
 
 
 class Reference(Strict):
     """A family's reference edition."""
 
     edition: str = Field(min_length=1, description="the rulebook it comes from")
+    requires: list[Needed] = Field(default_factory=list)
     components: list[Count] = Field(default_factory=list)
     matches: list[Match] = Field(default_factory=list)
     game: list[Setting] = Field(default_factory=list)
@@ -119,13 +163,49 @@ def edition_problems(pack: Pack) -> list[Problem]:
     prefix = "" if mode == "reference" else "differs from the reference edition: "
     out = []
     for _family, ref in refs:
-        found = [*_count_differences(pack, ref), *_match_differences(pack, ref), *_setting_differences(pack, ref)]
+        found = [
+            *_missing(pack, ref),
+            *_count_differences(pack, ref),
+            *_match_differences(pack, ref),
+            *_setting_differences(pack, ref),
+        ]
         for rule, message, loc, field in found:
             out.append(Problem(rule, prefix + message, loc, "pack", field, severity))
     return out
 
 
 Difference = tuple[str, str, Loc, str]  # rule id, message, where, field
+
+
+def _missing(pack: Pack, ref: Reference) -> Iterator[Difference]:
+    """What the rulebook's setup needs and no deck of the pack holds, at pack.yaml's `decks:` line."""
+    for req in ref.requires:
+        models = [k.model for name in req.kinds if (k := kinds.get(name)) is not None]
+        held = any(
+            isinstance(c.data, tuple(models)) and all(str(getattr(c.data, f, None)) == v for f, v in req.where.items())
+            for c in pack.components()
+        )
+        if not held:
+            picked = "".join(f" with {f} {v}" for f, v in req.where.items())
+            yield (
+                req.rule,
+                f"no {req.what} (kind {' or '.join(req.kinds)}{picked}): the rulebook's setup needs them "
+                f"({req.source}); add a deck of kind {req.kinds[0]}",
+                _decks_line(pack),
+                "decks",
+            )
+
+
+def _decks_line(pack: Pack) -> Loc:
+    """pack.yaml's `decks:` key (its list starts on the next line when written as a block)."""
+    loc = pack.field_locs.get("decks", pack.loc)
+    try:
+        lines = (pack.root / "pack.yaml").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return loc
+    if 1 < loc.line <= len(lines) + 1 and re.match(r"^\s*decks:\s*(#.*)?$", lines[loc.line - 2]):
+        return Loc(loc.file, loc.line - 1, lines[loc.line - 2].index("decks") + 1)
+    return loc
 
 
 def _count_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
@@ -172,19 +252,38 @@ def _match_differences(pack: Pack, ref: Reference) -> Iterator[Difference]:
             )
             continue
         comp = comps[0]
+        data = comp.data
         for fld, want in match.expect.items():
-            have = str(getattr(comp.data, fld, None))
-            if have != want:
-                at = fld
-                if fld == "ranges":  # a table's rows: at the first row that differs
-                    pairs = list(zip(have.split("; "), want.split("; ")))
-                    at = f"rows.{next((i for i, (a, b) in enumerate(pairs) if a != b), len(pairs) - 1)}"
+            have = data.edition_value(fld) if isinstance(data, Compared) else str(getattr(data, fld, None))
+            wanted = data.edition_form(fld, want) if isinstance(data, Compared) else want
+            if have != wanted:
+                at = data.edition_where(fld, wanted) if isinstance(data, Compared) else fld
                 yield (
                     "edition.value",
-                    f"{match.what} ({comp.id}): {fld} is {have}, the reference edition {want} ({match.source})",
+                    f"{match.what} ({comp.id}): {fld} is {have}, the reference edition {wanted} ({match.source})",
                     comp.field_loc(at),
                     fld,
                 )
+        if match.results and isinstance(data, Compared):
+            yield from _result_differences(match, comp.id, data, comp.field_loc)
+
+
+def _result_differences(match: Match, comp_id: str, data: Compared, loc: Any) -> Iterator[Difference]:
+    """edition.value: a printed result that says another outcome's words and none of its own."""
+    words = {outcome: re.compile(pattern, re.I) for outcome, pattern in match.results.items()}
+    for path, outcome, text in data.printed():
+        own = words.get(outcome)
+        if own is None or own.search(text):
+            continue
+        other = next((o for o, w in words.items() if o != outcome and w.search(text)), None)
+        if other is not None:
+            yield (
+                "edition.value",
+                f"{match.what} ({comp_id}): the row of outcome {outcome} prints '{text}', which says {other}; the "
+                f"reference edition's says {outcome} ({match.source})",
+                loc(path),
+                "result",
+            )
 
 
 def _deck_loc(pack: Pack, decks: list[Deck], key: str) -> Loc:

@@ -86,7 +86,7 @@ def test_a_spawn_point_on_a_blocked_space(pack_copy) -> None:
     _fails(
         pack,
         located(pack, TILES, ".    x6   .    ~") + "14: error [atrio.map]: cell 3,1: spawn 6 stands on blocked; "
-        "a spawn stands only on floor, water, exit",
+        "a spawn stands only on floor, water, pit, exit",
         "(grid.mark-on)",
     )
 

@@ -19,8 +19,19 @@ from mazmorra.model.content import Family, Pack, Strict
 class Floors(Strict):
     """Floors on each side of a map card, by variant."""
 
-    entrance: int = Field(default=3, ge=1, le=6, description="floors of an entrance map (the rulebook's 3)")
-    depths: int = Field(default=2, ge=1, le=6, description="floors of a depths map (the rulebook's 2)")
+    entrance: int = Field(
+        default=3,
+        ge=1,
+        le=6,
+        description="floors of an entrance map (the rulebook's 3); each floor more needs 13 mm more card "
+        "(the deck's card_size: 88x76mm for 4)",
+    )
+    depths: int = Field(
+        default=2,
+        ge=1,
+        le=6,
+        description="floors of a depths map (the rulebook's 2); each floor more needs 13 mm more card",
+    )
 
 
 class BagDrawSettings(Strict):

@@ -30,6 +30,22 @@ DOCS = (
         f"{ANATOMY} 7: dungeon features look like chips and act as if one were placed",
     ),
     RuleDoc(
+        "map_card.decoration-face",
+        "an empty space's decoration is no chip face's icon (it would read as a feature)",
+        f"{ANATOMY} 1: empty spaces may show art such as torches or bones, with no effect; 7: features look like chips",
+    ),
+    RuleDoc(
+        "map_card.depths",
+        "the pack holds depths maps (what the rulebook's setup needs: an error under `edition: reference`, a warning "
+        "under `custom`)",
+        "«Acabando el mapa»: a player who fills a map's last floor with chips left draws a depths map",
+    ),
+    RuleDoc(
+        "chip.setup",
+        "the pack holds chips (an error under `edition: reference`, a warning under `custom`)",
+        "«Paso 2: Juega tu mazmorra» 1: draw a chip from your bag and look at both sides",
+    ),
+    RuleDoc(
         "map_card.unknown-decoration",
         "an empty space's decoration is an icon of the pack",
         f"{ANATOMY} 1: some empty spaces show illustrations such as torches or bones, with no effect",

@@ -100,3 +100,12 @@ def features_are_chip_faces(pack: Pack) -> Iterable[Problem]:
                             comp.id,
                             where,
                         )
+                    elif space.type == "empty" and space.icon in faces:
+                        yield Problem(
+                            "map_card.decoration-face",
+                            f"{side}: floor {i}, space {j}: the decoration '{space.icon}' is a chip face, so the empty "
+                            "space would read as a feature; decorate it with art no chip shows (torches, bones …)",
+                            comp.field_loc(f"{side}.floors.{i - 1}"),
+                            comp.id,
+                            where,
+                        )

@@ -108,8 +108,8 @@ def piles_apart(pack: Pack) -> Iterable[Problem]:
             for comp in comps:
                 yield Problem(
                     "map_card.pile",
-                    f"an {variant} map in deck '{deck.id}', the {pile} pile: the piles are drawn from apart, so "
-                    f"move it to a deck of {variant} maps",
+                    f"{'an' if variant == 'entrance' else 'a'} {variant} map in deck '{deck.id}', the {pile} pile: the "
+                    f"piles are drawn from apart, so move it to a deck of {variant} maps",
                     comp.field_loc("variant"),
                     comp.id,
                     "variant",

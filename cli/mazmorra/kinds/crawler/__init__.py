@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from mazmorra.kinds import register_family, register_shipped_kinds
 from mazmorra.model.colour import Colour
@@ -38,14 +38,6 @@ class CrawlerSettings(Strict):
         default=None, ge=1, le=8, description="how many play: each takes a hero, an equipment, a skill and 3 markers"
     )
     market: int = Field(default=3, ge=1, le=9, description="item cards turned face up to buy from (the rulebook's 3)")
-
-    @field_validator("threats")
-    @classmethod
-    def _ranks_differ(cls, threats: dict[str, Threat]) -> dict[str, Threat]:
-        ranks = [t.rank for t in threats.values()]
-        if len(set(ranks)) != len(ranks):
-            raise ValueError("two threats share a rank; each rank sets when its enemies act, so they differ")
-        return threats
 
 
 FAMILY = register_family(

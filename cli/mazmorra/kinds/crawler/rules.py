@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean
 from mazmorra.kinds import RuleDoc, family_rule
 from mazmorra.kinds.crawler import FAMILY
-from mazmorra.kinds.values import of_kind, value
+from mazmorra.kinds.values import of_kind, optional, value
 from mazmorra.model.content import Component, Pack
 from mazmorra.model.declared.griddata import GridValue, where
 
@@ -180,3 +180,28 @@ def die_faces_are_enemies(pack: Pack) -> Iterable[Problem]:
                     comp.id,
                     "faces",
                 )
+
+
+@family_rule(
+    FAMILY,
+    RuleDoc(
+        "enemy.keyword-twice",
+        "an enemy or equipment card lists each keyword once",
+        "«Palabras Clave»: each keyword is one rule the card has (Crush: one extra damage per hit, not two)",
+    ),
+)
+def keywords_once(pack: Pack) -> Iterable[Problem]:
+    """A keyword listed twice does not apply twice: it is a typing mistake, said at the second."""
+    for kind in ("enemy", "equipment"):
+        for comp in of_kind(pack, kind):
+            seen: set[str] = set()
+            for i, word in enumerate(optional(comp, "keywords", list) or []):
+                if word in seen:
+                    yield Problem(
+                        "enemy.keyword-twice",
+                        f"keyword '{word}' is listed twice; a keyword applies once",
+                        comp.field_loc(f"keywords.{i}"),
+                        comp.id,
+                        "keywords",
+                    )
+                seen.add(str(word))

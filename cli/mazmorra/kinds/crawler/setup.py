@@ -7,7 +7,7 @@ import colorsys
 from collections.abc import Iterable
 
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.kinds import RuleDoc, family_rule
+from mazmorra.kinds import RuleDoc, documents, family_rule
 from mazmorra.kinds.crawler import FAMILY, CrawlerSettings
 from mazmorra.kinds.values import of_kind, value
 from mazmorra.model.content import Pack
@@ -24,6 +24,25 @@ def _deck_line(pack: Pack, kind: str) -> tuple[Loc, str | None]:
     return pack.deck_loc(deck.id, "size"), deck.id
 
 
+@documents(
+    FAMILY,
+    RuleDoc(
+        "map_tile.setup",
+        "the pack holds map tiles (what the rulebook's setup needs: an error under `edition: reference`, a warning "
+        "under `custom`)",
+        "«Configuración» 1: lay out the adventure's starting map tiles",
+    ),
+    RuleDoc(
+        "enemy.setup",
+        "the pack holds enemy cards (an error under `edition: reference`, a warning under `custom`)",
+        "«Combate», Ataque: an enemy attacks with the dice its card shows",
+    ),
+    RuleDoc(
+        "enemy_die.setup",
+        "the pack holds enemy dice (an error under `edition: reference`, a warning under `custom`)",
+        "«Apariciones»: enemies appear by rolling the enemy die an encounter shows",
+    ),
+)
 @family_rule(
     FAMILY,
     *(
@@ -120,4 +139,30 @@ def red_threats_shrug_off_stun(pack: Pack) -> Iterable[Problem]:
                 "pack",
                 f"game.threats.{name}",
                 severity=Severity.WARNING,
+            )
+
+
+@family_rule(
+    FAMILY,
+    RuleDoc(
+        "game.threat-rank",
+        "every threat of `game.threats` has a rank of its own",
+        "«Fase de Enemigo»: enemies activate in ascending order of threat",
+    ),
+)
+def ranks_differ(pack: Pack) -> Iterable[Problem]:
+    """Two threats of one rank leave their enemies' order open: said at the later one, naming both."""
+    settings = pack.settings_of(CrawlerSettings)
+    if settings is None:
+        return
+    first: dict[int, str] = {}
+    for name, threat in settings.threats.items():
+        if first.setdefault(threat.rank, name) != name:
+            yield Problem(
+                "game.threat-rank",
+                f"threats {first[threat.rank]} and {name} share rank {threat.rank}; each rank sets when its enemies "
+                "act, so they differ",
+                pack.setting_loc("threats", name, "rank"),
+                "pack",
+                f"game.threats.{name}.rank",
             )

@@ -9,6 +9,7 @@ Its part of pack.yaml's `game:` section is `dungeon:`, the sizes and thresholds 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, field_validator
 
@@ -20,15 +21,23 @@ from mazmorra.support.limits import COMPONENT_MM
 MAX_PRINT_MM = COMPONENT_MM  # the largest component a pack may hold (units.parse_size)
 MAP_FRAME_MM = 10.0  # around the squares of a printed map
 MAP_HEADER_MM = 34.0  # above them: title, seed and legend
+SQUARE_MM = (6.0, 50.0)  # a printed square: below 6 mm an area's number (5.5 pt) no longer fits beside its walls
+MAP_SQUARES = 200  # squares a map spans at most either way (a map's cols and rows)
 
 
-Piece = tuple[int, int]
+Side = Annotated[int, Field(ge=1, le=20)]  # squares a piece is on one side
+Piece = tuple[Side, Side]
 
 
 class DungeonRules(Strict):
     """How a dungeon is generated and printed: the rulebook's sizes unless the pack says otherwise."""
 
-    square: str = Field(default="25mm", description="printed size of one square (25mm, 1in …)")
+    square: str = Field(
+        default="25mm",
+        description="printed size of one square (25mm, 1in …), 6 to 50 mm: smaller squares cannot "
+        "hold an area's number at a legible size",
+        json_schema_extra={"mm": list(SQUARE_MM)},
+    )
     section: Piece = Field(default=(5, 2), description="a corridor section, squares long × wide")
     corner: Piece = Field(default=(2, 2), description="corners, junctions, stairs and special ends")
     room: Piece = Field(default=(5, 5), description="empty and special rooms")
@@ -49,17 +58,7 @@ class DungeonRules(Strict):
     @field_validator("square")
     @classmethod
     def _square(cls, v: str) -> str:
-        mm = parse_length(v)
-        if not 5.0 <= mm <= 50.0:
-            raise ValueError(f"a square prints between 5 and 50 mm (got {mm:g} mm)")
-        return v
-
-    @field_validator("section", "corner", "room", "big_room")
-    @classmethod
-    def _piece(cls, v: Piece) -> Piece:
-        if not all(1 <= n <= 20 for n in v):
-            raise ValueError(f"a piece is 1 to 20 squares on each side (got {v[0]}×{v[1]})")
-        return v
+        return check_square(v)
 
     @field_validator("door_die", "search_die")
     @classmethod
@@ -75,8 +74,25 @@ class DungeonRules(Strict):
 
     @property
     def max_squares(self) -> int:
-        """The most squares a map may span on either side and still be printable (2 m)."""
-        return int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // self.square_mm)
+        """The most squares a map may span on either side and still be printable (2 m), at most MAP_SQUARES."""
+        return most_squares(self.square_mm)
+
+
+def check_square(v: str) -> str:
+    """A square's printed size, within SQUARE_MM (a located error at the setting otherwise)."""
+    mm = parse_length(v)
+    low, high = SQUARE_MM
+    if not low <= mm <= high:
+        raise ValueError(
+            f"a square prints between {low:g} and {high:g} mm (got {mm:g} mm): below {low:g} mm an area's number "
+            "no longer fits at a legible size"
+        )
+    return v
+
+
+def most_squares(square_mm: float) -> int:
+    """The most squares a map of `square_mm` squares spans either way: printable (2 m) and at most MAP_SQUARES."""
+    return min(MAP_SQUARES, int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // square_mm))
 
 
 class DiceDungeonSettings(Strict):

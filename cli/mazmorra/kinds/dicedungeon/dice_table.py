@@ -133,8 +133,50 @@ class DiceTable(ComponentModel):
 
     @property
     def ranges(self) -> str:
-        """Each row's rolls and outcome in one line ("1-4 1; 5-9 2; …"): what a reference edition compares."""
-        return "; ".join(f"{r.roll.text().replace('–', '-')} {r.outcome or r.then or '-'}" for r in self.rows)
+        """What the table means, total by total ("1-4 1; 5-9 2; …": runs of totals and each row's outcome,
+        `then` when it sends the roll on): what a reference edition compares, whatever the rows' order."""
+        dice = self.dice
+        if dice is None:
+            return "; ".join(f"{r.roll.text()} {_said(r)}" for r in self.rows)
+        return meaning((r.roll.low, r.roll.upto(dice), _said(r)) for r in self.rows)
+
+    def edition_value(self, field: str) -> str:
+        """The value a reference edition compares, in the form `edition_form` gives its text."""
+        return self.edition_form(field, self.die) if field == "die" else str(getattr(self, field, None))
+
+    @staticmethod
+    def edition_form(field: str, text: str) -> str:
+        """A reference edition's text in the form the table's values are compared in: a die as it rolls
+        (`1D12` is `1d12`), rows as totals and their outcomes (reordered or split rows mean the same)."""
+        if field == "die":
+            try:
+                return str(parse_dice(text))
+            except DiceError:
+                return text
+        if field == "ranges":
+            rows = []
+            for part in text.split(";"):
+                rolls, _, said = part.strip().partition(" ")
+                low, _, high = rolls.partition("-")
+                rows.append((int(low), int(high or low), said.strip()))
+            return meaning(rows)
+        return text
+
+    def edition_where(self, field: str, want: str) -> str:
+        """The path of the first row that means something else than `want` says (for a message's line)."""
+        if field != "ranges" or self.dice is None:
+            return field
+        have, wanted = _totals(self.ranges), _totals(want)
+        first = next((t for t in sorted(set(have) | set(wanted)) if have.get(t) != wanted.get(t)), None)
+        if first is None:
+            return "rows"
+        row = self.row_for(first)  # the row that says otherwise, else the one the missing total follows
+        row = row if row is not None else self.row_for(first - 1)
+        return f"rows.{row}" if row is not None else "rows"
+
+    def printed(self) -> list[tuple[str, str, str]]:
+        """Each row's printed result with its outcome: (path, outcome, result) for a reference's words."""
+        return [(f"rows.{i}", r.outcome or "", r.result) for i, r in enumerate(self.rows) if r.outcome and r.result]
 
     @property
     def results(self) -> tuple[str, ...]:
@@ -160,6 +202,36 @@ class DiceTable(ComponentModel):
         if dice is None:
             return None
         return next((i for i, r in enumerate(self.rows) if r.roll.low <= total <= r.roll.upto(dice)), None)
+
+
+def _said(row: Row) -> str:
+    return (row.outcome or "-") + (" then" if row.then else "")
+
+
+def meaning(rows: Iterable[tuple[int, int, str]]) -> str:
+    """Rows (low, high, what they say) as the runs of totals each says, in the order of the totals; a
+    total two rows hold is the first's (as a roll reads it)."""
+    said: dict[int, str] = {}
+    for low, high, what in rows:
+        for total in range(low, high + 1):
+            said.setdefault(total, what)
+    runs: list[tuple[int, int, str]] = []
+    for total in sorted(said):
+        if runs and runs[-1][1] == total - 1 and runs[-1][2] == said[total]:
+            runs[-1] = (runs[-1][0], total, said[total])
+        else:
+            runs.append((total, total, said[total]))
+    return "; ".join(f"{a} {what}" if a == b else f"{a}-{b} {what}" for a, b, what in runs)
+
+
+def _totals(text: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for part in text.split(";"):
+        rolls, _, said = part.strip().partition(" ")
+        low, _, high = rolls.partition("-")
+        if low.lstrip("-").isdigit():
+            out |= {t: said for t in range(int(low), int(high or low) + 1)}
+    return out
 
 
 def _rows_named(indices: Iterable[int], table: DiceTable) -> str:

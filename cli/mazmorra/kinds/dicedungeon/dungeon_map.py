@@ -13,7 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 
 from mazmorra.errors import Problem
 from mazmorra.kinds import RuleDoc, documents, register
-from mazmorra.kinds.dicedungeon import FAMILY, MAP_FRAME_MM, MAP_HEADER_MM, MAX_PRINT_MM, dungeon_rules
+from mazmorra.kinds.dicedungeon import (
+    FAMILY,
+    MAP_FRAME_MM,
+    MAP_HEADER_MM,
+    MAP_SQUARES,
+    check_square,
+    dungeon_rules,
+    most_squares,
+)
 from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square, edge_key, runs, shared_boundary, walls
 from mazmorra.model.content import ID_PATTERN, ComponentModel, Deck, Kind, Pack, of
 from mazmorra.model.units import parse_length
@@ -74,7 +82,10 @@ class Door(Gap):
 
 
 class Exit(Gap):
-    """A passage the heroes had not explored when the map was made."""
+    """A passage the heroes had not explored when the map was made: as wide as the corridor it leads to
+    (the map's door width when not given)."""
+
+    width: int | None = Field(None, ge=1, le=20, description="squares across, when not the door width")
 
 
 class Roll(_MapPart):
@@ -104,8 +115,8 @@ class DungeonMap(ComponentModel):
     name: str | None = Field(None, min_length=1, max_length=60, description="a title for the map (translated)")
     seed: int | None = Field(None, ge=0, description="the seed it was rolled with")
     square: str = Field("25mm", description="printed size of one square")
-    cols: int = Field(ge=1, le=200, description="squares across")
-    rows: int = Field(ge=1, le=200, description="squares down")
+    cols: int = Field(ge=1, le=MAP_SQUARES, description="squares across")
+    rows: int = Field(ge=1, le=MAP_SQUARES, description="squares down")
     door_width: int = Field(2, ge=1, le=4, description="squares a door spans")
     areas: list[Area] = Field(min_length=1, max_length=999)
     doors: list[Door] = Field(default_factory=list, max_length=2000)
@@ -121,15 +132,13 @@ class DungeonMap(ComponentModel):
         if "size" in data:
             raise ValueError("a map's size follows from cols, rows and square: remove 'size'")
         try:
-            sq = parse_length(data.get("square", "25mm"))
+            sq = parse_length(check_square(data.get("square", "25mm")))
             cols, rows = int(data["cols"]), int(data["rows"])
         except (KeyError, TypeError, ValueError):
             return data  # reported field by field
-        if not 5.0 <= sq <= 50.0:
-            raise ValueError(f"a square prints between 5 and 50 mm (got {sq:g} mm)")
-        most = int((MAX_PRINT_MM - 2 * MAP_FRAME_MM - MAP_HEADER_MM) // sq)
+        most = most_squares(sq)
         if cols > most or rows > most:
-            raise ValueError(f"at {sq:g} mm a square, a map spans at most {most} squares each way (2 m)")
+            raise ValueError(f"at {sq:g} mm a square, a map spans at most {most} squares each way")
         w, h = _printed(cols, rows, sq)
         return {**data, "size": f"{w:g}x{h:g}mm"}
 
@@ -153,7 +162,7 @@ class DungeonMap(ComponentModel):
 
     def openings(self) -> list[Opening]:
         return [Opening(d.at, d.side, self.door_width) for d in self.doors] + [
-            Opening(e.at, e.side, self.door_width) for e in self.exits
+            Opening(e.at, e.side, e.width or self.door_width) for e in self.exits
         ]
 
     @computed_field
@@ -164,7 +173,7 @@ class DungeonMap(ComponentModel):
         out = []
         for a in self.areas:
             r = a.rect
-            keep_off = _drawn_in(a)
+            keep_off = _drawn_in(a, self.square_mm)
             spots = [(x, r.y) for x in range(r.x, r.x + r.w)] + [(r.x, y) for y in range(r.y + 1, r.y + r.h)]
             spots += [sq for sq in r.squares() if sq not in spots]
             pick = next(
@@ -201,16 +210,18 @@ class DungeonMap(ComponentModel):
 ICONED = ("entrance", "stairs-down", "stairs-up", "lair", "quest", "special-room", "special-end", "special-corridor")
 
 
-def _drawn_in(a: Area) -> list[tuple[float, float, float, float]]:
+def _drawn_in(a: Area, square_mm: float) -> list[tuple[float, float, float, float]]:
     """What the template draws inside an area, in squares from its corner (x, y, w, h): the piece's
-    icon in the middle and the table result it shows along the bottom (dungeon_map.xml.j2)."""
+    icon in the middle and the table result it shows along the bottom, at least 5.4 mm tall and only in
+    pieces two squares or more across (dungeon_map.xml.j2)."""
     w, h = a.size
     out = []
     if a.type in ICONED:
         s = min(w, h, 2) * 0.55
         out.append(((w - s) / 2, (h - s) / 2 - (0.3 if a.shows or a.type == "quest" else 0), s, s))
-    if a.shows is not None or a.type == "quest":  # a quest room says what guards it
-        out.append((0.0, h - 0.95, float(w), 0.8))
+    tall = max(0.8, 5.4 / square_mm)
+    if (a.shows is not None or a.type == "quest") and min(w, h) >= 2:  # a quest room says what guards it
+        out.append((0.0, h - tall - 0.15, float(w), tall))
     return out
 
 
@@ -287,12 +298,12 @@ def doors_on_walls(deck: Deck, pack: Pack) -> Iterable[Problem]:
         gaps: tuple[tuple[str, list[Door] | list[Exit]], ...] = (("door", m.doors), ("exit", m.exits))
         for kind, items in gaps:
             for i, d in enumerate(items):
-                o = Opening(d.at, d.side, m.door_width)
+                o = Opening(d.at, d.side, (d.width if isinstance(d, Exit) else None) or m.door_width)
                 inner = {m.owner.get(sq) for sq in o.squares()}
                 outer = {m.owner.get(sq) for sq in o.beyond()}
                 problem = None
                 if len(inner) != 1 or None in inner:
-                    problem = f"its {m.door_width} squares are not all on one area's floor"
+                    problem = f"its {len(o.squares())} squares are not all on one area's floor"
                 elif inner & outer:
                     problem = "it does not stand on the area's wall (the floor runs on past it)"
                 elif kind == "door" and isinstance(d, Door) and d.secret and outer == {None}:
@@ -323,6 +334,8 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     threshold (2 lairs or 8 rooms in the rulebook): one rolled earlier is a lair."""
     rules = dungeon_rules(pack)
     for comp, m in of(deck.components, DungeonMap):
+        if not m.rolls:  # drawn by the GM beforehand: the random procedure's rule does not bind it
+            continue
         rooms = lairs = quests = 0
         for i, a in enumerate(m.areas):
             if a.type == "quest":
@@ -347,7 +360,8 @@ def quest_rule(deck: Deck, pack: Pack) -> Iterable[Problem]:
     FAMILY,
     RuleDoc(
         "dungeon_map.piece",
-        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5)",
+        "warning: an area's size is not its piece's (sections 5×2, corners 2×2, rooms 5×5, lairs and quest rooms 10×5; "
+        "a special corridor or end is any the GM chooses)",
         "«Longitud de pasillo», «Tabla de final de pasillo», «Generación de habitaciones»: the sizes the rules assume",
     ),
 )
@@ -368,6 +382,11 @@ def piece_sizes(deck: Deck, pack: Pack) -> Iterable[Problem]:
     }
     for comp, m in of(deck.components, DungeonMap):
         for i, a in enumerate(m.areas):
+            if a.type in (
+                "special-corridor",
+                "special-end",
+            ):  # any shape the GM chooses («pasillo especial», «final especial»)
+                continue
             w, h = want.get(a.type, rules.corner)
             fits = {(w, h), (h, w)} | ({rules.room, rules.room[::-1]} if a.type in ("lair", "quest") else set())
             if tuple(a.size) not in fits:

@@ -24,20 +24,22 @@ from mazmorra.errors import MazmorraError
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.dice import parse_dice
 from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
-from mazmorra.kinds.dicedungeon.pieces import RIM, ROOM_OF, Dungeon, PlacedPiece, Way, ahead, far
-from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, SIDES, Opening, Rect, Square
+from mazmorra.kinds.dicedungeon.pieces import RIM, Dungeon, PlacedPiece, Way, ahead, far
+from mazmorra.kinds.dicedungeon.plan import BACK, LEFT, RIGHT, Opening, Rect, Square, side_of
+from mazmorra.kinds.dicedungeon.steps import (
+    DOORS,
+    END_PIECE,
+    ROOM_OF,
+    START,
+    door_leads,
+    door_sides,
+    quest_allowed,
+    search_finds,
+    sections,
+    ways_on,
+)
 
 MAX_WAYS = 3000  # ways explored before the generator stops anyway (a guard, never reached in practice)
-END_PIECE = {
-    "x-junction": "junction",
-    "t-junction": "junction",
-    "turn-left": "corner",
-    "turn-right": "corner",
-    "stairs-down": "stairs-down",
-    "stairs-up": "stairs-up",
-    "special": "special-end",
-}
-DOORS = {"no-doors": 0, "one-door": 1, "two-doors": 2}
 
 
 class GenerationError(MazmorraError):
@@ -90,7 +92,7 @@ class Generator:
                 self.room(way)
             else:
                 faces, total = self.door_die.roll(self.rng)
-                leads = "corridor" if total % 2 == 0 else "room"
+                leads = door_leads(total)
                 self.record(way.source, faces, total, die=self.rules.door_die, outcome=leads)
                 if leads == "corridor":
                     self.corridor(way, "door")
@@ -109,15 +111,15 @@ class Generator:
         """Stairs down into an empty corridor of two sections that ends in a T junction."""
         length, width = self.rules.section
         c = self.rules.corner
-        stairs = self.place("entrance", Rect(0, 0, c[0], c[1]), None, None)
+        stairs = self.place(START[0], Rect(0, 0, c[0], c[1]), None, None)
         opening = far(stairs.rect, "e", width)
         parent = stairs.n
-        for _ in range(2):
+        for kind in START[1:3]:
             rect = ahead(opening, length, width)
-            parent = self.place("corridor", rect, parent, "open").n
+            parent = self.place(kind, rect, parent, "open").n
             opening = far(rect, "e", width)
-        junction = self.place("junction", ahead(opening, c[0], c[1]), parent, "open")
-        for side in ("n", "s"):
+        junction = self.place(START[3], ahead(opening, c[0], c[1]), parent, "open")
+        for side in ways_on("t-junction", "e") or ():
             self.pending.append(Way(far(junction.rect, side, width), junction.n, "passage"))
 
     def corridor(self, way: Way, via: str) -> None:
@@ -129,47 +131,49 @@ class Generator:
         ends = len(self.map.rolls)
         end, _ = self.roll("corridor-end", src)
         special = length == "special"
-        sections: list[PlacedPiece] = []
+        made: list[PlacedPiece] = []
         long, width = self.rules.section
+        if via == "door" and self.rules.door > width:  # no section takes the door whole: nothing behind it
+            self.note(first, "blocked-narrower-than-the-door")
+            self.map.notes.append(f"a corridor behind a door of area {src} would be narrower than the door")
+            return
         opening, parent, link = Opening(way.opening.at, heading, width), src, via
-        for _ in range(1 if special else int(length or 1)):
+        for _ in range(sections(length)):
             rect = ahead(opening, long, width)
             if not self.free(rect):
                 self.blocked_note(first, src, rect, "a corridor section")
                 end = "dead-end"
                 break
             kind = "special-corridor" if special else "corridor"
-            placed = self.place(kind, rect, parent, link, shown if features == "gm-choice" and not sections else None)
-            if not sections:
+            placed = self.place(kind, rect, parent, link, shown if features == "gm-choice" and not made else None)
+            if not made:
                 self.makes(first, placed.n)
-            sections.append(placed)
+            made.append(placed)
             parent, link, opening = placed.n, "open", far(rect, heading, width)
-        if not sections:
+        if not made:
             return
         if end != "dead-end":
             rect = ahead(opening, *self.rules.corner)
             if self.free(rect):
                 piece = self.place(END_PIECE[end or "special"], rect, parent, "open")
                 self.makes(ends, piece.n)
-                turns = {
-                    "x-junction": (heading, LEFT[heading], RIGHT[heading]),
-                    "t-junction": (LEFT[heading], RIGHT[heading]),
-                    "turn-left": (LEFT[heading],),
-                    "turn-right": (RIGHT[heading],),
-                }
-                for side in turns.get(end or "", ()):
+                for side in ways_on(end, heading) or ():  # a special end leads nowhere the dice say
                     self.pending.append(Way(far(rect, side, width), piece.n, "passage"))
             else:
                 self.blocked_note(ends, src, rect, "the corridor's end")
-        walls = [(s, side) for s in sections for side in (LEFT[heading], RIGHT[heading])]
-        self.add_doors(walls, {"one-door": 1, "two-doors": 2}.get(features or "", 0), "door", first + 1)
+        # the long walls, left then right of the way in (the order the dice choose from)
+        long_x = heading in ("e", "w")
+        walls = [
+            (s, side) for s in made for side in (LEFT[heading], RIGHT[heading]) if side in door_sides(s.type, long_x)
+        ]
+        self.add_doors(walls, DOORS.get(features or "", 0) or 0, "door", first + 1)
 
     def room(self, way: Way) -> None:
         """A room behind a door: its type (a quest room only once the rule allows it), then its doors."""
         first = len(self.map.rolls)
         outcome, shown = self.roll("room-type", way.source)
         kind = ROOM_OF.get(outcome or "", "room")
-        allowed = self.lairs >= self.rules.quest_lairs or len(self.map.rooms) >= self.rules.quest_rooms
+        allowed = quest_allowed(self.lairs, len(self.map.rooms), self.rules)
         if kind == "quest" and not allowed:
             kind = "lair"
             self.note(first, "quest-became-lair")
@@ -193,7 +197,8 @@ class Generator:
         at = len(self.map.rolls)
         doors, _ = self.roll("room-doors", placed.n)
         entry = BACK[way.opening.side]
-        self.add_doors([(placed, side) for side in SIDES if side != entry], DOORS.get(doors or "", 0), "room-door", at)
+        walls = [(placed, side) for side in door_sides(kind, True) if side != entry]
+        self.add_doors(walls, DOORS.get(doors or "", 0) or 0, "room-door", at)
 
     def search(self) -> bool:
         """Every way on is closed: the heroes search one wall at a time, latest areas first, each search
@@ -201,14 +206,14 @@ class Generator:
         die = parse_dice(self.rules.search_die)
         tries = 0
         for area in reversed(self.map.areas):
-            if area.type not in ("corridor", *ROOM_OF.values()):
+            if not door_sides(area.type, self.long_x(area)) or area.type == "special-corridor":
                 continue
             for side in self.door_walls(area):
                 slots = [o for o in self.door_slots(area.rect, side) if self.opens_onto(o) == "free"]
                 if not slots:
                     continue
                 faces, total = die.roll(self.rng)
-                found = total >= self.rules.search_target
+                found = search_finds(total, self.rules)
                 self.record(area.n, faces, total, die=self.rules.search_die, outcome="found" if found else "nothing")
                 if found:
                     o = slots[len(slots) // 2]
@@ -223,11 +228,16 @@ class Generator:
     def door_walls(self, area: PlacedPiece) -> list[str]:
         """The walls of an area that may still take a door: a corridor's long walls, a room's walls,
         each without a door of its own yet (one door a wall)."""
-        sides = list(SIDES)
-        if area.type == "corridor":
-            sides = ["n", "s"] if area.rect.w > area.rect.h else ["e", "w"]
+        sides = list(door_sides(area.type, self.long_x(area)))
         taken = {o.side for o, _, _ in self.map.doors if self.owner.get(o.at) == area.n}
         return [side for side in sides if side not in taken and not self.entered_by(area, side)]
+
+    def long_x(self, area: PlacedPiece) -> bool:
+        """A corridor section's long walls run west to east: it was walked into eastwards or westwards
+        (a square section's too), or, with no way in known, it is wider than tall."""
+        parent = self.map.areas[area.joins - 1] if area.joins is not None else None
+        heading = side_of(parent.rect, area.rect) if parent is not None else None
+        return heading in ("e", "w") if heading is not None else area.rect.w > area.rect.h
 
     def entered_by(self, area: PlacedPiece, side: str) -> bool:
         """A room's wall its entry door stands on (one door a wall counts it)."""

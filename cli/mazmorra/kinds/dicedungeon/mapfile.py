@@ -123,7 +123,7 @@ def preview_svg(data: dict[str, Any], walls: list[dict[str, Any]]) -> str:
     for d in data["doors"]:
         out.append(_gap(d["at"], d["side"], dw, "#8b5a2b", d.get("secret", False)))
     for e in data["exits"]:
-        out.append(_arrow(e["at"], e["side"], dw))
+        out.append(_arrow(e["at"], e["side"], e.get("width", dw)))
     out += ["</g>", "</svg>"]
     return "\n".join(out) + "\n"
 

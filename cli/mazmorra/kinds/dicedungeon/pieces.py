@@ -8,9 +8,9 @@ from typing import Any
 
 from mazmorra.kinds.dicedungeon import DungeonRules
 from mazmorra.kinds.dicedungeon.plan import Opening, Rect, Square
+from mazmorra.kinds.dicedungeon.steps import ROOMS
 
 RIM = 1  # squares of rock around a generated map
-ROOM_OF = {"empty": "room", "special": "special-room", "lair": "lair", "quest": "quest"}
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Dungeon:
 
     @property
     def rooms(self) -> list[PlacedPiece]:
-        return [a for a in self.areas if a.type in ROOM_OF.values()]
+        return [a for a in self.areas if a.type in ROOMS]
 
     def data(self, comp_id: str) -> dict[str, Any]:
         """The map as the dungeon_map kind reads it."""
@@ -90,7 +90,10 @@ class Dungeon:
             "door_width": self.rules.door,
             "areas": areas,
             "doors": doors,
-            "exits": [{"at": at(o.at), "side": o.side} for o in self.exits],
+            "exits": [
+                {"at": at(o.at), "side": o.side} | ({"width": o.width} if o.width != self.rules.door else {})
+                for o in self.exits
+            ],
             "rolls": self.rolls,
         }
 

@@ -113,6 +113,19 @@ def runs(edges: list[Edge]) -> list[tuple[Square, str, int]]:
     return out
 
 
+def side_of(a: Rect, b: Rect) -> str | None:
+    """The side of `a` that `b` lies against (None when they do not touch side by side)."""
+    if a.x + a.w == b.x and a.y < b.y + b.h and b.y < a.y + a.h:
+        return "e"
+    if b.x + b.w == a.x and a.y < b.y + b.h and b.y < a.y + a.h:
+        return "w"
+    if a.y + a.h == b.y and a.x < b.x + b.w and b.x < a.x + a.w:
+        return "s"
+    if b.y + b.h == a.y and a.x < b.x + b.w and b.x < a.x + a.w:
+        return "n"
+    return None
+
+
 def shared_boundary(a: Rect, b: Rect) -> int:
     """How many square edges two rectangles that touch side by side share (0 when they do not touch)."""
     if a.x + a.w == b.x or b.x + b.w == a.x:

@@ -51,11 +51,6 @@ DOCS = (
         "a door or way on stands on one area's wall; a secret door opens onto floor, a way on onto rock",
         "«Colocación de puertas»: doors go on walls; a door onto a revealed area is secret",
     ),
-    RuleDoc(
-        "dungeon_map.rolls",
-        "warning: a recorded roll names a table of the pack and falls in the row it says",
-        f"{TABLES}: the rolls that made the map, on the pack's tables",
-    ),
 )
 
 

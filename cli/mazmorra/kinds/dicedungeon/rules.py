@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import pairwise
 
-from mazmorra.errors import Problem, Severity, did_you_mean
+from mazmorra.errors import Problem, did_you_mean
 from mazmorra.kinds import family_rule
 from mazmorra.kinds.dicedungeon import FAMILY
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
-from mazmorra.kinds.dicedungeon.dungeon_map import DungeonMap
 from mazmorra.model.content import Component, Pack
 
 
@@ -87,33 +86,3 @@ def one_table_per_role(pack: Pack) -> Iterable[Problem]:
             )
         else:
             seen[table.role] = comp.id
-
-
-@family_rule(FAMILY)
-def rolls_match_tables(pack: Pack) -> Iterable[Problem]:
-    """dungeon_map.rolls (warning): each roll a map records names a table of the pack and falls in
-    the row it says; otherwise the tables changed since the map was rolled (roll it again)."""
-    known = tables(pack)
-    for comp, m in pack.of(DungeonMap):
-        stale: list[str] = []
-        for i, roll in enumerate(m.rolls):
-            if roll.table is None:
-                continue
-            found = known.get(roll.table)
-            if found is None:
-                stale.append(f"roll {i + 1} names table '{roll.table}', which the pack does not have")
-                continue
-            row = found[1].row_for(roll.total)
-            if roll.row is not None and (row is None or row + 1 != roll.row):
-                now = "no row" if row is None else f"row {row + 1}"
-                stale.append(f"roll {i + 1} ({roll.total} on '{roll.table}') is recorded in row {roll.row}, now {now}")
-        if stale:
-            more = f" (and {len(stale) - 3} more)" if len(stale) > 3 else ""
-            yield Problem(
-                "dungeon_map.rolls",
-                "the tables changed since this map was rolled: " + "; ".join(stale[:3]) + more,
-                comp.field_loc("rolls"),
-                comp.id,
-                "rolls",
-                severity=Severity.WARNING,
-            )

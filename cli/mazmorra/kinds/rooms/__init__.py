@@ -33,7 +33,10 @@ class CardSet(Strict):
     """The cards each player colour holds."""
 
     action: list[Annotated[int, Field(ge=1, le=9)]] = Field(
-        min_length=1, max_length=9, description="the action cards, by their number of actions"
+        min_length=1,
+        max_length=9,
+        description="the action cards, by their number of actions: a 2 for the first turn, and every one playable "
+        "in the first cycle (player_card.first-cycle)",
     )
     combat: list[Annotated[int, Field(ge=0, le=9)]] = Field(
         min_length=1, max_length=20, description="the combat cards, by their bonus (+0 returns to its owner)"

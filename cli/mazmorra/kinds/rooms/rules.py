@@ -26,8 +26,8 @@ TURN_WORDS = {"cw": "clockwise", "ccw": "counter-clockwise"}
     ),
     RuleDoc(
         "room.pair-colour",
-        "the two rooms of a pair have the same gear colour",
-        "«Girar una habitación»: all rooms are paired by colour",
+        "the two rooms of a pair have the same gear colour, which no other pair has",
+        "«Girar una habitación»: all rooms are paired by colour (and numbered to tell the pairs apart)",
     ),
     RuleDoc(
         "room.pair-turn",
@@ -40,7 +40,18 @@ def rooms_pair_up(pack: Pack) -> Iterable[Problem]:
     by_number: dict[int, list[Component]] = defaultdict(list)
     for comp in of_kind(pack, "room"):
         by_number[value(comp, "number", int)].append(comp)
+    colours: dict[str, int] = {}  # gear colour -> the first pair's number
     for number, rooms in sorted(by_number.items()):
+        colour = value(rooms[0], "gear_colour", str).lower()
+        if colours.setdefault(colour, number) != number:
+            yield Problem(
+                "room.pair-colour",
+                f"its gear is {value(rooms[0], 'gear_colour', str)}, the colour of pair {colours[colour]}: each pair "
+                "has a colour of its own, so a player tells which room turns with which",
+                rooms[0].field_loc("gear_colour"),
+                rooms[0].id,
+                "gear_colour",
+            )
         if len(rooms) != 2:
             where = rooms[2] if len(rooms) > 2 else rooms[0]
             said = (
