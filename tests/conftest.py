@@ -364,7 +364,7 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
     return Image.open(f"{base}.png").convert("RGB")
 
 
-# The external judges some tests use, and the Debian/Ubuntu package of each (README, "Developing").
+# The external judges some tests use, and the Debian/Ubuntu package of each (CONTRIBUTING.md, "External judges").
 TOOL_PACKAGES = {"pdftoppm": "poppler-utils", "pdffonts": "poppler-utils", "qpdf": "qpdf", "msgfmt": "gettext"}
 TOOL_PACKAGES["chromium"] = "chromium"
 TOOL_PACKAGES["gs"] = "ghostscript"
@@ -387,7 +387,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         packages = sorted({TOOL_PACKAGES.get(t, t) for t in _missing})
         terminalreporter.write_line(
             f"skipped {sum(_missing.values())} test(s) needing {', '.join(sorted(_missing))}: install them with "
-            f"`sudo apt-get install {' '.join(packages)}` (or your system's packages; see README, Developing)",
+            f"`sudo apt-get install {' '.join(packages)}` (or your system's packages; see CONTRIBUTING.md, External judges)",
             yellow=True,
         )
 

@@ -46,7 +46,7 @@ def test_missing_tools_are_skipped_with_one_line_naming_what_to_install() -> Non
     lines = [line for line in res.stdout.splitlines() if "install them with" in line]
     assert lines == [
         "skipped 2 test(s) needing msgfmt, pdftoppm: install them with `sudo apt-get install gettext "
-        "poppler-utils` (or your system's packages; see README, Developing)"
+        "poppler-utils` (or your system's packages; see CONTRIBUTING.md, External judges)"
     ], res.stdout
     assert "2 skipped" in res.stdout
 
