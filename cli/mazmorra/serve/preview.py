@@ -24,7 +24,7 @@ from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
 from mazmorra.render import Outputs
 from mazmorra.render.sinks.beforeafter import REMOVED, ShownComponent
-from mazmorra.render.sinks.gallery import GallerySink, _Deck, render_page
+from mazmorra.render.sinks.gallery import GallerySink, _Deck, render_gallery
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext
 from mazmorra.source.yamlsafe import kept_parsed
 from mazmorra.support.filenames import deck_pdf
@@ -260,7 +260,7 @@ class Preview:
             (d.id, lang, self.docs[d.id, lang].name) for d in pack.decks for lang in langs if (d.id, lang) in self.docs
         ]
         since = self.beside.since if self.beside is not None else ""
-        self.page = render_page(pack, langs, decks, problems, self.live(sheets), since).encode("utf-8")
+        self.page = render_gallery(pack, langs, decks, problems, self.live(sheets), since).encode("utf-8")
 
     def _removed(self, export: _Export, decks: dict[str, _Deck], langs: list[str]) -> None:
         """`serve --since`: the earlier revision's components the pack no longer has, with their

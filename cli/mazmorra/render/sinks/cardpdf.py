@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Sheet:
+class CardPage:
     """The page one face prints on: its size and where the face's trim goes on it (mm)."""
 
     w: float
@@ -39,17 +39,17 @@ class Sheet:
     ty: float
 
 
-def face_sheet(face: Face, printer: Printer | None) -> tuple[Sheet, bool]:
+def card_page(face: Face, printer: Printer | None) -> tuple[CardPage, bool]:
     """The page of one face (the printer's product when it sells the size) and whether it is one of
     the printer's products."""
     b = face.bleed
     found = printer.product(face.w, face.h, b) if printer is not None else None
     if found is None:
-        return Sheet(face.w + 2 * b, face.h + 2 * b, b, b, b, b), printer is None
+        return CardPage(face.w + 2 * b, face.h + 2 * b, b, b, b, b), printer is None
     product, turned = found
     tw, th = product.trim[::-1] if turned else product.trim
     pw, ph = tw + 2 * product.bleed, th + 2 * product.bleed
-    return Sheet(pw, ph, (pw - face.w) / 2, (ph - face.h) / 2, product.bleed, product.bleed), True
+    return CardPage(pw, ph, (pw - face.w) / 2, (ph - face.h) / 2, product.bleed, product.bleed), True
 
 
 class _File:
@@ -70,20 +70,20 @@ class _File:
         if ink is not None and printer is not None and printer.pdf in pdfx.VERSIONS:
             pdfx.mark(self.pdf.c, printer.pdf, ink)
 
-    def face(self, face: Face, sheet: Sheet, reused: bool) -> None:
+    def face(self, face: Face, page: CardPage, reused: bool) -> None:
         from mazmorra.render.draw.boxes import set_boxes
         from mazmorra.render.draw.pdfpages import K
 
         pdf = self.pdf
-        pdf.c.setPageSize((sheet.w * K, sheet.h * K))
-        pdf.size = (sheet.w, sheet.h)
-        pdf.page_h = sheet.h
+        pdf.c.setPageSize((page.w * K, page.h * K))
+        pdf.size = (page.w, page.h)
+        pdf.page_h = page.h
         if face.background and face.shape == "rect":  # the product's bleed may reach past the face's own
             pdf.c.setFillColor(pdf.colour(face.background))
-            pdf.c.rect(0, 0, sheet.w * K, sheet.h * K, stroke=0, fill=1)
-        pdf.draw_face(face, sheet.x, sheet.y, reused)
-        trim = (sheet.tx, sheet.ty, sheet.w - sheet.tx, sheet.h - sheet.ty)  # the printer's cut
-        set_boxes(pdf.c, (sheet.w, sheet.h), trim, (0.0, 0.0, sheet.w, sheet.h))
+            pdf.c.rect(0, 0, page.w * K, page.h * K, stroke=0, fill=1)
+        pdf.draw_face(face, page.x, page.y, reused)
+        trim = (page.tx, page.ty, page.w - page.tx, page.h - page.ty)  # the printer's cut
+        set_boxes(pdf.c, (page.w, page.h), trim, (0.0, 0.0, page.w, page.h))
         pdf.c.showPage()
         pdf.pages += 1
 
@@ -128,8 +128,8 @@ class CardPdfSink(Sink):
             if any(doc.backs):
                 self._open["back"] = _File(self, doc, self._path(doc, side="back"))
 
-    def _sheet(self, doc: Document, face: Face) -> Sheet:
-        sheet, sold = face_sheet(face, self.printer)
+    def _page(self, doc: Document, face: Face) -> CardPage:
+        page, sold = card_page(face, self.printer)
         if not sold and (face.w, face.h) not in self._unsold and self.printer is not None:
             self._unsold.add((face.w, face.h))
             sells = ", ".join(f"{p.name} {p.trim[0]:g}×{p.trim[1]:g} mm" for p in self.printer.products) or "nothing"
@@ -144,31 +144,31 @@ class CardPdfSink(Sink):
                     severity=Severity.WARNING,
                 )
             )
-        return sheet
+        return page
 
     def add(self, doc: Document, item: Item) -> None:
         self._n += 1
         faces = [item.front] + ([item.back] if item.back is not None else [])
-        sheets = [self._sheet(doc, f) for f in faces]
+        pages = [self._page(doc, f) for f in faces]
         comp = item.front.component
         if self.layout == "per-card":
             file = _File(self, doc, self._path(doc, comp))
-            for face, sheet in zip(faces, sheets):
-                file.face(face, sheet, False)
+            for face, page in zip(faces, pages):
+                file.face(face, page, False)
             self._close(file, doc)
         elif self.layout == "per-face":
-            for face, sheet in zip(faces, sheets):
+            for face, page in zip(faces, pages):
                 file = _File(self, doc, self._path(doc, comp, face.side))
-                file.face(face, sheet, False)
+                file.face(face, page, False)
                 self._close(file, doc)
         else:
-            order = list(zip(faces, sheets))
+            order = list(zip(faces, pages))
             if self.layout == "deck-back-first":
                 order.reverse()
             for _ in range(item.copies):
-                for face, sheet in order:
+                for face, page in order:
                     file = self._open["deck"] if "deck" in self._open else self._open[face.side]
-                    file.face(face, sheet, item.copies > 1 or (face.side == "back" and item.shared_back))
+                    file.face(face, page, item.copies > 1 or (face.side == "back" and item.shared_back))
         self._rows.append([str(self._n), comp, item.name, str(item.copies)])
 
     def _close(self, file: _File, doc: Document) -> None:

@@ -176,7 +176,7 @@ class GallerySink(Sink):
                     self.langs += [] if lang in self.langs else [lang]
         if self.langs:
             since = next(iter(self.rounds.values())).since if self.rounds else ""
-            page = render_page(self.pack, self.langs, self.decks, once(earlier + self.problems), since=since)
+            page = render_gallery(self.pack, self.langs, self.decks, once(earlier + self.problems), since=since)
             target = output_path(self.folder, "index.html")
             self.ctx.stage(target).write_bytes(page.encode("utf-8"))
             self.written.setdefault(self.folder, set()).add(target)
@@ -214,7 +214,7 @@ SINK = SinkDecl(
 )
 
 
-def render_page(
+def render_gallery(
     pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "", since: str = ""
 ) -> str:
     """The gallery page: plain HTML, the language switch a few lines of inline JS; `extra` is more
