@@ -75,10 +75,12 @@ def problem_in_pack(root: Path, src: str) -> tuple[Path, str | None]:
     return path, None
 
 
-def prepared(path: Path, w_mm: float, h_mm: float, tint: str | None = None) -> bytes:
+def prepared(path: Path, w_mm: float, h_mm: float, tint: str | None = None, *, own_colour: bool = False) -> bytes:
     """The image as PNG/JPEG bytes, downsampled to PRINT_DPI at its placed size (never upsampled);
-    with `tint`, its shape in that one colour."""
-    return _prepared(path.resolve(), path.stat().st_mtime_ns, w_mm, h_mm, tint)
+    with `tint`, its shape in that one colour. Its pixels in sRGB, converted through the file's own
+    ICC profile (assets/colourspace.py); with `own_colour` (a CMYK build, which converts once to the
+    printer's profile), as the file holds them: CMYK stays CMYK, and the profile goes with them."""
+    return _prepared(path.resolve(), path.stat().st_mtime_ns, w_mm, h_mm, tint, own_colour)
 
 
 def tinted(path: Path, color: str) -> bytes:
@@ -105,11 +107,14 @@ def _png(im: Image.Image) -> bytes:
 
 
 @lru_cache(maxsize=64)
-def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float, tint: str | None = None) -> bytes:
+def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float, tint: str | None, own_colour: bool) -> bytes:
+    from mazmorra.assets import colourspace
+
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     with Image.open(path) as src:
         src.load()
         im: Image.Image = src if tint is None else _tint(src, tint)
+        profile = colourspace.profile_of(im)
         target = (max(1, round(w_mm / 25.4 * PRINT_DPI)), max(1, round(h_mm / 25.4 * PRINT_DPI)))
         scale = min(target[0] / im.width, target[1] / im.height)
         if scale < 1:
@@ -117,9 +122,16 @@ def _prepared(path: Path, mtime_ns: int, w_mm: float, h_mm: float, tint: str | N
                 (max(1, round(im.width * scale)), max(1, round(im.height * scale))),
                 Image.Resampling.LANCZOS,
             )
+        buf = io.BytesIO()
+        if own_colour and im.mode == "CMYK":  # lossless, so that a K-only black stays K-only
+            im.save(buf, "TIFF", compression="tiff_deflate", **({"icc_profile": profile} if profile else {}))
+            return buf.getvalue()
+        if own_colour and im.mode in ("RGB", "RGBA") and profile is not None:
+            im.save(buf, "PNG", optimize=True, icc_profile=profile)
+            return buf.getvalue()
+        im = colourspace.to_srgb(im)
         if im.mode not in ("RGB", "RGBA", "L", "LA"):
             im = im.convert("RGBA" if "A" in im.mode or im.mode == "P" else "RGB")
-        buf = io.BytesIO()
         if im.mode in ("RGB", "L"):
             im.save(buf, "JPEG", quality=92, optimize=True)
         else:

@@ -104,19 +104,25 @@ class CmykOutput:
         return out
 
     def image(self, data: bytes) -> Image.Image:
-        """Raster art in CMYK (converted once per image and size: the result is cached). Transparent
-        pixels are flattened over white paper (PDF/X-1a allows no transparency)."""
+        """Raster art in CMYK (converted once per image and size: the result is cached), through its
+        own ICC profile (assets/colourspace.py): CMYK art in this profile or in none kept as it is.
+        Transparent pixels are flattened over white paper (PDF/X-1a allows no transparency)."""
         key = (hash(data), len(data))
         cached = self._images.get(key)
         if cached is None:
+            from mazmorra.assets.colourspace import to_cmyk
+
             img: Image.Image = Image.open(io.BytesIO(data))
             img.load()
             if img.mode in ("RGBA", "LA", "P", "PA"):
+                profile = img.info.get("icc_profile")
                 rgba = img.convert("RGBA")
                 flat = Image.new("RGB", rgba.size, (255, 255, 255))
                 flat.paste(rgba, mask=rgba.getchannel("A"))
                 img = flat
-            cmyk = _apply(img.convert("RGB"), self._to_cmyk)
+                if profile:  # white paper in the picture's own space: its white point, whatever the profile
+                    img.info["icc_profile"] = profile
+            cmyk = to_cmyk(img, self.icc, self._to_cmyk)
             buf = io.BytesIO()
             cmyk.save(buf, "TIFF", compression="tiff_deflate")
             cached = self._images[key] = buf.getvalue()

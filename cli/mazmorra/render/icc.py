@@ -56,12 +56,22 @@ def _curve() -> bytes:
 @lru_cache(maxsize=1)
 def srgb_v2() -> bytes:
     """The profile's bytes."""
+    return rgb_v2(tuple(COLORANTS.values()), DESCRIPTION)  # type: ignore[arg-type]
+
+
+Triple = tuple[float, float, float]
+
+
+def rgb_v2(colorants: tuple[Triple, Triple, Triple], description: str) -> bytes:
+    """A v2 display profile with the sRGB tone curve and white, and these red, green and blue
+    colorants (D50-adapted XYZ): sRGB's, or another RGB space's such as Display P3 (the tests'
+    wide-gamut art)."""
     curve = _curve()
     tags: list[tuple[bytes, bytes]] = [
-        (b"desc", _desc(DESCRIPTION)),
+        (b"desc", _desc(description)),
         (b"cprt", _text(COPYRIGHT)),
         (b"wtpt", _xyz(D65)),
-        *((sig, _xyz(xyz)) for sig, xyz in COLORANTS.items()),
+        *((sig, _xyz(xyz)) for sig, xyz in zip(COLORANTS, colorants)),
         (b"rTRC", curve),
         (b"gTRC", curve),
         (b"bTRC", curve),

@@ -141,7 +141,7 @@ def _image_ink(op: ImageOp, at: str | None, printer: Printer, profile: CmykOutpu
     from mazmorra.assets import images
 
     try:
-        data = images.prepared(Path(op.path), op.w, op.h, op.color)
+        data = images.prepared(Path(op.path), op.w, op.h, op.color, own_colour=True)
     except (OSError, ValueError):
         return []  # an unreadable image is the loader's problem, reported there
     total = _darkest(profile.name, data)

@@ -382,7 +382,7 @@ class PdfPages:
         else:
             if op.opacity < 1:
                 self.c.setFillAlpha(op.opacity)
-            data = images.prepared(Path(op.path), op.w, op.h, op.color)
+            data = images.prepared(Path(op.path), op.w, op.h, op.color, own_colour=self.ink is not None)
             self.c.drawImage(
                 ImageReader(self.picture(data)),
                 x,
