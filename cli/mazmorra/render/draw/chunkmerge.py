@@ -4,9 +4,10 @@ each object the pages reach written out at once, renumbered, its stream copied u
 
 Every chunk is a whole PDF made by the same canvas set-up (document information, PDF/X output
 intent and XMP), so the merged file takes its document-level parts from the first one; page boxes
-go with their pages. Font subsets keep ReportLab's tags (AAAAAA+, AAAAAB+, …) within a chunk: the
-merge renames those of chunk k to k × 1000 + n, so that no two different subsets in the merged file
-share a tag (ISO 32000: each subset has its own), and the bytes stay deterministic.
+go with their pages. A font subset's tag is made of its font and its characters
+(render/draw/subsettags.py); two chunks may hold the same subset, so the merge tags chunk k's
+subsets (k > 0) again from their tag and k: no two font objects of the merged file share a name,
+and the bytes stay deterministic.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from mazmorra.render.draw.subsettags import subset_tag
 
 
 def merge(files: Sequence[Path], target: Path) -> None:
@@ -198,7 +201,7 @@ class _Writer:
         if own is not None:  # dropped before renumbering, so the chunk's own page tree is never reached
             text = re.sub(re.escape(own) + rb"\s+\d+\s+\d+\s+R", b"", text, count=1)
         if k and raw is None:
-            text = _SUBSET.sub(lambda m: m.group(1) + retagged(m.group(2).decode("latin-1"), k).encode("latin-1"), text)
+            text = _SUBSET.sub(lambda m: m.group(1) + retagged(m.group(2), k), text)
         body = _renumbered(text, lambda ref: self.number(ref, mapping, queue))
         if own is not None:
             body = body.replace(b"<<", b"<< " + own + f" {self.PAGES} 0 R".encode(), 1)
@@ -227,8 +230,15 @@ class _Writer:
         self.fh.write(("\n".join(rows) + "\n").encode("latin-1"))
 
 
+_SUBSET = re.compile(rb"(/(?:BaseFont|FontName)\s*)/([A-Z]{6})\+")  # a subset font's tag
+
+
+def retagged(tag: bytes, k: int) -> bytes:
+    """A subset's tag as chunk `k` of a merged document names it: `/TAG+` (unchanged in chunk 0)."""
+    return b"/" + (tag if k == 0 else subset_tag(tag, [k])) + b"+"
+
+
 _REF = re.compile(rb"(?<![^\s\[<])(\d+) (\d+) R\b")  # a whole token: not the end of a name or a number
-_SUBSET = re.compile(rb"(/(?:BaseFont|FontName)\s*)(/[A-Z]{6}\+[^\s/<>\[\]()]+)")  # a subset font's name
 
 
 def _renumbered(text: bytes, number: Callable[[int], int]) -> bytes:
@@ -265,18 +275,3 @@ def _renumbered(text: bytes, number: Callable[[int], int]) -> bytes:
         pieces += [_REF.sub(renumber, text[last:start]), text[start:stop]]
         last = stop
     return b"".join(pieces)
-
-
-_TAG = re.compile(r"^/([ABCDEFGIJK]{6})\+(.*)$")  # ReportLab's subset tags: the subset's number in letters
-_DIGITS = str.maketrans("ABCDEFGIJK", "0123456789")
-_LETTERS = str.maketrans("0123456789", "ABCDEFGIJK")
-
-
-def retagged(name: str, k: int) -> str:
-    """A font's name (`/AAAAAB+Font`) as chunk `k` of a merged document names it: its subset
-    number n becomes k × 1000 + n (unchanged in chunk 0; another name, unchanged)."""
-    m = _TAG.match(name)
-    if m is None:
-        return name
-    n = int(m.group(1).translate(_DIGITS))
-    return f"/{f'{k * 1000 + n % 1000:06d}'.translate(_LETTERS)}+{m.group(2)}"

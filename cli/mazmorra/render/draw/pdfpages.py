@@ -40,7 +40,7 @@ from mazmorra.contracts import (
 )
 from mazmorra.model.units import PT_PER_MM
 from mazmorra.printers.cmyk import CmykOutput
-from mazmorra.render.draw import guides, pdfshapes, pdftext, svgforms
+from mazmorra.render.draw import guides, pdfshapes, pdftext, subsettags, svgforms
 from mazmorra.render.draw.boxes import page_boxes, set_boxes
 from mazmorra.render.draw.forms import end_form
 from mazmorra.render.draw.greycanvas import GreyCanvas
@@ -97,6 +97,7 @@ class PdfPages:
         cut_guides: bool = True,  # False: none around round and rounded faces (a print shop cuts by the TrimBox)
     ):
         # Fonts are registered on first use (fonts.register): a document parses only the faces it draws.
+        subsettags.install()  # each font subset tagged by its content, not AAAAAA+ for every font
         self.size = page_size
         self.page_h = page_size[1]
         self.meta = meta
