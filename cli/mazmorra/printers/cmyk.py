@@ -4,6 +4,9 @@ real ICC transform (littleCMS, via Pillow's ImageCms), from sRGB to the printer'
 Neutral colours (greys and black: text, thin lines, marks) print in black ink only, at the K value
 whose lightness the profile says matches, never as four-colour black; everything else takes the
 profile's own separation (relative colorimetric), whose table already honours its total ink limit.
+Small text (under SMALL_TEXT_PT) in a colour that would separate as a four-colour dark (a near-black
+brown, a dark slate) prints in black ink alone too, at its lightness: four plates out of register
+blur small type.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color
 
 ICC_DIR = Path(__file__).resolve().parent.parent / "icc"
+SMALL_TEXT_PT = 12.0  # text under this size never prints on four plates as a dark
+
+
+def rich_black(c: CMYKColor) -> bool:
+    """A four-colour dark: K 60 % or more with 30 % or more of C+M+Y."""
+    return bool(c.black >= 0.6 and c.cyan + c.magenta + c.yellow >= 0.3)
 
 
 def _hex(value: str) -> tuple[int, int, int]:
@@ -74,6 +83,15 @@ class CmykOutput:
             alpha = int(value.lstrip("#")[6:8], 16) / 255 if len(value.lstrip("#")) == 8 else 1  # '#rrggbbaa'
             known = self._colours[value] = CMYKColor(c / 255, m / 255, y / 255, k / 255, alpha=alpha)
         return known
+
+    def text(self, value: str, size: float) -> CMYKColor:
+        """A text's colour: as `colour`, but a four-colour dark under SMALL_TEXT_PT in black ink
+        alone, at the K value of its lightness (its opacity kept)."""
+        out = self.colour(value)
+        if size >= SMALL_TEXT_PT or not rich_black(out):
+            return out
+        k = self._k_for(_hex(value)) / 255
+        return CMYKColor(0, 0, 0, k, alpha=out.alpha)
 
     def of(self, colour: Color) -> CMYKColor:
         """A ReportLab colour (an SVG icon's) converted the same way."""

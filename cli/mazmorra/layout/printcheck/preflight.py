@@ -5,8 +5,6 @@ each finding at the template element that drew it, as the print checks are:
   on paper than the printer's limit (`colour: ink_limit:`), e.g. a 300 % rich-black panel for a
   240 % printer. Every area of a face is drawn in one colour (nothing overprints), so the total ink
   of an area is that of the colour drawn there last.
-- **preflight.rich-black** (warning): text under 12 pt in a four-colour dark (K 60 % or more with
-  30 % or more of C+M+Y): four plates must register to keep it sharp. Greys and black are K alone.
 - **preflight.safe-area** (warning): text or an icon outside the printer's safe area, where it is
   stricter than the pack's own (the print check covers the pack's).
 - **preflight.image-dpi** (warning): a raster image placed larger than the printer's resolution
@@ -34,7 +32,6 @@ from mazmorra.layout.printcheck.inkindex import Finding
 from mazmorra.printers import Printer
 from mazmorra.printers.cmyk import CmykOutput, ink
 
-SMALL_TEXT_PT = 12.0
 MM_PER_IN = 25.4
 ERRORS = ("preflight.ink",)  # the rest are warnings
 
@@ -77,19 +74,12 @@ def preflight_face(
     for op, at in _flat(face.ops, owners):
         if profile is not None:
             for what, value in _colours(op):
-                cmyk = profile.colour(value)
+                cmyk = (
+                    profile.text(value, op.size) if isinstance(op, TextOp) and what == "text" else profile.colour(value)
+                )
                 total = _total(cmyk)
                 if limit is not None and total > limit + 0.5:
                     found.append(Finding("preflight.ink", at, _too_much(what, value, total, printer)))
-                elif isinstance(op, TextOp) and op.size < SMALL_TEXT_PT and _rich_black(cmyk):
-                    found.append(
-                        Finding(
-                            "preflight.rich-black",
-                            at,
-                            f"{op.size:g} pt text in {value}, a four-colour dark ({_cmyk(cmyk)}): four plates must "
-                            f"register to keep it sharp; use black ({printer.name} prints greys and black in K alone)",
-                        )
-                    )
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer)
             if profile is not None and limit is not None:
@@ -123,10 +113,6 @@ def _cmyk(c: Any) -> str:
     return "C{:.0f} M{:.0f} Y{:.0f} K{:.0f}".format(
         *(getattr(c, k) * 100 for k in ("cyan", "magenta", "yellow", "black"))
     )
-
-
-def _rich_black(c: Any) -> bool:
-    return bool(c.black >= 0.6 and c.cyan + c.magenta + c.yellow >= 0.3)
 
 
 def _too_much(what: str, value: str, total: float, printer: Printer) -> str:

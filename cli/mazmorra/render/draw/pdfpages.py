@@ -142,6 +142,12 @@ class PdfPages:
         """A text's, a line's, a stroke's or a recoloured icon's colour."""
         return self._base(self.look.ink(value))
 
+    def text_colour(self, value: str, size: float) -> Any:
+        """A text's colour at `size` pt: in a CMYK build a small four-colour dark prints in K alone."""
+        if self.ink is None:
+            return self.colour(value)
+        return self.ink.text(self.look.ink(value), size)
+
     def fill(self, value: str) -> Any:
         """A shape's fill."""
         return self._base(self.look.fill(value))

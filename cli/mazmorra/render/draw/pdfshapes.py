@@ -37,6 +37,7 @@ class Pen(Protocol):
 
     def colour(self, value: str) -> Any: ...  # a stroke's colour as the page draws it (RGB, or a printer's CMYK)
     def fill(self, value: str) -> Any: ...  # a fill's (a light tint of it with the ink saver)
+    def text_colour(self, value: str, size: float) -> Any: ...  # a text's (small darks in K alone in CMYK)
 
 
 @lru_cache(maxsize=1024)

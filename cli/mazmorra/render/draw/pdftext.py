@@ -27,7 +27,7 @@ def decorate(pen: Pen, op: TextOp, ox: float, oy: float) -> None:
     width = fonts.width(op.text, op.font, op.size) + op.spacing * max(len(op.text) - 1, 0)  # pt
     x0 = pen.X(ox + op.x)
     base = pen.Y(oy + op.y) + op.rise
-    c.setStrokeColor(pen.colour(op.color))
+    c.setStrokeColor(pen.text_colour(op.color, op.size))
     c.setLineWidth(op.size * WEIGHT)
     for on, at in ((op.underline, UNDER), (op.strike, STRIKE)):
         if on:
@@ -63,7 +63,7 @@ def _runs(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float) -> None:
 def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline: bool = False) -> None:
     t = pen.c.beginText()
     font: tuple[str, float] | None = None
-    ink_now: str | None = None
+    ink_now: tuple[str, float] | None = None
     spacing = rise = 0.0
     dash_now: tuple[float, ...] = ()
     if outline:
@@ -74,12 +74,12 @@ def _text_object(pen: Pen, ops: Sequence[TextOp], ox: float, oy: float, outline:
             font = (op.font, op.size)
             t.setFont(fonts.register(op.font), op.size)
         ink = (op.outline or op.color) if outline else op.color
-        if ink != ink_now:
-            ink_now = ink
+        if (ink, op.size) != ink_now:
+            ink_now = (ink, op.size)
             if outline:
                 t.setStrokeColor(pen.colour(ink))
             else:
-                t.setFillColor(pen.colour(ink))
+                t.setFillColor(pen.text_colour(ink, op.size))
         if outline:
             t._code.append(f"{fp_str(op.outline_width * 2 * K)} w")  # half of it lies under the fill
             if op.outline_dash != dash_now:  # outline-dash: mm on, mm off (a text object may set it)
