@@ -80,6 +80,9 @@ def test_card_pdfs_one_per_component_trimmed_to_the_bleed(card_pdfs: Path) -> No
         for page in pages:
             media, trim, bleed = _mm(page.mediabox), _mm(page.trimbox), _mm(page.bleedbox)
             assert bleed == pytest.approx(media, abs=0.01)
+            for box in (page.trimbox, page.bleedbox):  # exactly inside, as written (a token's was 0.00009 pt out)
+                m = page.mediabox
+                assert (m.left, m.bottom) <= (box.left, box.bottom) and (box.right, box.top) <= (m.right, m.top), pdf
             assert [round(v, 2) for v in (trim[0], trim[1], media[2] - trim[2], media[3] - trim[3])] == [3.0] * 4
     first = PdfReader(str(card_pdfs / "artimanas" / f"{rows[0]['component']}.pdf"))
     assert rows[0]["name"] in (first.pages[0].extract_text() or "")  # the front first, then the back

@@ -10,6 +10,7 @@ reads to place the sheet. A page with no piece keeps both boxes at the page.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,13 +52,21 @@ def page_boxes(size: tuple[float, float], pieces: Sequence[tuple[Placement, floa
 
 def pdf_box(area: Area, page_h: float, pt_per_mm: float) -> tuple[float, float, float, float]:
     """An area in mm from the page's top-left as a PDF box: points from the bottom-left, rounded to
-    1/1000 pt so that files stay byte-identical."""
+    1/1000 pt inwards (so that files stay byte-identical, and a box at the page's edge never pokes
+    out of the MediaBox ReportLab writes: 74.693 past 74.69291 was 0.00009 pt outside)."""
     x0, y0, x1, y1 = area
+
+    def down(v: float) -> float:
+        return math.floor(round(v * 1e6) / 1e3) / 1e3
+
+    def up(v: float) -> float:
+        return math.ceil(round(v * 1e6) / 1e3) / 1e3
+
     return (
-        round(x0 * pt_per_mm, 3),
-        round((page_h - y1) * pt_per_mm, 3),
-        round(x1 * pt_per_mm, 3),
-        round((page_h - y0) * pt_per_mm, 3),
+        up(x0 * pt_per_mm),
+        up((page_h - y1) * pt_per_mm),
+        down(x1 * pt_per_mm),
+        down((page_h - y0) * pt_per_mm),
     )
 
 
