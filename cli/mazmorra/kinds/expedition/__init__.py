@@ -40,6 +40,12 @@ class Floor(Strict):
 
 class ExpeditionPlayer(Strict):
     colour: Colour
+    mark: str = Field(
+        "",
+        max_length=2,
+        description="a letter or symbol printed beside the player colour (the luck cards' corners), the same in every "
+        "language, so that colour is not the only way to tell investigators apart (print.colour-only)",
+    )
 
 
 class Students(Strict):
