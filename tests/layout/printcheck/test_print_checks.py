@@ -166,6 +166,10 @@ def test_text_and_icons_keep_inside_the_safe_margin() -> None:
         == []
     )
     assert _check('<rect x="-3" y="-3" w="69" h="20" fill="#1b4f72"/>') == []  # art may run into the bleed
+    (cut,) = _check('<text role="label" x="-2" y="40" w="20" h="5" size="8">Edge</text>')
+    assert cut.rule == "print.safe-area" and "past the trim into the bleed" in cut.message  # not "0.0 mm from"
+    depth = float(cut.message.split("runs ")[1].split(" mm")[0])
+    assert 1.0 <= depth <= 2.0  # the "E" starts at the box's edge, 2 mm outside
 
 
 def test_on_a_round_face_the_safe_area_is_a_circle() -> None:

@@ -316,11 +316,16 @@ def safe_area(face: Face, drawn: list[Ink], m: float, icons: IconSet) -> Iterato
             depth = _round_depth(face, ink, icons, m)
             if depth >= m - 1e-6:
                 continue
+        where = (
+            f"runs {-depth:.1f} mm past the trim into the bleed, where it is cut off"
+            if depth < -0.05
+            else f"reaches {max(depth, 0):.1f} mm from the trim, inside the {m:g} mm a cut may miss by"
+        )
         yield Finding(
             "print.safe-area",
             ink.owner.at,
-            f"{_what(ink)} reaches {max(depth, 0):.1f} mm from the trim, inside the {m:g} mm a cut may miss by "
-            "(pack.yaml print: safe_margin:, or the template's <card safe-margin=>); move it inwards",
+            f"{_what(ink)} {where} (pack.yaml print: safe_margin:, or the template's <card safe-margin=>); move it "
+            "inwards",
         )
 
 
