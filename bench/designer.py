@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -144,24 +145,35 @@ def line(what: str, times: dict[str, list[float]], target: float | None = None, 
     return out
 
 
+def _next_value(text: str, field: str, i: int, top: int, low: int = 0) -> str:
+    """`text` with one card's `field` (a digit from `low` to `top`) set to a value that card never had in
+    this run: save i edits the (i mod n)-th card, one step further round its range each time round, so
+    every save is a face the cache has never seen (up to n × (top - low) saves), not a value it holds
+    from the save before last."""
+    found = list(re.finditer(rf"^  {field}: (\d+)$", text, flags=re.MULTILINE))
+    if not found:
+        raise SystemExit(f"the benchmark's card edit found no {field}")
+    m = found[i % len(found)]
+    rounds = i // len(found)
+    if rounds >= top - low:
+        raise SystemExit(f"the benchmark's card edit ran out of new values for {field} ({i} saves)")
+    value = low + (int(m.group(1)) - low + 1) % (top - low + 1)
+    return f"{text[: m.start(1)]}{value}{text[m.end(1) :]}"
+
+
 def _edit_card(pack: Path, i: int) -> None:
-    """Save one card of the expedition's trick deck with another value (both languages print it)."""
+    """Save one card of the expedition's trick deck with a value it never had (both languages print it)."""
     deck = pack / "decks" / "artimanas.yaml"
-    text = deck.read_text(encoding="utf-8")
-    old, new = (4, 5) if i % 2 == 0 else (5, 4)
-    head, sep, tail = text.partition(f"  centre_value: {old}\n")
-    if not sep:
-        raise SystemExit("the benchmark's card edit did not apply")
+    text = _next_value(deck.read_text(encoding="utf-8"), "centre_value", i, 9, 1)
     time.sleep(0.02)  # a save after the last build, not within its clock tick
-    deck.write_text(f"{head}  centre_value: {new}\n{tail}", encoding="utf-8")
+    deck.write_text(text, encoding="utf-8")
 
 
 def _edit_synth(pack: Path, i: int) -> None:
     deck = pack / "decks" / "cartas.yaml"
-    text = deck.read_text(encoding="utf-8")
-    at = text.index("  value: ") + len("  value: ")
+    text = _next_value(deck.read_text(encoding="utf-8"), "value", i, 5)
     time.sleep(0.02)
-    deck.write_text(text[:at] + str((int(text[at]) + 1) % 6) + text[at + 1 :], encoding="utf-8")
+    deck.write_text(text, encoding="utf-8")
 
 
 def _checkout(rev: str, into: Path) -> str:
@@ -216,7 +228,7 @@ def main() -> None:
             for s in sides:
                 s.run("build", "expedicion", "--out", "output", cwd=projects[s.name])
 
-            # each side edits its own copy: alternate the value per run of that side
+            # each side edits its own copy, each save a value that card never had (never a cache hit)
             counts = {s.name: 0 for s in sides}
 
             def card_own(side: Side, i: int) -> float:
