@@ -1,6 +1,7 @@
 """Bag-draw games (family B): each starting bag's exact odds, drawing chips without replacement as
 the rulebook says («Paso 2»): each chip per draw, each face a draw offers (a chip shows both of its
-faces and the player chooses), and runs of the same face in consecutive draws."""
+faces and the player chooses; faces by icon, whatever their number), and runs of the same face in
+consecutive draws."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _one(bag_id: str, name: str, bag: Bag, chip_names: Mapping[frozenset[str], s
     )
     offering: dict[str, int] = {}
     for e in bag.chips:
-        for face in dict.fromkeys(f.key for f in e.chip.faces):
+        for face in dict.fromkeys(f.icon for f in e.chip.faces):  # a monster is a monster, whatever its number
             offering[face] = offering.get(face, 0) + e.count
     faces = tuple(
         FaceOdds(face, Fraction(n, total), run_of(total, n, 2), run_of(total, n, 3)) for face, n in offering.items()

@@ -84,7 +84,7 @@ class ChipOdds:
 
 @dataclass(frozen=True)
 class FaceOdds:
-    """One chip face: the chance that a draw offers it (either face of the chip drawn), and that the
+    """One chip face (an icon, whatever its number): the chance that a draw offers it (either face of the chip drawn), and that the
     next 2 and 3 draws all do (a run), drawing without replacement."""
 
     face: str
