@@ -7,6 +7,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from conftest import edit
 from packs import bag_pack, table_pack, trick_pack
 
 from mazmorra.errors import UsageError
@@ -89,9 +90,12 @@ def test_dice_tables_rows_are_exact(tmp_path: Path) -> None:
     assert dist["2d6"][7] == Fraction(1, 6) and sum(dist["2d12"].values()) == 1
 
 
-def test_the_rare_row_line_can_be_moved(tmp_path: Path) -> None:
-    found = stats(load_pack(table_pack(tmp_path)), "en", StatsOptions(seeds=0, rare_row=Fraction(1, 5)))
-    assert [r.rare for r in found.tables[0].rows] == [False, True, False]
+def test_the_pack_sets_the_rare_row_line(tmp_path: Path) -> None:
+    pack = table_pack(tmp_path)
+    edit(pack / "pack.yaml", "languages: [en]\n", "languages: [en]\ngame: {dungeon: {rare_row: 20}}\n")
+    found = stats(load_pack(pack), "en", StatsOptions(seeds=0))
+    assert found.rare_row == Fraction(1, 5)
+    assert [r.rare for r in found.tables[0].rows] == [False, True, False]  # 7 on 2d6: 1/6 < 20 %
 
 
 def test_bag_odds_are_exact_without_replacement(tmp_path: Path) -> None:

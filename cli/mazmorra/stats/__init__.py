@@ -11,8 +11,6 @@ lines in a language (the table, `--since`), `statsjson.py` writes them as JSON (
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from mazmorra.i18n.localise import localise
 from mazmorra.model.content import Pack
 from mazmorra.stats.bagodds import bag_stats
@@ -22,9 +20,7 @@ from mazmorra.stats.nameddraws import named_draws
 from mazmorra.stats.playersetup import setup_stats
 from mazmorra.stats.statsquery import answer, parse_query
 from mazmorra.stats.statvalues import PackStats, Query, StatsOptions
-from mazmorra.stats.tableodds import distributions, table_stats
-
-DEFAULT_RARE = Fraction(1, 100)  # a dice table row less likely than 1 % is flagged
+from mazmorra.stats.tableodds import distributions, rare_line, table_stats
 
 __all__ = ["PackStats", "Query", "StatsOptions", "parse_query", "stats"]
 
@@ -35,7 +31,7 @@ def stats(pack: Pack, lang: str, options: StatsOptions) -> PackStats:
     texts = {c.component.id: {k: t.text for k, t in c.texts.items()} for c in local.components}
     names = {cid: own.get("name", cid) for cid, own in texts.items()}
     named = named_draws(pack)
-    rare = options.rare_row if options.rare_row is not None else DEFAULT_RARE
+    rare = options.rare_row if options.rare_row is not None else rare_line(pack)
     return PackStats(
         pack=pack.id,
         name=local.name("pack.name"),

@@ -24,7 +24,9 @@ class StatsOptions:
     query: Query | None = None
     seeds: int = 200  # generated dungeons sampled
     first_seed: int = 1  # seeds first_seed .. first_seed + seeds - 1: the same numbers every run
-    rare_row: Fraction | None = None  # a dice table row likelier than this is not rare (None: the pack's or 1 %)
+    rare_row: Fraction | None = (
+        None  # a dice table row less likely is flagged (None: the pack's `game: dungeon: rare_row:`, 1 %)
+    )
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from mazmorra.kinds.dicedungeon import dungeon_rules
+from mazmorra.kinds.dicedungeon import DiceDungeonSettings, dungeon_rules
 from mazmorra.kinds.dicedungeon.dice import DiceError, parse_dice
 from mazmorra.kinds.dicedungeon.dice_table import DiceTable
 from mazmorra.model.content import Pack
 from mazmorra.stats.statvalues import Distribution, RowOdds, TableStats
+
+DEFAULT_RARE = Fraction(1, 100)  # a row less likely than 1 % is flagged, unless the pack says otherwise
+
+
+def rare_line(pack: Pack) -> Fraction:
+    """The chance under which a row is flagged rare: the pack's `game: dungeon: rare_row:` (a percentage), else 1 %."""
+    found = pack.settings_of(DiceDungeonSettings)
+    return Fraction(str(found.dungeon.rare_row)) / 100 if found is not None else DEFAULT_RARE
 
 
 def table_stats(pack: Pack, texts: Mapping[str, Mapping[str, str]], rare: Fraction) -> tuple[TableStats, ...]:
