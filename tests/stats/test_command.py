@@ -29,7 +29,7 @@ def test_a_query_on_the_command_line(tmp_path: Path) -> None:
     res = run_cli("stats", "p", "--draw", "5", "--at-least", "2", "type=boon", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "Your query" in res.stdout
-    assert "At least 2 type = boon in the first 5 draws: " in res.stdout
+    assert "  Tricks: at least 2 type = boon in the first 5 draws: " in res.stdout
 
 
 @pytest.mark.parametrize(

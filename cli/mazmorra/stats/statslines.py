@@ -98,8 +98,18 @@ def lines(stats: PackStats, words: LabelWords) -> tuple[Figure, ...]:
         out += _dungeons(stats.dungeons, w)
     if stats.setup is not None:
         out += _setup(stats.setup, w)
-    for i, draw in enumerate(stats.query):
-        out.append(_draw(draw, w, w.say("Your query"), f"query:{i}/{draw.deck}"))
+    deck_names = {d.deck: d.name for d in stats.decks}
+    for draw in stats.query:
+        label = w.say(
+            "%(deck)s: at least %(k)s %(field)s = %(value)s in the first %(n)s draws",
+            deck=deck_names.get(draw.deck, draw.deck),
+            k=draw.at_least,
+            field=draw.field,
+            value=draw.value,
+            n=draw.draws,
+        )
+        key = f"query/{draw.deck}/{draw.field}={draw.value}/{draw.at_least}in{draw.draws}"
+        out.append(Figure(key, w.say("Your query"), label, w.chance(draw.chance), draw.chance))
     return tuple(out)
 
 
@@ -124,7 +134,7 @@ def _deck(deck: DeckStats, w: FigureWriter) -> Iterator[Figure]:
 
 
 def _draw(draw: DrawOdds, w: FigureWriter, section: str, key: str) -> Figure:
-    values = {"k": draw.at_least, "n": draw.draws, "field": draw.field, "value": draw.value, "deck": draw.deck}
+    values = {"k": draw.at_least, "n": draw.draws, "field": draw.field, "value": draw.value}
     if draw.named == "hand":
         msgid = "At least %(k)s %(field)s = %(value)s in a hand of %(n)s"
     else:
