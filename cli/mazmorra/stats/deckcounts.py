@@ -124,11 +124,12 @@ def category_field(deck: Deck, shapes: dict[str, str]) -> str | None:
 
 
 def deck_stats(deck: Deck, name: str, named: Iterable[NamedDraw]) -> DeckStats:
-    """A deck's counts, curves and draw odds: the draws its family's rules name, else its first draws."""
+    """A deck's counts, curves and draw odds: the draws its family's rules name, else its first draws.
+    A field no component of the deck gives a value says nothing about it and is left out."""
     shapes = field_shapes(deck.kind.model)
-    fields = tuple(counts(deck, f, s) for f, s in shapes.items())
+    fields = tuple(c for c in (counts(deck, f, s) for f, s in shapes.items()) if any(n.copies for n in c.counts))
     draws: list[DrawOdds] = []
-    category = category_field(deck, shapes)
+    category = category_field(deck, {f.field: shapes[f.field] for f in fields})
     total = sum(c.data.copies for c in deck.components)
     if category is not None and total > 1:
         named_draws = [d for d in named if d.kind == deck.kind.name] or [NamedDraw(deck.kind.name, DEFAULT_DRAWS)]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from mazmorra.kinds.dicedungeon import DiceDungeonSettings, dungeon_rules
 from mazmorra.kinds.dicedungeon.dice import DiceError, parse_dice
-from mazmorra.kinds.dicedungeon.dice_table import DiceTable
+from mazmorra.kinds.dicedungeon.dice_table import ROLES, DiceTable
 from mazmorra.model.content import Pack
 from mazmorra.stats.statvalues import Distribution, RowOdds, TableStats
 
@@ -41,10 +41,12 @@ def table_stats(pack: Pack, texts: Mapping[str, Mapping[str, str]], rare: Fracti
 
 
 def distributions(pack: Pack) -> tuple[Distribution, ...]:
-    """Each die expression the pack rolls (its tables', the generator's door die), once, in order."""
+    """Each die expression the pack rolls (its tables', the generator's door die when they drive it),
+    once, in order."""
     seen: dict[str, Distribution] = {}
-    dies = [table.die for _, table in pack.of(DiceTable)]
-    if dies:
+    tables = [table for _, table in pack.of(DiceTable)]
+    dies = [table.die for table in tables]
+    if {t.role for t in tables} >= set(ROLES):  # the tables drive the generator, which rolls its door die
         dies.append(dungeon_rules(pack).door_die)
     for text in dies:
         try:
