@@ -104,3 +104,24 @@ def test_the_installed_command_runs() -> None:
     res = run_cli_subprocess("stats", "grimorio", "--lang", "en")
     assert res.returncode == 0, res.stderr
     assert "Deck: Spells" in res.stdout or "Deck: " in res.stdout
+
+
+def test_a_declared_draw_is_named_in_the_table(tmp_path: Path) -> None:
+    from conftest import edit
+
+    pack = trick_pack(tmp_path)
+    edit(
+        pack / "kinds" / "trick.yaml", "count_field: type\n", "count_field: type\ndraws: [{n: 4, name: opening hand}]\n"
+    )
+    res = run_cli("stats", "p", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "  At least 1 type = curse in opening hand: 4 draws: " in res.stdout
+
+
+def test_a_bad_draw_in_a_kind_file_is_located(tmp_path: Path) -> None:
+    from conftest import edit
+
+    pack = trick_pack(tmp_path)
+    edit(pack / "kinds" / "trick.yaml", "count_field: type\n", "count_field: type\ndraws: [{n: 0, name: hand}]\n")
+    res = run_cli("stats", "p", cwd=tmp_path)
+    assert res.returncode == 1 and "content/p/kinds/trick.yaml:" in res.stderr and "Traceback" not in res.stderr

@@ -135,3 +135,18 @@ def test_the_hand_size_is_a_named_draw() -> None:
     artimanas = next(d for d in found.decks if d.kind == "artimana")
     hands = {d.draws for d in artimanas.draws if d.named == "hand"}
     assert hands and all(d.source for d in artimanas.draws)
+
+
+def test_a_kind_file_names_its_draws(tmp_path: Path) -> None:
+    pack = trick_pack(tmp_path)
+    edit(
+        pack / "kinds" / "trick.yaml",
+        "count_field: type\n",
+        'count_field: type\ndraws:\n  - {n: 4, name: opening hand, source: "«Setup» 2"}\n',
+    )
+    found = stats(load_pack(pack), "en", StatsOptions(seeds=0))
+    draws = {(d.value, d.draws, d.named, d.source) for d in found.decks[0].draws}
+    assert ("curse", 4, "opening hand", "«Setup» 2") in draws
+    assert not any(d.draws == 3 for d in found.decks[0].draws)  # a named draw replaces the first 3 draws
+    curse = next(d for d in found.decks[0].draws if d.value == "curse")
+    assert curse.chance == hypergeometric_at_least(20, 5, 4, 1)

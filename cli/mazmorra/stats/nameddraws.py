@@ -1,6 +1,6 @@
 """The draws a family's rules name (a hand size, the cards drawn per turn), each with its rulebook
 passage: what `stats` shows a deck's odds for, read off the pack's own components where the rulebook
-puts the number on them (an investigator's hand)."""
+puts the number on them (an investigator's hand), and the draws a kind file declares (`draws:`)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ FAMILY_DRAWS: dict[str, Callable[[Pack], Iterable[NamedDraw]]] = {"expedition": 
 
 
 def named_draws(pack: Pack) -> list[NamedDraw]:
-    """Every draw the rules of the pack's families name."""
+    """Every draw the rules of the pack's families name, and those its kinds' files declare (`draws:`)."""
     families = {deck.kind.family.name for deck in pack.decks}
-    return [draw for family in sorted(families) if family in FAMILY_DRAWS for draw in FAMILY_DRAWS[family](pack)]
+    found = [draw for family in sorted(families) if family in FAMILY_DRAWS for draw in FAMILY_DRAWS[family](pack)]
+    kinds = {deck.kind.name: deck.kind for deck in pack.decks}
+    found += [NamedDraw(name, d.n, d.name, d.source) for name, kind in kinds.items() for d in kind.draws]
+    return found

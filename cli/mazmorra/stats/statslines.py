@@ -133,15 +133,22 @@ def _deck(deck: DeckStats, w: FigureWriter) -> Iterator[Figure]:
         yield _draw(draw, w, section, f"{key}/draw:{draw.named}")
 
 
-def _draw(draw: DrawOdds, w: FigureWriter, section: str, key: str) -> Figure:
-    values = {"k": draw.at_least, "n": draw.draws, "field": draw.field, "value": draw.value}
+def draw_label(draw: DrawOdds, w: FigureWriter) -> str:
+    """What a deck's draw odds answer, in words: in a hand, in a draw its kind's rules name (by the
+    name the kind file gives it), or in the first draws."""
+    values = {"k": draw.at_least, "n": draw.draws, "field": draw.field, "value": draw.value, "draw": draw.named}
     if draw.named == "hand":
         msgid = "At least %(k)s %(field)s = %(value)s in a hand of %(n)s"
+    elif draw.named:
+        msgid = "At least %(k)s %(field)s = %(value)s in %(draw)s: %(n)s draws"
     else:
         msgid = "At least %(k)s %(field)s = %(value)s in the first %(n)s draws"
-    label = w.say(msgid, **values)
+    return w.say(msgid, **values)
+
+
+def _draw(draw: DrawOdds, w: FigureWriter, section: str, key: str) -> Figure:
     key = f"{key}/{draw.field}={draw.value}/{draw.at_least}in{draw.draws}"
-    return Figure(key, section, label, w.chance(draw.chance), draw.chance)
+    return Figure(key, section, draw_label(draw, w), w.chance(draw.chance), draw.chance)
 
 
 def _dungeons(d: DungeonStats, w: FigureWriter) -> Iterator[Figure]:

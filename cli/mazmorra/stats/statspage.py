@@ -11,7 +11,7 @@ from fractions import Fraction
 from html import escape
 
 from mazmorra.model.content import Pack
-from mazmorra.stats.statslines import MEASURE_LABELS, FigureWriter, LabelWords
+from mazmorra.stats.statslines import MEASURE_LABELS, FigureWriter, LabelWords, draw_label
 from mazmorra.stats.statvalues import DeckStats, PackStats, StatsOptions
 
 BAR_W = 260  # px: the longest bar
@@ -87,22 +87,7 @@ def _deck(deck: DeckStats, w: FigureWriter) -> Iterator[Chart]:
             rows = tuple((c.value, Fraction(c.copies), w.num(c.copies)) for c in f.counts)
             yield Chart(w.say("Copies by %(field)s", field=f.field), (f.field, copies), rows)
     if deck.draws:
-        rows = tuple(
-            (
-                w.say(
-                    "At least %(k)s %(field)s = %(value)s in a hand of %(n)s"
-                    if d.named == "hand"
-                    else "At least %(k)s %(field)s = %(value)s in the first %(n)s draws",
-                    k=d.at_least,
-                    field=d.field,
-                    value=d.value,
-                    n=d.draws,
-                ),
-                d.chance,
-                w.chance(d.chance),
-            )
-            for d in deck.draws
-        )
+        rows = tuple((draw_label(d, w), d.chance, w.chance(d.chance)) for d in deck.draws)
         yield Chart(w.say("Draw odds"), (w.say("Draw"), w.say("Chance")), rows)
 
 
