@@ -13,7 +13,6 @@ import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard, out
-from mazmorra.commands.rounds import SinceOpt
 
 if TYPE_CHECKING:
     from mazmorra.i18n.labels import Labels
@@ -34,7 +33,7 @@ def stats(
     condition: Annotated[
         str | None,
         typer.Argument(
-            metavar="[FIELD=VALUE]",
+            metavar="FIELD=VALUE",
             help="With --draw: what to count (kind=curse, type=destino, cost=3).",
             show_default=False,
         ),
@@ -51,7 +50,16 @@ def stats(
     seeds: Annotated[
         int, typer.Option("--seeds", metavar="N", help="Generated dungeons sampled (seeds 1..N).", min=1, max=5000)
     ] = 200,
-    since: Annotated[str | None, SinceOpt.__metadata__[0]] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="REV",
+            help="Show what moved since an earlier revision: a git commit, tag or branch of the repository the "
+            "pack is in, or a folder holding an earlier copy of the pack.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Exact numbers for what the pack's components do in play: copies and curves per deck, draw
     odds, bag odds, dice table rows, generated dungeons' spread, per-player setup."""
