@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mazmorra.commands import build, generate, i18n, pack, rounds, serve  # noqa: F401  (each registers its commands on app)
+from mazmorra.commands import build, generate, i18n, numbers, pack, rounds, serve  # noqa: F401  (each registers its commands on app)
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape
 

@@ -212,6 +212,7 @@ def _declared_kind(
         rules=tuple(rules),
         source=read.loc,
         declared_at=declared_at,
+        draws=tuple(spec.draws) or (base.draws if base else ()),
     )
     return kind, []
 

@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from mazmorra.errors import Loc, Problem
-from mazmorra.model.declared.spec import FieldDecl, Rule
+from mazmorra.model.declared.spec import DrawDecl, FieldDecl, Rule
 from mazmorra.model.printspec import LangFonts, by_language, family_or_section
 from mazmorra.model.printspec import PrintSpec as PrintSpec  # re-exported: pack.yaml's `print:`
 from mazmorra.model.printspec import Strict as Strict  # re-exported: every section's base
@@ -88,6 +88,7 @@ class Kind:
     rules: tuple[Rule, ...] = ()  # declarative rules (kind files), own and inherited
     source: Loc | None = None  # the kind file that declares it; None for a built-in kind
     declared_at: Mapping[str, Loc] = field(default_factory=dict)  # declared field -> where its file declares it
+    draws: tuple[DrawDecl, ...] = ()  # draws the rules name (kind files' `draws:`), for `mazmorra stats`
 
     @property
     def has_back(self) -> bool:

@@ -54,6 +54,12 @@ class DungeonRules(Strict):
     rooms: int = Field(
         default=12, ge=1, le=60, description="default of `generate --rooms`: the quest room comes by then"
     )
+    rare_row: float = Field(
+        default=1.0,
+        ge=0,
+        le=100,
+        description="`mazmorra stats` flags a dice table row less likely than this percentage (docs/numbers.md)",
+    )
 
     @field_validator("square")
     @classmethod

@@ -162,6 +162,14 @@ class FieldDecl(_Strict):
         return list(self.values) if isinstance(self.values, list) else []
 
 
+class DrawDecl(_Strict):
+    """A draw the rules name: how many components a player draws at once from a deck of the kind."""
+
+    n: int = Field(ge=1, le=60, description="components drawn (a hand, a turn's draws)")
+    name: str = Field(min_length=1, max_length=40, description="what the rules call it: opening hand, draws per turn")
+    source: str = Field("", max_length=200, description="the rulebook passage that names it")
+
+
 class KindFile(_Strict):
     """kinds/<name>.yaml: a kind of component declared by a designer."""
 
@@ -179,6 +187,11 @@ class KindFile(_Strict):
     fields: dict[str, FieldDecl] = Field(default_factory=dict, description="the kind's own fields")
     count_field: str | None = Field(None, description="the field a deck's `counts:` refers to")
     rules: list[dict[str, Any]] = Field(default_factory=list, description="declarative rules (see docs/own-kind.md)")
+    draws: list[DrawDecl] = Field(
+        default_factory=list,
+        max_length=8,
+        description="draws the rules name, with their passage: `mazmorra stats` shows a deck's odds for them",
+    )
 
     @field_validator("size")
     @classmethod

@@ -176,11 +176,24 @@ class GallerySink(Sink):
                     self.langs += [] if lang in self.langs else [lang]
         if self.langs:
             since = next(iter(self.rounds.values())).since if self.rounds else ""
-            page = render_gallery(self.pack, self.langs, self.decks, once(earlier + self.problems), since=since)
+            numbers = self.numbers()
+            page = render_gallery(
+                self.pack, self.langs, self.decks, once(earlier + self.problems), extra=numbers, since=since
+            )
             target = output_path(self.folder, "index.html")
             self.ctx.stage(target).write_bytes(page.encode("utf-8"))
             self.written.setdefault(self.folder, set()).add(target)
         return []
+
+    def numbers(self) -> str:
+        """The Numbers page beside the gallery (what the pack's components do in play, `mazmorra
+        stats` as charts with their tables) and the gallery's link to it."""
+        from mazmorra.stats.statspage import gallery_numbers
+
+        target = output_path(self.folder, "numbers.html")
+        self.ctx.stage(target).write_bytes(gallery_numbers(self.pack, self.langs).encode("utf-8"))
+        self.written.setdefault(self.folder, set()).add(target)
+        return '<footer><a href="numbers.html">Numbers: odds, dice tables and curves</a></footer>'
 
     def _stage_now(self, target: Path, data: bytes) -> str:
         """Stage one picture of the page itself (not of a document): a removed component's."""
@@ -192,8 +205,9 @@ class GallerySink(Sink):
         prune(self.folder / "img", {f for files in self.written.values() for f in files}, (".jpg",))
 
     def summary(self) -> list[str]:
-        n = sum(len(files) for files in self.written.values())
-        return [f"{self.folder / 'index.html'} ({n - 1} images)"] if n else []
+        files = [f for found in self.written.values() for f in found]
+        images = sum(f.suffix == ".jpg" for f in files)
+        return [f"{self.folder / 'index.html'} ({images} images)"] if files else []
 
 
 SINK = SinkDecl(
