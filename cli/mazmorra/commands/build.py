@@ -14,7 +14,16 @@ import typer
 from mazmorra.build.choices import Duplex, Fold, PaperSize, SheetLayout, back_offset_mm, parse_langs
 from mazmorra.commands.app import PanelledCommand, app
 from mazmorra.commands.console import ProgressPrinter, err, escape, guard, out, show_problems, show_summary
-from mazmorra.commands.options import BackOffsetOpt, DraftOpt, LangOpt, OutDirOpt, PacksArg, StrictOpt, pack_dirs
+from mazmorra.commands.options import (
+    BackOffsetOpt,
+    DraftOpt,
+    LangOpt,
+    OutDirOpt,
+    PacksArg,
+    StrictOpt,
+    out_dir_for,
+    pack_dirs,
+)
 from mazmorra.errors import ContentError, UsageError
 from mazmorra.support.paths import shipped_printers
 
@@ -180,7 +189,7 @@ def build_cmd(
             rich_help_panel="Print sheets",
         ),
     ] = 10.0,
-    out_dir: OutDirOpt = Path("output"),
+    out_dir: OutDirOpt = None,
     deck: Annotated[
         list[str] | None, typer.Option("--deck", "-d", metavar="DECK", help="Only this deck (repeatable).")
     ] = None,
@@ -245,6 +254,10 @@ def build_cmd(
 
     gcpolicy.settle_imports()
     with guard():
+        chosen = pack_dirs(packs)
+        out_root = out_dir_for(out_dir)
+        if out_dir is None and out_root != Path("output"):  # inside a pack: say where the files go
+            err.print(f"writing to {escape(out_root)} (beside the pack's project; --out to choose)")
         args = BuildArgs(
             lang=lang,
             page=page,
@@ -259,7 +272,7 @@ def build_cmd(
             gutter=gutter,
             bleed=bleed,
             overlap=overlap,
-            out_dir=out_dir,
+            out_dir=out_root,
             deck=tuple(deck or ()),
             changed_only=changed_only,
             strict=strict,
@@ -294,7 +307,7 @@ def build_cmd(
             for line in built.exports:
                 out.print(f"  {escape(line)}")
 
-        build_all(pack_dirs(packs), args, ProgressPrinter, report)
+        build_all(chosen, args, ProgressPrinter, report)
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
@@ -386,7 +399,7 @@ def calibrate(
 @app.command()
 def outputs(
     packs: PacksArg = None,
-    out_dir: OutDirOpt = Path("output"),
+    out_dir: OutDirOpt = None,
     stamps: Annotated[
         bool,
         typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),
@@ -398,6 +411,7 @@ def outputs(
     from mazmorra.support.filenames import deck_pdf
 
     with guard():
+        out_dir = out_dir_for(out_dir)
         listed = listed_stamps(out_dir, pack_dirs(packs)) if stamps else None
         if listed is not None:  # what make asks for on every run: from pack.yaml alone, no pack loaded
             out.print("\n".join(escape(p) for p in listed))

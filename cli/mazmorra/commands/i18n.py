@@ -11,7 +11,7 @@ import typer
 
 from mazmorra.commands.app import i18n_app
 from mazmorra.commands.console import err, escape, guard, out
-from mazmorra.commands.options import PacksArg, pack_dirs
+from mazmorra.commands.options import OutDirOpt, PacksArg, out_dir_for, pack_dirs
 from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
@@ -236,9 +236,7 @@ def i18n_pseudo(
     expand: Annotated[
         float, typer.Option("--expand", min=0, max=300, help="How much longer every text gets, in percent.")
     ] = 35.0,
-    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (the PDFs go to <out>/<pack>/qps/).")] = Path(
-        "output"
-    ),
+    out_dir: OutDirOpt = None,
 ) -> None:
     """Build the pseudo-locale (qps): every text accented, bracketed and EXPAND % longer, to find tight boxes.
 
@@ -252,6 +250,7 @@ def i18n_pseudo(
 
     with guard():
         overflowing = 0
+        out_dir = out_dir_for(out_dir)
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)

@@ -10,7 +10,7 @@ import typer
 from mazmorra.build.choices import parse_langs
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
-from mazmorra.commands.options import LangOpt
+from mazmorra.commands.options import LangOpt, OnePackArg, one_pack
 from mazmorra.errors import UsageError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -18,12 +18,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 @app.command()
 def serve(
-    pack: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PACK", help="Pack folder or name under content/ (default: the only pack).", show_default=False
-        ),
-    ] = None,
+    pack: OnePackArg = None,
     lang: LangOpt = "all",
     port: Annotated[
         int, typer.Option("--port", "-p", min=0, max=65535, help="Port to listen on (0: any free one).")
@@ -54,7 +49,6 @@ def serve(
 ) -> None:
     """Preview a pack in the browser: every component front and back, in every language, and the
     print sheets; the page redraws what changed each time a file of the pack is saved."""
-    from mazmorra.load import all_packs, find_pack
     from mazmorra.rounds import earlier
     from mazmorra.rounds.beside import Beside
     from mazmorra.serve.live import live_html
@@ -63,13 +57,7 @@ def serve(
     from mazmorra.support.paths import templates_dir
 
     with guard():
-        if pack is None:
-            packs = all_packs()
-            if len(packs) != 1:
-                raise UsageError(f"name the pack to preview: {', '.join(p.name for p in packs)}")
-            pack_dir = packs[0]
-        else:
-            pack_dir = find_pack(pack)
+        pack_dir = one_pack(pack, "preview")
         if host not in LOOPBACK:
             err.print(
                 f"[bold yellow]warning:[/] listening on {escape(host)}: anyone who can reach this machine "

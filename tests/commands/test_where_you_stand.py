@@ -1,0 +1,76 @@
+"""Commands run where the designer stands: inside a pack, or any folder under it, they need no PACK."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CONTENT, run_cli
+
+
+@pytest.fixture
+def own_folder(tmp_path: Path) -> Path:
+    """A pack kept in a designer's own folder (no content/): ~/juegos/muestras."""
+    pack = tmp_path / "juegos" / "muestras"
+    shutil.copytree(CONTENT / "muestras", pack)
+    return pack
+
+
+@pytest.mark.parametrize("where", [".", "decks"])
+def test_validate_inside_a_pack_and_a_subfolder(own_folder: Path, where: str) -> None:
+    res = run_cli("validate", cwd=own_folder / where)
+    assert res.returncode == 0, res.stderr
+    assert "✓ muestras: valid" in res.stderr
+
+
+def test_build_from_a_subfolder_writes_beside_the_pack(own_folder: Path) -> None:
+    """Not decks/output/: output/ beside the pack (its parent folder here), said in the summary."""
+    res = run_cli("build", "--lang", "es", cwd=own_folder / "decks")
+    assert res.returncode == 0, res.stderr
+    assert "writing to ../../output" in res.stderr
+    assert (own_folder.parent / "output" / "muestras" / "es" / "cartas.pdf").is_file()
+    assert not (own_folder / "decks" / "output").exists() and not (own_folder / "output").exists()
+    assert "../../output/muestras/es/cartas.pdf" in res.stdout
+
+
+def test_build_inside_a_pack_under_content_writes_beside_content(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("muestras")
+    res = run_cli("build", "--lang", "es", cwd=pack / "decks")
+    assert res.returncode == 0, res.stderr
+    assert (pack.parent.parent / "output" / "muestras" / "es" / "cartas.pdf").is_file()
+
+
+def test_an_explicit_out_is_kept(own_folder: Path) -> None:
+    res = run_cli("build", "--lang", "es", "--out", "pdfs", cwd=own_folder / "decks")
+    assert res.returncode == 0, res.stderr
+    assert (own_folder / "decks" / "pdfs" / "muestras" / "es" / "cartas.pdf").is_file()
+    assert "writing to" not in res.stderr
+
+
+def test_diff_and_i18n_status_from_a_subfolder(own_folder: Path) -> None:
+    before = own_folder.parent / "ronda1"
+    shutil.copytree(own_folder, before)
+    res = run_cli("diff", "--since", "../../ronda1", "--format", "json", cwd=own_folder / "decks")
+    assert res.returncode == 0, res.stderr
+    assert isinstance(json.loads(res.stdout), dict)
+    res = run_cli("i18n", "status", "--json", cwd=own_folder / "locale")
+    assert res.returncode == 0, res.stderr
+    assert {row["pack"] for row in json.loads(res.stdout)} == {"muestras"}
+
+
+def test_serve_finds_the_pack_it_stands_in(own_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mazmorra.commands.options import one_pack
+
+    monkeypatch.chdir(own_folder / "decks")
+    assert one_pack(None, "preview") == own_folder.resolve()
+
+
+def test_outside_any_pack_it_says_where_it_looked(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    res = run_cli("validate", cwd=tmp_path / "a" / "b")
+    assert res.returncode == 2, res.stderr
+    assert "no pack.yaml in '.' or the" in res.stderr and "no 'content' folder in '.'" in res.stderr
+    assert str(tmp_path) not in res.stderr
