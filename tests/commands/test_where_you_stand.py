@@ -74,3 +74,35 @@ def test_outside_any_pack_it_says_where_it_looked(tmp_path: Path) -> None:
     assert res.returncode == 2, res.stderr
     assert "no pack.yaml in '.' or the" in res.stderr and "no 'content' folder in '.'" in res.stderr
     assert str(tmp_path) not in res.stderr
+
+
+def test_printer_twice_builds_for_each(own_folder: Path) -> None:
+    res = run_cli("build", "--lang", "es", "--printer", "drivethrucards", "--printer", "thegamecrafter", cwd=own_folder)
+    assert res.returncode == 0, res.stderr
+    es = own_folder.parent / "output" / "muestras" / "es"
+    assert any((es / "drivethrucards").rglob("*.pdf")) and any((es / "thegamecrafter").rglob("*.png"))
+
+
+def test_lang_twice_means_both(own_folder: Path) -> None:
+    res = run_cli("validate", "--lang", "es", "--lang", "en", "--json", cwd=own_folder)
+    assert res.returncode == 0, res.stderr
+    res = run_cli("build", "--lang", "es", "--lang", "en", cwd=own_folder)
+    assert res.returncode == 0, res.stderr
+    out = own_folder.parent / "output" / "muestras"
+    assert (out / "es" / "cartas.pdf").is_file() and (out / "en" / "cartas.pdf").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (("build", "--page", "a4", "--page", "letter"), "--page"),
+        (("build", "--png", "--dpi", "100", "--dpi=200"), "--dpi"),
+        (("build", "-o", "a", "--out", "b"), "--out"),
+        (("diff", "--since", "v1", "--since", "v2"), "--since"),
+    ],
+)
+def test_a_single_value_option_given_twice_is_refused(own_folder: Path, args: tuple[str, ...], flag: str) -> None:
+    res = run_cli(*args, cwd=own_folder)
+    assert res.returncode == 2
+    assert flag in res.stderr and "given 2 times" in res.stderr
+    assert not (own_folder.parent / "output").exists() and not (own_folder / "a").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any
@@ -21,6 +22,7 @@ from mazmorra.commands.options import (
     OutDirOpt,
     PacksArg,
     StrictOpt,
+    lang_list,
     out_dir_for,
     pack_dirs,
 )
@@ -34,7 +36,7 @@ from mazmorra.support.paths import shipped_printers
 @app.command()
 def validate(
     packs: PacksArg = None,
-    lang: LangOpt = "all",
+    lang: LangOpt = None,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and editors).")] = False,
@@ -49,7 +51,7 @@ def validate(
             try:
                 res = build(
                     pack_dir,
-                    BuildOptions(langs=parse_langs(lang), strict=strict, draft=draft),
+                    BuildOptions(langs=parse_langs(lang_list(lang)), strict=strict, draft=draft),
                     render=False,
                 )
                 problems, ok = res.warnings, True
@@ -71,12 +73,13 @@ def validate(
 
 
 PrinterOpt = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
         "--printer",
         metavar="NAME",
         help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: "
-        f"{', '.join(shipped_printers())}, or the pack's printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+        f"{', '.join(shipped_printers())}, or the pack's printers/NAME.yaml): output/<pack>/<lang>/<printer>/; "
+        "repeatable: the files of each printer.",
         rich_help_panel="Outputs",
         show_default=False,
     ),
@@ -86,7 +89,7 @@ PrinterOpt = Annotated[
 @app.command("build", cls=PanelledCommand)
 def build_cmd(
     packs: PacksArg = None,
-    lang: LangOpt = "all",
+    lang: LangOpt = None,
     page: Annotated[
         PaperSize | None,
         typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
@@ -259,7 +262,7 @@ def build_cmd(
         if out_dir is None and out_root != Path("output"):  # inside a pack: say where the files go
             err.print(f"writing to {escape(out_root)} (beside the pack's project; --out to choose)")
         args = BuildArgs(
-            lang=lang,
+            lang=lang_list(lang),
             page=page,
             landscape=landscape,
             duplex=duplex,
@@ -280,13 +283,15 @@ def build_cmd(
             jobs=jobs or default_jobs(),
             changed_since=changed_since,
             stamp=stamp,
-            printer=printer,
+            printer=printer[0] if printer else None,
             values=tuple(set_ or ()),
             greyscale=greyscale,
             ink_saver=ink_saver,
             sinks=outputs,
         )
-        args.check()
+        each = [replace(args, printer=p) for p in dict.fromkeys(printer or ())] or [args]  # --printer A --printer B
+        for one in each:
+            one.check()
         failed: list[str] = []
 
         def report(built: Built) -> None:
@@ -307,7 +312,8 @@ def build_cmd(
             for line in built.exports:
                 out.print(f"  {escape(line)}")
 
-        build_all(chosen, args, ProgressPrinter, report)
+        for one in each:
+            build_all(chosen, one, ProgressPrinter, report)
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)

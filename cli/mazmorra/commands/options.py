@@ -29,7 +29,23 @@ PacksArg = Annotated[
         show_default=False,
     ),
 ]
-LangOpt = Annotated[str, typer.Option("--lang", "-l", metavar="LANG", help="Language code, comma list, or 'all'.")]
+LangOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Language code or comma list, repeatable (--lang es --lang en: both) [default: all].",
+        show_default=False,
+    ),
+]
+
+
+def lang_list(given: list[str] | None) -> str:
+    """--lang as given, every time it was, as one comma list ('all' when not given)."""
+    return ",".join(given) if given else "all"
+
+
 OutDirOpt = Annotated[
     Path | None,
     typer.Option(

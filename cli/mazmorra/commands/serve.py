@@ -10,7 +10,7 @@ import typer
 from mazmorra.build.choices import parse_langs
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
-from mazmorra.commands.options import LangOpt, OnePackArg, one_pack
+from mazmorra.commands.options import LangOpt, OnePackArg, lang_list, one_pack
 from mazmorra.errors import UsageError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -19,7 +19,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @app.command()
 def serve(
     pack: OnePackArg = None,
-    lang: LangOpt = "all",
+    lang: LangOpt = None,
     port: Annotated[
         int, typer.Option("--port", "-p", min=0, max=65535, help="Port to listen on (0: any free one).")
     ] = 8000,
@@ -65,7 +65,7 @@ def serve(
             )
         if since is not None and stamp:
             raise UsageError("--since compares what prints, and every version stamp differs: drop --stamp")
-        langs = parse_langs(lang)
+        langs = parse_langs(lang_list(lang))
         with earlier(pack_dir, since) if since is not None else nullcontext() as before:
             beside = None
             if since is not None:
