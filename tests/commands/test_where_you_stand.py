@@ -65,7 +65,8 @@ def test_serve_finds_the_pack_it_stands_in(own_folder: Path, monkeypatch: pytest
     from mazmorra.commands.options import one_pack
 
     monkeypatch.chdir(own_folder / "decks")
-    assert one_pack(None, "preview") == own_folder.resolve()
+    found = one_pack(None, "preview")
+    assert found == Path("../../muestras") and found.resolve() == own_folder.resolve()
 
 
 def test_outside_any_pack_it_says_where_it_looked(tmp_path: Path) -> None:
@@ -106,3 +107,18 @@ def test_a_single_value_option_given_twice_is_refused(own_folder: Path, args: tu
     assert res.returncode == 2
     assert flag in res.stderr and "given 2 times" in res.stderr
     assert not (own_folder.parent / "output").exists() and not (own_folder / "a").exists()
+
+
+def test_serve_inside_a_pack_and_ctrl_c_prints_no_library_noise(own_folder: Path) -> None:
+    import signal
+
+    from tests.conftest import ServeProcess
+
+    server = ServeProcess(own_folder / "decks")
+    try:
+        assert "previewing muestras at http://" in server.wait_line("previewing ")
+    finally:
+        code = server.stop(signal.SIGINT)
+    said = "".join(server.lines)
+    assert code == 0, said
+    assert "stopped" in said and "KeyboardInterrupt" not in said and "Traceback" not in said

@@ -22,6 +22,7 @@ from mazmorra.commands.options import (
     OutDirOpt,
     PacksArg,
     StrictOpt,
+    check_langs,
     lang_list,
     out_dir_for,
     pack_dirs,
@@ -47,11 +48,13 @@ def validate(
     with guard():
         failed = False
         report = []
-        for pack_dir in pack_dirs(packs):
+        chosen, langs = pack_dirs(packs), parse_langs(lang_list(lang))
+        check_langs(chosen, langs)
+        for pack_dir in chosen:
             try:
                 res = build(
                     pack_dir,
-                    BuildOptions(langs=parse_langs(lang_list(lang)), strict=strict, draft=draft),
+                    BuildOptions(langs=langs, strict=strict, draft=draft),
                     render=False,
                 )
                 problems, ok = res.warnings, True
@@ -258,6 +261,7 @@ def build_cmd(
     gcpolicy.settle_imports()
     with guard():
         chosen = pack_dirs(packs)
+        check_langs(chosen, parse_langs(lang_list(lang)))
         out_root = out_dir_for(out_dir)
         if out_dir is None and out_root != Path("output"):  # inside a pack: say where the files go
             err.print(f"writing to {escape(out_root)} (beside the pack's project; --out to choose)")

@@ -115,6 +115,7 @@ def i18n_add(
 ) -> None:
     """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
     from mazmorra.i18n.catalogues import catalogue
+    from mazmorra.i18n.langnames import code_named
     from mazmorra.load import load_pack
 
     with guard():
@@ -123,7 +124,8 @@ def i18n_add(
             try:
                 path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
             except ValueError as exc:
-                raise UsageError(str(exc)) from None
+                meant = code_named(lang)
+                raise UsageError(str(exc) + (f"; did you mean '{meant}'?" if meant else "")) from None
             err.print(
                 "[green]✓[/] "
                 + escape(

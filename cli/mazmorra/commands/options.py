@@ -46,6 +46,24 @@ def lang_list(given: list[str] | None) -> str:
     return ",".join(given) if given else "all"
 
 
+def check_langs(packs: list[Path], langs: tuple[str, ...] | None) -> None:
+    """A UsageError for a language a pack does not have, read from pack.yaml alone, with the code
+    meant when a language is given by name (`--lang english`: did you mean 'en'?)."""
+    from mazmorra.build.incremental import pack_header
+    from mazmorra.i18n.langnames import suggest_code
+
+    for pack_dir in packs:
+        said = pack_header(pack_dir)
+        if said is None or not langs:  # not said plainly: the full load reports why
+            continue
+        pack_id, known = said
+        for lang in langs:
+            if lang not in known:
+                raise UsageError(
+                    f"pack '{pack_id}' has no language '{lang}'{suggest_code(lang, known)} (it has {', '.join(known)})"
+                )
+
+
 OutDirOpt = Annotated[
     Path | None,
     typer.Option(

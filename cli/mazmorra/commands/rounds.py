@@ -10,7 +10,7 @@ import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
-from mazmorra.commands.options import OnePackArg, one_pack
+from mazmorra.commands.options import OnePackArg, check_langs, one_pack
 
 
 class DiffFormat(str, Enum):
@@ -56,6 +56,8 @@ def diff(
 
     with guard():
         pack_dir = one_pack(pack, "compare")
+        if lang is not None:
+            check_langs([pack_dir], (lang,))
         with earlier(pack_dir, since) as before:
             if before is None:
                 err.print(f"{escape(pack_dir.name)} was not in revision {escape(since)}: every component is new")

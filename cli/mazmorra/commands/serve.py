@@ -10,7 +10,7 @@ import typer
 from mazmorra.build.choices import parse_langs
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
-from mazmorra.commands.options import LangOpt, OnePackArg, lang_list, one_pack
+from mazmorra.commands.options import LangOpt, OnePackArg, check_langs, lang_list, one_pack
 from mazmorra.errors import UsageError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -66,6 +66,7 @@ def serve(
         if since is not None and stamp:
             raise UsageError("--since compares what prints, and every version stamp differs: drop --stamp")
         langs = parse_langs(lang_list(lang))
+        check_langs([pack_dir], langs)
         with earlier(pack_dir, since) if since is not None else nullcontext() as before:
             beside = None
             if since is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -34,9 +35,13 @@ def find_pack(ref: str | Path, content_dir: Path = Path("content")) -> Path:
 
 def enclosing_pack(start: Path | None = None) -> Path | None:
     """The pack a designer stands in: the nearest folder at or above `start` (the working folder)
-    holding pack.yaml, or None."""
+    holding pack.yaml (as a path from the working folder: `../pociones`), or None."""
     here = (start or Path.cwd()).resolve()
-    return next((d for d in (here, *here.parents) if (d / PACK_FILE).is_file()), None)
+    found = next((d for d in (here, *here.parents) if (d / PACK_FILE).is_file()), None)
+    if found is None or found.parent == found:
+        return found
+    # relative, so that messages name no path of this machine, and ending in the pack's own name
+    return Path(os.path.relpath(found.parent, Path.cwd().resolve())) / found.name
 
 
 def project_of(pack_dir: Path) -> Path:

@@ -138,6 +138,9 @@ def run(
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    quiet = logging.getLogger("watchfiles")  # Ctrl-C is how serve stops: not "KeyboardInterrupt caught"
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     server = None
     try:
         _report(preview.rebuild(), say)
@@ -149,8 +152,11 @@ def run(
             files = {Path(p) for _, p in changes}
             say("changed: " + ", ".join(sorted(p.name for p in files)))
             _report(preview.rebuild(files), say)
+    except KeyboardInterrupt:  # Ctrl-C before the watch began (the first build, the start-up): the same stop
+        pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+        quiet.setLevel(level)
         if server is not None:
             server.stopping.set()
             with preview.changed:
