@@ -52,9 +52,11 @@ def check_langs(packs: list[Path], langs: tuple[str, ...] | None) -> None:
     from mazmorra.build.incremental import pack_header
     from mazmorra.i18n.langnames import suggest_code
 
+    if not langs:
+        return
     for pack_dir in packs:
         said = pack_header(pack_dir)
-        if said is None or not langs:  # not said plainly: the full load reports why
+        if said is None:  # not said plainly: the full load reports why
             continue
         pack_id, known = said
         for lang in langs:
