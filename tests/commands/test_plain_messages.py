@@ -7,8 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import CONTENT, run_cli
+from conftest import CONTENT, run_cli
 
 
 @pytest.fixture

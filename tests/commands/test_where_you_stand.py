@@ -7,8 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import CONTENT, run_cli
+from conftest import CONTENT, run_cli
 
 
 @pytest.fixture
@@ -112,7 +111,7 @@ def test_a_single_value_option_given_twice_is_refused(own_folder: Path, args: tu
 def test_serve_inside_a_pack_and_ctrl_c_prints_no_library_noise(own_folder: Path) -> None:
     import signal
 
-    from tests.conftest import ServeProcess
+    from conftest import ServeProcess
 
     server = ServeProcess(own_folder / "decks")
     try:

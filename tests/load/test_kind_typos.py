@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run_cli
+from conftest import run_cli
 
 
 def _edit(path: Path, old: str, new: str) -> None:
