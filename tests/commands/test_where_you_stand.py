@@ -121,3 +121,14 @@ def test_serve_inside_a_pack_and_ctrl_c_prints_no_library_noise(own_folder: Path
     said = "".join(server.lines)
     assert code == 0, said
     assert "stopped" in said and "KeyboardInterrupt" not in said and "Traceback" not in said
+
+
+def test_listings_inside_a_pack_include_its_own(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("grimorio")
+    kinds = run_cli("kinds", cwd=pack / "decks")
+    assert kinds.returncode == 0, kinds.stderr
+    assert "(declared in grimorio)" in kinds.stdout
+    printers = run_cli("printers", cwd=pack / "decks")
+    assert printers.returncode == 0 and printers.stdout.startswith("grimorio:"), printers.stdout[:200]
+    icons = run_cli("icons", cwd=pack / "decks")
+    assert icons.stdout.startswith("grimorio: "), icons.stdout[:200]

@@ -98,6 +98,17 @@ def pack_dirs(refs: list[str] | None) -> list[Path]:
     return [find_pack(r) for r in refs] if refs else packs_here()
 
 
+def packs_or_here(refs: list[str] | None) -> list[Path]:
+    """The packs a listing command was given; none given: the pack the working folder is in, if any
+    (its own icons, printers, kinds beside the shipped ones), else none."""
+    from mazmorra.load import enclosing_pack, find_pack
+
+    if refs:
+        return [find_pack(r) for r in refs]
+    here = enclosing_pack()
+    return [here] if here is not None else []
+
+
 def out_dir_for(given: Path | None) -> Path:
     """Where outputs go: --out when given; else output/ here, or, when the working folder is inside a
     pack, output/ beside the pack's project, so that no build writes into the pack itself."""
