@@ -52,6 +52,17 @@ _JS = """
   function remember(root) {
     root.querySelectorAll('[id]').forEach(function (el) { served[el.id] = el.outerHTML; });
   }
+  // Where a problem is, written as the terminal writes it (errors.Loc): file:line:col, or in a
+  // workbook file.xlsx[Sheet]!D3.
+  function located(p) {
+    if (!p.file) { return 'pack'; }
+    if (p.sheet !== undefined && p.sheet !== null) {
+      var col = p.column, letters = '';
+      while (col > 0) { var r = (col - 1) % 26; letters = String.fromCharCode(65 + r) + letters; col = (col - 1 - r) / 26; }
+      return p.file + '[' + p.sheet + ']' + (p.line ? '!' + (letters || 'A') + p.line : '');
+    }
+    return p.line ? p.file + ':' + p.line + ':' + p.column : p.file;
+  }
   function currentLang() {
     var b = document.querySelector('button.lang[aria-pressed="true"]');
     return b ? b.dataset.lang : null;
@@ -148,7 +159,7 @@ _JS = """
     status.problems.forEach(function (p) {
       var li = document.createElement('li'), where = document.createElement('code');
       li.className = p.severity;
-      where.textContent = p.file ? p.file + ':' + p.line + ':' + p.column : 'pack';
+      where.textContent = located(p);
       li.appendChild(where);
       var who = [p.component, p.field].filter(Boolean).join('.');
       li.appendChild(document.createTextNode(
