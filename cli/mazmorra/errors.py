@@ -87,8 +87,13 @@ class Problem:
 
 def once(problems: list[Problem], seen: set[tuple[str, object, str]] | None = None) -> list[Problem]:
     """The problems in order, a template mistake (`Problem.once`) only at its first report (and not
-    at all if already in `seen`, which grows)."""
+    at all if already in `seen`, which grows), saying how many faces met it when more than one did:
+    a colour every card of a template prints is one finding, not one card's."""
     seen = set() if seen is None else seen
+    met: dict[tuple[str, object, str], list[Problem]] = {}
+    for p in problems:
+        if p.once:
+            met.setdefault((p.rule, p.loc, p.message), []).append(p)
     out = []
     for p in problems:
         if p.once:
@@ -96,8 +101,19 @@ def once(problems: list[Problem], seen: set[tuple[str, object, str]] | None = No
             if key in seen:
                 continue
             seen.add(key)
+            p = _counted(p, met[key])
         out.append(p)
     return out
+
+
+def _counted(first: Problem, all_met: list[Problem]) -> Problem:
+    """The first report of a template mistake, with the number of faces (components and sides) that met it."""
+    faces = {(p.component, p.lang) for p in all_met}  # (the side is in the message, the same for all)
+    if len(faces) < 2:
+        return first
+    langs = sorted({p.lang for p in all_met if p.lang})
+    where = f", in {', '.join(langs)}" if len(langs) > 1 else ""
+    return dataclasses.replace(first, message=f"{first.message} (on {len(faces)} faces{where})")
 
 
 class MazmorraError(Exception):

@@ -241,7 +241,36 @@ def test_version_falls_back_to_git_describe(tmp_path: Path) -> None:
         subprocess.run(["git", *env, *cmd], cwd=tmp_path, check=True, capture_output=True)
     assert pack_version(tmp_path, None) == "playtest-1"
     (tmp_path / "pack.yaml").write_text("id: q\n", encoding="utf-8")
-    assert pack_version(tmp_path, None) == "playtest-1-dirty"
+    assert pack_version(tmp_path, None) == "playtest-1-dirty(pack.yaml)"  # says what is dirty
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "nuevas.yaml").write_text("[]\n", encoding="utf-8")
+    assert pack_version(tmp_path, None) == "playtest-1-dirty(2 files)"
+
+
+def test_the_playtest_loop_in_its_documented_order_stamps_the_new_round(tmp_path: Path) -> None:
+    """docs/playtest.md's loop, step by step: round 2 prints `v2`, not `v1-dirty`; a change outside the
+    pack (the round's notes) leaves it clean; an uncommitted edit of the pack is named."""
+    if not have("git"):
+        pytest.skip("git is not installed")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+    pack = _copy(tmp_path, "muestras", None)
+    project = pack.parents[1]
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "round 1"], ["tag", "v1"]):
+        subprocess.run([*git, *cmd], cwd=project, check=True, capture_output=True)
+    deck = pack / "decks" / "cartas.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("ganas 2", "ganas 3", 1), encoding="utf-8")
+    notes = run_cli("diff", "muestras", "--since", "v1", "--format", "markdown", cwd=project)
+    assert notes.returncode == 0, notes.stderr
+    (project / "round-2.md").write_text(notes.stdout, encoding="utf-8")  # untracked, outside the pack
+    assert run_cli("i18n", "update", "muestras", cwd=project).returncode == 0
+    assert pack_version(pack, None) == "v1-dirty(3 files)"  # before the commit: the deck and two catalogues
+    for cmd in (["commit", "-qam", "round 2"], ["tag", "v2"]):
+        subprocess.run([*git, *cmd], cwd=project, check=True, capture_output=True)
+    assert pack_version(pack, None) == "v2"  # the round printed after the tag, as the docs' loop does
+    res = run_cli("build", "muestras", "--changed-since", "v1", "--stamp", "--lang", "es", cwd=project)
+    assert res.returncode == 0, res.stderr
+    printed = pdf_text(project / "output" / "changes" / "muestras" / "es" / "cartas.pdf")
+    assert f"v2{SEP}" in printed and "dirty" not in printed
 
 
 STAMP_TEMPLATE = """<card background="#20303a">

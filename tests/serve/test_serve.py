@@ -278,11 +278,11 @@ def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_
         with Browser(tmp_path / "chromium-profile") as b:
             b.open(f"http://127.0.0.1:{port}/")
             assert b.wait_for("document.documentElement.dataset.status === 'ok'")
-            b.js("document.querySelector('#mz-design input').click()")
+            b.js("document.getElementById('mz-design').click()")
             thumbs = "[...document.querySelectorAll('img.thumb')]"
             assert b.wait_for(f"{thumbs}.length > 0 && {thumbs}.every(i => i.src.endsWith('design=1'))")
             assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
-            b.js("document.querySelector('#mz-design input').click()")
+            b.js("document.getElementById('mz-design').click()")
             assert b.wait_for(f"{thumbs}.every(i => !i.src.includes('design=1'))")
             assert b.errors() == []
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any
@@ -14,7 +15,18 @@ import typer
 from mazmorra.build.choices import Duplex, Fold, PaperSize, SheetLayout, back_offset_mm, parse_langs
 from mazmorra.commands.app import PanelledCommand, app
 from mazmorra.commands.console import ProgressPrinter, err, escape, guard, out, show_problems, show_summary
-from mazmorra.commands.options import BackOffsetOpt, DraftOpt, LangOpt, OutDirOpt, PacksArg, StrictOpt, pack_dirs
+from mazmorra.commands.options import (
+    BackOffsetOpt,
+    DraftOpt,
+    LangOpt,
+    OutDirOpt,
+    PacksArg,
+    StrictOpt,
+    check_langs,
+    lang_list,
+    out_dir_for,
+    pack_dirs,
+)
 from mazmorra.errors import ContentError, UsageError
 from mazmorra.support.paths import shipped_printers
 
@@ -25,7 +37,7 @@ from mazmorra.support.paths import shipped_printers
 @app.command()
 def validate(
     packs: PacksArg = None,
-    lang: LangOpt = "all",
+    lang: LangOpt = None,
     strict: StrictOpt = False,
     draft: DraftOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Problems as JSON on stdout (for CI and editors).")] = False,
@@ -36,11 +48,13 @@ def validate(
     with guard():
         failed = False
         report = []
-        for pack_dir in pack_dirs(packs):
+        chosen, langs = pack_dirs(packs), parse_langs(lang_list(lang))
+        check_langs(chosen, langs)
+        for pack_dir in chosen:
             try:
                 res = build(
                     pack_dir,
-                    BuildOptions(langs=parse_langs(lang), strict=strict, draft=draft),
+                    BuildOptions(langs=langs, strict=strict, draft=draft),
                     render=False,
                 )
                 problems, ok = res.warnings, True
@@ -62,12 +76,13 @@ def validate(
 
 
 PrinterOpt = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
         "--printer",
         metavar="NAME",
         help="Exactly the files a printer's profile asks for (`mazmorra printers` lists them: "
-        f"{', '.join(shipped_printers())}, or the pack's printers/NAME.yaml): output/<pack>/<lang>/<printer>/.",
+        f"{', '.join(shipped_printers())}, or the pack's printers/NAME.yaml): output/<pack>/<lang>/<printer>/; "
+        "repeatable: the files of each printer.",
         rich_help_panel="Outputs",
         show_default=False,
     ),
@@ -77,7 +92,7 @@ PrinterOpt = Annotated[
 @app.command("build", cls=PanelledCommand)
 def build_cmd(
     packs: PacksArg = None,
-    lang: LangOpt = "all",
+    lang: LangOpt = None,
     page: Annotated[
         PaperSize | None,
         typer.Option(help="Paper size (default: the pack's).", rich_help_panel="Print sheets"),
@@ -180,7 +195,7 @@ def build_cmd(
             rich_help_panel="Print sheets",
         ),
     ] = 10.0,
-    out_dir: OutDirOpt = Path("output"),
+    out_dir: OutDirOpt = None,
     deck: Annotated[
         list[str] | None, typer.Option("--deck", "-d", metavar="DECK", help="Only this deck (repeatable).")
     ] = None,
@@ -245,8 +260,13 @@ def build_cmd(
 
     gcpolicy.settle_imports()
     with guard():
+        chosen = pack_dirs(packs)
+        check_langs(chosen, parse_langs(lang_list(lang)))
+        out_root = out_dir_for(out_dir)
+        if out_dir is None and out_root != Path("output"):  # inside a pack: say where the files go
+            err.print(f"writing to {escape(out_root)} (beside the pack's project; --out to choose)")
         args = BuildArgs(
-            lang=lang,
+            lang=lang_list(lang),
             page=page,
             landscape=landscape,
             duplex=duplex,
@@ -259,7 +279,7 @@ def build_cmd(
             gutter=gutter,
             bleed=bleed,
             overlap=overlap,
-            out_dir=out_dir,
+            out_dir=out_root,
             deck=tuple(deck or ()),
             changed_only=changed_only,
             strict=strict,
@@ -267,13 +287,15 @@ def build_cmd(
             jobs=jobs or default_jobs(),
             changed_since=changed_since,
             stamp=stamp,
-            printer=printer,
+            printer=printer[0] if printer else None,
             values=tuple(set_ or ()),
             greyscale=greyscale,
             ink_saver=ink_saver,
             sinks=outputs,
         )
-        args.check()
+        each = [replace(args, printer=p) for p in dict.fromkeys(printer or ())] or [args]  # --printer A --printer B
+        for one in each:
+            one.check()
         failed: list[str] = []
 
         def report(built: Built) -> None:
@@ -294,7 +316,8 @@ def build_cmd(
             for line in built.exports:
                 out.print(f"  {escape(line)}")
 
-        build_all(pack_dirs(packs), args, ProgressPrinter, report)
+        for one in each:
+            build_all(chosen, one, ProgressPrinter, report)
         if failed:
             err.print(f"[bold red]✗ not built: {escape(', '.join(failed))}[/]")
             raise typer.Exit(1)
@@ -386,7 +409,7 @@ def calibrate(
 @app.command()
 def outputs(
     packs: PacksArg = None,
-    out_dir: OutDirOpt = Path("output"),
+    out_dir: OutDirOpt = None,
     stamps: Annotated[
         bool,
         typer.Option("--stamps", help="One make stamp per pack and language instead of one PDF per deck."),
@@ -398,6 +421,7 @@ def outputs(
     from mazmorra.support.filenames import deck_pdf
 
     with guard():
+        out_dir = out_dir_for(out_dir)
         listed = listed_stamps(out_dir, pack_dirs(packs)) if stamps else None
         if listed is not None:  # what make asks for on every run: from pack.yaml alone, no pack loaded
             out.print("\n".join(escape(p) for p in listed))

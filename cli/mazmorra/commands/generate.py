@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard, out
+from mazmorra.commands.options import OnePackArg, OutDirOpt, one_pack, out_dir_for
 
 
 @app.command()
 def generate(
-    pack: Annotated[str, typer.Argument(help="Pack folder or name under content/ holding the dice tables.")],
     seed: Annotated[int, typer.Option(help="The seed: the same seed and tables give the same map.", min=0)],
+    pack: OnePackArg = None,
     rooms: Annotated[
         int | None,
         typer.Option(
@@ -30,15 +30,14 @@ def generate(
     map_id: Annotated[
         str | None, typer.Option("--id", help="The map's component id (default: dungeon-SEED).", show_default=False)
     ] = None,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output folder (for the SVG preview).")] = Path("output"),
+    out_dir: OutDirOpt = None,
 ) -> None:
     """Roll a dungeon from the pack's dice tables (the rulebook's procedure and sizes) and keep it in
     the pack's dungeon_map deck, with its seed and every roll, plus an SVG preview of its plan."""
-    from mazmorra.load import find_pack
     from mazmorra.tools.rolldungeon import generate_map
 
     with guard():
-        made = generate_map(find_pack(pack), seed, rooms, deck, map_id, out_dir)
+        made = generate_map(one_pack(pack, "roll a dungeon into"), seed, rooms, deck, map_id, out_dir_for(out_dir))
         d = made.dungeon
         rooms_made = d.rooms
         lairs = sum(a.type == "lair" for a in rooms_made)

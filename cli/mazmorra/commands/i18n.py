@@ -11,7 +11,7 @@ import typer
 
 from mazmorra.commands.app import i18n_app
 from mazmorra.commands.console import err, escape, guard, out
-from mazmorra.commands.options import PacksArg, pack_dirs
+from mazmorra.commands.options import OutDirOpt, PacksArg, out_dir_for, pack_dirs
 from mazmorra.errors import ContentError, Problem, UsageError
 
 if TYPE_CHECKING:
@@ -94,10 +94,7 @@ def i18n_update(
                 if lang == pack.spec.source_language:
                     continue
                 stats = catalogue.update_catalogue(pack, lang, labels, boxes)
-                err.print(
-                    f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {stats['kept']} kept, "
-                    f"{stats['new']} new, {stats['fuzzy']} fuzzy, {stats['obsolete']} obsolete"
-                )
+                err.print(f"[green]✓[/] {escape(_shown(pack, catalogue_path(pack.root, lang)))}: {_this_run(stats)}")
             for path in catalogue.update_label_catalogues(pack, labels):
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
             for path in catalogue.update_records(pack):
@@ -108,6 +105,39 @@ def i18n_update(
             raise typer.Exit(1)
 
 
+def _named(p: Problem) -> str:
+    """A finding's place, component and field (`file:line comp.field`), without the parts it has not:
+    never `None`."""
+    what = ".".join(x for x in (p.component, p.field) if x) or p.rule
+    return f"{p.loc} {what}" if p.loc else what
+
+
+def _wide(table: object) -> str:
+    """A Rich table as plain text as wide as it needs (no column cut to fit 80 characters): for a pipe."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    assert isinstance(table, Table)
+    widest = [max([len(str(c.header)), *(len(str(cell)) for cell in c.cells)]) for c in table.columns]
+    text = io.StringIO()
+    Console(file=text, width=sum(widest) + 3 * len(widest) + 4, no_color=True, highlight=False).print(table)
+    return "".join(line.rstrip() + "\n" for line in text.getvalue().splitlines())
+
+
+def _this_run(stats: dict[str, int]) -> str:
+    """What an update changed in a catalogue this run, then what waits for the translator."""
+    done = [f"{stats[k]} {k}" for k in ("new", "fuzzy", "obsolete") if stats[k]]
+    said = ("this run: " + ", ".join(done)) if done else "up to date"
+    waiting = stats["untranslated"] + stats["still_fuzzy"] + (stats["new"] + stats["fuzzy"])
+    return said + (
+        f" ({stats['kept']} translated; {waiting} waiting for the translator)"
+        if waiting
+        else f" ({stats['kept']} translated)"
+    )
+
+
 @i18n_app.command("add")
 def i18n_add(
     lang: Annotated[str, typer.Argument(help="Language code, e.g. fr or pt_BR.")],
@@ -115,6 +145,7 @@ def i18n_add(
 ) -> None:
     """Add a language to a pack: pack.yaml lists it and locale/<lang>.po is created for translators."""
     from mazmorra.i18n.catalogues import catalogue
+    from mazmorra.i18n.langnames import code_named
     from mazmorra.load import load_pack
 
     with guard():
@@ -123,7 +154,8 @@ def i18n_add(
             try:
                 path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
             except ValueError as exc:
-                raise UsageError(str(exc)) from None
+                meant = code_named(lang)
+                raise UsageError(str(exc) + (f"; did you mean '{meant}'?" if meant else "")) from None
             err.print(
                 "[green]✓[/] "
                 + escape(
@@ -207,27 +239,25 @@ def i18n_status(
                 str(len(st.cut)),
                 str(len(st.glossary)),
             )
-        out.print(table)
+        # A pipe or a CI log is as wide as the table needs: no column cut to fit 80 characters.
+        if out.is_terminal:
+            out.print(table)
+        else:
+            out.print(_wide(table), markup=False, end="")
         for pid, st in report:
             for item in st.items or []:
                 colour = {"fuzzy": "yellow", "untranslated": "red", "obsolete": "dim"}[item.state]
-                out.print(f"[{colour}]{item.state:12}[/] {escape(f'{pid}/{st.lang} {item.loc} {item.ctx}')}")
+                out.print(
+                    f"[{colour}]{item.state:12}[/] {escape(f'{pid}/{st.lang} {item.loc} {item.ctx or item.component}')}"
+                )
             for p in st.overflow or []:
-                out.print(
-                    f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
-                )
+                out.print(f"[red]{'overflowing':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
             for p in st.shrunk:
-                out.print(
-                    f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
-                )
+                out.print(f"[yellow]{'shrunk':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
             for p in st.cut:
-                out.print(
-                    f"[yellow]{'cut':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
-                )
+                out.print(f"[yellow]{'cut':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
             for p in st.glossary:
-                out.print(
-                    f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {p.loc} {p.component}.{p.field}: {p.message}')}"
-                )
+                out.print(f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
 
 
 @i18n_app.command("pseudo")
@@ -236,9 +266,7 @@ def i18n_pseudo(
     expand: Annotated[
         float, typer.Option("--expand", min=0, max=300, help="How much longer every text gets, in percent.")
     ] = 35.0,
-    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (the PDFs go to <out>/<pack>/qps/).")] = Path(
-        "output"
-    ),
+    out_dir: OutDirOpt = None,
 ) -> None:
     """Build the pseudo-locale (qps): every text accented, bracketed and EXPAND % longer, to find tight boxes.
 
@@ -252,6 +280,7 @@ def i18n_pseudo(
 
     with guard():
         overflowing = 0
+        out_dir = out_dir_for(out_dir)
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)

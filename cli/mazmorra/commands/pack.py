@@ -11,7 +11,7 @@ import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard, out
-from mazmorra.commands.options import PacksArg, pack_dirs
+from mazmorra.commands.options import PacksArg, pack_dirs, packs_or_here
 from mazmorra.errors import ContentError, UsageError, did_you_mean
 from mazmorra.support.paths import SAMPLES_DIR, SKELETON_DIR, templates_dir
 
@@ -89,10 +89,11 @@ def icons(packs: PacksArg = None) -> None:
     from mazmorra.assets.icons import IconSet
 
     with guard():
-        if not packs:
+        chosen = packs_or_here(packs)
+        if not chosen:
             out.print(escape(" ".join(IconSet.for_pack(None).names())))
             return
-        for pack_dir in pack_dirs(packs):
+        for pack_dir in chosen:
             out.print(f"[bold]{escape(pack_dir.name)}[/]: " + escape(" ".join(IconSet.for_pack(pack_dir).names())))
 
 
@@ -102,7 +103,8 @@ def printers_cmd(packs: PacksArg = None) -> None:
     from mazmorra import printers
 
     with guard():
-        for pack_dir in pack_dirs(packs) if packs else [None]:
+        chosen: list[Path | None] = [*packs_or_here(packs)] or [None]
+        for pack_dir in chosen:
             if pack_dir is not None:
                 out.print(f"[bold]{escape(pack_dir.name)}[/]:")
             for name in printers.names(pack_dir):
@@ -158,6 +160,8 @@ def kinds_cmd(
                 packs.append(find_pack(item))
             except UsageError:
                 names.append(item)
+        if not packs:
+            packs = packs_or_here(None)
         if not packs and Path("content").is_dir():
             packs = sorted(p.parent for p in Path("content").glob("*/pack.yaml"))
         found: dict[str, tuple[Kind, str]] = {n: (k, "") for n, k in kinds.all_kinds().items()}

@@ -10,6 +10,7 @@ import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
+from mazmorra.commands.options import OnePackArg, check_langs, one_pack
 
 
 class DiffFormat(str, Enum):
@@ -32,10 +33,8 @@ SinceOpt = Annotated[
 
 @app.command()
 def diff(
-    pack: Annotated[
-        str, typer.Argument(metavar="PACK", help="A pack folder or a name under content/.", show_default=False)
-    ],
     since: SinceOpt,
+    pack: OnePackArg = None,
     lang: Annotated[
         str | None,
         typer.Option(
@@ -49,23 +48,25 @@ def diff(
 ) -> None:
     """List every component added, removed or changed since REV, field by field, judged by what is
     printed; the translations the changes left behind; counts per deck."""
+    from mazmorra.errors import rel
     from mazmorra.i18n.labels import Labels
-    from mazmorra.load import find_pack
     from mazmorra.rounds import compare, earlier
     from mazmorra.rounds.report import report
     from mazmorra.support.paths import templates_dir
 
     with guard():
-        pack_dir = find_pack(pack)
+        pack_dir = one_pack(pack, "compare")
+        if lang is not None:
+            check_langs([pack_dir], (lang,))
         with earlier(pack_dir, since) as before:
             if before is None:
-                err.print(f"{escape(pack_dir)} was not in revision {escape(since)}: every component is new")
+                err.print(f"{escape(pack_dir.name)} was not in revision {escape(since)}: every component is new")
             changes = compare(before, pack_dir, lang, since)
         words = Labels(pack_dir, templates_dir(), changes.lang)
         sys.stdout.write(report(changes, fmt.value, words))
         if words.missing:  # the pack's own language: its catalogue gives the changelog's words too
             err.print(
                 f"[yellow]![/] {len(words.missing)} word(s) of the changelog have no '{escape(changes.lang)}' "
-                f"translation, written in English: add them to {escape(pack_dir / 'locale' / (changes.lang + '.po'))} "
+                f"translation, written in English: add them to {escape(rel(pack_dir / 'locale' / (changes.lang + '.po')))} "
                 f"(msgctxt 'label'): {escape(', '.join(words.missing))}"
             )

@@ -10,7 +10,7 @@ import typer
 from mazmorra.build.choices import parse_langs
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
-from mazmorra.commands.options import LangOpt
+from mazmorra.commands.options import LangOpt, OnePackArg, check_langs, lang_list, one_pack
 from mazmorra.errors import UsageError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -18,13 +18,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 @app.command()
 def serve(
-    pack: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PACK", help="Pack folder or name under content/ (default: the only pack).", show_default=False
-        ),
-    ] = None,
-    lang: LangOpt = "all",
+    pack: OnePackArg = None,
+    lang: LangOpt = None,
     port: Annotated[
         int, typer.Option("--port", "-p", min=0, max=65535, help="Port to listen on (0: any free one).")
     ] = 8000,
@@ -54,7 +49,6 @@ def serve(
 ) -> None:
     """Preview a pack in the browser: every component front and back, in every language, and the
     print sheets; the page redraws what changed each time a file of the pack is saved."""
-    from mazmorra.load import all_packs, find_pack
     from mazmorra.rounds import earlier
     from mazmorra.rounds.beside import Beside
     from mazmorra.serve.live import live_html
@@ -63,13 +57,7 @@ def serve(
     from mazmorra.support.paths import templates_dir
 
     with guard():
-        if pack is None:
-            packs = all_packs()
-            if len(packs) != 1:
-                raise UsageError(f"name the pack to preview: {', '.join(p.name for p in packs)}")
-            pack_dir = packs[0]
-        else:
-            pack_dir = find_pack(pack)
+        pack_dir = one_pack(pack, "preview")
         if host not in LOOPBACK:
             err.print(
                 f"[bold yellow]warning:[/] listening on {escape(host)}: anyone who can reach this machine "
@@ -77,7 +65,8 @@ def serve(
             )
         if since is not None and stamp:
             raise UsageError("--since compares what prints, and every version stamp differs: drop --stamp")
-        langs = parse_langs(lang)
+        langs = parse_langs(lang_list(lang))
+        check_langs([pack_dir], langs)
         with earlier(pack_dir, since) if since is not None else nullcontext() as before:
             beside = None
             if since is not None:

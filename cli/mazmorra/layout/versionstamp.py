@@ -44,17 +44,36 @@ REACH = (4.0, 0.25, 8.0)  # mm, and how far: at least 4, a quarter of the face's
 
 
 def pack_version(pack_root: Path, declared: str | None) -> str | None:
-    """The version a stamp prints: pack.yaml's `version:`, else `git describe --tags --always
-    --dirty` of the pack's folder; None when neither is known (no git, not a work tree)."""
+    """The version a stamp prints: pack.yaml's `version:`, else `git describe --tags --always` of
+    the pack's folder, `-dirty(…)` naming what of the pack's own folder is not committed (one file's
+    name, else how many); None when neither is known (no git, not a work tree)."""
     if declared:
         return declared
+    found = _git(pack_root, "describe", "--tags", "--always")
+    if not found or len(found) > 80:
+        return None
+    return found + _dirty(pack_root)
+
+
+def _dirty(pack_root: Path) -> str:
+    """`-dirty(cartas.yaml)`, `-dirty(3 files)`, or "" when the pack's folder is as committed: the
+    files outside it (a round's notes, another pack) are not what its cards print."""
+    listed = _git(pack_root, "-c", "core.quotepath=off", "status", "--porcelain", "--untracked-files=all", "--", ".")
+    changed = [line[3:].rstrip("/").rsplit("/", 1)[-1] for line in (listed or "").splitlines() if line[3:]]
+    if not changed:
+        return ""
+    return f"-dirty({changed[0][:40]})" if len(changed) == 1 else f"-dirty({len(changed)} files)"
+
+
+def _git(cwd: Path, *args: str) -> str | None:
+    """git's output in `cwd` (its last newline dropped); None when git is missing or fails."""
     git = shutil.which("git")
     if git is None:
         return None
     try:  # a pack from elsewhere may come with its repository: run none of its hooks, write nothing to it
         run = subprocess.run(
-            [git, "-c", "core.fsmonitor=false", "describe", "--tags", "--always", "--dirty"],
-            cwd=pack_root,
+            [git, "-c", "core.fsmonitor=false", *args],
+            cwd=cwd,
             capture_output=True,
             text=True,
             timeout=20,
@@ -63,8 +82,7 @@ def pack_version(pack_root: Path, declared: str | None) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    found = run.stdout.strip()
-    return found if run.returncode == 0 and found and len(found) <= 80 else None
+    return run.stdout.rstrip("\n") if run.returncode == 0 else None
 
 
 def digest(data: Mapping[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +33,41 @@ def find_pack(ref: str | Path, content_dir: Path = Path("content")) -> Path:
     raise UsageError(f"no pack at '{ref}' (looked for {p / PACK_FILE} and {content_dir / p / PACK_FILE})")
 
 
+def enclosing_pack(start: Path | None = None) -> Path | None:
+    """The pack a designer stands in: the nearest folder at or above `start` (the working folder)
+    holding pack.yaml (as a path from the working folder: `../pociones`), or None."""
+    here = (start or Path.cwd()).resolve()
+    found = next((d for d in (here, *here.parents) if (d / PACK_FILE).is_file()), None)
+    if found is None or found.parent == found:
+        return found
+    # relative, so that messages name no path of this machine, and ending in the pack's own name
+    return Path(os.path.relpath(found.parent, Path.cwd().resolve())) / found.name
+
+
+def project_of(pack_dir: Path) -> Path:
+    """The folder a pack's outputs sit beside: the one holding content/ when the pack is in a
+    content/ folder, else the pack's parent folder."""
+    parent = pack_dir.resolve().parent
+    return parent.parent if parent.name == "content" else parent
+
+
+def packs_here(content_dir: Path = Path("content")) -> list[Path]:
+    """The packs a command means when it names none: the pack the working folder is in, else every
+    pack under content/; a UsageError saying where it looked when there is neither."""
+    here = enclosing_pack()
+    if here is not None:
+        return [here]
+    if not content_dir.is_dir():
+        above = len(Path.cwd().resolve().parents)
+        raise UsageError(
+            f"no pack here: no {PACK_FILE} in '.' or the {above} folder(s) above it, and no '{content_dir}' "
+            "folder in '.'; name a pack folder, or run inside a pack or beside its content/ folder"
+        )
+    return all_packs(content_dir)
+
+
 def all_packs(content_dir: Path = Path("content")) -> list[Path]:
+    """Every pack under content_dir."""
     if not content_dir.is_dir():
         raise UsageError(f"no '{content_dir}' folder here; pass a pack folder or run from the project root")
     packs = sorted(p.parent for p in content_dir.glob(f"*/{PACK_FILE}"))

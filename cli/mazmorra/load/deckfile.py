@@ -4,6 +4,8 @@ stage 1 reads before it knows which kind each entry is."""
 
 from __future__ import annotations
 
+import difflib
+import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,16 +101,7 @@ def _check_columns(
     bad: set[tuple[str, str | None]] = set()
     for (name, lang), where in table.columns.items():
         if lang is None and name != "kind" and name not in fields:
-            problems.append(
-                Problem(
-                    "spreadsheet.unknown-field",
-                    f"column '{name}' is not a field of kind '{default.name}'{did_you_mean(name, fields)} "
-                    f"(fields: {', '.join(fields)})",
-                    where,
-                    f"deck:{deck}",
-                    name,
-                )
-            )
+            problems.append(_unknown_column(name, where, fields, used, table, deck))
             bad.add((name, lang))
         elif lang is None and name in fields and spreadsheet.shape(fields[name].annotation) == "nested":
             problems.append(
@@ -141,6 +134,63 @@ def _check_columns(
             else:
                 row.translations.get(lang, {}).pop(name, None)
     return problems
+
+
+def _unknown_column(
+    name: str, where: Loc, fields: dict[str, Any], used: list[Kind], table: spreadsheet.Spreadsheet, deck: str
+) -> Problem:
+    """A column naming no field. When the nearest field is one a pack's kind file declares and no column
+    fills, either may be misspelt: the kind file is, when its template prints the column's name and not
+    the field's (`potenica:` for the sheet's and template's `potencia`): reported at the kind file's line,
+    suggesting the column's name, with the column as the second place; else at the column, naming the
+    kind file's line too."""
+    near = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.6)
+    filled = {n for n, lang in table.columns if lang is None}
+    owner = next((k for k in used if near and near[0] in k.declared_at), None)
+    if not near or owner is None or near[0] in filled:
+        return Problem(
+            "spreadsheet.unknown-field",
+            f"column '{name}' is not a field of kind '{used[0].name}'{did_you_mean(name, fields)} "
+            f"(fields: {', '.join(fields)})",
+            where,
+            f"deck:{deck}",
+            name,
+        )
+    field_name, declared = near[0], owner.declared_at[near[0]]
+    printed = _template_words(owner)
+    if name in printed and field_name not in printed:
+        return Problem(
+            "kind.field-no-column",
+            f"field '{field_name}' has no column in {where.file}, whose column '{name}' ({where}) names no field "
+            f"and is the name template '{owner.template}' prints; did you mean '{name}'?",
+            declared,
+            f"deck:{deck}",
+            field_name,
+        )
+    return Problem(
+        "spreadsheet.unknown-field",
+        f"column '{name}' is not a field of kind '{owner.name}'; did you mean '{field_name}'? (or, if the kind "
+        f"file is misspelt, rename its field '{field_name}' at {declared})",
+        where,
+        f"deck:{deck}",
+        name,
+    )
+
+
+def _template_words(kind: Kind) -> set[str]:
+    """The words of a kind's front template (the pack's own, else the shipped one): which field names
+    it prints; empty when it cannot be read."""
+    from mazmorra.support.paths import templates_dir
+
+    if kind.source is None or not kind.template:
+        return set()
+    pack_dir = Path(kind.source.file).parent.parent  # <pack>/kinds/<kind>.yaml
+    for folder in (pack_dir / "templates", templates_dir()):
+        try:
+            return set(re.findall(r"\w+", (folder / kind.template).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return set()
 
 
 def _ids_from_names(table: spreadsheet.Spreadsheet, deck: str) -> list[Problem]:

@@ -5,6 +5,7 @@ any other) as one document of page-sized faces, printed on the build's sheets as
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -29,8 +30,9 @@ _CLEAR = 10.0  # mm kept clear of the printable margin on each side (room for th
 
 
 def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions) -> Document | None:
-    """The pages listing what `changes` takes out of the deck, each as large as one fits alone on
-    the build's print sheets (half a sheet for fold-and-glue); None when nothing is to be taken out."""
+    """The pages listing what `changes` takes out of the deck, each as wide as one fits alone on the
+    build's print sheets (half a sheet for fold-and-glue) and as tall as its rows need; None when
+    nothing is to be taken out."""
     rows = [
         {"deck": c.deck_name, "name": c.name, "copies": c.to_take_out, "id": c.component}
         for c in changes.changes
@@ -42,12 +44,13 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     row_height = 10.0 if w < NARROW else 6.0
     per_page = max(1, int((h - HEADER - 4) // row_height))
     chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
+    sizes = [(w, content_height(len(chunk), row_height, h)) for chunk in chunks]
     title = ctx.labels("Take out of the deck")
 
     def items() -> Iterator[Item]:
         for n, chunk in enumerate(chunks, 1):
             before = len(ctx.labels.missing)
-            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), (w, h))
+            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), sizes[n - 1])
             missing = tuple(itertools.islice(ctx.labels.missing, before, None))  # reported like any template's
             yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=missing)
 
@@ -59,7 +62,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
         f"{pack_name} — {title}",
         title,
         deck_pdf(ctx.out_dir, changes.pack, ctx.lang, DOCUMENT),
-        [(w, h)] * len(chunks),
+        sizes,
         [False] * len(chunks),
         items,
         {p for p in ctx.templates.files([TEMPLATE])},
@@ -101,6 +104,12 @@ def _page(
     except (jinja2.TemplateError, ValueError) as exc:
         problem = Problem("template.render", f"template {TEMPLATE}: {exc}", None, component, lang=ctx.lang)
     return Face(component, "front", size[0], size[1], 0.0, ()), [problem]
+
+
+def content_height(rows: int, row_height: float, most: float) -> float:
+    """A page of the list as tall as its rows need (mm, the header and a foot included, in 5 mm steps):
+    a one-line list is a slip, not a sheet; never taller than the sheet allows."""
+    return min(most, math.ceil((HEADER + rows * row_height + 4) / 5) * 5)
 
 
 def page_size(sheet: ImposeOptions, bleed: float) -> tuple[float, float]:

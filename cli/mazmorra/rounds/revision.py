@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from mazmorra.errors import UsageError
+from mazmorra.errors import UsageError, rel
 
 PACK_FILE = "pack.yaml"
 
@@ -42,10 +42,10 @@ def _from_git(pack_dir: Path, rev: str) -> Iterator[Path | None]:
     top = _git(git, pack_dir, "rev-parse", "--show-toplevel")
     if top is None:
         raise UsageError(
-            f"'{rev}' is not a folder and {pack_dir} is not in a git repository: give a folder with an earlier copy"
+            f"'{rev}' is not a folder and {rel(pack_dir)} is not in a git repository: give a folder with an earlier copy"
         )
     if rev.startswith("-") or _git(git, pack_dir, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") is None:
-        raise UsageError(f"unknown revision '{rev}': not a folder, nor a commit, tag or branch of {top}")
+        raise UsageError(_unknown_revision(git, pack_dir, rev, Path(top)))
     inside = pack_dir.resolve().relative_to(Path(top).resolve()).as_posix()
     if _git(git, Path(top), "cat-file", "-e", f"{rev}:{inside}/{PACK_FILE}") is None:
         yield None  # the pack was not in the repository then: everything in it is new
@@ -61,6 +61,22 @@ def _from_git(pack_dir: Path, rev: str) -> Iterator[Path | None]:
         with tarfile.open(archive) as tar:
             tar.extractall(Path(tmp) / "tree", filter="data")
         yield Path(tmp) / "tree" / inside
+
+
+def _unknown_revision(git: str, pack_dir: Path, rev: str, top: Path) -> str:
+    """Why `rev` names nothing, with the tags there are: those nearest to it by name, else the newest."""
+    import difflib
+
+    listed = _git(git, pack_dir, "tag", "--sort=-creatordate") or ""
+    tags = [t for t in listed.splitlines() if t]
+    where = f"the git repository at {rel(top)}" if rel(top) != "." else "this git repository"
+    said = f"unknown revision '{rev}': not a folder, nor a commit, tag or branch of {where}"
+    if not tags:
+        return said + " (it has no tags)"
+    near = difflib.get_close_matches(rev, tags, n=5, cutoff=0.5)
+    shown = near or tags[:5]
+    more = "" if near or len(tags) <= 5 else f" (and {len(tags) - 5} older)"
+    return said + f"; {'nearest' if near else 'newest'} tags: {', '.join(shown)}{more}"
 
 
 def _git(git: str, cwd: Path, *args: str) -> str | None:

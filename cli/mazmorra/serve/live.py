@@ -15,8 +15,8 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
         for deck, lang, name in sheets
     )
     return (
-        '<aside id="mz-design" aria-label="Design mode"><label><input type="checkbox"> Design: text boxes, '
-        "trim and safe area</label></aside>"
+        '<button type="button" id="mz-design" aria-pressed="false" hidden '
+        'title="Draw every face with its text boxes, trim and safe area">Design mode</button>'
         f'<nav id="mz-sheets" aria-label="Print sheets"><b>Print sheets</b> {links}</nav>'
         '<aside id="mz-problems" hidden><h2>The last change has problems: the preview shows the last good build'
         "</h2><ol></ol></aside>"
@@ -25,8 +25,13 @@ def live_html(sheets: list[tuple[str, str, str]]) -> str:
 
 
 _CSS = """
-#mz-design { position: fixed; right: 1em; top: .6em; z-index: 3; background: #fff; padding: .2em .6em;
-  border: 1px solid #ccc; border-radius: 4px; font-size: 13px; }
+header { flex-wrap: wrap; row-gap: .4em; }
+header h1 { flex: 1 1 12em; min-width: 0; overflow-wrap: anywhere; }
+header nav { display: flex; flex-wrap: wrap; gap: .3em; }
+#mz-design { font: inherit; padding: .2em .8em; border: 1px solid #fff8; background: none; color: #fff;
+  border-radius: 4px; cursor: pointer; }
+#mz-design[aria-pressed="true"] { background: #fff; color: #2b2622; }
+#mz-design:focus-visible { outline: 3px solid #7fb2f0; outline-offset: 2px; }
 #mz-sheets { padding: .6em 1.2em 1.5em; display: flex; flex-wrap: wrap; gap: .3em 1em; }
 #mz-sheets a { color: inherit; }
 #mz-sheets a.other { display: none; }
@@ -47,13 +52,24 @@ _JS = """
   function remember(root) {
     root.querySelectorAll('[id]').forEach(function (el) { served[el.id] = el.outerHTML; });
   }
+  // Where a problem is, written as the terminal writes it (errors.Loc): file:line:col, or in a
+  // workbook file.xlsx[Sheet]!D3.
+  function located(p) {
+    if (!p.file) { return 'pack'; }
+    if (p.sheet !== undefined && p.sheet !== null) {
+      var col = p.column, letters = '';
+      while (col > 0) { var r = (col - 1) % 26; letters = String.fromCharCode(65 + r) + letters; col = (col - 1 - r) / 26; }
+      return p.file + '[' + p.sheet + ']' + (p.line ? '!' + (letters || 'A') + p.line : '');
+    }
+    return p.line ? p.file + ':' + p.line + ':' + p.column : p.file;
+  }
   function currentLang() {
     var b = document.querySelector('button.lang[aria-pressed="true"]');
     return b ? b.dataset.lang : null;
   }
   // Design mode: every face's picture swapped for one with its guides drawn (the server draws it).
   function applyDesign() {
-    var on = document.querySelector('#mz-design input').checked;
+    var on = document.getElementById('mz-design').getAttribute('aria-pressed') === 'true';
     try { localStorage.setItem('mz-design', on ? '1' : ''); } catch (e) {}
     document.querySelectorAll('img, a.zoom').forEach(function (el) {
       Array.prototype.forEach.call(el.attributes, function (a) {  // src, href and each language's data-src-*
@@ -65,9 +81,17 @@ _JS = """
     document.documentElement.dataset.design = on ? 'on' : 'off';
   }
   document.addEventListener('DOMContentLoaded', function () {
-    var box = document.querySelector('#mz-design input');
-    try { box.checked = localStorage.getItem('mz-design') === '1'; } catch (e) {}
-    box.addEventListener('change', applyDesign);
+    var toggle = document.getElementById('mz-design');
+    var header = document.querySelector('header');
+    if (header) { header.appendChild(toggle); }  // in the header's flow, which wraps: it covers nothing
+    toggle.hidden = false;
+    var stored = false;
+    try { stored = localStorage.getItem('mz-design') === '1'; } catch (e) {}
+    toggle.setAttribute('aria-pressed', stored ? 'true' : 'false');
+    toggle.addEventListener('click', function () {
+      toggle.setAttribute('aria-pressed', toggle.getAttribute('aria-pressed') === 'true' ? 'false' : 'true');
+      applyDesign();
+    });
   });
   function applyLang() {
     var lang = currentLang();
@@ -135,7 +159,7 @@ _JS = """
     status.problems.forEach(function (p) {
       var li = document.createElement('li'), where = document.createElement('code');
       li.className = p.severity;
-      where.textContent = p.file ? p.file + ':' + p.line + ':' + p.column : 'pack';
+      where.textContent = located(p);
       li.appendChild(where);
       var who = [p.component, p.field].filter(Boolean).join('.');
       li.appendChild(document.createTextNode(

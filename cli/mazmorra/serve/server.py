@@ -138,9 +138,13 @@ def run(
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    quiet = logging.getLogger("watchfiles")  # Ctrl-C is how serve stops: not "KeyboardInterrupt caught"
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     server = None
     try:
-        _report(preview.rebuild(), say)
+        report = _Reporter(say)
+        report(preview.rebuild())
         server = PreviewServer((host, port), preview)
         thread = threading.Thread(target=server.serve_forever, name="mazmorra-serve", daemon=True)
         thread.start()
@@ -148,9 +152,12 @@ def run(
         for changes in watch(*watched, stop_event=stop, step=30, debounce=400, raise_interrupt=False):
             files = {Path(p) for _, p in changes}
             say("changed: " + ", ".join(sorted(p.name for p in files)))
-            _report(preview.rebuild(files), say)
+            report(preview.rebuild(files))
+    except KeyboardInterrupt:  # Ctrl-C before the watch began (the first build, the start-up): the same stop
+        pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+        quiet.setLevel(level)
         if server is not None:
             server.stopping.set()
             with preview.changed:
@@ -160,12 +167,27 @@ def run(
         preview.close()
 
 
-def _report(status: Any, say: Callable[[str], None]) -> None:
-    if status.ok:
-        say(f"built in {status.seconds * 1000:.0f} ms")
-    else:
-        for p in status.problems:
-            say(p.format())
-        say(
-            f"{sum(p.severity.value == 'error' for p in status.problems)} error(s): the page shows the last good preview"
-        )
+class _Reporter:
+    """What the terminal is told after each build: every problem once (one save may rebuild twice, an
+    editor writing the file in two steps; a problem reached by two documents is one), and a build
+    finding exactly what the last one printed says so in one line."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+        self.last: tuple[str, ...] = ()
+
+    def __call__(self, status: Any) -> None:
+        if status.ok:
+            self.last = ()
+            self.say(f"built in {status.seconds * 1000:.0f} ms")
+            return
+        unique = {p.format(): p for p in status.problems}
+        lines = tuple(unique)
+        errors = sum(p.severity.value == "error" for p in unique.values())
+        if lines == self.last:
+            self.say(f"the same {errors} error(s) as above: the page shows the last good preview")
+            return
+        self.last = lines
+        for line in lines:
+            self.say(line)
+        self.say(f"{errors} error(s): the page shows the last good preview")

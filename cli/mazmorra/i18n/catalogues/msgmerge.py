@@ -44,14 +44,25 @@ _FIELDS = (
 
 @dataclass
 class MergeStats:
-    kept: int = 0
-    new: int = 0
-    fuzzy: int = 0
-    obsolete: int = 0
+    """What one merge did (new, fuzzy, obsolete: this run's changes) and what it left as it was."""
+
+    kept: int = 0  # translated, unchanged
+    new: int = 0  # entries added this run
+    fuzzy: int = 0  # made fuzzy this run (their source text changed)
+    obsolete: int = 0  # made obsolete this run
     renamed: int = 0  # of the fuzzy ones, how many took a translation from another context
+    waiting: int = 0  # already there, still untranslated
+    still_fuzzy: int = 0  # already fuzzy, still waiting for the translator
 
     def as_dict(self) -> dict[str, int]:
-        return {"kept": self.kept, "new": self.new, "fuzzy": self.fuzzy, "obsolete": self.obsolete}
+        return {
+            "kept": self.kept,
+            "new": self.new,
+            "fuzzy": self.fuzzy,
+            "obsolete": self.obsolete,
+            "untranslated": self.waiting,
+            "still_fuzzy": self.still_fuzzy,
+        }
 
 
 def similarity(a: str, b: str) -> float:
@@ -172,12 +183,12 @@ def merge(
         if prev is not None:
             _carry(prev, e)
             old.used.add(id(prev))
-            if "fuzzy" in e.flags:
-                stats.fuzzy += 1
+            if "fuzzy" in e.flags:  # (an exact match changes nothing: it was so before this run)
+                stats.still_fuzzy += 1
             elif translated(e):
                 stats.kept += 1
             else:
-                stats.new += 1
+                stats.waiting += 1
             out.append((e, prev))
             continue
         if translated(e):  # filled from a compendium's exact match: msgmerge takes it as is, not fuzzy

@@ -66,7 +66,10 @@ class PdfSink(Sink):
 
         ctx = self.ctx
         try:
-            pages = imposed(oriented(ctx, doc.deck_id), doc.sizes, doc.backs, ctx.pack.bleed_mm)
+            sheet = oriented(ctx, doc.deck_id)
+            if doc.sheets_only:  # a list to read (a round's removals), not a piece to cut out: no crop marks
+                sheet = replace(sheet, crop_marks=False)
+            pages = imposed(sheet, doc.sizes, doc.backs, ctx.pack.bleed_mm)
         except DoesNotFit as exc:
             self.problem(
                 Problem(
@@ -91,7 +94,7 @@ class PdfSink(Sink):
             standard = printer.pdf
             marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
         scratch = ctx.out_dir.resolve().parent / TMP_DIR
-        options = repr((oriented(ctx, doc.deck_id), meta, look, ink.name if ink else None, printer and printer.pdf))
+        options = repr((sheet, meta, look, ink.name if ink else None, printer and printer.pdf))
         chunking = Chunking.for_build(scratch, options)
         self._pdf = ChunkedPages(self._staged, chunking, size, meta, ctx.icons, ink, look, marks)
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
