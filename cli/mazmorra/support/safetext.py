@@ -26,14 +26,15 @@ def csv_cell(value: str) -> str:
 
 
 def csv_bytes(rows: Iterable[Sequence[str | int]]) -> bytes:
-    """The one CSV writer: UTF-8, comma-separated, one line per row ending in LF; every cell made
-    inert (csv_cell) and quoted when it holds a comma, a quote, a CR, an LF or a tab (Python's csv
-    module leaves a CR bare, so a reader would start a new row at it)."""
+    """The one CSV writer: UTF-8 with a byte order mark (without it Excel reads the file in the
+    system's code page, and `Ojo del vigía` shows as `vigÃ­a`), comma-separated, one line per row
+    ending in LF; every cell made inert (csv_cell) and quoted when it holds a comma, a quote, a CR, an
+    LF or a tab (Python's csv module leaves a CR bare, so a reader would start a new row at it)."""
     lines = []
     for row in rows:
         cells = [csv_cell(str(v)) for v in row]
         lines.append(",".join('"' + c.replace('"', '""') + '"' if _QUOTED.intersection(c) else c for c in cells))
-    return "".join(line + "\n" for line in lines).encode("utf-8")
+    return "".join(line + "\n" for line in lines).encode("utf-8-sig")
 
 
 def plain_text(value: str, keep_newlines: bool = True) -> str:
