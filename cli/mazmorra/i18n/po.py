@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import polib
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.support.safetext import CONTROL_RULE, control_problem
 
 if TYPE_CHECKING:
     from mazmorra.support.memo import Memo
@@ -20,6 +21,28 @@ if TYPE_CHECKING:
 _MEMO: list[Memo] = []  # the build's memo: a catalogue read by an earlier build is not parsed again
 
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
+
+
+class _Text(str):
+    """A catalogue's text that polib splits at line ends only. polib splits a text with
+    str.splitlines, which also breaks at U+2028, U+2029 and U+0085 (a name may hold them): the
+    catalogue `i18n update` wrote would not read back."""
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        return po_lines(self, keepends)
+
+
+def po_lines(text: str, keepends: bool = False) -> list[str]:
+    """A catalogue's lines, split at LF, CR LF or CR only (as a text file reads), never inside a string."""
+    parts = re.split(r"(\r\n|\r|\n)", text)  # text, end, text, end, …, text (the last maybe "")
+    ends = [*parts[1::2], ""]
+    out = [line + end if keepends else line for line, end in zip(parts[0::2], ends, strict=True)]
+    return out[:-1] if parts[-1] == "" else out
+
+
+def parse_text(text: str, **options: Any) -> polib.POFile:
+    """polib.pofile of a catalogue's text, its lines split as po_lines splits them."""
+    return polib.pofile(_Text(text), **options)
 
 
 def catalogue_path(pack_root: Path, lang: str) -> Path:
@@ -100,7 +123,7 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
                 )
             ]
         ) from None
-    lines = text.splitlines()
+    lines = po_lines(text)
     for i, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#") and not _PO_LINE.match(stripped):
@@ -114,7 +137,7 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
                 ]
             )
     try:
-        po = polib.pofile(text, wrapwidth=0)
+        po = parse_text(text, wrapwidth=0)
         po.fpath = str(path)
     except (OSError, ValueError) as exc:
         m = re.search(r"line (\d+)", str(exc))
@@ -159,4 +182,17 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
         current = by_start.get(i, current)
         if current is not None and line.startswith("msgstr") and not hasattr(current, "msgstr_line"):
             current.msgstr_line = i
+    _refuse_control(po, name)
     return po
+
+
+def _refuse_control(po: polib.POFile, name: str) -> None:
+    """ContentError at each entry whose text holds a control character (a NUL, an ESC, polib's `\\b`)."""
+    problems = []
+    for e in po:
+        texts = [e.msgctxt or "", e.msgid, e.msgid_plural or "", e.msgstr, *e.msgstr_plural.values()]
+        why = next((w for t in texts if (w := control_problem(t)) is not None), None)
+        if why is not None and not e.obsolete:
+            problems.append(Problem(CONTROL_RULE, why, Loc(name, msgstr_line(e), 1), e.msgctxt))
+    if problems:
+        raise ContentError(problems)

@@ -109,7 +109,11 @@ def markdown() -> str:
         "seconds or more than a few hundred MB to check. Beyond a limit the input is refused with a\n"
         "located problem (its rule id below), before the work it would cost; `bench/limits.py` measures\n"
         "the time and peak memory of the largest input each limit allows.\n\n"
-        "| input | at most | rule |\n| --- | --- | --- |\n" + rows
+        "| input | at most | rule |\n| --- | --- | --- |\n" + rows + "\n"
+        "Every text, wherever it is typed (a YAML value, a spreadsheet cell, a catalogue entry), holds no\n"
+        "control character but tab, line feed and carriage return (no NUL, BEL, ESC, backspace, C1 control\n"
+        "or lone surrogate): one is refused at the line or cell that holds it (`text.control`). The line and\n"
+        "paragraph separators U+2028 and U+2029 are text like any other, kept through `i18n update`.\n"
     )
 
 
