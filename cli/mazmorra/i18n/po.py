@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import polib
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.support import limits
 from mazmorra.support.safetext import CONTROL_RULE, control_problem
 
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ def load_po(path: Path) -> polib.POFile | None:
     """The catalogue at path, parsed once per version of the file; None when there is none."""
     if not path.is_file():
         return None
+    size = path.stat().st_size
+    if size > limits.CATALOGUE_BYTES:  # refused unread (docs/limits.md)
+        msg = f"the catalogue is {size:,} bytes; a catalogue is at most {limits.CATALOGUE_BYTES // limits.MIB} MiB"
+        raise ContentError([Problem("i18n.size", msg, Loc(rel(path)))])
     return _load_po(path.resolve(), path.stat().st_mtime_ns)  # one parse per file and version
 
 
@@ -136,6 +141,7 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
                     )
                 ]
             )
+    _refuse_many(lines, name)
     try:
         po = parse_text(text, wrapwidth=0)
         po.fpath = str(path)
@@ -184,6 +190,17 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
             current.msgstr_line = i
     _refuse_control(po, name)
     return po
+
+
+def _refuse_many(lines: list[str], name: str) -> None:
+    """ContentError at the first entry past the limit of entries, before polib reads any."""
+    seen = 0
+    for i, line in enumerate(lines, 1):
+        if line.startswith("msgid "):
+            seen += 1
+            if seen > limits.CATALOGUE_ENTRIES:
+                msg = f"more than {limits.CATALOGUE_ENTRIES:,} entries; a catalogue holds at most {limits.CATALOGUE_ENTRIES:,}"
+                raise ContentError([Problem("i18n.size", msg, Loc(name, i, 1))])
 
 
 def _refuse_control(po: polib.POFile, name: str) -> None:
