@@ -10,6 +10,7 @@ import pytest
 from conftest import run_cli, tree_snapshot
 
 from mazmorra import printers
+from mazmorra.errors import ContentError
 
 # (the profile's own lines after `name:` and `extends:`, the line of the wrong value, the field, a phrase)
 BAD = [
@@ -67,3 +68,15 @@ def test_the_ends_of_a_range_are_values_a_profile_may_hold(tmp_path: Path, bleed
     _profile(pack, f"bleed: {bleed}\nsafe: 20mm\ndpi: 1200")
     profile = printers.load("bad", pack)
     assert (profile.bleed, profile.safe, profile.dpi) == (mm, 20.0, 1200)
+
+
+@pytest.mark.parametrize("parent", ["[]", "{a: 1}", "5"])
+def test_an_extends_that_is_no_name_is_refused_at_its_line(tmp_path: Path, parent: str) -> None:
+    pack = tmp_path / "pack"
+    (pack / "printers").mkdir(parents=True)
+    (pack / "printers" / "bad.yaml").write_text(f"name: Bad\nextends: {parent}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        printers.load("bad", pack)
+    (problem,) = err.value.problems
+    assert problem.loc.line == 2 and problem.field == "extends", problem
+    assert "extends must be a profile's name" in problem.message or "unknown profile '5'" in problem.message

@@ -235,9 +235,12 @@ def _raw(name: str, files: dict[str, Path], seen: tuple[str, ...]) -> tuple[dict
     parent = data.get("extends")
     if parent is None:
         return dict(data), data, loc
+    where = data.locs.get("extends", loc)
+    if not isinstance(parent, str):
+        msg = f"printer profile '{name}': extends must be a profile's name (known: {', '.join(files)})"
+        raise ContentError([Problem("printer.profile", msg, where, field="extends")])
     if parent in seen or parent not in files:
         why = "extends itself" if parent in seen else f"extends unknown profile '{parent}'"
-        where = data.locs.get("extends", loc)
         msg = f"printer profile '{name}' {why}{did_you_mean(str(parent), files)}"
         raise ContentError([Problem("printer.profile", msg, where, field="extends")])
     base, _, _ = _raw(parent, files, (*seen, name))
