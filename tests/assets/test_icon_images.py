@@ -72,6 +72,7 @@ BAD = [
     ('<image href="../art/none.png" width="20" height="20"/>', "does not exist"),
     ('<image href="data:image/gif;base64,R0lGOD" width="20" height="20"/>', "must be a base64 PNG or JPEG"),
     ('<use href="other.svg#disc"/>', "points outside the drawing"),
+    ('<image href="#ok" xlink:href="/etc/x.png" width="20" height="20"/>', "an address or an absolute path"),
 ]
 
 

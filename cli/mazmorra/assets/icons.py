@@ -70,12 +70,12 @@ def check_references(path: Path, data: bytes, root: Path) -> None:
     """RefusedReference at the first `<image>`/`<use>` of an SVG's bytes whose href is not inside the
     drawing (`#id`), an embedded PNG or JPEG, or a PNG or JPEG file inside `root` that images accept."""
     for m in _REFERRING.finditer(data):
-        found = _HREF.search(m.group(0))
-        href = (found.group(1) or found.group(2) or b"").decode("utf-8", "replace").strip() if found else ""
-        why = _refused(path, href, m.group(1).lower() == b"image", root)
-        if why is not None:
-            line = data.count(b"\n", 0, m.start()) + 1
-            raise RefusedReference(path, line, m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1, why)
+        for found in _HREF.finditer(m.group(0)):  # `href` and `xlink:href` both: svglib reads either
+            href = (found.group(1) or found.group(2) or b"").decode("utf-8", "replace").strip()
+            why = _refused(path, href, m.group(1).lower() == b"image", root)
+            if why is not None:
+                line = data.count(b"\n", 0, m.start()) + 1
+                raise RefusedReference(path, line, m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1, why)
 
 
 def _refused(path: Path, href: str, image: bool, root: Path) -> str | None:
