@@ -2,7 +2,7 @@
 it, validated through the real command line in a fresh process each: time, peak memory and the
 outcome, beside the base pack's validation measured in the same run.
 
-    python bench/limits.py [--case grid] [--no-over]
+    python bench/limits.py [--case grid] [--no-over] [--build]
 
 Targets: the largest grid (limits.GRID_ROWS × limits.GRID_COLS cells, every cell drawn) validates in
 < 10 s and < 500 MB; an input over a limit is refused before the work it guards (its time close to
@@ -485,7 +485,7 @@ def peak():
     status = Path('/proc/self/status').read_text()
     target.write_text(re.search(r'VmHWM:\s+(\d+)', status).group(1))
 atexit.register(peak)
-sys.argv = ['mazmorra', 'validate', 'fixture', *sys.argv[2:]]
+sys.argv = ['mazmorra', sys.argv[2], 'fixture', *sys.argv[3:]]
 from mazmorra.commands import main
 main()
 """
@@ -496,13 +496,14 @@ def _languages(project: Path) -> list[str]:
     return [] if (project / "every-language").exists() else ["--lang", "es"]
 
 
-def measure(project: Path) -> tuple[float, float, str]:
-    """`mazmorra validate fixture` in a fresh process: seconds, its own peak RSS (MB), and what it said."""
+def measure(project: Path, command: str = "validate") -> tuple[float, float, str]:
+    """`mazmorra validate fixture` (or `build`) in a fresh process: seconds, its own peak RSS (MB), and
+    what it said."""
     env = {**os.environ, "MAZMORRA_JOBS": "1", "NO_COLOR": "1", "CI": "1"}
     peak_file = project / "peak-kb"
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(peak_file), *_languages(project)],
+        [sys.executable, "-c", CHILD, str(peak_file), command, *_languages(project)],
         cwd=project,
         env=env,
         stdout=subprocess.PIPE,
@@ -531,6 +532,7 @@ def main() -> None:
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="only these cases")
     ap.add_argument("--no-over", action="store_true", help="skip the just-over-the-limit runs")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
+    ap.add_argument("--build", action="store_true", help="measure `mazmorra build` (every PDF) instead of validate")
     args = ap.parse_args()
     covered = {key for keys, _ in CASES.values() for key in keys}
     missing = [lim.key for lim in limits.LIMITS if lim.key not in covered]
@@ -541,7 +543,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         _base(base)
-        b_s, b_mb, _ = measure(base)
+        command = "build" if args.build else "validate"
+        b_s, b_mb, _ = measure(base, command)
         print(f"base pack: {b_s:.2f} s, {b_mb:.0f} MB\n")
         print(
             f"{'case':<14} {'limit':<34} {'at: s':>7} {'MB':>6} {'x base':>7}  {'result':<34} {'over: s':>7} {'MB':>6}  result"
@@ -551,13 +554,13 @@ def main() -> None:
             figures: dict[str, object] = {"case": name, "limits": {k: by_key[k].shown for k in keys}}
             at = Path(tmp) / f"{name}-at"
             make(at, False)
-            s, mb, said = measure(at)
+            s, mb, said = measure(at, command)
             figures.update(seconds=s, peak_mb=mb, result=said)
             over = ""
             if not args.no_over:
                 o = Path(tmp) / f"{name}-over"
                 make(o, True)
-                os_, omb, osaid = measure(o)
+                os_, omb, osaid = measure(o, command)
                 figures.update(over_seconds=os_, over_peak_mb=omb, over_result=osaid)
                 over = f"{os_:>7.2f} {omb:>6.0f}  {osaid}"
                 shutil.rmtree(o)
