@@ -2,7 +2,7 @@
 it, validated through the real command line in a fresh process each: time, peak memory and the
 outcome, beside the base pack's validation measured in the same run.
 
-    python bench/limits.py [--case grid] [--no-over]
+    python bench/limits.py [--case grid] [--no-over] [--build]
 
 Targets: the largest grid (limits.GRID_ROWS × limits.GRID_COLS cells, every cell drawn) validates in
 < 10 s and < 500 MB; an input over a limit is refused before the work it guards (its time close to
@@ -158,6 +158,140 @@ def sheet_unzipped(project: Path, over: bool) -> None:
     (pack / "decks" / "cartas.yaml").unlink()
     wb.save(pack / "decks" / "cartas.xlsx")
     _point_deck(pack, "decks/cartas.xlsx")
+
+
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/xl/workbook.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    '<Override PartName="/xl/worksheets/sheet1.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    '<Override PartName="/xl/sharedStrings.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?>'
+    '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    '<sheets><sheet name="cartas" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'worksheet" Target="worksheets/sheet1.xml"/>'
+    '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+}
+
+
+def _column(n: int) -> str:
+    name = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        name = chr(65 + r) + name
+    return name
+
+
+def _inflated_workbook(path: Path, size: int, dense: bool) -> None:
+    """An .xlsx (written part by part) that unzips to `size` bytes within the row and column limits:
+    `dense`, 10,000 rows of as many cells as fit (200 at most, 8 characters each at least; the columns
+    past `text` repeat `text@en`: refused once each in the header, every cell still read); else a deck
+    of ten rows and shared strings no cell uses filling the rest (a reader loads them all the same)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        fixed = sum(len(v) for v in _XLSX_PARTS.values())
+        for name, text in _XLSX_PARTS.items():
+            zf.writestr(name, text)
+        head = '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        tail = "</sheetData></worksheet>"
+        strings_head = '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+
+        def cell(r: int, c: int, text: str) -> str:
+            return f'<c r="{_column(c)}{r}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+        rows_n = limits.SHEET_ROWS if dense else 10
+        budget = size - fixed - len(head) - len(tail) - len(strings_head) - len("</sst>") - 4096
+        fit = budget // (rows_n * (len(cell(10_000, 200, "")) + 8))  # cells of 8 characters at least
+        names = ["id", "name", "text", *["text@en"] * (min(limits.SHEET_COLS, fit) - 3 if dense else 0)]
+        header = '<row r="1">' + "".join(cell(1, c + 1, n) for c, n in enumerate(names)) + "</row>"
+        with zf.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as fh:
+            fh.write((head + header).encode())
+            used = len(head) + len(header)
+            per_cell = 0
+            if dense:
+                overhead = len(cell(10_000, 200, "")) + len('<row r="10000"></row>') // len(names)
+                per_cell = max(1, (budget - used) // (rows_n * len(names)) - overhead)
+            for r in range(2, rows_n + 2):
+                filler = "x" * per_cell if dense else ""
+                cells = [f"c{r}", f"Carta {r}", f"Texto {r}. {filler}"[: max(per_cell, 12)]]
+                cells += [filler] * (len(names) - 3)
+                row = f'<row r="{r}">' + "".join(cell(r, c + 1, t) for c, t in enumerate(cells)) + "</row>"
+                fh.write(row.encode())
+                used += len(row)
+            fh.write(tail.encode())
+        with zf.open("xl/sharedStrings.xml", "w", force_zip64=True) as fh:
+            fh.write(strings_head.encode())
+            left = size - sum(i.file_size for i in zf.infolist()) - len(strings_head) - len("</sst>")
+            chunk, i = 0, 0
+            while left > 64:
+                item = f"<si><t>{i:09d}{'y' * min(left - 32, 10_000)}</t></si>"
+                fh.write(item.encode())
+                left -= len(item)
+                i += 1
+                chunk += 1
+            fh.write(b"</sst>")
+
+
+def workbook_cells(project: Path, over: bool) -> None:
+    """A workbook that unzips to the limit in cells: 10,000 rows × 200 columns, every cell full."""
+    pack = _base(project)
+    (pack / "decks" / "cartas.yaml").unlink()
+    _inflated_workbook(pack / "decks" / "cartas.xlsx", limits.SHEET_UNZIPPED + (65536 if over else -65536), True)
+    _point_deck(pack, "decks/cartas.xlsx")
+
+
+def workbook_strings(project: Path, over: bool) -> None:
+    """A workbook that unzips to the limit in shared strings: a ten-row deck, the rest strings no cell uses."""
+    pack = _base(project)
+    (pack / "decks" / "cartas.yaml").unlink()
+    _inflated_workbook(pack / "decks" / "cartas.xlsx", limits.SHEET_UNZIPPED + (65536 if over else -65536), False)
+    _point_deck(pack, "decks/cartas.xlsx")
+
+
+def _catalogue(project: Path, entries: int, size: int | None) -> None:
+    """The base pack's en.po with `entries` more entries (for components the pack does not have:
+    each reported), padded to `size` bytes when given."""
+    pack = _base(project)
+    (project / "every-language").touch()  # validated in English too: the catalogue is read
+    po = pack / "locale" / "en.po"
+    own = po.read_text(encoding="utf-8")
+    pad = 0
+    if size is not None:
+        bare = len('msgctxt "x000000.name"\nmsgid "Carta 000000 "\nmsgstr "Card 000000 "\n\n')
+        pad = max(0, (size - len(own.encode()) - 2) // entries - bare) // 2
+    with po.open("a", encoding="utf-8") as fh:
+        fh.write("\n")
+        for i in range(entries):
+            fh.write(
+                f'msgctxt "x{i:06d}.name"\nmsgid "Carta {i:06d} {"a" * pad}"\nmsgstr "Card {i:06d} {"b" * pad}"\n\n'
+            )
+        if size is not None:
+            fh.write("#" * max(0, size - fh.tell() - 1) + "\n")
+
+
+def catalogue_bytes(project: Path, over: bool) -> None:
+    """A catalogue of the most bytes, in the most entries (each 167 bytes)."""
+    _catalogue(project, limits.CATALOGUE_ENTRIES - 10, limits.CATALOGUE_BYTES + (1 if over else -1024))
+
+
+def catalogue_entries(project: Path, over: bool) -> None:
+    """A catalogue of the most entries, each short."""
+    _catalogue(project, limits.CATALOGUE_ENTRIES - 5 + (1 if over else 0), None)  # the base has 5 (its header too)
 
 
 def _point_deck(pack: Path, file: str) -> None:
@@ -321,6 +455,10 @@ CASES: dict[str, tuple[tuple[str, ...], Case]] = {
     "sheet-cols": (("sheet_cols",), sheet_cols),
     "sheet-bytes": (("sheet_bytes",), sheet_bytes),
     "workbook": (("sheet_unzipped",), sheet_unzipped),
+    "workbook-cells": (("sheet_unzipped",), workbook_cells),
+    "workbook-strings": (("sheet_unzipped",), workbook_strings),
+    "catalogue-bytes": (("catalogue_bytes",), catalogue_bytes),
+    "catalogue-entries": (("catalogue_entries",), catalogue_entries),
     "yaml-bytes": (("yaml_bytes",), yaml_bytes),
     "yaml-depth": (("yaml_depth",), yaml_depth),
     "yaml-nodes": (("yaml_nodes",), yaml_nodes),
@@ -347,19 +485,25 @@ def peak():
     status = Path('/proc/self/status').read_text()
     target.write_text(re.search(r'VmHWM:\s+(\d+)', status).group(1))
 atexit.register(peak)
-sys.argv = ['mazmorra', 'validate', 'fixture', '--lang', 'es']
+sys.argv = ['mazmorra', sys.argv[2], 'fixture', *sys.argv[3:]]
 from mazmorra.commands import main
 main()
 """
 
 
-def measure(project: Path) -> tuple[float, float, str]:
-    """`mazmorra validate fixture` in a fresh process: seconds, its own peak RSS (MB), and what it said."""
+def _languages(project: Path) -> list[str]:
+    """`--lang es` (the source language: no catalogue read), unless the case asks for every language."""
+    return [] if (project / "every-language").exists() else ["--lang", "es"]
+
+
+def measure(project: Path, command: str = "validate") -> tuple[float, float, str]:
+    """`mazmorra validate fixture` (or `build`) in a fresh process: seconds, its own peak RSS (MB), and
+    what it said."""
     env = {**os.environ, "MAZMORRA_JOBS": "1", "NO_COLOR": "1", "CI": "1"}
     peak_file = project / "peak-kb"
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(peak_file)],
+        [sys.executable, "-c", CHILD, str(peak_file), command, *_languages(project)],
         cwd=project,
         env=env,
         stdout=subprocess.PIPE,
@@ -388,6 +532,7 @@ def main() -> None:
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="only these cases")
     ap.add_argument("--no-over", action="store_true", help="skip the just-over-the-limit runs")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
+    ap.add_argument("--build", action="store_true", help="measure `mazmorra build` (every PDF) instead of validate")
     args = ap.parse_args()
     covered = {key for keys, _ in CASES.values() for key in keys}
     missing = [lim.key for lim in limits.LIMITS if lim.key not in covered]
@@ -398,7 +543,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         _base(base)
-        b_s, b_mb, _ = measure(base)
+        command = "build" if args.build else "validate"
+        b_s, b_mb, _ = measure(base, command)
         print(f"base pack: {b_s:.2f} s, {b_mb:.0f} MB\n")
         print(
             f"{'case':<14} {'limit':<34} {'at: s':>7} {'MB':>6} {'x base':>7}  {'result':<34} {'over: s':>7} {'MB':>6}  result"
@@ -408,13 +554,13 @@ def main() -> None:
             figures: dict[str, object] = {"case": name, "limits": {k: by_key[k].shown for k in keys}}
             at = Path(tmp) / f"{name}-at"
             make(at, False)
-            s, mb, said = measure(at)
+            s, mb, said = measure(at, command)
             figures.update(seconds=s, peak_mb=mb, result=said)
             over = ""
             if not args.no_over:
                 o = Path(tmp) / f"{name}-over"
                 make(o, True)
-                os_, omb, osaid = measure(o)
+                os_, omb, osaid = measure(o, command)
                 figures.update(over_seconds=os_, over_peak_mb=omb, over_result=osaid)
                 over = f"{os_:>7.2f} {omb:>6.0f}  {osaid}"
                 shutil.rmtree(o)

@@ -187,3 +187,41 @@ def test_a_font_over_the_limit_is_refused_unread(tmp_path: Path) -> None:
         "content/p/fonts/Grande.ttf: error [fonts]: cannot use font file 'Grande.ttf': the file is 32 MiB; "
         "a font file is at most 32 MiB (font.unreadable)"
     ) in res.stderr, res.stderr
+
+
+def _catalogue_pack(tmp_path: Path) -> Path:
+    return write_pack(
+        tmp_path,
+        {
+            "pack.yaml": "id: p\nname: P\nlanguages: [es, en]\n"
+            "decks:\n  - {id: cartas, kind: card, name: Cartas, file: decks/cartas.yaml}\n",
+            "decks/cartas.yaml": '- id: una\n  name: Una\n  text: "Texto."\n',
+        },
+    )
+
+
+def test_a_catalogue_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    pack = _catalogue_pack(tmp_path)
+    (pack / "locale").mkdir(exist_ok=True)
+    with (pack / "locale" / "en.po").open("wb") as fh:
+        fh.truncate(limits.CATALOGUE_BYTES + 1)  # sparse, and NUL bytes: read, it would be refused otherwise
+    res = run_cli("validate", "p", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    assert (
+        "content/p/locale/en.po: error: the catalogue is 16,777,217 bytes; a catalogue is at most 16 MiB (i18n.size)"
+    ) in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_catalogue_over_the_entry_limit_is_refused_at_the_first_entry_past_it(tmp_path: Path) -> None:
+    pack = _catalogue_pack(tmp_path)
+    (pack / "locale").mkdir(exist_ok=True)
+    head = 'msgid ""\nmsgstr ""\n"Language: en\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    entries = "".join(f'msgctxt "x{i}.name"\nmsgid "x{i}"\nmsgstr "y{i}"\n\n' for i in range(limits.CATALOGUE_ENTRIES))
+    (pack / "locale" / "en.po").write_text(head + entries, encoding="utf-8")  # the header is an entry: one over
+    res = run_cli("validate", "p", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    line = 6 + 4 * (limits.CATALOGUE_ENTRIES - 1) + 1  # the msgid of the last entry
+    assert (
+        f"content/p/locale/en.po:{line}:1: error: more than 100,000 entries; a catalogue holds at most 100,000 (i18n.size)"
+    ) in res.stderr, res.stderr

@@ -103,7 +103,7 @@ def test_a_pattern_with_a_climb_an_attribute_or_an_unknown_placeholder_is_refuse
 
 def test_every_cell_reads_back_as_written_one_row_each_never_a_formula() -> None:
     rows = [["n", "name"], *([str(i), text] for i, text in enumerate(HOSTILE)), ["5", 'say "hi", \n\t@once']]
-    read = list(csv.reader(io.StringIO(csv_bytes(rows).decode("utf-8"), newline="")))
+    read = list(csv.reader(io.StringIO(csv_bytes(rows).decode("utf-8-sig"), newline="")))
     assert len(read) == len(rows)
     assert [r[1] for r in read[1:]] == ["con", "'=cmd|' /C calc'!A0", "..\\..\\x", "a\rb", 'say "hi", \n\t@once']
 
@@ -112,4 +112,10 @@ def test_plain_rows_are_written_as_the_csv_module_writes_them() -> None:
     rows = [["component", "name", "copies"], ["cofre-olvidado", "Cofre olvidado", "2"], ["a", 'b, "c"', "1"]]
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)
-    assert csv_bytes(rows) == buf.getvalue().encode("utf-8")  # outputs of ordinary packs unchanged
+    assert csv_bytes(rows) == buf.getvalue().encode("utf-8-sig")  # the csv module's rows, after Excel's BOM
+
+
+def test_the_file_starts_with_the_byte_order_mark_excel_needs_for_utf8() -> None:
+    data = csv_bytes([["name"], ["Ojo del vigía"]])
+    assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\xef\xbb\xbf") == 1
+    assert data[3:].decode("utf-8") == "name\nOjo del vigía\n"

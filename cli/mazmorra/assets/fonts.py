@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from mazmorra.assets.fontcheck import check_glyphs
 from mazmorra.errors import Loc, Problem, UsageError, rel
 from mazmorra.support.limits import FONT_BYTES, MIB
 from mazmorra.support.paths import PACKAGE_DIR
@@ -306,6 +307,7 @@ def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]
             if size > FONT_BYTES:  # refused before a font library parses it
                 raise FontTooLarge(f"the file is {size / MIB:.0f} MiB; a font file is at most {FONT_BYTES // MIB} MiB")
             family, bold, italic = _describe(path)
+            check_glyphs(path)
             name = family + _SUFFIX[(bold, italic)]
             known = FONTS.get(name)
             if known is not None and known != path and _digest(known) != _digest(path):

@@ -11,6 +11,7 @@ from typing import Any
 from mazmorra.assets import iconnumbers
 from mazmorra.assets.iconnumbers import NumberPlace
 from mazmorra.errors import Loc, Problem, rel
+from mazmorra.support.limits import IMAGE_BYTES, IMAGE_PIXELS
 from mazmorra.support.paths import PACKAGE_DIR
 
 BUILTIN_DIR = PACKAGE_DIR / "icons"
@@ -39,6 +40,83 @@ def check_svg(path: Path) -> bytes:
         col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
         raise UnsafeSvg(path, line, col, f"a {m.group(1).decode().upper()}")
     return data
+
+
+# What an SVG can reach beyond itself (svglib follows both): an `<image>` or a `<use>` naming a file
+# or an address; `#id` is inside the drawing. A raster image must be a PNG or JPEG (what svglib draws),
+# embedded as data or a file inside the pack; a `<use>` only ever points inside the drawing (another
+# SVG file would skip the DOCTYPE check).
+_REFERRING = re.compile(rb"<\s*(image|use)\b[^>]*>", re.IGNORECASE)
+_HREF = re.compile(rb"""(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+_DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
+RASTER_IN_SVG = (".png", ".jpg", ".jpeg")
+
+
+class RefusedReference(ValueError):
+    """An SVG icon's `<image>` or `<use>` that reaches outside the pack, the drawing or the formats drawn."""
+
+    def __init__(self, path: Path, line: int, col: int, why: str):
+        super().__init__(f"icon '{path.name}': {why}")
+        self.loc = Loc(rel(path), line, col)
+
+
+def icon_root(path: Path) -> Path:
+    """The folder an icon's references must stay in: its pack (the folder holding `icons/`), or the
+    bundled icons' folder."""
+    return BUILTIN_DIR if path.parent.resolve() == BUILTIN_DIR.resolve() else path.parent.parent
+
+
+def check_references(path: Path, data: bytes, root: Path) -> None:
+    """RefusedReference at the first `<image>`/`<use>` of an SVG's bytes whose href is not inside the
+    drawing (`#id`), an embedded PNG or JPEG, or a PNG or JPEG file inside `root` that images accept."""
+    for m in _REFERRING.finditer(data):
+        for found in _HREF.finditer(m.group(0)):  # `href` and `xlink:href` both: svglib reads either
+            href = (found.group(1) or found.group(2) or b"").decode("utf-8", "replace").strip()
+            why = _refused(path, href, m.group(1).lower() == b"image", root)
+            if why is not None:
+                line = data.count(b"\n", 0, m.start()) + 1
+                raise RefusedReference(path, line, m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1, why)
+
+
+def _refused(path: Path, href: str, image: bool, root: Path) -> str | None:
+    """Why an href may not be drawn, or None."""
+    if not href or href.startswith("#"):
+        return None
+    if not image:
+        return f"<use href='{href}'> points outside the drawing; copy the shapes in (only '#id' is allowed)"
+    if href.lower().startswith("data:"):
+        ok = _DATA_IMAGE.match(href) is not None
+        return None if ok else "an embedded image must be a base64 PNG or JPEG (data:image/png;base64,…)"
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "\\")):
+        return f"<image href='{href}'> is an address or an absolute path; use a file inside the pack"
+    if not href.lower().endswith(RASTER_IN_SVG):
+        return f"<image href='{href}'> is not a PNG or JPEG (an SVG icon draws only those)"
+    target = (path.parent / href).resolve()
+    if not target.is_relative_to(root.resolve()):
+        return f"<image href='{href}'> is outside the pack folder"
+    why = _raster_problem(target)
+    return None if why is None else f"<image href='{href}'> {why}"
+
+
+def _raster_problem(path: Path) -> str | None:
+    """What keeps a file from being drawn as a raster image inside an SVG (the image limits of
+    assets/images.py, PNG or JPEG only), or None."""
+    from PIL import Image
+
+    if not path.is_file():
+        return "does not exist"
+    if path.stat().st_size > IMAGE_BYTES:
+        return f"is over the {IMAGE_BYTES // (1024 * 1024)} MiB image limit"
+    try:
+        with Image.open(path) as im:  # the header only: nothing decoded yet
+            if im.format not in ("PNG", "JPEG"):
+                return f"is a {im.format} file, not a PNG or JPEG"
+            if im.width * im.height > IMAGE_PIXELS:
+                return f"is {im.width}×{im.height} pixels; the limit is {IMAGE_PIXELS:,}"
+            im.verify()
+    except Exception:  # Pillow raises many types for damaged files; none of their words help a designer
+        return "is not a readable PNG or JPEG"
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,15 +155,18 @@ class IconSet:
         return sorted(self.files)
 
     def problems(self) -> list[Problem]:
-        """Icon files that cannot be used: an SVG declaring a DOCTYPE or entities, unreadable files."""
+        """Icon files that cannot be used: an SVG declaring a DOCTYPE or entities, or drawing a file
+        outside the pack or of a format it cannot (check_references), unreadable files."""
         out = list(self.number_problems)
         for path in self.files.values():
             if path.suffix.lower() != ".svg":
                 continue
             try:
-                check_svg(path)
+                check_references(path, check_svg(path), icon_root(path))
             except UnsafeSvg as exc:
                 out.append(Problem("icon.unsafe", str(exc), exc.loc, f"icon:{path.stem}"))
+            except RefusedReference as exc:
+                out.append(Problem("icon.image", str(exc), exc.loc, f"icon:{path.stem}"))
             except OSError as exc:
                 out.append(
                     Problem(
@@ -109,9 +190,10 @@ def _load_svg(path: Path, mtime_ns: int) -> Any:
 
     from svglib.svglib import svg2rlg
 
-    check_svg(path)  # never hand a DOCTYPE to the XML parser, whatever svglib's defaults are
+    root = icon_root(path)
+    check_references(path, check_svg(path), root)  # no DOCTYPE to the XML parser, no file outside the pack
     logging.getLogger("svglib").setLevel(logging.ERROR)
-    drawing = svg2rlg(str(path))
+    drawing = svg2rlg(str(path), external_reference_root=str(root))
     if drawing is None:
         raise ValueError(f"cannot read SVG icon {path}")
     return drawing

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import polib
 
 from mazmorra.errors import ContentError, Loc, Problem, rel
+from mazmorra.support import limits
+from mazmorra.support.safetext import CONTROL_RULE, control_problem
 
 if TYPE_CHECKING:
     from mazmorra.support.memo import Memo
@@ -20,6 +22,28 @@ if TYPE_CHECKING:
 _MEMO: list[Memo] = []  # the build's memo: a catalogue read by an earlier build is not parsed again
 
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
+
+
+class _Text(str):
+    """A catalogue's text that polib splits at line ends only. polib splits a text with
+    str.splitlines, which also breaks at U+2028, U+2029 and U+0085 (a name may hold them): the
+    catalogue `i18n update` wrote would not read back."""
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        return po_lines(self, keepends)
+
+
+def po_lines(text: str, keepends: bool = False) -> list[str]:
+    """A catalogue's lines, split at LF, CR LF or CR only (as a text file reads), never inside a string."""
+    parts = re.split(r"(\r\n|\r|\n)", text)  # text, end, text, end, …, text (the last maybe "")
+    ends = [*parts[1::2], ""]
+    out = [line + end if keepends else line for line, end in zip(parts[0::2], ends, strict=True)]
+    return out[:-1] if parts[-1] == "" else out
+
+
+def parse_text(text: str, **options: Any) -> polib.POFile:
+    """polib.pofile of a catalogue's text, its lines split as po_lines splits them."""
+    return polib.pofile(_Text(text), **options)
 
 
 def catalogue_path(pack_root: Path, lang: str) -> Path:
@@ -36,6 +60,10 @@ def load_po(path: Path) -> polib.POFile | None:
     """The catalogue at path, parsed once per version of the file; None when there is none."""
     if not path.is_file():
         return None
+    size = path.stat().st_size
+    if size > limits.CATALOGUE_BYTES:  # refused unread (docs/limits.md)
+        msg = f"the catalogue is {size:,} bytes; a catalogue is at most {limits.CATALOGUE_BYTES // limits.MIB} MiB"
+        raise ContentError([Problem("i18n.size", msg, Loc(rel(path)))])
     return _load_po(path.resolve(), path.stat().st_mtime_ns)  # one parse per file and version
 
 
@@ -100,7 +128,7 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
                 )
             ]
         ) from None
-    lines = text.splitlines()
+    lines = po_lines(text)
     for i, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#") and not _PO_LINE.match(stripped):
@@ -113,8 +141,9 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
                     )
                 ]
             )
+    _refuse_many(lines, name)
     try:
-        po = polib.pofile(text, wrapwidth=0)
+        po = parse_text(text, wrapwidth=0)
         po.fpath = str(path)
     except (OSError, ValueError) as exc:
         m = re.search(r"line (\d+)", str(exc))
@@ -159,4 +188,28 @@ def _parse_po(path: Path, raw: bytes) -> polib.POFile:
         current = by_start.get(i, current)
         if current is not None and line.startswith("msgstr") and not hasattr(current, "msgstr_line"):
             current.msgstr_line = i
+    _refuse_control(po, name)
     return po
+
+
+def _refuse_many(lines: list[str], name: str) -> None:
+    """ContentError at the first entry past the limit of entries, before polib reads any."""
+    seen = 0
+    for i, line in enumerate(lines, 1):
+        if line.startswith("msgid "):
+            seen += 1
+            if seen > limits.CATALOGUE_ENTRIES:
+                msg = f"more than {limits.CATALOGUE_ENTRIES:,} entries; a catalogue holds at most {limits.CATALOGUE_ENTRIES:,}"
+                raise ContentError([Problem("i18n.size", msg, Loc(name, i, 1))])
+
+
+def _refuse_control(po: polib.POFile, name: str) -> None:
+    """ContentError at each entry whose text holds a control character (a NUL, an ESC, polib's `\\b`)."""
+    problems = []
+    for e in po:
+        texts = [e.msgctxt or "", e.msgid, e.msgid_plural or "", e.msgstr, *e.msgstr_plural.values()]
+        why = next((w for t in texts if (w := control_problem(t)) is not None), None)
+        if why is not None and not e.obsolete:
+            problems.append(Problem(CONTROL_RULE, why, Loc(name, msgstr_line(e), 1), e.msgctxt))
+    if problems:
+        raise ContentError(problems)

@@ -22,6 +22,7 @@ from mazmorra.errors import Loc, Problem, did_you_mean, rel
 from mazmorra.load.workbook import WORKBOOK_SUFFIXES, Odd, decode, odd_cells, sniff, workbook_kind
 from mazmorra.source.yamlsafe import YMap
 from mazmorra.support import limits
+from mazmorra.support.safetext import CONTROL_RULE, control_problem, without_control
 
 SUFFIXES = (".csv", *WORKBOOK_SUFFIXES)
 MAX_ROWS = limits.SHEET_ROWS  # components: a deck holds at most 10,000 (limits.DECK_COMPONENTS)
@@ -322,6 +323,10 @@ def _rows(
                 continue
             value = values[c].strip() if isinstance(values[c], str) else values[c]
             fld, lang = column
+            why = control_problem(value) if isinstance(value, str) else None
+            if why is not None:  # refused at its cell, not in a template's XML; read without it
+                problems.append(Problem(CONTROL_RULE, why, loc(row_no, c + 1), field=fld))
+                value = without_control(value)
             if lang is None:
                 row.values[fld] = value
                 row.values.locs[fld] = loc(row_no, c + 1)

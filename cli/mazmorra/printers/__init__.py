@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from mazmorra.errors import ContentError, Loc, Problem, UsageError, did_you_mean
 from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.schemas import schema_problems
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
 from mazmorra.support.filenames import BadPattern, Pattern, parse_pattern
+from mazmorra.support.limits import IMAGE_PIXELS
 from mazmorra.support.paths import PRINTERS_DIR, shipped_printers
 
 SHIPPED = PRINTERS_DIR
@@ -62,19 +63,63 @@ NAMES = {
 }
 
 
+# The ranges of a profile's values (docs/printing.md lists them): a print shop's bleed and safe area are
+# a few mm (a pack's own bleed stops at 10 mm, its safe margin at 20 mm), a raster upload's pixels fit
+# the image limit. Beyond them a profile is an error at the value's line, never a page built from it.
+BLEED_MM = 10.0
+SAFE_MM = 20.0
+PIXELS_SIDE = 20_000
+DPI = (72, 1200)
+
+
+def _length_in(value: Any, what: str, top: float) -> Any:
+    """A length (as YAML gave it: checked before pydantic would take `true` for 1) within 0..top mm:
+    the value as written, or ValueError saying the range."""
+    mm = parse_length(value)  # ValueError: not a length (a bool, a list, a word)
+    if not 0 <= mm <= top:  # NaN fails too
+        shown = f" ({mm:g} mm)" if isinstance(value, str) and not value.strip().endswith("mm") else ""
+        raise ValueError(f"{what} must be between 0 and {top:g} mm{shown}")
+    return value
+
+
 class _Product(BaseModel):
     model_config = ConfigDict(extra="forbid")
     size: str  # trim: '2.5x3.5in'
     bleed: str | float | None = None  # default: the profile's
     safe: str | float | None = None
-    pixels: tuple[int, int] | None = None  # a raster upload's exact size, bleed included
+    pixels: tuple[StrictInt, StrictInt] | None = None  # a raster upload's exact size, bleed included
+
+    @field_validator("size", mode="before")
+    @classmethod
+    def _size_ok(cls, v: Any) -> Any:
+        if not isinstance(v, str):
+            raise ValueError("size must be text: a name (poker) or WxH (63x88mm, 2.5x3.5in)")
+        parse_size(v)  # ValueError: unknown, or outside 1..COMPONENT_MM
+        return v
+
+    @field_validator("bleed", mode="before")
+    @classmethod
+    def _bleed_ok(cls, v: Any) -> Any:
+        return None if v is None else _length_in(v, "bleed", BLEED_MM)
+
+    @field_validator("safe", mode="before")
+    @classmethod
+    def _safe_ok(cls, v: Any) -> Any:
+        return None if v is None else _length_in(v, "safe", SAFE_MM)
+
+    @field_validator("pixels")
+    @classmethod
+    def _pixels_ok(cls, v: tuple[int, int] | None) -> tuple[int, int] | None:
+        if v is not None and not (all(1 <= side <= PIXELS_SIDE for side in v) and v[0] * v[1] <= IMAGE_PIXELS):
+            raise ValueError(f"pixels must be 1 to {PIXELS_SIDE:,} on each side and {IMAGE_PIXELS:,} in all")
+        return v
 
 
 class _Colour(BaseModel):
     model_config = ConfigDict(extra="forbid")
     space: Literal["rgb", "cmyk"] = "rgb"
     icc: str | None = None  # a CMYK output profile shipped in mazmorra/icc/ (cmyk only)
-    ink_limit: int | None = Field(default=None, ge=100, le=400)  # total area coverage, %
+    ink_limit: StrictInt | None = Field(default=None, ge=100, le=400)  # total area coverage, %
 
 
 class _Files(BaseModel):
@@ -87,17 +132,27 @@ class _Files(BaseModel):
 
 class _Profile(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str
-    url: str = ""
+    name: str = Field(min_length=1, max_length=200)
+    url: str = Field(default="", max_length=2000)
     extends: str | None = None
     bleed: str | float = "3mm"
     safe: str | float = "3mm"
-    dpi: int = Field(default=300, ge=72, le=1200)
+    dpi: StrictInt = Field(default=300, ge=DPI[0], le=DPI[1])
     pdf: Literal["1.4", "PDF/X-1a:2003", "PDF/X-4"] = "1.4"
     colour: _Colour = _Colour()
     files: _Files = _Files()
-    products: dict[str, _Product] = {}
-    values: dict[str, str | int | float] = Field(default_factory=dict, alias="set")  # vars.NAME defaults
+    products: dict[str, _Product] = Field(default_factory=dict, max_length=100)
+    values: dict[str, str | int | float] = Field(default_factory=dict, alias="set", max_length=100)  # vars.NAME
+
+    @field_validator("bleed", mode="before")
+    @classmethod
+    def _bleed_ok(cls, v: Any) -> Any:
+        return _length_in(v, "bleed", BLEED_MM)
+
+    @field_validator("safe", mode="before")
+    @classmethod
+    def _safe_ok(cls, v: Any) -> Any:
+        return _length_in(v, "safe", SAFE_MM)
 
 
 @dataclass(frozen=True)
@@ -180,9 +235,12 @@ def _raw(name: str, files: dict[str, Path], seen: tuple[str, ...]) -> tuple[dict
     parent = data.get("extends")
     if parent is None:
         return dict(data), data, loc
+    where = data.locs.get("extends", loc)
+    if not isinstance(parent, str):
+        msg = f"printer profile '{name}': extends must be a profile's name (known: {', '.join(files)})"
+        raise ContentError([Problem("printer.profile", msg, where, field="extends")])
     if parent in seen or parent not in files:
         why = "extends itself" if parent in seen else f"extends unknown profile '{parent}'"
-        where = data.locs.get("extends", loc)
         msg = f"printer profile '{name}' {why}{did_you_mean(str(parent), files)}"
         raise ContentError([Problem("printer.profile", msg, where, field="extends")])
     base, _, _ = _raw(parent, files, (*seen, name))

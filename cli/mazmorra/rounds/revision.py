@@ -3,6 +3,7 @@ the pack is in, extracted into a temporary folder, or a folder that holds an ear
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tarfile
@@ -12,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from mazmorra.errors import UsageError, rel
+from mazmorra.errors import ContentError, Loc, Problem, UsageError, rel
 
 PACK_FILE = "pack.yaml"
 
@@ -59,7 +60,7 @@ def _from_git(pack_dir: Path, rev: str) -> Iterator[Path | None]:
         if made.returncode != 0:
             raise UsageError(f"git archive {rev} -- {inside}: {made.stderr.decode(errors='replace').strip()}")
         with tarfile.open(archive) as tar:
-            tar.extractall(Path(tmp) / "tree", filter="data")
+            _extract(tar, Path(tmp) / "tree", Path(top), rev)
         yield Path(tmp) / "tree" / inside
 
 
@@ -77,6 +78,31 @@ def _unknown_revision(git: str, pack_dir: Path, rev: str, top: Path) -> str:
     shown = near or tags[:5]
     more = "" if near or len(tags) <= 5 else f" (and {len(tags) - 5} older)"
     return said + f"; {'nearest' if near else 'newest'} tags: {', '.join(shown)}{more}"
+
+
+def _extract(tar: tarfile.TarFile, dest: Path, top: Path, rev: str) -> None:
+    """The revision's files into `dest`, never a file outside it: a symbolic link the revision tracks
+    to an absolute path or out of the folder (or a device, or an absolute name) refuses the revision,
+    each such file named at its path in the repository (`revision.link`), before anything is written."""
+    problems = []
+    members = tar.getmembers()
+    for member in members:
+        try:
+            tarfile.data_filter(member, str(dest))
+        except tarfile.FilterError as exc:
+            if member.issym() or member.islnk():
+                msg = (
+                    f"revision {rev}: '{member.name}' is a link to '{member.linkname}', outside the revision's "
+                    "folder; an earlier revision is read without leaving it: make it a plain file, or a link "
+                    "to a file inside the pack"
+                )
+            else:
+                msg = f"revision {rev}: {exc}; an earlier revision holds plain files and folders only"
+            where = os.path.relpath(top / member.name)  # not rel(): it would follow today's link
+            problems.append(Problem("revision.link", msg, Loc(where)))
+    if problems:
+        raise ContentError(problems)
+    tar.extractall(dest, members=members, filter="data")
 
 
 def _git(git: str, cwd: Path, *args: str) -> str | None:

@@ -24,6 +24,7 @@ from mazmorra.source.yamlnodes import YList as YList  # (the values' types, as e
 from mazmorra.source.yamlnodes import YMap as YMap
 from mazmorra.source.yamlnodes import packed, unpacked
 from mazmorra.support.limits import YAML_BYTES, YAML_DEPTH, YAML_NODES
+from mazmorra.support.safetext import CONTROL_RULE, control_at, control_problem
 
 if TYPE_CHECKING:
     from mazmorra.support.memo import Memo
@@ -76,6 +77,11 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
                 Loc(shown, line, col),
             )
         ) from None
+    at = control_at(text)  # a raw one: the YAML reader's own message has no line
+    if at is not None:
+        line, col = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        why = control_problem(text[text.rfind("\n", 0, at) + 1 : at + 1]) or ""
+        raise YamlError(Problem(CONTROL_RULE, why, Loc(shown, line, col)))
     if _KEPT is None:
         return _parsed(raw, text, shown)
     key = (shown, text)
@@ -344,6 +350,9 @@ def _attach(stack: list[tuple[Any, Any]], value: Any, at: int) -> None:
 
 
 def _scalar(ev: Any, loader: Any, constructor: Any, name: str, at: int) -> Any:
+    why = control_problem(ev.value)  # a "\a" or "\x00" escape: refused here, not in a template's XML
+    if why is not None:
+        raise YamlError(Problem(CONTROL_RULE, why, unpacked(name, at)))
     if ev.tag and ev.tag != "!":
         tag = ev.tag
         if tag not in _PLAIN_TAGS:

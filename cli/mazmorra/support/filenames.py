@@ -130,7 +130,8 @@ class Names:
         found, n = name, 1
         while found.casefold() in here:
             n += 1
-            found = f"{stem}-{n}{ext}"
+            tail = f"-{n}{ext}"  # the stem shortened so that the name stays within MAX_NAME
+            found = stem[: MAX_NAME - len(tail)].rstrip(".-") + tail
         here[found.casefold()] = request
         self.given[(folder, request)] = found
         return found

@@ -65,7 +65,7 @@ def test_hostile_text_is_inert_in_csv_gallery_and_tts(pack_copy, tmp_path: Path)
     assert res.returncode == 0, res.stderr
     out = tmp_path / "output" / "muestras"
 
-    rows = list(csv.DictReader((out / "es" / "png" / "cartas" / "cards.csv").open(encoding="utf-8", newline="")))
+    rows = list(csv.DictReader((out / "es" / "png" / "cartas" / "cards.csv").open(encoding="utf-8-sig", newline="")))
     names = {r["component"]: r["name"] for r in rows}
     assert names["cofre-olvidado"] == "'" + HYPERLINK  # prefixed: a spreadsheet shows it as text
     assert names["fogata-del-claustro"] == SCRIPT  # no formula start: kept as written

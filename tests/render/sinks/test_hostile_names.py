@@ -151,7 +151,7 @@ def test_every_name_written_is_safe_and_not_reserved(hostile: dict, what: str) -
 
 
 def _csv_rows(out: Path) -> dict[Path, list[list[str]]]:
-    return {p: list(csv.reader(p.open(encoding="utf-8", newline=""))) for p in sorted(out.rglob("*.csv"))}
+    return {p: list(csv.reader(p.open(encoding="utf-8-sig", newline=""))) for p in sorted(out.rglob("*.csv"))}
 
 
 def test_every_csv_cell_reads_back_escaped_one_row_per_component(hostile: dict) -> None:

@@ -70,7 +70,7 @@ def card_pdfs(built) -> Path:  # type: ignore[no-untyped-def]
 
 
 def test_card_pdfs_one_per_component_trimmed_to_the_bleed(card_pdfs: Path) -> None:
-    rows = list(csv.DictReader((card_pdfs / "artimanas-cards.csv").open(encoding="utf-8")))
+    rows = list(csv.DictReader((card_pdfs / "artimanas-cards.csv").open(encoding="utf-8-sig")))
     files = sorted((card_pdfs / "artimanas").glob("*.pdf"))
     assert len(files) == len(rows) > 10
     assert (card_pdfs / "artimanas" / f"{rows[0]['component']}.pdf").is_file()
@@ -98,7 +98,7 @@ def test_printers_shows_each_profile_s_values() -> None:
 def test_drivethrucards_one_pdf_per_deck_back_then_front_at_the_poker_size(built) -> None:  # type: ignore[no-untyped-def]
     folder = built("expedicion", "--printer", "drivethrucards", *DECKS) / "en" / "drivethrucards"
     assert sorted(p.name for p in folder.glob("*.pdf")) == ["artimanas.pdf", "fichas.pdf"]
-    rows = list(csv.DictReader((folder / "artimanas-cards.csv").open(encoding="utf-8")))
+    rows = list(csv.DictReader((folder / "artimanas-cards.csv").open(encoding="utf-8-sig")))
     reader = PdfReader(str(folder / "artimanas.pdf"))
     assert len(reader.pages) == 2 * sum(int(r["copies"]) for r in rows)
     back, front = (p.extract_text() or "" for p in reader.pages[:2])

@@ -17,7 +17,7 @@ import polib
 from mazmorra.i18n.catalogues.msgmerge import WRAP, MergeStats, merge
 from mazmorra.i18n.catalogues.potemplate import DATE_FIELD, POEDIT_BASEPATH, creation_date, date_in
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
-from mazmorra.i18n.po import catalogue_path, labels_path, load_po
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, parse_text
 from mazmorra.model.content import Pack
 from mazmorra.support.atomic import atomic_write_text
 from mazmorra.support.paths import templates_dir
@@ -88,7 +88,7 @@ def merged_labels(
     load_po(path)  # a malformed catalogue is reported at its line first
     old = path.read_text(encoding="utf-8") if path.is_file() else None
     wanted = label_entries(lang, labels, nplurals)
-    known = {e.msgid for e in polib.pofile(old)} if old is not None else set()
+    known = {e.msgid for e in parse_text(old)} if old is not None else set()
     compendium = _compendium(pack, lang)
     for e in wanted:
         c = compendium.get(e.msgid)

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import polib
 
+from mazmorra.i18n.po import parse_text, po_lines
+
 FUZZY_THRESHOLD = 0.6  # GNU gettext's: a proposal must be more alike than this
 WRAP = 79  # GNU gettext's default line width, for new catalogues and for catalogues written wrapped
 _FIELDS = (
@@ -109,12 +111,12 @@ class _Old:
 def parse_blocks(text: str) -> _Old:
     """The catalogue's entries and, for every entry read from a block of its own (entries are
     separated by blank lines), that block, to write it back untouched when nothing in it changed."""
-    po = polib.pofile(text, wrapwidth=0)
+    po = parse_text(text, wrapwidth=0)
     old = _Old(po, list(po), {})
     by_key = {(e.msgctxt, e.msgid, bool(e.obsolete)): e for e in po}
     for block in _blocks(text):
         try:
-            one = polib.pofile(block, wrapwidth=0)
+            one = parse_text(block, wrapwidth=0)
         except (OSError, ValueError):
             continue
         parsed = list(one)
@@ -130,7 +132,7 @@ def parse_blocks(text: str) -> _Old:
 
 def _blocks(text: str) -> Iterable[str]:
     block: list[str] = []
-    for line in text.splitlines(keepends=True):
+    for line in po_lines(text, keepends=True):
         if line.strip():
             block.append(line if line.endswith("\n") else line + "\n")
         elif block:
@@ -169,7 +171,7 @@ def merge(
         metadata = {**po.metadata, **{k: v for k, v in (ensure or {}).items() if k not in po.metadata}}
         metadata.update(override or {})
         header_block = old.header if metadata == po.metadata else None
-        width = 0 if any(len(line) > WRAP + 1 for line in old_text.splitlines()) else WRAP
+        width = 0 if any(len(line) > WRAP + 1 for line in po_lines(old_text)) else WRAP
         comment = po.header
     else:
         old = _Old(polib.POFile(), [], {})

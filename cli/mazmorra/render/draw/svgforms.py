@@ -91,10 +91,24 @@ def form(pages: Any, name: str, path: Path, colour: str | None, opacity: float) 
     start = len(pages.c._code)
     doc = pages.c._doc
     before, doc._pdfVersion = tuple(doc._pdfVersion), (1, 3)  # what this drawing asks for, by itself
-    renderPDF.draw(drawing, pages.c, 0, 0)
+    _draw(renderPDF, drawing, pages.c)
     asked = tuple(doc._pdfVersion)
     doc._pdfVersion = max(before, asked)
     if k:
         remember(k, drawing.width, drawing.height, pages.c._code[start:], asked)
     end_form(pages.c)
     return name, drawing.width, drawing.height
+
+
+def _draw(render: Any, drawing: Any, canvas: Any) -> None:
+    """Draw an SVG's shapes on the canvas. A raster `<image>` inside it (one the icon checks let
+    through: in the pack, PNG or JPEG) is an inline image: its data in ASCII85 text, as a form's
+    content stream is text (the pages' binary image data would end in a TypeError there)."""
+    from reportlab import rl_config
+
+    binary = rl_config.useA85
+    rl_config.useA85 = 1
+    try:
+        render.draw(drawing, canvas, 0, 0)
+    finally:
+        rl_config.useA85 = binary

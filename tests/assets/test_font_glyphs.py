@@ -1,0 +1,55 @@
+"""A pack font whose glyph table is garbage (assets/fontcheck.py): refused when the pack's fonts are
+loaded, by `validate` as by `build` (`font.unreadable` at the file), never the PDF writer's traceback
+from its subsetter; every font the samples and the tool ship passes the same check."""
+
+from __future__ import annotations
+
+import random
+import struct
+from pathlib import Path
+
+import pytest
+from conftest import CONTENT, REPO, run_cli
+
+from mazmorra.assets.fontcheck import check_glyphs
+
+
+def garbled(font: bytes, table: bytes = b"glyf") -> bytes:
+    """The font with one table's bytes replaced by noise (its directory, sizes and checksums kept)."""
+    data = bytearray(font)
+    (count,) = struct.unpack(">H", data[4:6])
+    for i in range(count):
+        tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
+        if tag == table:
+            noise = random.Random(37)
+            data[offset : offset + length] = bytes(noise.randrange(256) for _ in range(length))
+            return bytes(data)
+    raise AssertionError(f"no {table!r} table")
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_a_font_with_a_garbage_glyph_table_is_unreadable_at_its_file(pack_copy, command: str) -> None:  # type: ignore[no-untyped-def]
+    pack = pack_copy("grimorio")
+    first = sorted((pack / "fonts").glob("*.ttf"))[0]
+    (pack / "fonts" / "Ruido.ttf").write_bytes(garbled(first.read_bytes()))
+    res = run_cli(command, "grimorio", "--lang", "es", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    assert "Traceback" not in text and "internal error" not in text, text
+    assert "content/grimorio/fonts/Ruido.ttf: error [fonts]: cannot use font file 'Ruido.ttf'" in text, text
+    assert "glyph tables are damaged" in text and "(font.unreadable)" in text, text
+    assert not list(pack.parents[1].glob("output/**/*.pdf"))
+
+
+def test_every_font_shipped_or_in_a_sample_passes_the_check() -> None:
+    fonts = [p for root in (REPO / "cli" / "mazmorra" / "fonts", CONTENT) for p in root.rglob("*.[to]tf")]
+    assert len(fonts) >= 5
+    for path in fonts:
+        check_glyphs(path)
+
+
+def test_a_damaged_glyph_table_raises_a_sentence(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.ttf"
+    bad.write_bytes(garbled((REPO / "cli" / "mazmorra" / "fonts" / "DejaVuSansCondensed.ttf").read_bytes()))
+    with pytest.raises(ValueError, match="glyph tables are damaged"):
+        check_glyphs(bad)
