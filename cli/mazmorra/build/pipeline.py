@@ -287,7 +287,7 @@ def _render_and_write(
     docs: list[Document],
     rounds: dict[str, Round],
     labels: dict[str, Labels],
-    problems: list[Problem],
+    earlier: list[Problem],
     write: bool,
     also: SinkFactory | None,
     progress: Progress,
@@ -304,8 +304,8 @@ def _render_and_write(
             shared = SinkContext(pack, opts.out_dir, run.icons, staging.temp, opts.outputs, run.sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
         with svgforms.using(cache.beside("forms") if cache else None):  # icons' forms kept between builds
-            rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
-        problems = once(problems + rendered.all_problems())
+            rendered = render(docs, sinks, staging, opts.jobs, progress, earlier)  # 5. render
+        problems = once(earlier + rendered.all_problems())
         result.documents = rendered.by_document()
         result.faces, result.laid_out = rendered.faces, rendered.laid_out
         for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
