@@ -244,7 +244,7 @@ class Item:
     state: str = "source"  # source | translated | fuzzy | untranslated: the worst of its texts
     untranslated: tuple[str, ...] = ()  # "field (state)" for each text that is not translated
     problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
-    labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
+    labels: tuple[str, ...] = ()  # template labels its faces printed untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)

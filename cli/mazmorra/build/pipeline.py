@@ -188,10 +188,9 @@ def _build(
     problems = validate(run.pack, run.icons)  # 2. validate
     docs: list[Document] = []
     rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
-    labels: dict[str, Labels] = {}
     for lang in filter(run.builds, run.langs):
-        localisation, labels[lang], found = _localise(run, lang)  # 3. localise
-        laid, rnd, found_laying = _lay_out(run, localisation, labels[lang])  # 4. lay out: lazily, while 5 consumes it
+        localisation, labels, found = _localise(run, lang)  # 3. localise
+        laid, rnd, found_laying = _lay_out(run, localisation, labels)  # 4. lay out: lazily, while 5 consumes it
         problems += found + found_laying
         docs += laid
         rounds.update({lang: rnd} if rnd is not None else {})
@@ -201,7 +200,7 @@ def _build(
         docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), run.made_with)]
     write = write and not any(p.severity is Severity.ERROR for p in problems)  # else: lay out, to report overflows
     try:
-        result = _render_and_write(run, docs, rounds, labels, problems, write, also, progress)  # 5. and 6.
+        result = _render_and_write(run, docs, rounds, problems, write, also, progress)  # 5. and 6.
     finally:
         if run.checks is not None and run.memo is not None and run.memo.written:
             run.checks.trim()
@@ -286,7 +285,6 @@ def _render_and_write(
     run: BuildContext,
     docs: list[Document],
     rounds: dict[str, Round],
-    labels: dict[str, Labels],
     earlier: list[Problem],
     write: bool,
     also: SinkFactory | None,
@@ -308,10 +306,8 @@ def _render_and_write(
         problems = once(earlier + rendered.all_problems())
         result.documents = rendered.by_document()
         result.faces, result.laid_out = rendered.faces, rendered.laid_out
-        for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
-            labels[lang].missing.update(dict.fromkeys(missing))
-        used = run.used
-        problems += run.templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
+        used, missing = run.used, rendered.labels  # what the layout met untranslated, in any process
+        problems += run.templates.label_problems(used, missing, pack.root, opts.draft, choice_labels(pack.kinds()))
         problems += literal_problems(run.templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target

@@ -69,9 +69,9 @@ class PseudoLabels(Labels):
         self.lang = PSEUDO
         self.percent = percent
 
-    def __call__(self, msgid: str) -> str:
+    def word(self, msgid: str, missing: dict[str, None]) -> str:
         return pseudo_text(self.table.get(msgid, msgid), self.percent)
 
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
+    def words(self, singular: str, plural: str, n: int, missing: dict[str, None]) -> str:
         text = singular if n == 1 else plural
         return pseudo_text(text, self.percent).replace("%(n)d", str(n)).replace("%(n)s", str(n))

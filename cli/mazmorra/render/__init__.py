@@ -56,7 +56,7 @@ class _Done:
     problems: list[Problem]
     parts: list[Part | None]  # None: a sink the document does not go to (`Document.sheets_only`)
     staged: list[tuple[Path, Path]]  # (temporary file, target) the document's sinks staged
-    labels: list[str] = field(default_factory=list)  # template labels its layout met untranslated
+    labels: list[str] = field(default_factory=list)  # template labels its items met untranslated
     laid_out: list[str] = field(default_factory=list)  # faces laid out now, not taken from the face cache
 
 
@@ -99,7 +99,7 @@ def render(
     def one(i: int, prog: Progress) -> _Done:
         doc = docs[i]
         before = len(staging.files)
-        faces, problems, labels, laid = 0, list(doc.problems), list[str](), list[str]()
+        faces, problems, labels, laid = 0, list(doc.problems), dict[str, None](), list[str]()
         mine = [s for s in sinks if _prints(s) or not doc.sheets_only]
         for sink in mine:
             sink.start(doc)
@@ -107,7 +107,7 @@ def render(
             prog("", item.copies)  # advances a progress bar; says nothing in plain logs
             faces += item.copies * (1 + (item.back is not None))
             problems += item.problems
-            labels += item.labels
+            labels.update(dict.fromkeys(item.labels))  # what each of its faces met, said once
             laid += [f"{doc.lang}/{face}" for face in item.laid_out]
             for sink in mine:
                 sink.add(doc, item)
@@ -116,7 +116,7 @@ def render(
             problems += part.problems if part is not None else []
         what = "rendered" if sinks else "checked"
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
-        return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
+        return _Done(faces, problems, parts, list(staging.files[before:]), list(labels), laid)
 
     from mazmorra.support import workers  # forking machinery: only when rendering, not for --help
 
