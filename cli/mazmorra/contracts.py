@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mazmorra.errors import Problem
 
@@ -252,6 +252,13 @@ class Item:
     # what a page chunk's cache key is made of (render/draw/chunks.py): a chunk is drawn again unless all are known
 
 
+class Items(Protocol):
+    """A document's items, laid out as they are iterated; with `spare` processes, helpers lay the
+    last ones out meanwhile (layout/ahead.py)."""
+
+    def __call__(self, spare: int = 0) -> Iterator[Item]: ...
+
+
 @dataclass
 class Document:
     """One output document: a deck laid out in one language. Its items are laid out lazily, one
@@ -265,11 +272,14 @@ class Document:
     path: Path  # the PDF it becomes
     sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     backs: list[bool]  # whether every copy has a back, in order
-    items: Callable[[], Iterator[Item]]  # lays the deck out, one item (and its problems) at a time
-    inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
+    items: Items  # lays the deck out, one item (and its problems) at a time
+    inputs: set[Path] = field(
+        default_factory=set
+    )  # every file its layout read (`render.made_from` adds what its sinks drew)
     pack_name: str = ""  # in the document's language
     problems: list[Problem] = field(default_factory=list)  # found before any item: templates that do not compile
     sheets_only: bool = False  # printed on the print sheets only, no other output: a round's removal list
+    spare: int = 0  # processes its render may fork besides its own: helpers laying out ahead, drawers of chunks
 
 
 # ---------------------------------------------------------------- imposed pages (stage 5)

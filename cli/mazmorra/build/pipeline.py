@@ -317,7 +317,7 @@ def _render_and_write(
             result.outputs += listed
             result.pages += pages
             result.exports += sink.summary()
-        pdfs = [d for d in docs if d.path in set(result.outputs)]
+        pdfs = [(d, rendered.inputs[(d.deck_id, d.lang)]) for d in docs if d.path in set(result.outputs)]
         _record_for_make(pack, pdfs, run.langs if write and opts.outputs.pdf else [], opts, run.made_with, staging)
     finally:
         staging.discard()
@@ -369,23 +369,20 @@ def load(pack_dir: Path, out_dir: Path) -> Loaded:
 
 def _record_for_make(
     pack: Pack,
-    docs: list[Document],
+    pdfs: list[tuple[Document, set[Path]]],
     langs: list[str],
     opts: BuildOptions,
     made_with: str,
     staging: Staging,
 ) -> None:
-    """What make needs for the next, incremental, build: a dependency file per PDF written, and per
-    language built a stamp rule and the removal of PDFs of decks the pack no longer has."""
-    for doc in docs:
-        atomic_write_text(
-            depfile_path(opts.out_dir, doc.path),
-            make_rule(doc.path, doc.inputs, made_with),
-            staging.scratch,
-        )
+    """What make needs for the next, incremental, build: a dependency file per PDF written (with every
+    file it was made from), and per language built a stamp rule and the removal of PDFs of decks the
+    pack no longer has."""
+    for doc, inputs in pdfs:
+        atomic_write_text(depfile_path(opts.out_dir, doc.path), make_rule(doc.path, inputs, made_with), staging.scratch)
     for lang in langs:
         if opts.decks is None:  # a deck renamed or removed (or, in a round, unchanged): its old PDF goes too
-            keep = {d.deck_id for d in docs} if opts.changed_since else {d.id for d in pack.decks}
+            keep = {d.deck_id for d, _ in pdfs} if opts.changed_since else {d.id for d in pack.decks}
             forget_removed(opts.out_dir, pack.id, lang, keep)
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
 

@@ -22,7 +22,6 @@ from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, 
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
 from mazmorra.model.content import Deck, Kind
-from mazmorra.support import workers
 from mazmorra.support.filenames import deck_pdf
 
 Backs = dict[tuple[str, tuple[float, float]], Laid | None]  # a deck's backs by kind and size (None: it has none)
@@ -102,17 +101,17 @@ class _DeckLayout:
             "copies": 1,
         }
 
-    def items(self) -> Iterator[Item]:
+    def items(self, spare: int = 0) -> Iterator[Item]:
         """Each component laid out, the last one carrying what the deck as a whole was found to have
-        (`print.colour-only`); with jobs to spare (`workers.spare`), helper processes lay the last
-        ones out meanwhile (layout/ahead.py)."""
+        (`print.colour-only`); with `spare` processes, helpers lay the last ones out meanwhile
+        (layout/ahead.py)."""
         ctx, pack, lang = self.ctx, self.ctx.pack, self.ctx.lang
         store = ctx.cache.beside("colour-only") if ctx.cache is not None else None
         kept = facecache.key(facecache.tool_hash(), "colour-only", pack.id, self.deck.id, lang)
         known = store.get(kept) if store is not None else None
         check = ColourOnly(lang, pack, known=known if isinstance(known, dict) else {})
         held: Item | None = None
-        helper, helpers = None, workers.spare()
+        helper, helpers = None, spare
         n = len(self.mine)
         if helpers and ctx.cache is not None and not ctx.measure and not ctx.shrinks and ahead.worth(n):
             ctx.helped = ctx.helped or secrets.token_hex(4)

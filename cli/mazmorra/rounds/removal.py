@@ -44,7 +44,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     named = FaceLabels(ctx.labels)
     title = named("Take out of the deck")
 
-    def items() -> Iterator[Item]:
+    def items(spare: int = 0) -> Iterator[Item]:  # (a page at a time: no helper)
         for n, chunk in enumerate(chunks, 1):
             labels = FaceLabels(ctx.labels)
             face, problems = _page(ctx, changes, chunk, (n, len(chunks)), (w, h), labels)
