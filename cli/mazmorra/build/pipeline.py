@@ -22,7 +22,6 @@ from mazmorra.assets.icons import IconSet
 from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
-from mazmorra.i18n import po
 from mazmorra.i18n.checks.coverage import coverage_problems
 from mazmorra.i18n.checks.glossary import glossary_problems
 from mazmorra.i18n.checks.house import house_problems
@@ -39,7 +38,6 @@ from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.sinks import table
-from mazmorra.source import yamlsafe
 from mazmorra.support import gcpolicy
 from mazmorra.support.atomic import Staging, atomic_write_text
 from mazmorra.support.filenames import deck_pdf
@@ -137,7 +135,7 @@ class BuildContext:
 
     @cached_property
     def icons(self) -> IconSet:
-        return IconSet.for_pack(self.pack.root)
+        return IconSet.for_pack(self.pack.root, self.memo)
 
     @cached_property
     def templates(self) -> Templates:
@@ -239,11 +237,11 @@ def _localise(run: BuildContext, lang: str) -> tuple[Localisation, Labels, list[
     opts, pack = run.opts, run.pack
     printed = run.printed
     if opts.pseudo is not None:
-        localisation = pseudo_localise(pack, opts.pseudo)
-        labels: Labels = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
+        localisation = pseudo_localise(pack, opts.pseudo, run.memo)
+        labels: Labels = PseudoLabels(pack.root, templates_dir(), opts.pseudo, run.memo)
     else:
-        localisation = localise(pack, lang)
-        labels = Labels(pack.root, templates_dir(), lang)
+        localisation = localise(pack, lang, run.memo)
+        labels = Labels(pack.root, templates_dir(), lang, run.memo)
     found = [
         *localisation.problems,
         *glossary_problems(pack, localisation, labels, printed, run.memo),
@@ -352,8 +350,6 @@ def _checks_of(cache: FaceCache | None) -> FaceCache | None:
 
 def _use(memo: Memo | None) -> None:
     """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
-    yamlsafe.use_memo(memo)
-    po.use_memo(memo)
     fonts.use_memo(memo)
 
 

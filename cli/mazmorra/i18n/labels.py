@@ -23,6 +23,7 @@ from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
     from mazmorra.model.content import Kind
+    from mazmorra.support.memo import Memo
 
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates
@@ -88,7 +89,7 @@ class Labels:
     are remembered in `missing`, to be reported at the template line that prints them.
     """
 
-    def __init__(self, pack_root: Path, shared: Path, lang: str):
+    def __init__(self, pack_root: Path, shared: Path, lang: str, memo: Memo | None = None):
         self.lang = lang
         self.table: dict[str, str] = {}
         self.plurals: dict[str, list[str]] = {}
@@ -96,9 +97,9 @@ class Labels:
         self.where: dict[str, Loc] = {}  # a label's translation: its catalogue and line
         self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
         for po in (
-            load_po(shared / "locale" / f"{lang}.po"),
-            load_po(catalogue_path(pack_root, lang)),
-            load_po(labels_path(pack_root, lang)),
+            load_po(shared / "locale" / f"{lang}.po", memo),  # (a catalogue an earlier build read: from `memo`)
+            load_po(catalogue_path(pack_root, lang), memo),
+            load_po(labels_path(pack_root, lang), memo),
         ):
             if po is None:
                 continue
