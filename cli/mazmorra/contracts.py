@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mazmorra.errors import Problem
 
@@ -244,12 +244,19 @@ class Item:
     state: str = "source"  # source | translated | fuzzy | untranslated: the worst of its texts
     untranslated: tuple[str, ...] = ()  # "field (state)" for each text that is not translated
     problems: tuple[Problem, ...] = ()  # what laying it out met (a template mistake flagged `once`)
-    labels: tuple[str, ...] = ()  # template labels it was first to print untranslated
+    labels: tuple[str, ...] = ()  # template labels its faces printed untranslated
     stamp: str = ""  # its version stamp (a playtest build, `build --stamp`): exports show it as text
     laid_out: tuple[str, ...] = ()  # "<component>/<side>" of its faces laid out now, not from the face cache
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
     keys: tuple[str, str] = ("", "")  # its front's and back's face-cache keys ("-": no back; "": not cached),
     # what a page chunk's cache key is made of (render/draw/chunks.py): a chunk is drawn again unless all are known
+
+
+class Items(Protocol):
+    """A document's items, laid out as they are iterated; with `spare` processes, helpers lay the
+    last ones out meanwhile (layout/ahead.py)."""
+
+    def __call__(self, spare: int = 0) -> Iterator[Item]: ...
 
 
 @dataclass
@@ -265,11 +272,14 @@ class Document:
     path: Path  # the PDF it becomes
     sizes: list[tuple[float, float]]  # trim size of every copy, in order (imposition needs them first)
     backs: list[bool]  # whether every copy has a back, in order
-    items: Callable[[], Iterator[Item]]  # lays the deck out, one item (and its problems) at a time
-    inputs: set[Path] = field(default_factory=set)  # every file the output was made from (for make)
+    items: Items  # lays the deck out, one item (and its problems) at a time
+    inputs: set[Path] = field(
+        default_factory=set
+    )  # every file its layout read (`render.made_from` adds what its sinks drew)
     pack_name: str = ""  # in the document's language
     problems: list[Problem] = field(default_factory=list)  # found before any item: templates that do not compile
     sheets_only: bool = False  # printed on the print sheets only, no other output: a round's removal list
+    spare: int = 0  # processes its render may fork besides its own: helpers laying out ahead, drawers of chunks
 
 
 # ---------------------------------------------------------------- imposed pages (stage 5)

@@ -54,7 +54,9 @@ def _share(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_helpers_lay_the_deck_out_ahead_and_the_pdf_is_the_same_bytes(helped: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     alone = _build(helped, "one", jobs=1)
     _share(monkeypatch)
-    here = calls_of(monkeypatch, face, "_lay_face", lambda *a: a[4])  # faces this process lays out itself
+    here = calls_of(
+        monkeypatch, face, "_lay_face", lambda *a: f"{a[1].component}/{a[1].side}"
+    )  # faces this process lays out itself
     two = _build(helped, "two", jobs=3)  # two helpers
     assert _pdf(helped, "one") == _pdf(helped, "two")
     assert sorted(two.laid_out) == sorted(alone.laid_out) and len(two.laid_out) == len(set(two.laid_out)) >= 49

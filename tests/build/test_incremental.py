@@ -124,3 +124,29 @@ def test_every_file_a_dependency_file_names_can_be_found(project: Path, monkeypa
     assert [d for d in deps if not Path(d).is_file()] == []
     res = run_cli("build", "muestras", "--lang", "es", "--changed-only", cwd=project)
     assert res.returncode == 0 and "0 PDF(s)" in res.stderr, res.stderr  # up to date
+
+
+@pytest.mark.slow
+def test_a_dependency_file_names_the_icons_its_pages_drew_also_from_the_chunk_cache(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The icons a PDF's pages drew ride back on the PDF sink's part (`render.made_from`): the deck's
+    dependency file names them, and names them again when a warm build takes every chunk of the
+    PDF from the chunk cache instead of drawing it."""
+    from mazmorra.build.incremental import depfile_path, read_rule
+    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.render.draw import chunks
+
+    monkeypatch.chdir(project)
+    opts = BuildOptions(langs=("es",), decks=("cartas",), jobs=1)
+
+    def icons() -> list[str]:
+        (pdf,) = build(Path("content/muestras"), opts).outputs
+        rule = read_rule(depfile_path(opts.out_dir, pdf))
+        assert rule is not None
+        return sorted(Path(d).name for d in rule[1] if Path(d).suffix == ".svg")
+
+    cold = icons()
+    assert {"coin.svg", "campfire.svg"} <= set(cold), cold
+    drawn = len(chunks.DRAWN)
+    assert icons() == cold and len(chunks.DRAWN) == drawn  # every chunk taken from the chunk cache

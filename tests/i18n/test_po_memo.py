@@ -18,11 +18,7 @@ CATALOGUES = sorted([*CONTENT.glob("*/locale/**/*.po*"), *(templates_dir() / "lo
 
 
 def _read(path: Path, memo: Memo | None):
-    po.use_memo(memo)
-    try:
-        return po._load_po.__wrapped__(path.resolve(), 0)  # past the process's own cache
-    finally:
-        po.use_memo(None)
+    return po._load_po(path.resolve(), memo)  # past the process's own cache
 
 
 @pytest.mark.slow

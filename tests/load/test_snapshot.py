@@ -51,17 +51,12 @@ def test_a_damaged_entry_is_parsed_again(tmp_path: Path, damage) -> None:
     path = tmp_path / "deck.yaml"
     path.write_text("- id: a\n  name: A\n- id: b\n  name: [B, C]\n", encoding="utf-8")
     store = FaceCache(tmp_path / "checks", tmp_path / "scratch")
-    yamlsafe.use_memo(Memo(store, b"tool"))
-    try:
-        cold = load_yaml(path, "deck.yaml")
-        (entry,) = [p for p in (tmp_path / "checks").rglob("*") if p.is_file()]
-        entry.write_bytes(damage(entry.read_bytes()))
-        memo = Memo(store, b"tool")
-        yamlsafe.use_memo(memo)
-        _same(load_yaml(path, "deck.yaml"), cold)
-        assert (memo.read, memo.written) == (0, 1)
-    finally:
-        yamlsafe.use_memo(None)
+    cold = load_yaml(path, "deck.yaml", Memo(store, b"tool"))
+    (entry,) = [p for p in (tmp_path / "checks").rglob("*") if p.is_file()]
+    entry.write_bytes(damage(entry.read_bytes()))
+    memo = Memo(store, b"tool")
+    _same(load_yaml(path, "deck.yaml", memo), cold)
+    assert (memo.read, memo.written) == (0, 1)
 
 
 def test_a_second_build_parses_only_what_changed_and_says_the_same(pack_copy, monkeypatch) -> None:
@@ -150,18 +145,15 @@ def test_a_broken_or_too_big_list_is_reported_as_the_whole_file_says(tmp_path: P
     with pytest.raises(yamlsafe.YamlError) as whole:
         yamlsafe.parse_yaml(broken, "deck.yaml")
     assert yamlsafe._by_items(_memo(tmp_path), broken, "deck.yaml") is None
-    yamlsafe.use_memo(_memo(tmp_path))
-    try:
-        with pytest.raises(yamlsafe.YamlError) as kept:
-            load_yaml(path, "deck.yaml")
-        assert kept.value.problem == whole.value.problem
-        monkeypatch.setattr(yamlsafe, "MAX_NODES", 100)
-        path.write_text(LONG, encoding="utf-8")
-        with pytest.raises(yamlsafe.YamlError) as big:
-            load_yaml(path, "deck.yaml")
-        assert big.value.problem.rule == "yaml.size"
-    finally:
-        yamlsafe.use_memo(None)
+    memo = _memo(tmp_path)
+    with pytest.raises(yamlsafe.YamlError) as kept:
+        load_yaml(path, "deck.yaml", memo)
+    assert kept.value.problem == whole.value.problem
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", 100)
+    path.write_text(LONG, encoding="utf-8")
+    with pytest.raises(yamlsafe.YamlError) as big:
+        load_yaml(path, "deck.yaml", memo)
+    assert big.value.problem.rule == "yaml.size"
 
 
 def test_a_deferred_memo_writes_nothing_until_flushed(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from mazmorra.errors import Problem, did_you_mean
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
+from mazmorra.support.memo import Memo
 
 FILE = "icons.yaml"
 KEYS = {"x": (-0.5, 0.5), "y": (-0.5, 0.5), "scale": (0.3, 2.0)}
@@ -25,13 +26,16 @@ class NumberPlace:
     scale: float = 1.0
 
 
-def load(pack_root: Path, icon_names: set[str]) -> tuple[dict[str, NumberPlace], list[Problem]]:
-    """The pack's number places by icon name, and what is wrong in icons.yaml (located)."""
+def load(
+    pack_root: Path, icon_names: set[str], memo: Memo | None = None
+) -> tuple[dict[str, NumberPlace], list[Problem]]:
+    """The pack's number places by icon name, and what is wrong in icons.yaml (located); the file
+    taken from `memo` when an earlier build parsed it."""
     path = pack_root / FILE
     if not path.is_file():
         return {}, []
     try:
-        data = load_yaml(path)
+        data = load_yaml(path, memo=memo)
     except YamlError as exc:
         return {}, [exc.problem]
     if data is None:

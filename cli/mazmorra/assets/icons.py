@@ -12,6 +12,7 @@ from mazmorra.assets import iconnumbers
 from mazmorra.assets.iconnumbers import NumberPlace
 from mazmorra.errors import Loc, Problem, rel
 from mazmorra.support.limits import IMAGE_BYTES, IMAGE_PIXELS
+from mazmorra.support.memo import Memo
 from mazmorra.support.paths import PACKAGE_DIR
 
 BUILTIN_DIR = PACKAGE_DIR / "icons"
@@ -128,7 +129,9 @@ class IconSet:
     number_problems: tuple[Problem, ...] = ()
 
     @classmethod
-    def for_pack(cls, pack_root: Path | None) -> IconSet:
+    def for_pack(cls, pack_root: Path | None, memo: Memo | None = None) -> IconSet:
+        """The bundled icons and the pack's own (its icons.yaml taken from `memo` when an earlier
+        build parsed it)."""
         files = {p.stem: p for p in sorted(BUILTIN_DIR.glob("*.svg"))}
         if pack_root is not None and (pack_root / "icons").is_dir():
             for p in sorted((pack_root / "icons").iterdir()):
@@ -136,7 +139,7 @@ class IconSet:
                     files[p.stem] = p
         if pack_root is None:
             return cls(files)
-        numbers, problems = iconnumbers.load(pack_root, set(files))
+        numbers, problems = iconnumbers.load(pack_root, set(files), memo)
         return cls(files, numbers, tuple(problems))
 
     @cached_property

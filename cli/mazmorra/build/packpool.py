@@ -72,7 +72,8 @@ def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], An
 
     name = pack_dir.name
     try:
-        pack = load(pack_dir, args.out_dir)
+        loaded = load(pack_dir, args.out_dir)
+        pack = loaded.pack
         name = pack.id
         with (
             _earlier(pack_dir, args.changed_since) if args.changed_since else nullcontext() as since,
@@ -82,7 +83,7 @@ def build_one(pack_dir: Path, args: BuildArgs, progress: Callable[[int, str], An
             if args.changed_since and since is None:
                 notes.append(f"{pack.id} was not in revision {args.changed_since}: all of it is new")
             opts = args.build_options(pack, since)
-            res = build(pack_dir, replace(opts, jobs=jobs or opts.jobs), shown, loaded=pack)
+            res = build(pack_dir, replace(opts, jobs=jobs or opts.jobs), shown, loaded=loaded)
     except ContentError as exc:  # each pack stands alone: reported, the others built
         return Built(name, ok=False, problems=exc.problems)
     return Built.of(res, notes)

@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,13 +22,12 @@ from mazmorra.assets.icons import IconSet
 from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.contracts import Document, Round
 from mazmorra.errors import ContentError, Problem, Severity, UsageError, did_you_mean
-from mazmorra.i18n import po
 from mazmorra.i18n.checks.coverage import coverage_problems
 from mazmorra.i18n.checks.glossary import glossary_problems
 from mazmorra.i18n.checks.house import house_problems
 from mazmorra.i18n.checks.literals import literal_problems
-from mazmorra.i18n.labels import Labels, choice_labels
-from mazmorra.i18n.localise import localise
+from mazmorra.i18n.labels import Label, Labels, choice_labels
+from mazmorra.i18n.localise import Localisation, localise
 from mazmorra.i18n.pseudo import PSEUDO, PseudoLabels, pseudo_localise
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.layout.cache.facecache import FaceCache, tool_hash
@@ -38,7 +38,6 @@ from mazmorra.render import Outputs, Sink, SinkContext, make_sinks, once, render
 from mazmorra.render.draw import svgforms
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.render.sinks import table
-from mazmorra.source import yamlsafe
 from mazmorra.support import gcpolicy
 from mazmorra.support.atomic import Staging, atomic_write_text
 from mazmorra.support.filenames import deck_pdf
@@ -97,6 +96,58 @@ class BuildResult:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A pack loaded as a build into an output folder loads it (`load`), for a front end that looks at
+    it before building it; `build` takes it with the memo its reading filled, written only once that
+    build begins (a command stopped before then writes nothing)."""
+
+    pack: Pack
+    checks: FaceCache | None = None  # the store the memo keeps its entries in (beside the face cache)
+    memo: Memo | None = None  # deferred: what reading the pack kept, not yet written
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """One build's state, made once before validation and handed to every stage after it."""
+
+    opts: BuildOptions
+    pack: Pack
+    cache: FaceCache | None  # faces laid out by earlier builds
+    checks: FaceCache | None  # beside it: what stages 1-3 kept (`memo`'s store)
+    memo: Memo | None
+    sheet: ImposeOptions  # the print sheet: the pack's page, or the options'
+    decks: list[Deck]
+    langs: list[str]
+    version: str | None  # the version stamp's, in a build that stamps
+    made_with: str  # what else, besides its input files, shapes a PDF (make's dependency files)
+    stale: dict[str, list[Deck]] | None  # --changed-only: each language's decks to build (None: all)
+    given: Templates | None  # the caller's compiled templates (the live preview keeps them between builds)
+    used: list[str]  # the templates the pack's kinds use
+
+    def builds(self, lang: str) -> bool:
+        """Whether anything is built in `lang` (with --changed-only: a deck whose PDF is out of date)."""
+        return self.stale is None or bool(self.stale[lang])
+
+    def decks_in(self, lang: str) -> list[Deck]:
+        """The decks built in `lang`."""
+        return self.stale[lang] if self.stale is not None else self.decks
+
+    @cached_property
+    def icons(self) -> IconSet:
+        return IconSet.for_pack(self.pack.root, self.memo)
+
+    @cached_property
+    def templates(self) -> Templates:
+        cache = self.cache.beside("templates") if self.cache else None
+        return self.given or Templates(self.pack.root, templates_dir(), cache)
+
+    @cached_property
+    def printed(self) -> list[Label]:
+        """The labels the templates print, whatever the language."""
+        return self.templates.labels(self.used)
+
+
 def build(
     pack_dir: Path,
     opts: BuildOptions,
@@ -104,7 +155,7 @@ def build(
     render: bool = True,
     templates: Templates | None = None,
     also: SinkFactory | None = None,
-    loaded: Pack | None = None,
+    loaded: Loaded | None = None,
 ) -> BuildResult:
     """Build every deck of a pack in the chosen languages; nothing is written unless all is valid.
 
@@ -124,96 +175,138 @@ def _build(
     write: bool,
     templates: Templates | None,
     also: SinkFactory | None,
-    loaded: Pack | None,
+    loaded: Loaded | None,
 ) -> BuildResult:
+    """The stages in order: load, validate, localise, lay out (lazily), render, write."""
     t0 = time.perf_counter()
+    run = _begin(pack_dir, opts, templates, loaded)  # 1. load
+    opts = run.opts  # (a round's: its own output folder)
+    if run.stale is not None and not any(run.stale.values()):  # make's no-op: nothing validated or laid out
+        return BuildResult(run.pack, components=len(run.pack.components()), seconds=time.perf_counter() - t0)
+    problems = validate(run.pack, run.icons)  # 2. validate
+    docs: list[Document] = []
+    rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
+    for lang in filter(run.builds, run.langs):
+        localisation, labels, found = _localise(run, lang)  # 3. localise
+        laid, rnd, found_laying = _lay_out(run, localisation, labels)  # 4. lay out: lazily, while 5 consumes it
+        problems += found + found_laying
+        docs += laid
+        rounds.update({lang: rnd} if rnd is not None else {})
+    if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
+        raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
+    if opts.changed_only:
+        docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), run.made_with)]
+    write = write and not any(p.severity is Severity.ERROR for p in problems)  # else: lay out, to report overflows
+    try:
+        result = _render_and_write(run, docs, rounds, problems, write, also, progress)  # 5. and 6.
+    finally:
+        if run.checks is not None and run.memo is not None and run.memo.written:
+            run.checks.trim()
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _begin(pack_dir: Path, opts: BuildOptions, templates: Templates | None, loaded: Loaded | None) -> BuildContext:
+    """Stage 1 (unless the caller loaded the pack) and what every later stage shares: the caches, the
+    print sheet, the decks and languages, what make judges outputs by, the icons and templates."""
     cache = FaceCache.for_output(opts.out_dir, opts.cache_dir) if opts.cache else None  # not a round's own folder
-    checks, memo = _stage_memo(cache)
+    checks, memo = _stage_memo(cache, loaded)
     if opts.changed_since is not None:  # a round's changes never overwrite the whole decks' outputs
         opts = replace(opts, out_dir=opts.out_dir / CHANGES)
-    pack = loaded or load_pack(pack_dir, memo)  # 1. load
+    pack = loaded.pack if loaded is not None else load_pack(pack_dir, memo)
     sheet = opts.outputs.sheet or ImposeOptions(page=pack.spec.page, landscape=None)
     if sheet.bleed is not None:  # the build's own bleed (--bleed) replaces the pack's
         pack = replace(pack, spec=pack.spec.model_copy(update={"bleed": sheet.bleed}))
     decks = _decks(pack, opts.decks)
     langs = [PSEUDO] if opts.pseudo is not None else _languages(pack, opts.langs)
     version = pack_version(pack.root, pack.spec.version) if opts.stamp else None
-    made_with = f"sheet {_options(sheet)} draft={opts.draft}"  # what else, besides its input files, shapes a PDF
+    made_with = f"sheet {_options(sheet)} draft={opts.draft}"
     made_with += f" stamp={version}" if opts.stamp else ""
     made_with += f" set={dict(opts.values)}" if opts.values else ""  # a print variant: not up to date with another
     stale = _stale(pack, decks, langs, opts, made_with)
-    if stale is not None and not any(stale.values()):  # make's no-op: nothing validated, localised or laid out
-        return BuildResult(pack, components=len(pack.components()), seconds=time.perf_counter() - t0)
-    icons = IconSet.for_pack(pack.root)
-    problems = validate(pack, icons)  # 2. validate
-    templates = templates or Templates(pack.root, templates_dir(), cache.beside("templates") if cache else None)
-    docs: list[Document] = []
-    rounds: dict[str, Round] = {}  # a round's earlier faces, per language: what the gallery shows beside the new
-    labels: dict[str, Labels] = {}
     used = sorted({t for d in pack.decks for k in d.kinds for t in (k.template, k.back_template) if t})
-    printed = templates.labels(used)  # the labels the templates print, whatever the language
-    for lang in langs:
-        if stale is not None and not stale[lang]:
-            continue  # every deck's PDF in this language is up to date: not even localised
-        if opts.pseudo is not None:  # 3. localise (the pseudo-locale: every source text made longer)
-            localisation = pseudo_localise(pack, opts.pseudo)
-            labels[lang] = PseudoLabels(pack.root, templates_dir(), opts.pseudo)
-        else:
-            localisation = localise(pack, lang)
-            labels[lang] = Labels(pack.root, templates_dir(), lang)
-        found = [
-            *localisation.problems,
-            *glossary_problems(pack, localisation, labels[lang], printed, memo),
-            *coverage_problems(pack, localisation, labels[lang], [*printed, *choice_labels(pack.kinds())]),
-        ]
-        if opts.pseudo is None:
-            found += house_problems(pack, localisation, memo)  # warnings: the house style of rules text
-        problems += [
-            replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found
-        ]  # a draft falls back visibly instead of failing
-        ctx = LayoutContext(
-            pack,
-            localisation,
-            templates,
-            icons,
-            labels[lang],
-            opts.out_dir,
-            opts.draft,
-            opts.stamp,
-            version,
-            opts.values,
-            cache,
-            shrinks=opts.shrinks,
-            printer=opts.outputs.printer,
-        )
-        problems += ctx.problems
-        laid, rnd = _documents(
-            stale[lang] if stale is not None else decks, ctx, opts.changed_since, sheet if opts.outputs.pdf else None
-        )
-        docs += laid  # 4. lay out: lazily, while stage 5 consumes it
-        if rnd is not None:
-            rounds[lang] = rnd
-    if any(p.severity is Severity.ERROR for p in problems if p.rule not in _LAYOUT_INDEPENDENT):
-        raise ContentError(once(problems))  # templates assume valid data: report rule problems without layout noise
-    if opts.changed_only:
-        docs = [d for d in docs if not up_to_date(d.path, depfile_path(opts.out_dir, d.path), made_with)]
+    return BuildContext(
+        opts, pack, cache, checks, memo, sheet, decks, langs, version, made_with, stale, templates, used
+    )
+
+
+def _localise(run: BuildContext, lang: str) -> tuple[Localisation, Labels, list[Problem]]:
+    """Stage 3 in one language (the pseudo-locale: every source text made longer): the pack's texts,
+    its template labels, and what the language's checks found (a draft's missing translations as
+    warnings: it falls back visibly instead of failing)."""
+    opts, pack = run.opts, run.pack
+    printed = run.printed
+    if opts.pseudo is not None:
+        localisation = pseudo_localise(pack, opts.pseudo, run.memo)
+        labels: Labels = PseudoLabels(pack.root, templates_dir(), opts.pseudo, run.memo)
+    else:
+        localisation = localise(pack, lang, run.memo)
+        labels = Labels(pack.root, templates_dir(), lang, run.memo)
+    found = [
+        *localisation.problems,
+        *glossary_problems(pack, localisation, labels, printed, run.memo),
+        *coverage_problems(pack, localisation, labels, [*printed, *choice_labels(pack.kinds())]),
+    ]
+    if opts.pseudo is None:
+        found += house_problems(pack, localisation, run.memo)  # warnings: the house style of rules text
+    drafted = [replace(p, severity=Severity.WARNING) if opts.draft and p.rule in _DRAFTABLE else p for p in found]
+    return localisation, labels, drafted
+
+
+def _lay_out(
+    run: BuildContext, localisation: Localisation, labels: Labels
+) -> tuple[list[Document], Round | None, list[Problem]]:
+    """Stage 4 in one language: its documents, laid out as they are iterated; a round's earlier faces;
+    what setting the layout up found (the pack's own fonts)."""
+    opts = run.opts
+    ctx = LayoutContext(
+        run.pack,
+        localisation,
+        run.templates,
+        run.icons,
+        labels,
+        opts.out_dir,
+        opts.draft,
+        opts.stamp,
+        run.version,
+        opts.values,
+        run.cache,
+        shrinks=opts.shrinks,
+        printer=opts.outputs.printer,
+    )
+    sheet = run.sheet if opts.outputs.pdf else None
+    docs, rnd = _documents(run.decks_in(localisation.lang), ctx, opts.changed_since, sheet)
+    return docs, rnd, list(ctx.problems)
+
+
+def _render_and_write(
+    run: BuildContext,
+    docs: list[Document],
+    rounds: dict[str, Round],
+    earlier: list[Problem],
+    write: bool,
+    also: SinkFactory | None,
+    progress: Progress,
+) -> BuildResult:
+    """Stage 5, every document through the sinks (none when nothing is to be written: laid out only,
+    to report what layout finds), then stage 6: every temporary file renamed into place, only if no
+    stage found an error (or, with --strict, a warning)."""
+    opts, pack, cache = run.opts, run.pack, run.cache
     result = BuildResult(pack, components=len(pack.components()))
-    write = write and not any(p.severity is Severity.ERROR for p in problems)  # else: lay out, to report overflows
     staging = Staging(opts.out_dir)
     try:
         sinks: list[Sink] = []
         if write:
-            shared = SinkContext(pack, opts.out_dir, icons, staging.temp, opts.outputs, sheet, rounds)
+            shared = SinkContext(pack, opts.out_dir, run.icons, staging.temp, opts.outputs, run.sheet, rounds)
             sinks = make_sinks(shared) + (also(shared) if also else [])
         with svgforms.using(cache.beside("forms") if cache else None):  # icons' forms kept between builds
-            rendered = render(docs, sinks, staging, opts.jobs, progress, problems)  # 5. render
-        problems = once(problems + rendered.all_problems())
+            rendered = render(docs, sinks, staging, opts.jobs, progress, earlier)  # 5. render
+        problems = once(earlier + rendered.all_problems())
         result.documents = rendered.by_document()
         result.faces, result.laid_out = rendered.faces, rendered.laid_out
-        for lang, missing in rendered.labels.items():  # what the layout met untranslated, in any process
-            labels[lang].missing.update(dict.fromkeys(missing))
-        problems += templates.label_problems(used, labels, pack.root, opts.draft, choice_labels(pack.kinds()))
-        problems += literal_problems(templates.files(used), pack.spec.languages)
+        used, missing = run.used, rendered.labels  # what the layout met untranslated, in any process
+        problems += run.templates.label_problems(used, missing, pack.root, opts.draft, choice_labels(pack.kinds()))
+        problems += literal_problems(run.templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet
         staging.commit()  # 6. write: every temporary file renamed onto its target
         for sink in sinks:
@@ -222,25 +315,27 @@ def _build(
             result.outputs += listed
             result.pages += pages
             result.exports += sink.summary()
-        pdfs = [d for d in docs if d.path in set(result.outputs)]
-        _record_for_make(pack, pdfs, langs if write and opts.outputs.pdf else [], opts, made_with, staging)
+        pdfs = [(d, rendered.inputs[(d.deck_id, d.lang)]) for d in docs if d.path in set(result.outputs)]
+        _record_for_make(pack, pdfs, run.langs if write and opts.outputs.pdf else [], opts, run.made_with, staging)
     finally:
         staging.discard()
         if cache is not None and result.laid_out:  # only new entries can take it past its bound
             cache.trim()
-        if checks is not None and memo is not None and memo.written:
-            checks.trim()
     result.warnings = [p for p in problems if p.severity is Severity.WARNING]
-    result.seconds = time.perf_counter() - t0
     return result
 
 
-def _stage_memo(cache: FaceCache | None) -> tuple[FaceCache | None, Memo | None]:
+def _stage_memo(cache: FaceCache | None, loaded: Loaded | None) -> tuple[FaceCache | None, Memo | None]:
     """The store beside the face cache where stages 1-3 keep what they read and found between builds,
-    and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed again."""
+    and its memo; from now on YAML files, catalogues and fonts an earlier build parsed are not parsed
+    again. The memo the caller's own load filled, when it reads the same store, is written now."""
     checks = _checks_of(cache)
-    memo = _EARLY.pop(checks.root, None) if checks is not None else None
-    if memo is not None:  # the command's own load, before the build: what it read is written now
+    memo = (
+        loaded.memo
+        if loaded is not None and loaded.checks is not None and checks is not None and loaded.checks.root == checks.root
+        else None
+    )
+    if memo is not None:
         memo.flush()
     elif checks is not None:
         memo = Memo(checks, tool_hash())
@@ -255,45 +350,35 @@ def _checks_of(cache: FaceCache | None) -> FaceCache | None:
 
 def _use(memo: Memo | None) -> None:
     """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
-    yamlsafe.use_memo(memo)
-    po.use_memo(memo)
     fonts.use_memo(memo)
 
 
-_EARLY: dict[Path, Memo] = {}  # the cache folder -> the memo `load` read it with, not yet written
-
-
-def load(pack_dir: Path, out_dir: Path) -> Pack:
+def load(pack_dir: Path, out_dir: Path) -> Loaded:
     """Stage 1 alone, as a build into `out_dir` loads (with what its cache keeps: the kinds index), for
-    a caller that looks at the pack before building it (`loaded`); what it would keep there is
-    written only once that build begins (a command stopped before then writes nothing)."""
+    a caller that looks at the pack before building it (`build(loaded=)`); what it would keep there is
+    written only once that build begins."""
     checks = _checks_of(FaceCache.for_output(out_dir))
     memo = Memo(checks, tool_hash(), deferred=True) if checks is not None else None
-    if checks is not None and memo is not None:
-        _EARLY[checks.root] = memo  # (an earlier command's, never built, is dropped)
     _use(memo)
-    return load_pack(pack_dir, memo)
+    return Loaded(load_pack(pack_dir, memo), checks, memo)
 
 
 def _record_for_make(
     pack: Pack,
-    docs: list[Document],
+    pdfs: list[tuple[Document, set[Path]]],
     langs: list[str],
     opts: BuildOptions,
     made_with: str,
     staging: Staging,
 ) -> None:
-    """What make needs for the next, incremental, build: a dependency file per PDF written, and per
-    language built a stamp rule and the removal of PDFs of decks the pack no longer has."""
-    for doc in docs:
-        atomic_write_text(
-            depfile_path(opts.out_dir, doc.path),
-            make_rule(doc.path, doc.inputs, made_with),
-            staging.scratch,
-        )
+    """What make needs for the next, incremental, build: a dependency file per PDF written (with every
+    file it was made from), and per language built a stamp rule and the removal of PDFs of decks the
+    pack no longer has."""
+    for doc, inputs in pdfs:
+        atomic_write_text(depfile_path(opts.out_dir, doc.path), make_rule(doc.path, inputs, made_with), staging.scratch)
     for lang in langs:
         if opts.decks is None:  # a deck renamed or removed (or, in a round, unchanged): its old PDF goes too
-            keep = {d.deck_id for d in docs} if opts.changed_since else {d.id for d in pack.decks}
+            keep = {d.deck_id for d, _ in pdfs} if opts.changed_since else {d.id for d in pack.decks}
             forget_removed(opts.out_dir, pack.id, lang, keep)
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
 

@@ -171,7 +171,7 @@ def i18n_status(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output for CI.")] = False,
 ) -> None:
     """Per language: translated, fuzzy, untranslated, obsolete and overflowing texts, with file:line."""
-    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.build.pipeline import BuildOptions, Loaded, build
     from mazmorra.i18n.catalogues import catalogue
     from mazmorra.layout import Templates
     from mazmorra.load import load_pack
@@ -185,7 +185,11 @@ def i18n_status(
             labels = _pack_labels(pack, templates)
             try:
                 problems: list[Problem] = build(
-                    pack_dir, BuildOptions(draft=True, shrinks=True), render=False, templates=templates, loaded=pack
+                    pack_dir,
+                    BuildOptions(draft=True, shrinks=True),
+                    render=False,
+                    templates=templates,
+                    loaded=Loaded(pack),
                 ).warnings
             except ContentError as exc:
                 problems = exc.problems
@@ -274,7 +278,7 @@ def i18n_pseudo(
     longer text overflows (error) or fits only by shrinking below its design size (warning), with
     the YAML line of its source text. Exit 1 when a text overflows.
     """
-    from mazmorra.build.pipeline import BuildOptions, build
+    from mazmorra.build.pipeline import BuildOptions, Loaded, build
     from mazmorra.load import load_pack
     from mazmorra.support.filenames import output_path
 
@@ -285,7 +289,7 @@ def i18n_pseudo(
             pack = load_pack(pack_dir)
             opts = BuildOptions(pseudo=expand, shrinks=True, out_dir=out_dir, jobs=1)
             try:
-                problems: list[Problem] = build(pack_dir, opts, loaded=pack).warnings
+                problems: list[Problem] = build(pack_dir, opts, loaded=Loaded(pack)).warnings
                 written = True
             except ContentError as exc:
                 problems, written = exc.problems, False

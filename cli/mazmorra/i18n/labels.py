@@ -23,6 +23,7 @@ from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
     from mazmorra.model.content import Kind
+    from mazmorra.support.memo import Memo
 
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates
@@ -88,7 +89,7 @@ class Labels:
     are remembered in `missing`, to be reported at the template line that prints them.
     """
 
-    def __init__(self, pack_root: Path, shared: Path, lang: str):
+    def __init__(self, pack_root: Path, shared: Path, lang: str, memo: Memo | None = None):
         self.lang = lang
         self.table: dict[str, str] = {}
         self.plurals: dict[str, list[str]] = {}
@@ -96,9 +97,9 @@ class Labels:
         self.where: dict[str, Loc] = {}  # a label's translation: its catalogue and line
         self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
         for po in (
-            load_po(shared / "locale" / f"{lang}.po"),
-            load_po(catalogue_path(pack_root, lang)),
-            load_po(labels_path(pack_root, lang)),
+            load_po(shared / "locale" / f"{lang}.po", memo),  # (a catalogue an earlier build read: from `memo`)
+            load_po(catalogue_path(pack_root, lang), memo),
+            load_po(labels_path(pack_root, lang), memo),
         ):
             if po is None:
                 continue
@@ -130,21 +131,45 @@ class Labels:
                 self.where[e.msgid] = Loc(name, msgstr_line(e), 1)
 
     def __call__(self, msgid: str) -> str:
+        return self.word(msgid, self.missing)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.words(singular, plural, n, self.missing)
+
+    def word(self, msgid: str, missing: dict[str, None]) -> str:
+        """A label in this language; one it has no translation for is noted in `missing`."""
         if msgid in self.table:
             return self.table[msgid]
         if self.lang != TEMPLATE_LANG:
-            self.missing.setdefault(msgid, None)
+            missing.setdefault(msgid, None)
         return msgid
 
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
+    def words(self, singular: str, plural: str, n: int, missing: dict[str, None]) -> str:
+        """A plural label for n in this language; one it has no translation for is noted in `missing`."""
         forms = self.plurals.get(singular)
         if forms:
             text = forms[min(self.plural_index(n), len(forms) - 1)]
         else:
             if self.lang != TEMPLATE_LANG:
-                self.missing.setdefault(singular, None)
+                missing.setdefault(singular, None)
             text = singular if n == 1 else plural
         return text.replace("%(n)d", str(n)).replace("%(n)s", str(n))
+
+
+class FaceLabels:
+    """The labels one face (or page) prints: looked up in its language's `Labels`, and the ones it
+    finds untranslated noted here, on what the face hands back, never in the language's table."""
+
+    def __init__(self, labels: Labels):
+        self.labels = labels
+        self.lang = labels.lang
+        self.missing: dict[str, None] = {}
+
+    def __call__(self, msgid: str) -> str:
+        return self.labels.word(msgid, self.missing)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.labels.words(singular, plural, n, self.missing)
 
 
 def number_formatter(lang: str) -> Callable[..., str]:

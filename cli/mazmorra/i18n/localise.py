@@ -14,6 +14,7 @@ from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 from mazmorra.i18n.sheetsources import Record, recorded, stale
 from mazmorra.model.cardtext import token_signature
 from mazmorra.model.content import Component, Pack
+from mazmorra.support.memo import Memo
 
 UNTRANSLATED = {
     "missing": "untranslated",
@@ -112,19 +113,20 @@ def spreadsheet_texts(pack: Pack, lang: str) -> dict[tuple[str, str], tuple[str,
     return {(comp.id, key): cell for comp in pack.components() for key, cell in comp.translations.get(lang, {}).items()}
 
 
-def localise(pack: Pack, lang: str) -> Localisation:
-    """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts."""
+def localise(pack: Pack, lang: str, memo: Memo | None = None) -> Localisation:
+    """Every component in `lang`, plus the pack/deck names; problems for missing or broken texts (its
+    catalogues taken from `memo` when an earlier build read them)."""
     problems: list[Problem] = []
     source = lang == pack.spec.source_language
     in_spreadsheets = spreadsheet_texts(pack, lang)
     records = recorded(pack) if in_spreadsheets else {}
     by_kind = {k.name: k.text_limits for k in pack.kinds()}
     limits = {c.id: by_kind[c.kind.name] for c in pack.components()}
-    po = None if source else load_po(catalogue_path(pack.root, lang))
+    po = None if source else load_po(catalogue_path(pack.root, lang), memo)
     po_name = rel(catalogue_path(pack.root, lang))
     index = {e.msgctxt: e for e in po if not e.obsolete} if po is not None else {}
     # The template's budgets, for a catalogue that lost its flags (GNU msgmerge and msgcat drop them).
-    template = None if source else load_po(pack.root / "locale" / f"{pack.id}.pot")
+    template = None if source else load_po(pack.root / "locale" / f"{pack.id}.pot", memo)
     template_budgets = {e.msgctxt: max_length(e) for e in template or ()}
     if not source and po is None:
         problems.append(

@@ -19,8 +19,6 @@ from mazmorra.support.safetext import CONTROL_RULE, control_problem
 if TYPE_CHECKING:
     from mazmorra.support.memo import Memo
 
-_MEMO: list[Memo] = []  # the build's memo: a catalogue read by an earlier build is not parsed again
-
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 
 
@@ -56,15 +54,19 @@ def labels_path(pack_root: Path, lang: str) -> Path:
     return pack_root / "locale" / "labels" / f"{lang}.po"
 
 
-def load_po(path: Path) -> polib.POFile | None:
-    """The catalogue at path, parsed once per version of the file; None when there is none."""
+def load_po(path: Path, memo: Memo | None = None) -> polib.POFile | None:
+    """The catalogue at path, parsed once per version of the file (in this process; with a `memo`, a
+    build's cache, once across builds); None when there is none."""
     if not path.is_file():
         return None
     size = path.stat().st_size
     if size > limits.CATALOGUE_BYTES:  # refused unread (docs/limits.md)
         msg = f"the catalogue is {size:,} bytes; a catalogue is at most {limits.CATALOGUE_BYTES // limits.MIB} MiB"
         raise ContentError([Problem("i18n.size", msg, Loc(rel(path)))])
-    return _load_po(path.resolve(), path.stat().st_mtime_ns)  # one parse per file and version
+    kept = _kept(path.resolve(), path.stat().st_mtime_ns)  # one parse per file and version
+    if not kept:
+        kept.append(_load_po(path.resolve(), memo))
+    return kept[0]
 
 
 def msgstr_line(entry: polib.POEntry) -> int:
@@ -72,15 +74,15 @@ def msgstr_line(entry: polib.POEntry) -> int:
     return int(getattr(entry, "msgstr_line", entry.linenum))
 
 
-def use_memo(memo: Memo | None) -> None:
-    """Catalogues parsed by an earlier build are taken from `memo` (None: parsed every time)."""
-    _MEMO[:] = [memo] if memo is not None else []
-
-
 @cache
-def _load_po(path: Path, mtime_ns: int) -> polib.POFile:
+def _kept(path: Path, mtime_ns: int) -> list[polib.POFile]:
+    """Where this process keeps a version of a catalogue once parsed (empty until then)."""
+    return []
+
+
+def _load_po(path: Path, memo: Memo | None) -> polib.POFile:
+    """The catalogue as an earlier build kept it in `memo`, else parsed (and kept there)."""
     raw = path.read_bytes()
-    memo = _MEMO[0] if _MEMO else None
     if memo is None:
         return _parse_po(path, raw)
     k = memo.key("po", str(path), hashlib.blake2b(raw, digest_size=24).hexdigest())

@@ -14,6 +14,7 @@ from mazmorra.i18n.labels import TEMPLATE_LANG, Labels
 from mazmorra.i18n.localise import Localisation, LocalText, localise
 from mazmorra.model.cardtext import _ALIGN_MARK, EMPHASIS, TOKEN
 from mazmorra.model.content import Pack
+from mazmorra.support.memo import Memo
 
 PSEUDO = "qps"  # the pseudo-locale's code (Microsoft's qps-ploc family; no real language uses it)
 EXPANSION = 35.0  # percent
@@ -46,9 +47,9 @@ def pseudo_text(text: str, percent: float = EXPANSION) -> str:
     return f"[{body}{' ' + pad if pad else ''}]"
 
 
-def pseudo_localise(pack: Pack, percent: float = EXPANSION) -> Localisation:
+def pseudo_localise(pack: Pack, percent: float = EXPANSION, memo: Memo | None = None) -> Localisation:
     """Every component of the pack in the pseudo-locale: its source texts, pseudo-translated."""
-    source = localise(pack, pack.spec.source_language)
+    source = localise(pack, pack.spec.source_language, memo)
 
     def local(t: LocalText) -> LocalText:
         status = t.status if t.status == "list" else "translated"
@@ -64,14 +65,14 @@ def pseudo_localise(pack: Pack, percent: float = EXPANSION) -> Localisation:
 class PseudoLabels(Labels):
     """Template labels in the pseudo-locale: the labels as written (English), pseudo-translated."""
 
-    def __init__(self, pack_root: Path, shared: Path, percent: float = EXPANSION):
-        super().__init__(pack_root, shared, TEMPLATE_LANG)
+    def __init__(self, pack_root: Path, shared: Path, percent: float = EXPANSION, memo: Memo | None = None):
+        super().__init__(pack_root, shared, TEMPLATE_LANG, memo)
         self.lang = PSEUDO
         self.percent = percent
 
-    def __call__(self, msgid: str) -> str:
+    def word(self, msgid: str, missing: dict[str, None]) -> str:
         return pseudo_text(self.table.get(msgid, msgid), self.percent)
 
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
+    def words(self, singular: str, plural: str, n: int, missing: dict[str, None]) -> str:
         text = singular if n == 1 else plural
         return pseudo_text(text, self.percent).replace("%(n)d", str(n)).replace("%(n)s", str(n))

@@ -18,6 +18,7 @@ from mazmorra.model.declared.fields import DeclError, model_field
 from mazmorra.model.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
 from mazmorra.source.schemas import checked
 from mazmorra.source.yamlsafe import YamlError, YMap, load_yaml, locate
+from mazmorra.support.memo import Memo
 from mazmorra.support.paths import templates_dir
 
 KINDS_DIR = "kinds"
@@ -68,16 +69,17 @@ def kind_files(pack_dir: Path) -> list[Path]:
 
 
 def load_kinds(
-    pack_dir: Path, builtin: Mapping[str, Kind], families: Mapping[str, Family]
+    pack_dir: Path, builtin: Mapping[str, Kind], families: Mapping[str, Family], memo: Memo | None = None
 ) -> tuple[dict[str, Kind], list[Problem]]:
     """The pack's declared kinds by name, in file order, and the problems of their files; a kind
-    extends a built-in one or another of the pack's, and joins one of `families`."""
+    extends a built-in one or another of the pack's, and joins one of `families` (a file an earlier
+    build parsed taken from `memo`)."""
     known = _Known(builtin, families)
     problems: list[Problem] = []
     found: dict[str, _Declared] = {}
     for path in kind_files(pack_dir):
         try:
-            data = load_yaml(path)
+            data = load_yaml(path, memo=memo)
         except YamlError as exc:
             problems.append(exc.problem)
             continue

@@ -76,7 +76,6 @@ class LayoutContext:
     fonts: dict[str, fonts.Faces] = field(init=False)  # the pack's own font families and faces
     lang_faces: tuple[Faces, Faces] | None = field(init=False)  # the language's own (body, title)
     keys: dict[str, bytes] = field(init=False, default_factory=dict)  # face cache: what keys share, by part
-    laid: list[str] = field(init=False, default_factory=list)  # "<component>/<side>" of every face laid out
     helped: str = field(init=False, default="")  # the tag of this build's helpers' pack files, once it has
     # any (layout/ahead.py): a face taken from one was laid out by this build
 

@@ -4,8 +4,8 @@ made of changed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from html import escape  # not xml.sax.saxutils: it imports urllib.request, http and ssl
 from typing import Any
 
@@ -14,13 +14,14 @@ import jinja2
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, TextBox
 from mazmorra.errors import Loc, Problem, Severity
+from mazmorra.i18n.labels import FaceLabels
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, template_problem
 from mazmorra.layout.elements.attrs import ElementError, FaceContext
 from mazmorra.layout.elements.registry import parse_face
 from mazmorra.layout.templates import TemplateError
 from mazmorra.layout.versionstamp import printed_in, stamp_face
-from mazmorra.model.content import Pack
+from mazmorra.model.content import Kind, Pack
 from mazmorra.source.wording import template_words
 
 NAME_VAR = "component_name"  # what a template sets to name a component that has no name field
@@ -36,39 +37,53 @@ def compile_template(ctx: LayoutContext, name: str | None) -> tuple[jinja2.Templ
         return None, [template_problem(exc.problem)]
 
 
-def one_face(
-    ctx: LayoutContext,
-    template: jinja2.Template,
-    tctx: dict[str, Any],
-    component: str,
-    side: str,
-    text_loc: Callable[[str | None], Loc | None],
-    size: tuple[float, float],
-    shape: str,
-    text_lang: Callable[[str | None], str] | None,
-    names: dict[str, str] | None = None,
-    boxes: list[TextBox] | None = None,
-    keys: list[str] | None = None,
-) -> tuple[Face | None, list[Problem]]:
+@dataclass(frozen=True)
+class FaceJob:
+    """One face to lay out: its template and the template's context (each face adds its own label
+    table, `_`, `ngettext` and `choice`), its component and side, and where that component's texts
+    come from (`text_loc`: a field's YAML line; `text_lang`: the language a field is written in)."""
+
+    template: jinja2.Template
+    tctx: dict[str, Any]
+    component: str
+    side: str
+    kind: Kind
+    size: tuple[float, float]
+    text_loc: Callable[[str | None], Loc | None]
+    text_lang: Callable[[str | None], str] | None = None
+    named: bool = False  # the name the template gives the component is wanted (a front)
+
+
+@dataclass(frozen=True)
+class Laid:
+    """One face, laid out or taken from the face cache, with what laying it out learnt: it rides
+    back on the item the face belongs to."""
+
+    face: Face | None  # None: it could not be laid out (its problems say why)
+    problems: list[Problem]
+    name: str | None = None  # what the template named the component (`{% set component_name = … %}`)
+    boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (a face laid out, not cached)
+    key: str = ""  # the face cache's key with the other components it read; "" when not cached
+    now: bool = True  # laid out by this build (not taken from an earlier build's face cache)
+    labels: tuple[str, ...] = ()  # the template labels it printed untranslated
+
+
+def one_face(ctx: LayoutContext, job: FaceJob) -> Laid:
     """One face from the face cache, else laid out (and stored there): see `_lay_face`. Measuring
-    text boxes or reporting shrinks (a translator's budgets) always lays the face out. Its key goes
-    into `keys`: the face cache's key with the other components it read, "" when not cached (what a
-    page chunk's key is made of, render/draw/chunks.py)."""
+    text boxes or reporting shrinks (a translator's budgets) always lays the face out. Its key is
+    what a page chunk's key is made of (render/draw/chunks.py)."""
     if ctx.cache is None or ctx.measure or ctx.shrinks:
-        ctx.laid.append(f"{component}/{side}")
-        if keys is not None:
-            keys.append("")
-        return _lay_face(ctx, template, tctx, component, side, text_loc, size, shape, text_lang, names, boxes)
-    langs = [text_lang(f) for f in tctx["card"]] if text_lang is not None else []  # hyphenation follows them
-    k = ctx.face_key(template.name or "", tctx, component, side, size, shape, names is not None, langs)
+        return _lay_face(ctx, job, job.text_loc, ctx.contexts)
+    langs = [job.text_lang(f) for f in job.tctx["card"]] if job.text_lang is not None else []  # hyphenation
+    k = ctx.face_key(
+        job.template.name or "", job.tctx, job.component, job.side, job.size, job.kind.shape, job.named, langs
+    )
 
     def lay(
         at: Callable[[str | None], Loc | None], seen: facecache.Recorded
-    ) -> tuple[Face | None, list[Problem], str | None]:
-        mine: dict[str, str] = {}
-        own = {**tctx, "components": seen}  # what it reads of other components is part of its key
-        face, problems = _lay_face(ctx, template, own, component, side, at, size, shape, text_lang, mine)
-        return face, problems, mine.get(component)
+    ) -> tuple[Face | None, list[Problem], str | None, tuple[str, ...]]:
+        laid = _lay_face(ctx, job, at, seen)  # what it reads of other components is part of its key
+        return laid.face, laid.problems, laid.name, laid.labels
 
     read: list[str] = []  # the other components' hashes the entry was checked against (or stored with)
 
@@ -77,60 +92,55 @@ def one_face(
         read.append(f"{cid}={h}")
         return h
 
-    face, problems, name, fresh = facecache.through(ctx.cache, k, text_loc, ctx.labels, ctx.contexts, read_hash, lay)
-    if keys is not None:
-        keys.append(facecache.key(k, *read) if face is not None else "")
-    if fresh or (ctx.helped and ctx.cache.came_from(ctx.helped)):  # laid out now, here or by a helper
-        ctx.laid.append(f"{component}/{side}")
-    if names is not None and name is not None:
-        names[component] = name
-    return face, problems
+    face, problems, name, labels, fresh = facecache.through(ctx.cache, k, job.text_loc, ctx.contexts, read_hash, lay)
+    key = facecache.key(k, *read) if face is not None else ""
+    now = fresh or bool(ctx.helped and ctx.cache.came_from(ctx.helped))  # laid out now, here or by a helper
+    return Laid(face, problems, name, (), key, now, labels)
 
 
 def _lay_face(
     ctx: LayoutContext,
-    template: jinja2.Template,
-    tctx: dict[str, Any],
-    component: str,
-    side: str,
+    job: FaceJob,
     text_loc: Callable[[str | None], Loc | None],
-    size: tuple[float, float],
-    shape: str,
-    text_lang: Callable[[str | None], str] | None,
-    names: dict[str, str] | None = None,
-    boxes: list[TextBox] | None = None,
-) -> tuple[Face | None, list[Problem]]:
-    """One face: the template rendered and parsed (None when it cannot be), and the problems it met.
-    The name the template gives the component (`{% set component_name = … %}`) goes into `names`."""
+    components: Mapping[str, Any],
+) -> Laid:
+    """One face: the template rendered and parsed (None when it cannot be), the problems it met, the
+    name it gives the component, its text boxes and the labels it found untranslated."""
+    template, side = job.template, job.side
     fctx = FaceContext(
-        component,
+        job.component,
         ctx.lang,
         ctx.icons,
         ctx.pack.root,
         text_loc,
         fonts=ctx.fonts,
         lang_faces=ctx.lang_faces,
-        text_lang=text_lang,
+        text_lang=job.text_lang,
         printing=ctx.pack.spec.print,
         measure=ctx.measure,
         shrinks=ctx.shrinks,
     )
+    labels = FaceLabels(ctx.labels)
+    tctx = {
+        **job.tctx,
+        "components": components,
+        "_": labels,
+        "ngettext": labels.ngettext,
+        "choice": chooser(job.kind, labels),
+    }
     try:
         jctx = template.new_context(tctx)
         try:  # as Template.render, keeping the context: a template may name its component (below)
             xml = template.environment.concat(template.root_render_func(jctx))
         except Exception:
             template.environment.handle_exception()
-        face = parse_face(xml, fctx, side, size[0], size[1], ctx.pack.bleed_mm, shape)
+        face = parse_face(xml, fctx, side, job.size[0], job.size[1], ctx.pack.bleed_mm, job.kind.shape)
         if tctx["stamp"] and (fctx.stamp_at is not None or not printed_in(face, tctx["stamp"])):
             stamped = stamp_face(face, fctx, tctx["stamp"])
             if stamped is None:
                 fctx.problems.append(_no_room(ctx, face, template))
             face = stamped or face
-        if names is not None and isinstance(jctx.vars.get(NAME_VAR), str):
-            names[component] = jctx.vars[NAME_VAR].strip()
-        if boxes is not None:
-            boxes += fctx.boxes
+        name = jctx.vars.get(NAME_VAR)
     except (RecursionError, jinja2.TemplateError, ValueError) as exc:
         if isinstance(exc, (RecursionError, jinja2.TemplateError)):  # at the template line it happened at
             rule, loc = "template.render", ctx.templates.render_loc(exc, template)
@@ -140,8 +150,28 @@ def _lay_face(
         message = f"template {template.name}: {template_words(str(exc))}"
         if isinstance(exc, RecursionError):
             message = f"template {template.name} includes itself (endless recursion)"
-        return None, [template_problem(Problem(rule, message, loc, component, lang=ctx.lang))]
-    return face, fctx.problems + _print_checks(ctx, face, fctx, template)
+        problem = template_problem(Problem(rule, message, loc, job.component, lang=ctx.lang))
+        return Laid(None, [problem], labels=tuple(labels.missing))
+    problems = fctx.problems + _print_checks(ctx, face, fctx, template)
+    named = name.strip() if isinstance(name, str) else None
+    return Laid(face, problems, named, tuple(fctx.boxes), labels=tuple(labels.missing))
+
+
+def chooser(kind: Kind, labels: FaceLabels) -> Callable[[str, Any], dict[str, Any]]:
+    """`choice(field, value)` in templates: an enum value's word (the kind's word in the language, else
+    translated like a label) and icon, as the kind declares them (`values: {reach: {label: Reach,
+    icon: reach}}`, or `label: {es: Alcance, en: Reach}`)."""
+
+    def choice(name: str, value: Any) -> dict[str, Any]:
+        decl = kind.fields.get(name)
+        item = decl.item() if decl is not None and decl.type == "list" else decl
+        found = item.choices.get(str(value)) if item is not None else None
+        if found is None:
+            raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
+        word = found.word(labels.lang)  # the kind's own word for this language, else the catalogues'
+        return {"value": value, "label": word if word is not None else labels(found.msgid), "icon": found.icon}
+
+    return choice
 
 
 def _no_room(ctx: LayoutContext, face: Face, template: jinja2.Template) -> Problem:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from jinja2 import meta, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
-from mazmorra.i18n.labels import Label, Labels, template_labels
+from mazmorra.i18n.labels import Label, template_labels
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.cache.facecache import FaceCache
 from mazmorra.layout.elements.attrs import AT
@@ -358,19 +358,21 @@ class Templates:
     def label_problems(
         self,
         names: Iterable[str],
-        by_lang: dict[str, Labels],
+        missing: Mapping[str, Iterable[str]],
         pack_root: Path,
         draft: bool,
         extra: Iterable[Label] = (),
     ) -> list[Problem]:
         """Template labels (and `extra` ones, such as the words of a kind's enum values) a language
-        has no translation for (found while laying out), each at the line that declares it."""
-        if not any(labels.missing for labels in by_lang.values()):
+        has no translation for (`missing`: per language, what laying out found), each at the line
+        that declares it."""
+        by_lang = {lang: dict.fromkeys(msgids) for lang, msgids in missing.items()}
+        if not any(by_lang.values()):
             return []  # finding where labels are printed parses every template again: only when needed
         where = {label.msgid: label.loc for label in [*extra, *self.labels(names)]}
         out = []
-        for lang, labels in by_lang.items():
-            for msgid in labels.missing:
+        for lang, msgids in by_lang.items():
+            for msgid in msgids:
                 catalogue = rel(pack_root / "locale" / "labels" / f"{lang}.po")
                 out.append(
                     Problem(

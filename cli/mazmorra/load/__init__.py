@@ -82,7 +82,7 @@ def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
     kinds.use_index(memo)
     pack_file = pack_dir / PACK_FILE
     try:
-        raw = load_yaml(pack_file)
+        raw = load_yaml(pack_file, memo=memo)
     except YamlError as exc:
         raise ContentError([exc.problem]) from None
     base = Loc(rel(pack_file), 1, 1)
@@ -98,7 +98,7 @@ def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
     notices: list[Problem] = []
     # the pack's own kinds, beside the built-in ones
     own_files = kind_files(pack_dir)
-    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families()) if own_files else ({}, [])
+    declared, kind_problems = load_kinds(pack_dir, kinds.all_kinds(), kinds.families(), memo) if own_files else ({}, [])
     problems += kind_problems
     broken = {p.stem for p in own_files} - set(declared)  # reported with their files
 
@@ -125,7 +125,7 @@ def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
                     )
                 )
             continue
-        deck, deck_problems = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, kind_of, known)
+        deck, deck_problems = _load_deck(pack_dir, spec, dspec, kind, deck_loc, raw, i, kind_of, known, memo)
         problems += [p for p in deck_problems if p.severity is Severity.ERROR]
         notices += [p for p in deck_problems if p.severity is not Severity.ERROR]
         if deck is None:
@@ -254,8 +254,10 @@ def _load_deck(
     index: int,
     kind_of: Callable[[str], Kind | None],
     known: Callable[[], list[str]],
+    memo: Memo | None,
 ) -> tuple[Deck | None, list[Problem]]:
-    """A deck and its components' problems; None when its file cannot be read."""
+    """A deck and its components' problems; None when its file cannot be read (its YAML taken from
+    `memo` when an earlier build parsed it)."""
     path = (pack_dir / dspec.file).resolve()
     where = locate(raw, ("decks", index, "file"))
     if not path.is_relative_to(pack_dir.resolve()):
@@ -264,7 +266,7 @@ def _load_deck(
     if not path.is_file():
         missing = f"deck file '{dspec.file}' does not exist"
         return None, [Problem("pack.missing-file", missing, where, f"deck:{dspec.id}", "file")]
-    entries, problems = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind)
+    entries, problems = read_entries(path, spec, dspec.sheet, dspec.id, kind_of, kind, memo)
     sheet_line = locate(raw, ("decks", index, "sheet"))
     if sheet_line is not None:  # a worksheet the workbook lacks is pack.yaml's mistake: at its `sheet:` line
         problems = [

@@ -19,6 +19,7 @@ from mazmorra.load.workbook import is_spreadsheet
 from mazmorra.model.content import Kind, PackSpec
 from mazmorra.source.yamlsafe import YamlError, YList, YMap, load_yaml
 from mazmorra.support.limits import DECK_COMPONENTS
+from mazmorra.support.memo import Memo
 
 
 @dataclass
@@ -38,8 +39,10 @@ def read_entries(
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
+    memo: Memo | None = None,
 ) -> tuple[list[Entry] | None, list[Problem]]:
-    """Every entry of a deck file and their problems; None when the file cannot be read at all."""
+    """Every entry of a deck file and their problems; None when the file cannot be read at all. A
+    YAML file an earlier build parsed is taken from `memo`."""
     if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
         table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
         if table is None:
@@ -58,7 +61,7 @@ def read_entries(
             )
         )
     try:
-        data = load_yaml(path)
+        data = load_yaml(path, memo=memo)
     except YamlError as exc:
         return None, [*problems, exc.problem]
     if not isinstance(data, YList):

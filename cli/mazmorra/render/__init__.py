@@ -12,7 +12,7 @@ and drawing (`draw/`, `raster.py`) are the sinks' tools, imported only by a sink
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,7 +56,7 @@ class _Done:
     problems: list[Problem]
     parts: list[Part | None]  # None: a sink the document does not go to (`Document.sheets_only`)
     staged: list[tuple[Path, Path]]  # (temporary file, target) the document's sinks staged
-    labels: list[str] = field(default_factory=list)  # template labels its layout met untranslated
+    labels: list[str] = field(default_factory=list)  # template labels its items met untranslated
     laid_out: list[str] = field(default_factory=list)  # faces laid out now, not taken from the face cache
 
 
@@ -68,6 +68,7 @@ class Rendered:
     laid_out: list[str] = field(default_factory=list)  # "<lang>/<component>/<side>": faces laid out, not cached
     problems: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
     labels: dict[str, list[str]] = field(default_factory=dict)  # lang -> template labels met untranslated
+    inputs: dict[tuple[str, str], set[Path]] = field(default_factory=dict)  # (deck, lang) -> made from (`made_from`)
     finished: list[Problem] = field(default_factory=list)  # what the sinks' pack-wide steps found
 
     def all_problems(self) -> list[Problem]:
@@ -96,18 +97,20 @@ def render(
     staged files come back to this process as values. Then each sink's pack-wide step, shown the
     problems of the earlier stages (`earlier`: each document's own came with its part)."""
 
+    spare = max(jobs // max(len(docs), 1) - 1, 0)  # jobs left over per document: they help lay it out
+
     def one(i: int, prog: Progress) -> _Done:
-        doc = docs[i]
+        doc = replace(docs[i], spare=spare)  # ahead (layout/ahead.py) and draw its chunks (render/draw/chunks.py)
         before = len(staging.files)
-        faces, problems, labels, laid = 0, list(doc.problems), list[str](), list[str]()
+        faces, problems, labels, laid = 0, list(doc.problems), dict[str, None](), list[str]()
         mine = [s for s in sinks if _prints(s) or not doc.sheets_only]
         for sink in mine:
             sink.start(doc)
-        for item in doc.items():
+        for item in doc.items(doc.spare):
             prog("", item.copies)  # advances a progress bar; says nothing in plain logs
             faces += item.copies * (1 + (item.back is not None))
             problems += item.problems
-            labels += item.labels
+            labels.update(dict.fromkeys(item.labels))  # what each of its faces met, said once
             laid += [f"{doc.lang}/{face}" for face in item.laid_out]
             for sink in mine:
                 sink.add(doc, item)
@@ -116,29 +119,28 @@ def render(
             problems += part.problems if part is not None else []
         what = "rendered" if sinks else "checked"
         prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
-        return _Done(faces, problems, parts, list(staging.files[before:]), labels, laid)
+        return _Done(faces, problems, parts, list(staging.files[before:]), list(labels), laid)
 
     from mazmorra.support import workers  # forking machinery: only when rendering, not for --help
 
-    spare = max(jobs // max(len(docs), 1) - 1, 0)  # jobs left over per document: they help lay it out
-    with workers.sparing(spare):  # ahead (layout/ahead.py) and draw its chunks (render/draw/chunks.py)
-        if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
-            if any(_prints(s) for s in sinks):  # fonts and the SVG machinery loaded once, before forking
-                from mazmorra.render.draw.pdfpages import warm_up
+    if len(docs) > 1 and jobs > 1 and workers.can_fork() and sinks:
+        if any(_prints(s) for s in sinks):  # fonts and the SVG machinery loaded once, before forking
+            from mazmorra.render.draw.pdfpages import warm_up
 
-                warm_up()
-            done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
-            mine = set(staging.files)  # the documents this process rendered itself staged theirs already
-            for d in done:  # a worker's temporary files, renamed or removed by this process's staging
-                staging.files += [f for f in d.staged if f not in mine]
-        else:
-            done = [one(i, progress) for i in range(len(docs))]
+            warm_up()
+        done = workers.run(len(docs), one, jobs, progress, [len(d.sizes) for d in docs])
+        mine = set(staging.files)  # the documents this process rendered itself staged theirs already
+        for d in done:  # a worker's temporary files, renamed or removed by this process's staging
+            staging.files += [f for f in d.staged if f not in mine]
+    else:
+        done = [one(i, progress) for i in range(len(docs))]
     result = Rendered()
     for doc, d in zip(docs, done):
         result.faces += d.faces
         result.laid_out += d.laid_out
         result.problems[(doc.deck_id, doc.lang)] = d.problems
         result.labels.setdefault(doc.lang, []).extend(d.labels)
+        result.inputs[(doc.deck_id, doc.lang)] = made_from(doc, d.parts)
         for sink, part in zip(sinks, d.parts):
             if part is not None:
                 sink.absorb(doc, part, d.problems)
@@ -147,6 +149,12 @@ def render(
         result.finished += sink.finish(earlier)
     result.finished += _clashes(docs, [d.staged for d in done] + [staging.files[before:]], sinks)
     return result
+
+
+def made_from(doc: Document, parts: list[Part | None]) -> set[Path]:
+    """Every file a document's outputs were made from (make's dependency files): what its layout
+    read, and what each sink's part says it drew besides (the icons and images on its PDF pages)."""
+    return doc.inputs.union(*(part.drew for part in parts if part is not None))
 
 
 def _clashes(docs: list[Document], staged: list[list[tuple[Path, Path]]], sinks: list[Sink]) -> list[Problem]:

@@ -4,7 +4,6 @@ any other) as one document of page-sized faces, printed on the build's sheets as
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,7 +12,7 @@ import jinja2
 
 from mazmorra.contracts import Document, Face, Item
 from mazmorra.errors import Problem
-from mazmorra.i18n.labels import number_formatter
+from mazmorra.i18n.labels import FaceLabels, number_formatter
 from mazmorra.layout import LayoutContext
 from mazmorra.layout.elements.attrs import FaceContext
 from mazmorra.layout.elements.registry import parse_face
@@ -45,14 +44,15 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     per_page = max(1, int((h - HEADER - 4) // row_height))
     chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
     sizes = [(w, content_height(len(chunk), row_height, h)) for chunk in chunks]
-    title = ctx.labels("Take out of the deck")
+    named = FaceLabels(ctx.labels)
+    title = named("Take out of the deck")
 
-    def items() -> Iterator[Item]:
+    def items(spare: int = 0) -> Iterator[Item]:  # (a page at a time: no helper)
         for n, chunk in enumerate(chunks, 1):
-            before = len(ctx.labels.missing)
-            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), sizes[n - 1])
-            missing = tuple(itertools.islice(ctx.labels.missing, before, None))  # reported like any template's
-            yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=missing)
+            labels = FaceLabels(ctx.labels)
+            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), sizes[n - 1], labels)
+            missing = [*(named.missing if n == 1 else ()), *labels.missing]  # reported like any template's
+            yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=tuple(missing))
 
     pack_name = ctx.localisation.name("pack.name")
     return Document(
@@ -77,14 +77,15 @@ def _page(
     rows: list[dict[str, object]],
     at: tuple[int, int],
     size: tuple[float, float],
+    labels: FaceLabels,
 ) -> tuple[Face, list[Problem]]:
-    """One page of the list, and what laying it out met."""
+    """One page of the list, and what laying it out met (its labels untranslated: in `labels`)."""
     component = f"{DOCUMENT}:{at[0]}"
     fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, fonts=ctx.fonts)
     tctx = {
         "lang": ctx.lang,
-        "_": ctx.labels,
-        "ngettext": ctx.labels.ngettext,
+        "_": labels,
+        "ngettext": labels.ngettext,
         "num": number_formatter(ctx.lang),
         "w": size[0],
         "h": size[1],

@@ -2,8 +2,9 @@
 
 The document is built from the parser's event stream (never PyYAML's constructor graph), so
 no tag can build an object, an alias bomb never expands and nesting depth is checked before
-anything recursive runs. A file an earlier build parsed is taken from that build's cache (`use_memo`:
-by its name and content, positions included), so a build after one save parses only the saved file.
+anything recursive runs. A file an earlier build parsed is taken from that build's cache (the `memo`
+the caller passes: by its name and content, positions included), so a build after one save parses
+only the saved file.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def _loc(name: str, mark: Any) -> Loc:
     return unpacked(name, packed(mark))
 
 
-def load_yaml(path: Path, name: str | None = None) -> Any:
-    """Parse one YAML file into YMap/YList/scalars; raise YamlError with file:line on any problem."""
+def load_yaml(path: Path, name: str | None = None, memo: Memo | None = None) -> Any:
+    """Parse one YAML file into YMap/YList/scalars; raise YamlError with file:line on any problem.
+    With a `memo` (a build's cache), a file an earlier build parsed is taken from it."""
     shown = name or rel(path)
     try:
         size = path.stat().st_size
@@ -83,29 +85,22 @@ def load_yaml(path: Path, name: str | None = None) -> Any:
         why = control_problem(text[text.rfind("\n", 0, at) + 1 : at + 1]) or ""
         raise YamlError(Problem(CONTROL_RULE, why, Loc(shown, line, col)))
     if _KEPT is None:
-        return _parsed(raw, text, shown)
+        return _parsed(raw, text, shown, memo)
     key = (shown, text)
     if key not in _KEPT:  # read unchanged: parsed before (the values are never modified after parsing)
-        _KEPT[key] = _parsed(raw, text, shown)
+        _KEPT[key] = _parsed(raw, text, shown, memo)
     return _KEPT[key]
 
 
 _KEPT: dict[tuple[str, str], Any] | None = None  # within `kept_parsed`: files parsed before, by name and text
-_MEMO: list[Memo] = []  # the build's memo (use_memo)
 _MAP, _LIST = 1, 2  # a container's mark in a kept tree (a YAML value itself is never a tuple)
 
 
-def use_memo(memo: Memo | None) -> None:
-    """Files parsed by an earlier build are taken from `memo` (None: parsed every time)."""
-    _MEMO[:] = [memo] if memo is not None else []
-
-
-def _parsed(raw: bytes, text: str, name: str) -> Any:
-    """The file's tree: as an earlier build kept it, else parsed (and kept). A file that fails to
-    parse is never kept: its problem is found again, at its line, every time."""
-    if not _MEMO:
+def _parsed(raw: bytes, text: str, name: str, memo: Memo | None) -> Any:
+    """The file's tree: as an earlier build kept it in `memo`, else parsed (and kept). A file that
+    fails to parse is never kept: its problem is found again, at its line, every time."""
+    if memo is None:
         return parse_yaml(text, name)
-    memo = _MEMO[0]
     k = memo.key("yaml", name, hashlib.blake2b(raw, digest_size=24).hexdigest())
     kept = memo.get("yaml", k)
     if kept is not None:

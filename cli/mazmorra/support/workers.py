@@ -13,8 +13,7 @@ import multiprocessing
 import os
 import signal
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -24,25 +23,6 @@ from mazmorra.support import gcpolicy
 T = TypeVar("T")
 Progress = Callable[[str, int], None]
 Task = Callable[[int, Progress], Any]
-
-
-_SPARE = [0]  # processes a document being rendered may fork besides its own (render: jobs left over)
-
-
-@contextmanager
-def sparing(n: int) -> Iterator[None]:
-    """While this render's documents have `n` jobs to spare each: what `spare()` says (a forked
-    worker inherits it)."""
-    old, _SPARE[0] = _SPARE[0], n
-    try:
-        yield
-    finally:
-        _SPARE[0] = old
-
-
-def spare() -> int:
-    """Processes the document being rendered may fork to help (layout/ahead.py, render/draw/chunks.py)."""
-    return _SPARE[0]
 
 
 def forked(task: Callable[[], object]) -> int | None:

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from mazmorra import __version__, contracts
 from mazmorra.errors import Loc, Problem
@@ -200,35 +200,29 @@ class Recorded(Mapping[str, Any]):
 ALL = "\0all"  # a face that went through every component: it depends on all of them
 
 
-class Missing(Protocol):
-    """What a label table records as untranslated (`Labels.missing`)."""
-
-    missing: dict[str, None]
-
-
-Compute = Callable[[Callable[[str | None], Loc | None], Recorded], tuple[Any, list[Problem], str | None]]
+Compute = Callable[
+    [Callable[[str | None], Loc | None], Recorded], tuple[Any, list[Problem], str | None, tuple[str, ...]]
+]
 
 
 def through(
     store: FaceCache,
     k: str,
     text_loc: Callable[[str | None], Loc | None],
-    labels: Missing,
     components: Mapping[str, Any],
     read_hash: Callable[[str], str],
     compute: Compute,
-) -> tuple[Any, list[Problem], str | None, bool]:
-    """(face, problems, the name the template gave the component, whether it was laid out now):
-    from the entry under `k` if the other components it read (`components`, hashed by `read_hash`)
-    are as they were, else `compute(text_loc, components)` stored there. The labels found
-    untranslated are recorded in `labels.missing` either way, as laying the face out would."""
+) -> tuple[Any, list[Problem], str | None, tuple[str, ...], bool]:
+    """(face, problems, the name the template gave the component, the labels it printed untranslated,
+    whether it was laid out now): from the entry under `k` if the other components it read
+    (`components`, hashed by `read_hash`) are as they were, else `compute(text_loc, components)`
+    stored there."""
     stored = store.get(k)
     if stored is not None:
         try:
             face, problems, name, missing, reads = decode(stored, text_loc)
             if all(read_hash(cid) == h for cid, h in reads):
-                labels.missing.update(dict.fromkeys(missing))
-                return face, list(problems), name, False
+                return face, list(problems), name, tuple(missing), False
             store.stale += 1
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             store.damaged += 1  # well formed but not a face's value: laid out again, stored anew
@@ -241,15 +235,10 @@ def through(
         return loc
 
     seen = Recorded(components)
-    outer, labels.missing = labels.missing, {}  # every label this face misses, not only the first time
-    try:
-        face, problems, name = compute(recording, seen)
-    finally:
-        missing, labels.missing = list(labels.missing), outer
-        outer.update(dict.fromkeys(missing))
+    face, problems, name, missing = compute(recording, seen)
     reads = [(cid, read_hash(cid)) for cid in seen.read]
-    store.put(k, encode((face, tuple(problems), name, missing, reads), locs))
-    return face, problems, name, True
+    store.put(k, encode((face, tuple(problems), name, list(missing), reads), locs))
+    return face, problems, name, missing, True
 
 
 # ---------------------------------------------------------------- the store

@@ -78,9 +78,10 @@ class Chunking:
     drawers: int = 0
 
     @classmethod
-    def for_build(cls, scratch: Path, options: str) -> Chunking:
-        """The build's chunking: MAZMORRA_CHUNK_PAGES, its chunk cache, and its spare jobs as drawers."""
-        return cls(scratch, options, chunk_pages(), chunk_store(), workers.spare())
+    def for_build(cls, scratch: Path, options: str, drawers: int) -> Chunking:
+        """The build's chunking: MAZMORRA_CHUNK_PAGES, its chunk cache, and the document's spare
+        processes as drawers."""
+        return cls(scratch, options, chunk_pages(), chunk_store(), drawers)
 
 
 class ChunkedPages(PdfPages):
@@ -113,6 +114,7 @@ class ChunkedPages(PdfPages):
         self._pending: list[_Pending] = []
         self._keys: dict[int, tuple[str, str]] = {}  # each held copy's face keys
         self.files: list[Path] = []  # the chunks written so far, in order
+        self._drawn: list[set[Path]] = []  # the icon and image files each chunk drew (make's inputs)
         self.drawers = chunking.drawers if workers.can_fork() else 0  # chunks drawn aside at once, at most
         self._aside: deque[_Drawer] = deque()  # the chunks being drawn aside, oldest first
 
@@ -144,7 +146,7 @@ class ChunkedPages(PdfPages):
         self.files.append(file)  # first: removed by save() even if the write fails
         if found is not None:
             data, inputs = found
-            self.inputs.update(Path(p) for p in inputs)
+            self._drawn.append({Path(p) for p in inputs})
             self.pages += len(pending)
             file.write_bytes(data)
         elif aside and self.drawers:
@@ -167,6 +169,7 @@ class ChunkedPages(PdfPages):
     def _draw_into(self, pending: list[_Pending], k: str, file: Path, chunk: int) -> set[Path]:
         """Draw chunk number `chunk`, keep it in the chunk cache, write it to its file; the files it drew."""
         data, drew = self._draw(pending, chunk)
+        self._drawn.append(drew)
         if self.chunking.store is not None and k:
             self.chunking.store.put(k, (data, sorted(str(p) for p in drew)))
         file.write_bytes(data)
@@ -180,7 +183,7 @@ class ChunkedPages(PdfPages):
             self._draw_into(drawer.pending, drawer.key, drawer.file, drawer.chunk)
             return
         drew, chunk = done
-        self.inputs.update(Path(p) for p in drew)
+        self._drawn.append({Path(p) for p in drew})
         DRAWN.append(chunk)
 
     def _key(self, pending: list[_Pending]) -> str:
@@ -212,13 +215,17 @@ class ChunkedPages(PdfPages):
         self._face_forms, self._svgs = {}, {}
         if self._marks is not None:
             self._marks(self.c)
-        before, self.inputs = self.inputs, set()
+        self.drew = set()  # this chunk's own
         for _, page, copies, label in pending:
             PdfPages.page(self, page, copies, label)
         self.c.save()
         DRAWN.append((self.meta.title, self.meta.lang, chunk))
-        mine, self.inputs = self.inputs, before | self.inputs
-        return self._buffer.getvalue(), mine
+        return self._buffer.getvalue(), self.drew
+
+    def drawn(self) -> set[Path]:
+        """The icon and image files the document's chunks drew (those taken from the chunk cache
+        drew what the cache recorded)."""
+        return set().union(*self._drawn)
 
     def save(self) -> None:
         """The document into `target`: the one chunk's PDF as it is, else every chunk merged."""

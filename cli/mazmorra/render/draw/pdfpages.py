@@ -108,7 +108,7 @@ class PdfPages:
         self.ink = ink  # a CMYK build: every colour, icon and image through the printer's ICC profile
         self._base: Callable[[str], Any] = ink.colour if ink is not None else paint
         self.pages = 0
-        self.inputs: set[Path] = set()  # icon and image files drawn
+        self.drew: set[Path] = set()  # the icon and image files drawn on this canvas
         self._face_forms: dict[tuple[str, str], str] = {}
         self._guides = guides.Colours(icons)  # each face's cut guide colour, worked out once
         self.cut_guides = cut_guides
@@ -373,7 +373,7 @@ class PdfPages:
         c.translate(-px, -py)
 
     def _image(self, op: ImageOp, ox: float, oy: float) -> None:
-        self.inputs.add(Path(op.path))
+        self.drew.add(Path(op.path))
         x, y = self.X(ox + op.x), self.Y(oy + op.y + op.h)
         self.c.saveState()
         if op.radius:  # the picture clipped to a rounded frame
@@ -411,7 +411,7 @@ class PdfPages:
 
     def _icon(self, name: str, x: float, y: float, size: float, color: str | None = None, opacity: float = 1.0) -> None:
         path = self.icons.files[name]
-        self.inputs.add(path)
+        self.drew.add(path)
         c = self.c
         if path.suffix.lower() == ".png":
             c.saveState()

@@ -5,7 +5,7 @@ the sink table reads this module's declaration without them."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,10 +21,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class _Made:
-    """One PDF written: its pages and the icon and image files it drew (for make)."""
+    """One PDF written: its pages."""
 
     pages: int
-    inputs: set[Path] = field(default_factory=set)
 
 
 def oriented(ctx: SinkContext, deck_id: str) -> ImposeOptions:
@@ -95,7 +94,7 @@ class PdfSink(Sink):
             marks = lambda c: pdfx.mark(c, standard, ink)  # noqa: E731  # every chunk is a PDF/X file
         scratch = ctx.out_dir.resolve().parent / TMP_DIR
         options = repr((sheet, meta, look, ink.name if ink else None, printer and printer.pdf))
-        chunking = Chunking.for_build(scratch, options)
+        chunking = Chunking.for_build(scratch, options, doc.spare)
         self._pdf = ChunkedPages(self._staged, chunking, size, meta, ctx.icons, ink, look, marks)
         self._pdf.begin(itertools.chain([first] if first is not None else [], pages))
 
@@ -109,7 +108,7 @@ class PdfSink(Sink):
             self._preflight(doc)  # its problems go with this document's part
         part = super().end(doc)
         if self._pdf is not None:
-            part.data = _Made(self._pdf.pages, self._pdf.inputs)
+            part.data, part.drew = _Made(self._pdf.pages), self._pdf.drawn()
             self._pdf = None
         return part
 
@@ -133,7 +132,6 @@ class PdfSink(Sink):
     def absorb(self, doc: Document, part: Part, problems: list[Problem]) -> None:
         super().absorb(doc, part, problems)
         if isinstance(part.data, _Made):
-            doc.inputs |= part.data.inputs
             self.pages += part.data.pages
             self.outputs.append(doc.path)
 

@@ -51,6 +51,7 @@ class Part:
     problems: list[Problem] = field(default_factory=list)
     written: dict[Path, set[Path]] = field(default_factory=dict)
     made: list[str] = field(default_factory=list)
+    drew: set[Path] = field(default_factory=set)  # files it drew that the layout does not name (icons, images)
     data: Any = None
 
 
