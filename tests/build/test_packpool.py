@@ -103,7 +103,7 @@ def test_a_command_line_a_pooled_pack_cannot_take_is_a_usage_error(pack_copy) ->
         project = pack_copy(name).parents[1]
     res = run_cli("build", "-j", "2", "--lang", "fr", cwd=project)
     assert res.returncode == 2, res.stderr
-    assert "error: pack 'engranajes' has no language fr (it has es, en)" in res.stderr
+    assert "error: pack 'engranajes' has no language 'fr' (it has es, en)" in res.stderr
     assert "Traceback" not in res.stderr and "✓" not in res.stderr
     assert not list(project.rglob(".mazmorra-tmp-*"))
 
