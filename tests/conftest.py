@@ -368,6 +368,7 @@ def render_png(pdf: Path, page: int, dpi: int, out: Path):
 TOOL_PACKAGES = {"pdftoppm": "poppler-utils", "pdffonts": "poppler-utils", "qpdf": "qpdf", "msgfmt": "gettext"}
 TOOL_PACKAGES["chromium"] = "chromium"
 TOOL_PACKAGES["gs"] = "ghostscript"
+TOOL_PACKAGES["soffice"] = "libreoffice-calc-nogui"
 _missing: dict[str, int] = {}  # tool -> tests skipped for want of it
 
 

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CONTENT, run_cli
+from conftest import CONTENT, need_tool, run_cli
 
 from mazmorra.support.safetext import FORMULA_STARTS
 
@@ -96,11 +96,9 @@ def test_no_cell_starts_as_a_formula_and_every_name_reads_as_typed(written: dict
         assert names == escaped, path
 
 
-@pytest.mark.skipif(
-    shutil.which("soffice") is None,
-    reason="LibreOffice (soffice) is not installed: its CSV import is checked where it is (apt libreoffice-calc-nogui)",
-)
+@pytest.mark.slow  # LibreOffice starts once per file
 def test_libreoffice_evaluates_no_formula(written: dict, tmp_path: Path) -> None:
+    need_tool("soffice")  # (CI installs libreoffice-calc-nogui)
     for n, (path, lang) in enumerate(written["files"].items()):
         out = tmp_path / str(n)
         # Import as UTF-8 comma-separated with formulas evaluated (token 6 "true": cells as formulas
