@@ -17,7 +17,7 @@ from mazmorra.layout.text import textattrs
 from mazmorra.layout.text.ellipsis import cut_warning, ellipsized
 from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.text.segment import SPACE
-from mazmorra.model.cardtext import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
+from mazmorra.model.cardtext import IconPart, Span, TextPart, parse, size_ratio
 from mazmorra.model.colour import parse as parse_colour
 from mazmorra.model.colour import with_alpha
 from mazmorra.model.units import PT_PER_MM
@@ -328,22 +328,23 @@ def spanned(x: float, base: float, text: str, font: str, size: float, style: Sty
 
 def span_issues(content: str, ctx: FaceContext) -> tuple[list[str], tuple[tuple[str, tuple[str, str, str, str]], ...]]:
     """A text's span mistakes in words (tags, colours, sizes, fonts), and the faces of its [font=] names."""
-    issues = span_problems(content)
+    card = parse(content)
+    issues = list(card.span_problems)
     found: dict[str, tuple[str, str, str, str]] = {}
-    for m in SPAN.finditer(content):
-        tag, value = m.group(2), m.group(3)
-        if value is None or m.group(1):
+    for t in card.tags:
+        tag, value = t.name, t.value
+        if value is None or t.closing:
             continue
         if tag == "color":
             try:
                 parse_colour(value)
             except ValueError as exc:
-                issues.append(f"'{m.group(0)}': {exc}")
+                issues.append(f"'{t.written}': {exc}")
         elif tag == "size" and size_ratio(value) == 1.0 and value != "100%":
-            issues.append(f"'{m.group(0)}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
+            issues.append(f"'{t.written}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
         elif tag == "font" and value not in found:
             try:
-                f = ctx.font(value, f"'{m.group(0)}'")
+                f = ctx.font(value, f"'{t.written}'")
             except ValueError as exc:
                 issues.append(str(exc))
                 continue
