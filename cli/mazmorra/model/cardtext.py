@@ -9,7 +9,8 @@ character can reach a markup parser.
 the string) and read by every stage - validation (its icons), localisation (its signature), the
 glossary and house-style checks (its words), glyph coverage (what it draws) and the layout stage,
 which fits its blocks (layout/text/fit.py). Each of its readings is worked out the first time it is
-asked for, then kept.
+asked for, then kept; its paragraphs, many objects a word, are split when asked (the layout keeps them
+when asked again).
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ _NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\
 @dataclass(frozen=True)
 class CardText:
     """A text as every stage reads it, parsed once (`parse`): each reading is worked out when first
-    asked for and kept. The lists inside `blocks` are shared by every reader: never change them."""
+    asked for and kept, its paragraphs excepted (`blocks`)."""
 
     source: str
 
@@ -178,16 +179,17 @@ class CardText:
         """What is wrong with its span tags, in words (`span_problems`)."""
         return tuple(_span_problems(self.tags))
 
-    @cached_property
-    def blocks(self) -> tuple[Block, ...]:
-        """Its paragraphs (`split_blocks`)."""
-        return tuple(split_blocks(self.source))
+    def blocks(self) -> list[Block]:
+        """Its paragraphs (`split_blocks`), split afresh at each call: the one reading not kept, as a
+        build fits each text once and a deck's paragraphs weigh megabytes (support/reuse.py); the
+        layout keeps those it is asked for again (layout/text/fit.py `breakable`)."""
+        return split_blocks(self.source)
 
     @cached_property
     def drawn(self) -> str:
         """The characters it draws: its words and its icons' numbers, not its markup."""
         out = []
-        for block in self.blocks:
+        for block in self.blocks():
             for line in block.lines:
                 for chunk in line:
                     for part in chunk:

@@ -124,7 +124,7 @@ def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
     (layout/text/segment.py), and which pieces follow the one before without a space."""
     whole = not phrased(lang) and not maybe_wide(text)  # all Latin, Greek, Cyrillic…: no chunk is cut
     blocks, joins = [], []
-    for block in parse(text).blocks:
+    for block in parse(text).blocks():
         lines: list[list[list[Part]]] = []
         block_joins: Joins = []
         for chunks in block.lines:
