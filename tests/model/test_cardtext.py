@@ -88,12 +88,13 @@ class _Scans:
     def __getattr__(self, attr: str) -> Any:
         real = getattr(self.pattern, attr)
 
-        def scan(text: str, *args: Any) -> Any:
+        def scan(*args: Any) -> Any:
+            text = args[1 if attr in ("sub", "subn") else 0]  # sub(repl, string)
             if " " in text:
                 self.seen[text] += 1
-            return real(text, *args)
+            return real(*args)
 
-        return scan if attr in ("finditer", "sub", "findall", "search", "match", "fullmatch", "split") else real
+        return scan if attr in ("finditer", "sub", "subn", "findall", "search", "match", "fullmatch", "split") else real
 
 
 def test_a_build_scans_each_texts_tokens_once(
