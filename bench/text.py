@@ -66,10 +66,14 @@ def fit_all(texts: list[tuple[str, str]]) -> None:
     from mazmorra.layout.text.fit import Style, fit
     from mazmorra.layout.text.linebreak import word_splits
     from mazmorra.layout.text.segment import segments
+    from mazmorra.model import cardtext
     from mazmorra.model.units import PT_PER_MM
 
     for cache in (fitmod.breakable, segments, fitmod.split_points, fitmod.piece, word_splits):
         cache.cache_clear()  # every text segmented, hyphenated and measured afresh, with or without the breaker
+    parse = getattr(cardtext, "parse", None)  # and parsed afresh (a revision before model/cardtext.parse has none)
+    if parse is not None:
+        parse.cache_clear()
     style = Style(font=fonts.DEFAULT)
     for text, lang in texts:
         fit(text, 51 * PT_PER_MM, 22 * PT_PER_MM, style, 9.0, 5.5, lang)

@@ -12,7 +12,7 @@ import polib
 from mazmorra.errors import Loc, Problem, column_letters, rel
 from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 from mazmorra.i18n.sheetsources import Record, recorded, stale
-from mazmorra.model.cardtext import token_signature
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Component, Pack
 from mazmorra.support.memo import Memo
 
@@ -259,12 +259,13 @@ def _from_spreadsheet(
                 lang=lang,
             )
         )
-    if token_signature(text) != token_signature(msg.source):
+    mine, theirs = parse(text).signature, parse(msg.source).signature
+    if mine != theirs:
         problems.append(
             Problem(
                 "i18n.tokens",
-                f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(text)} "
-                f"but the source has {token_signature(msg.source)}",
+                f"the '{lang}' text has icon tokens, bold markers and span tags {list(mine)} "
+                f"but the source has {list(theirs)}",
                 loc,
                 msg.component,
                 msg.field,
@@ -304,10 +305,11 @@ def _translated(
         return LocalText(msg.source, loc, "fuzzy"), [
             Problem("i18n.fuzzy", fuzzy, loc, msg.component, msg.field, lang=lang)
         ]
-    if token_signature(entry.msgstr) != token_signature(msg.source):
+    mine, theirs = parse(entry.msgstr).signature, parse(msg.source).signature
+    if mine != theirs:
         tokens = (
-            f"the '{lang}' text has icon tokens, bold markers and span tags {token_signature(entry.msgstr)} "
-            f"but the source has {token_signature(msg.source)}"
+            f"the '{lang}' text has icon tokens, bold markers and span tags {list(mine)} "
+            f"but the source has {list(theirs)}"
         )
         return LocalText(entry.msgstr, loc, "translated"), [
             Problem("i18n.tokens", tokens, loc, msg.component, msg.field, lang=lang)

@@ -3,14 +3,21 @@ underline, strike, superscript, subscript), paragraphs and their alignment.
 
 Content text is never markup: it is split into our own tokens ({icon:N}, {icon=N}, **bold**,
 *italic*, line breaks, blank lines between paragraphs, {center} at a paragraph's start), so no user
-character can reach a markup parser. Validation and localisation read the tokens; the layout stage
-fits the parts this module splits a text into (layout/text/fit.py).
+character can reach a markup parser.
+
+`parse(text)` is the one reading of a text: a `CardText`, made once per distinct text (memoised by
+the string) and read by every stage - validation (its icons), localisation (its signature), the
+glossary and house-style checks (its words), glyph coverage (what it draws) and the layout stage,
+which fits its blocks (layout/text/fit.py). Each of its readings is worked out the first time it is
+asked for, then kept; its paragraphs, many objects a word, are split when asked (the layout keeps them
+when asked again).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 # {name}, {name:N} or {icon:name:N} (icon, then N beside it); {name=N} (N drawn inside the icon)
 TOKEN = re.compile(r"\{([a-z][a-z0-9_-]*)(?:=([+-]?\d{1,3}|[A-Za-z])|(?::([a-z0-9_-]+))?(?::([+-]?\d+|[A-Za-z]))?)\}")
@@ -69,9 +76,13 @@ class Block:
 
 
 def parse_token(m: re.Match[str]) -> IconPart:
-    if m.group(2) is not None:
-        return IconPart(m.group(1), m.group(2), inside=True)
-    a, b, c = m.group(1), m.group(3), m.group(4)
+    return _icon(m.group(1), m.group(2), m.group(3), m.group(4))
+
+
+def _icon(a: str, inside: str | None, b: str | None, c: str | None) -> IconPart:
+    """The icon a token's groups name: {a=inside}, {a}, {a:b}, {a:c}, {icon:b:c} or {a:b:c}."""
+    if inside is not None:
+        return IconPart(a, inside, inside=True)
     if a == "icon" and b:
         return IconPart(b, c)
     if c is not None:  # {a:N} (a letter: the regex reads it as the third group), or {a:b:c} with a != icon
@@ -79,9 +90,136 @@ def parse_token(m: re.Match[str]) -> IconPart:
     return IconPart(a, b)
 
 
+@dataclass(frozen=True)
+class IconToken:
+    """An icon token as written: where it stands in its text and its groups (its first name, the
+    number inside, a second name or the number, the number after a second name)."""
+
+    start: int
+    end: int
+    written: str
+    groups: tuple[str, str | None, str | None, str | None]
+
+    @property
+    def icon(self) -> IconPart:
+        return _icon(*self.groups)
+
+    @property
+    def numbered(self) -> bool:
+        """Whether anything follows its first name ({draw:2}, {coin=3}, {icon:draw})."""
+        return any(self.groups[1:])
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A span tag as written: where it stands, whether it closes, its name and its value."""
+
+    start: int
+    end: int
+    written: str
+    closing: bool
+    name: str
+    value: str | None
+
+
+# What the glossary's checks do not read as words: icon tokens, anything shaped like one, placeholders
+_NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
+
+
+@dataclass(frozen=True)
+class CardText:
+    """A text as every stage reads it, parsed once (`parse`): each reading is worked out when first
+    asked for and kept, its paragraphs excepted (`blocks`)."""
+
+    source: str
+
+    @cached_property
+    def tokens(self) -> tuple[IconToken, ...]:
+        """Its icon tokens as written, alignment words included, in order."""
+        return tuple(
+            IconToken(m.start(), m.end(), m.group(0), (m.group(1), m.group(2), m.group(3), m.group(4)))
+            for m in TOKEN.finditer(self.source)
+        )
+
+    @cached_property
+    def tags(self) -> tuple[Tag, ...]:
+        """Its span tags as written, in order."""
+        return tuple(
+            Tag(m.start(), m.end(), m.group(0), m.group(1) == "/", m.group(2), m.group(3))
+            for m in SPAN.finditer(self.source)
+        )
+
+    @cached_property
+    def icons(self) -> tuple[IconPart, ...]:
+        """The icons it names, in order (a paragraph's alignment word is not an icon)."""
+        return tuple(i for i in (t.icon for t in self.tokens) if not _is_alignment(i))
+
+    @cached_property
+    def untokened(self) -> str:
+        """The text with each icon token blanked, same length (positions stay valid)."""
+        return self._blanked([(t.start, t.end) for t in self.tokens], " ")
+
+    @cached_property
+    def words(self) -> str:
+        """The words the glossary reads: icon tokens, anything shaped like one and placeholders
+        (%(n)s) blanked, same length."""
+        return self._blanked([m.span() for m in _NOT_WORDS.finditer(self.source)], " ")
+
+    @cached_property
+    def signature(self) -> tuple[str, ...]:
+        """Sorted icon tokens, bold/italic markers and span tags: what a translation must keep."""
+        sig = [t.written for t in self.tokens]
+        plain = SPAN.sub("", self._blanked([(t.start, t.end) for t in self.tokens], ""))
+        sig += EMPHASIS.findall(plain)
+        sig += [t.written for t in self.tags]
+        return tuple(sorted(sig))
+
+    @cached_property
+    def span_problems(self) -> tuple[str, ...]:
+        """What is wrong with its span tags, in words (`span_problems`)."""
+        return tuple(_span_problems(self.tags))
+
+    def blocks(self) -> list[Block]:
+        """Its paragraphs (`split_blocks`), split afresh at each call: the one reading not kept, as a
+        build fits each text once and a deck's paragraphs weigh megabytes (support/reuse.py); the
+        layout keeps those it is asked for again (layout/text/fit.py `breakable`)."""
+        return split_blocks(self.source)
+
+    @cached_property
+    def drawn(self) -> str:
+        """The characters it draws: its words and its icons' numbers, not its markup."""
+        out = []
+        for block in self.blocks():
+            for line in block.lines:
+                for chunk in line:
+                    for part in chunk:
+                        if isinstance(part, TextPart):
+                            out.append(part.text)
+                        elif part.number:
+                            out.append(part.number)
+        return "".join(out)
+
+    def _blanked(self, spans: list[tuple[int, int]], fill: str) -> str:
+        """The text with each (start, end) span replaced by `fill` once per character."""
+        if not spans:
+            return self.source
+        out, pos = [], 0
+        for a, b in spans:
+            out += [self.source[pos:a], fill * (b - a)]
+            pos = b
+        out.append(self.source[pos:])
+        return "".join(out)
+
+
+@lru_cache(maxsize=8192)  # a build reads each text in several stages; a live preview, at every edit
+def parse(text: str) -> CardText:
+    """The text's one reading, shared by every stage that asks for the same string."""
+    return CardText(text)
+
+
 def icon_tokens(text: str) -> list[IconPart]:
     """The icon tokens of a text, in order (a paragraph's alignment word is not an icon)."""
-    return [t for t in (parse_token(m) for m in TOKEN.finditer(text)) if not _is_alignment(t)]
+    return list(parse(text).icons)
 
 
 def _is_alignment(part: IconPart) -> bool:
@@ -90,31 +228,31 @@ def _is_alignment(part: IconPart) -> bool:
 
 def token_signature(text: str) -> list[str]:
     """Sorted icon tokens, bold/italic markers and span tags: what a translation must keep."""
-    sig = [m.group(0) for m in TOKEN.finditer(text)]
-    plain = SPAN.sub("", TOKEN.sub("", text))
-    sig += EMPHASIS.findall(plain)
-    sig += [m.group(0) for m in SPAN.finditer(text)]
-    return sorted(sig)
+    return list(parse(text).signature)
 
 
 def span_problems(text: str) -> list[str]:
     """What is wrong with a text's span tags, in words: a tag left open, closed twice or out of order,
     a value missing or given where none is taken."""
+    return list(parse(text).span_problems)
+
+
+def _span_problems(tags: tuple[Tag, ...]) -> list[str]:
     out: list[str] = []
     stack: list[str] = []
-    for m in SPAN.finditer(text):
-        closing, tag, value = m.group(1) == "/", m.group(2), m.group(3)
-        if closing:
+    for t in tags:
+        tag, value = t.name, t.value
+        if t.closing:
             if value is not None:
-                out.append(f"'{m.group(0)}': a closing tag takes no value; write [/{tag}]")
+                out.append(f"'{t.written}': a closing tag takes no value; write [/{tag}]")
             elif not stack or stack[-1] != tag:
                 want = f"[/{stack[-1]}] first" if stack else "no open tag to close"
-                out.append(f"'{m.group(0)}' closes a [{tag}] that is not the last one open ({want})")
+                out.append(f"'{t.written}' closes a [{tag}] that is not the last one open ({want})")
             else:
                 stack.pop()
             continue
         if (value is None) == (tag in VALUED):
-            out.append(f"'{m.group(0)}': " + (f"write [{tag}=…]" if tag in VALUED else f"[{tag}] takes no value"))
+            out.append(f"'{t.written}': " + (f"write [{tag}=…]" if tag in VALUED else f"[{tag}] takes no value"))
         stack.append(tag)
     out += [f"'[{tag}…]' is never closed: end it with [/{tag}]" for tag in stack]
     return out

@@ -13,7 +13,7 @@ from collections import Counter
 from mazmorra import kinds
 from mazmorra.assets.icons import IconSet
 from mazmorra.errors import Problem, did_you_mean
-from mazmorra.model.cardtext import icon_tokens
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Pack
 from mazmorra.validate import declaredrules as declared_rules
 from mazmorra.validate.edition import edition_problems
@@ -74,7 +74,7 @@ def validate(pack: Pack, icons: IconSet) -> list[Problem]:
                     )
         for comp in deck.components:
             for fld, path, text in comp.player_texts():
-                for tok in icon_tokens(text):
+                for tok in parse(text).icons:
                     if tok.name not in icons:
                         problems.append(
                             Problem(

@@ -18,7 +18,7 @@ from mazmorra.errors import Loc
 from mazmorra.i18n.catalogues.msgmerge import WRAP
 from mazmorra.i18n.checks.glossary import load_glossary
 from mazmorra.i18n.localise import Message, pack_messages, spreadsheet_texts
-from mazmorra.model.cardtext import TOKEN
+from mazmorra.model.cardtext import IconToken, parse
 from mazmorra.model.content import Component, Pack
 from mazmorra.support.atomic import atomic_write_text
 
@@ -79,7 +79,7 @@ def entry(pack: Pack, msg: Message, boxes: Boxes | None = None) -> polib.POEntry
     budget = min(n for n in (limit, measured) if n) if limit or measured else None
     if budget:
         flags.append(f"max-length:{budget}")
-    tokens = list(dict.fromkeys(m.group(0) for m in TOKEN.finditer(msg.source)))
+    tokens = list({t.written: t for t in parse(msg.source).tokens}.values())
     if tokens:
         notes.append(
             "icons: " + "; ".join(_token_note(t) for t in tokens) + " (keep each, where the sentence needs it)"
@@ -107,12 +107,9 @@ def _components(pack: Pack) -> dict[str, Component]:
     return {c.id: c for c in pack.components()}
 
 
-def _token_note(token: str) -> str:
-    m = TOKEN.fullmatch(token)
-    if m is None:
-        return token
-    name, inside, label, number = m.groups()
-    words = f"{token} the {name.replace('_', ' ').replace('-', ' ')} icon"
+def _token_note(token: IconToken) -> str:
+    name, inside, label, number = token.groups
+    words = f"{token.written} the {name.replace('_', ' ').replace('-', ' ')} icon"
     if inside is not None:
         words += f" with {inside} inside"
     if label is not None:

@@ -9,7 +9,7 @@ from mazmorra.assets import fonts
 from mazmorra.errors import Loc, Problem, did_you_mean, shown
 from mazmorra.i18n.labels import Label, Labels
 from mazmorra.i18n.localise import Localisation
-from mazmorra.model.cardtext import IconPart, TextPart, split_blocks
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Pack
 from mazmorra.source.yamlsafe import locate
 
@@ -74,28 +74,14 @@ def _read(
     for loc_comp in localisation.components:
         for fld, lt in loc_comp.texts.items():
             if lt.status != "list":  # a list field's items come one by one as well
-                yield _drawn(lt.text), lt.loc, loc_comp.component.id, fld
+                yield parse(lt.text).drawn, lt.loc, loc_comp.component.id, fld
     for ctx, lt in localisation.names.items():  # the game's and the decks' names
-        yield _drawn(lt.text), lt.loc, ctx.removesuffix(".name"), "name"
+        yield parse(lt.text).drawn, lt.loc, ctx.removesuffix(".name"), "name"
     for label in printed:
         words = dict(label.words).get(localisation.lang)
         text = words or labels.table.get(label.msgid) or " ".join(labels.plurals.get(label.msgid, ()))
         if text:
             yield text, labels.where.get(label.msgid, label.loc), "labels", label.msgid
-
-
-def _drawn(text: str) -> str:
-    """The characters a card text draws: its words and its icons' numbers, not its markup."""
-    out = []
-    for block in split_blocks(text):
-        for line in block.lines:
-            for chunk in line:
-                for part in chunk:
-                    if isinstance(part, TextPart):
-                        out.append(part.text)
-                    elif isinstance(part, IconPart) and part.number:
-                        out.append(part.number)
-    return "".join(out)
 
 
 def _gaps(

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.labels import TEMPLATE_LANG
 from mazmorra.i18n.localise import pack_messages
-from mazmorra.model.cardtext import TOKEN
+from mazmorra.model.cardtext import parse
 from mazmorra.source.yamlsafe import YamlError, YList, YMap, load_yaml
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 FILE = "glossary.yaml"
 _SETTINGS = frozenset({"note", "bold", "icon"})  # an entry's keys that are not languages
-_NOT_WORDS = re.compile(rf"{TOKEN.pattern}|\{{[a-z][a-z0-9_-]*(?:[:=][^{{}}]*)?\}}|%\(\w+\)[sd]")
 
 
 @dataclass(frozen=True)
@@ -125,11 +124,6 @@ class Pair:
     field: str
 
 
-def _words(text: str) -> str:
-    """The text with its icon tokens and placeholders blanked (same length: spans stay valid)."""
-    return _NOT_WORDS.sub(lambda m: " " * len(m.group(0)), text)
-
-
 def check_glossary(
     terms: Iterable[Term],
     source_lang: str,
@@ -158,7 +152,7 @@ def check_glossary(
         if found is None:  # a text checked once (the live preview checks again only what changed)
             rules = _rules(terms, source_lang, lang) if rules is None else rules
             found = judged[(pair.source, pair.text)] = _judge(
-                rules, source_lang, lang, _words(pair.source), _words(pair.text)
+                rules, source_lang, lang, parse(pair.source).words, parse(pair.text).words
             )  # icon names are no words
             new = True
         used[(pair.source, pair.text)] = found

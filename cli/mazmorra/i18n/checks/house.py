@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from mazmorra.errors import Problem, Severity
 from mazmorra.i18n.checks.glossary import Term, load_glossary
-from mazmorra.model.cardtext import TOKEN
+from mazmorra.model.cardtext import parse
 
 if TYPE_CHECKING:
     from mazmorra.i18n.localise import Localisation
@@ -74,6 +74,7 @@ def house_problems(pack: Pack, localisation: Localisation, memo: Memo | None = N
 def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -> list[tuple[str, str]]:
     """(rule id, message) of every house-style problem of one text written in `lang`."""
     found: list[tuple[str, str]] = []
+    card = parse(text)
     bold = [m.span(1) for m in _BOLD.finditer(text)]
     for term in terms:
         if not (term.bold or term.icon):
@@ -91,23 +92,23 @@ def style_of(text: str, lang: str, terms: Iterable[Term], prose: bool = False) -
                         )
                     )
         if term.icon:
-            for m in TOKEN.finditer(text):
-                if m.group(1) != term.icon or not any(m.group(i) for i in (2, 3, 4)):
+            for tok in card.tokens:
+                if tok.groups[0] != term.icon or not tok.numbered:
                     continue
-                clause = _CLAUSE_END.split(TOKEN.sub(" ", text[: m.start()]).replace("*", ""))[-1]
+                clause = _CLAUSE_END.split(card.untokened[: tok.start].replace("*", ""))[-1]
                 words = [w.lower() for w in _WORD.findall(clause)][-_VERB_WINDOW:]
                 if not pattern.search(" ".join(words)):
                     verbs = ", ".join(repr(f) for f in term.forms[lang][:3])
                     found.append(
                         (
                             "style.icon-verb",
-                            f"{m.group(0)} is a noun in rules text: write its verb before it ({verbs}…), "
+                            f"{tok.written} is a noun in rules text: write its verb before it ({verbs}…), "
                             f"never the icon alone as the verb (glossary, {term.loc})",
                         )
                     )
     numbers = NUMBER_WORDS.get(lang.split("_")[0])
     if numbers and not prose:
         spelled = _spelled(numbers)
-        for m in spelled.finditer(TOKEN.sub(" ", text)):
+        for m in spelled.finditer(card.untokened):
             found.append(("style.number-words", f"{m.group(0)!r}: write numbers as digits in rules text"))
     return found

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from mazmorra.errors import Loc, Problem, Severity, rel
-from mazmorra.model.cardtext import TOKEN
+from mazmorra.model.cardtext import parse
 
 RULE = "template.literal-text"
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
@@ -46,7 +46,7 @@ def _literals(path: Path, mtime_ns: int) -> tuple[tuple[int, str], ...]:
     blanked = _JINJA.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)  # same lines, no Jinja
     out = []
     for m in _TEXT.finditer(blanked):
-        words = " ".join(_ICON.sub(" ", TOKEN.sub(" ", m.group(1))).split())
+        words = " ".join(_ICON.sub(" ", parse(m.group(1)).untokened).split())
         if _LETTER.search(words):
             out.append((blanked.count("\n", 0, m.start()) + 1, words))
     return tuple(out)

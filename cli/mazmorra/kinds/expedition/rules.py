@@ -14,7 +14,7 @@ from mazmorra.kinds.expedition.boss import Boss
 from mazmorra.kinds.expedition.panic import Panic
 from mazmorra.kinds.expedition.token import Token
 from mazmorra.kinds.expedition.zone_tile import ZoneTile
-from mazmorra.model.cardtext import icon_tokens
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Component, Pack
 
 # The effect icons of the rulebook (p. 13 «Iconos de Efectos»): each acts N times, N from 1 to 9, or
@@ -179,7 +179,7 @@ def icons_carry_numbers(pack: Pack) -> Iterable[Problem]:
         if comp.kind.family is not FAMILY:
             continue
         for fld, path, text in comp.player_texts():
-            for tok in icon_tokens(text):
+            for tok in parse(text).icons:
                 why = _number_problem(tok.name, tok.number)
                 if why:
                     yield Problem("text.icon-number", why, comp.field_loc(path), comp.id, fld)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.model.cardtext import EMPHASIS, SPAN, TOKEN
+from mazmorra.model.cardtext import EMPHASIS, SPAN, parse
 
 ELLIPSIZE = ("none", "end", "start", "middle")
 ELLIPSIS = "…"
@@ -28,8 +28,9 @@ B = TypeVar("B", bound=_Fits)
 def cut_points(content: str) -> list[int]:
     """Where a text may be cut: after any character, never inside an icon token or a span tag."""
     inside = set[int]()
-    for m in (*TOKEN.finditer(content), *SPAN.finditer(content)):
-        inside.update(range(m.start() + 1, m.end()))
+    card = parse(content)
+    for start, end in [(t.start, t.end) for t in card.tokens] + [(t.start, t.end) for t in card.tags]:
+        inside.update(range(start + 1, end))
     return [i for i in range(1, len(content)) if i not in inside and content[i - 1] != "\n"]
 
 

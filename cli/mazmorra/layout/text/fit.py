@@ -13,7 +13,7 @@ from functools import lru_cache
 from mazmorra.assets import fonts
 from mazmorra.layout.text.linebreak import HYPHEN, optimal_breaks, word_splits
 from mazmorra.layout.text.segment import held, inner_breaks, maybe_wide, phrased, segments
-from mazmorra.model.cardtext import Block, IconPart, Part, TextPart, split_blocks
+from mazmorra.model.cardtext import Block, IconPart, Part, TextPart, parse
 from mazmorra.support.reuse import kept_when_asked_again
 
 Joins = list[tuple[bool, ...]]  # per hard line, per chunk: it follows the chunk before without a space (() none)
@@ -120,11 +120,11 @@ def split_points(chunk: tuple[Part, ...], lang: str) -> tuple[tuple[int, int, bo
 
 @kept_when_asked_again(maxsize=4096, remembered=4096)  # a build fits each text once; the preview, at every edit
 def breakable(text: str, lang: str) -> tuple[list[Block], list[Joins]]:
-    """A text's paragraphs (text.split_blocks) with each chunk cut where a line may break inside it
+    """A text's paragraphs (its parsed blocks, model/cardtext.py) with each chunk cut where a line may break inside it
     (layout/text/segment.py), and which pieces follow the one before without a space."""
     whole = not phrased(lang) and not maybe_wide(text)  # all Latin, Greek, Cyrillic…: no chunk is cut
     blocks, joins = [], []
-    for block in split_blocks(text):
+    for block in parse(text).blocks():
         lines: list[list[list[Part]]] = []
         block_joins: Joins = []
         for chunks in block.lines:

@@ -5,7 +5,7 @@ moved into place; optionally over a filled, rounded frame."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -17,7 +17,7 @@ from mazmorra.layout.text import textattrs
 from mazmorra.layout.text.ellipsis import cut_warning, ellipsized
 from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
 from mazmorra.layout.text.segment import SPACE
-from mazmorra.model.cardtext import SPAN, IconPart, Span, TextPart, size_ratio, span_problems
+from mazmorra.model.cardtext import IconPart, Span, TextPart, parse, size_ratio
 from mazmorra.model.colour import parse as parse_colour
 from mazmorra.model.colour import with_alpha
 from mazmorra.model.units import PT_PER_MM
@@ -38,19 +38,14 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     k = textattrs.key(el, ox, oy, ctx.printing.min_size)
     kept = textattrs.known(k)  # every card of a template reads the same attributes: read once
     at = kept[0] if kept is not None else textattrs.read_frame(el, ox, oy, ctx.printing.min_size)
-    size, role, floor, min_size = at.size, at.role, at.floor, at.min_size
     fld = el.get("field")
     issues, spans = span_issues(content, ctx) if "[" in content else ([], ())
     for issue in issues:
         ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
-    font = el.get("font", fonts.DEFAULT)
-    faces = ctx.font(font, f"<text font='{font}'>")
-    if ctx.lang_faces is not None:  # the language's own fonts replace the template's (pack.yaml `fonts:`)
-        faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
+    faces = _faces(el, ctx, at.role)
     look = kept[1] if kept is not None else textattrs.read_look(el, at)
     if kept is None:
         textattrs.keep(k, at, look)
-    round_box = look.round_box
     style = Style(
         faces.regular,
         faces.bold,
@@ -69,43 +64,52 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         ctx.outlines.append((at.x, at.y, at.w, at.h))
     if look.frame is not None:  # the box's own frame, behind its text
         out.append(look.frame)
-    see, outline, outline_width, outline_dash = look.see, look.outline, look.outline_width, look.outline_dash
-    x, y, w, h = look.x, look.y, look.w, look.h
+    box = FitBox(look.w, look.h, at.size, at.min_size, ctx.lang_of(fld), at.role != "body", look.round_box)
+    icons = InlineIcons(ctx.icons.name_set, ctx.icons.number_places)
 
     def lay(text: str) -> TextBlock:
-        lang, icons, places = ctx.lang_of(fld), ctx.icons.name_set, ctx.icons.number_places
-        return _text_block(text, w, h, style, size, min_size, lang, icons, role != "body", round_box, places)
+        return _text_block(text, box, style, icons)
 
-    cuts = look.cuts
     block = lay(content)
-    if cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
-        block, cut = ellipsized(content, lay, cuts)
-        ctx.problems.append(cut_warning(cut, w, h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, cuts))
-    for face, missing in block.missing:
-        ctx.problems.append(
-            Problem(
-                "text.missing-glyph",
-                fonts.missing_message(set(missing), face),
-                ctx.text_loc(fld),
-                ctx.component,
-                fld,
-                lang=ctx.lang,
-            )
-        )
+    if look.cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
+        block, cut = ellipsized(content, lay, look.cuts)
+        ctx.problems.append(cut_warning(cut, box.w, box.h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, look.cuts))
     if fld:
-        capacity = (
-            _capacity(content, w, h, style, min_size, ctx.lang_of(fld), role != "body", round_box)
-            if ctx.measure
-            else None
+        capacity = _capacity(content, box, style) if ctx.measure else None
+        ctx.boxes.append(TextBox(fld, box.w, box.h, at.size, at.min_size, block.size, at.role, capacity))
+    ctx.problems.extend(_block_problems(block, box, at, ctx, fld))
+    _moved(block, look, out)
+
+
+def _faces(el: ET.Element, ctx: FaceContext, role: str) -> fonts.Faces:
+    """The faces a box sets its text in: the language's own fonts (pack.yaml `fonts:`) replace the
+    template's."""
+    font = el.get("font", fonts.DEFAULT)
+    faces = ctx.font(font, f"<text font='{font}'>")
+    if ctx.lang_faces is not None:
+        faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
+    return faces
+
+
+def _block_problems(
+    block: TextBlock, box: FitBox, at: textattrs.Frame, ctx: FaceContext, fld: str | None
+) -> list[Problem]:
+    """What a fitted box reports: glyphs its fonts lack, a text shrunk below its design size (when
+    asked), a text that does not fit even at its smallest size, icons nobody knows."""
+    where, w, h, size = ctx.text_loc(fld), box.w, box.h, at.size
+    out = [
+        Problem(
+            "text.missing-glyph", fonts.missing_message(set(missing), face), where, ctx.component, fld, lang=ctx.lang
         )
-        ctx.boxes.append(TextBox(fld, w, h, size, min_size, block.size, role, capacity))
+        for face, missing in block.missing
+    ]
     if ctx.shrinks and block.fits and block.size < size - 1e-9:
-        ctx.problems.append(
+        out.append(
             Problem(
                 SHRUNK,
                 f"text shrinks from its design size {size:g} pt to {block.size:g} pt to fit its {w:.1f}×{h:.1f} mm "
-                f"box (the minimum is {min_size:g} pt); shorten it or enlarge the box",
-                ctx.text_loc(fld),
+                f"box (the minimum is {at.min_size:g} pt); shorten it or enlarge the box",
+                where,
                 ctx.component,
                 fld,
                 Severity.WARNING,
@@ -113,30 +117,31 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             )
         )
     if not block.fits:
-        ctx.problems.append(
+        out.append(
             Problem(
                 "text.overflow",
                 f"text does not fit its {w:.1f}×{h:.1f} mm box even at {block.size:g} pt"
-                + (f", the smallest legible size for {role} text" if block.size <= floor else "")
+                + (f", the smallest legible size for {at.role} text" if block.size <= at.floor else "")
                 + f" (overflows by {block.overflow:.1f} mm); shorten it or enlarge the box",
-                ctx.text_loc(fld),
+                where,
                 ctx.component,
                 fld,
                 lang=ctx.lang,
             )
         )
-    for name in block.unknown_icons:
-        ctx.problems.append(
-            Problem(
-                "text.unknown-icon",
-                f"unknown icon '{{{name}}}'",
-                ctx.text_loc(fld),
-                ctx.component,
-                fld,
-                lang=ctx.lang,
-            )
-        )
-    for op in block.ops:  # the block was laid out at (0, 0): move it to the box (built whole: replace() is slow)
+    out += [
+        Problem("text.unknown-icon", f"unknown icon '{{{name}}}'", where, ctx.component, fld, lang=ctx.lang)
+        for name in block.unknown_icons
+    ]
+    return out
+
+
+def _moved(block: TextBlock, look: textattrs.Look, out: list[Op]) -> None:
+    """The block's ops, laid out at (0, 0), moved into the box and drawn in its ink and outline
+    (built whole: replace() is slow)."""
+    see, outline, outline_width, outline_dash = look.see, look.outline, look.outline_width, look.outline_dash
+    x, y = look.x, look.y
+    for op in block.ops:
         if isinstance(op, TextOp):
             ink = op.color if see >= 1 else with_alpha(op.color, see)
             out.append(
@@ -160,10 +165,30 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             out.append(IconOp(op.name, op.x + x, op.y + y, op.size, op.color, see))
 
 
+@dataclass(frozen=True)
+class FitBox:
+    """What a text is fitted into: the box (mm), its design and smallest sizes (pt), the language,
+    whether it is a heading (never hyphenated) and whether it is set inside the box's ellipse."""
+
+    w: float
+    h: float
+    size: float
+    min_size: float
+    lang: str
+    heading: bool
+    round_box: bool = False
+
+
+@dataclass(frozen=True)
+class InlineIcons:
+    """The icons a text may draw: their names, and where a number sits inside each (icons.yaml)."""
+
+    names: frozenset[str]
+    places: tuple[tuple[str, float, float, float], ...] = ()
+
+
 @lru_cache(maxsize=1024)
-def _capacity(
-    content: str, w: float, h: float, style: Style, min_size: float, lang: str, heading: bool, round_box: bool
-) -> int:
+def _capacity(content: str, box: FitBox, style: Style) -> int:
     """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
     a translator's budget, measured with the fitting engine itself."""
     filler = " ".join(content.split()) + " "
@@ -177,9 +202,8 @@ def _capacity(
         return cut.rstrip()
 
     def fits(n: int) -> bool:
-        return fit(
-            text(n), w * PT_PER_MM, h * PT_PER_MM, style, min_size, min_size, lang, heading=heading, round_box=round_box
-        ).fits
+        w, h, least = box.w * PT_PER_MM, box.h * PT_PER_MM, box.min_size
+        return fit(text(n), w, h, style, least, least, box.lang, heading=box.heading, round_box=box.round_box).fits
 
     lo, hi = 0, len(filler)
     while fits(hi) and hi < 64 * len(filler):
@@ -203,25 +227,21 @@ class TextBlock:
 
 
 @lru_cache(maxsize=512)  # the texts every card repeats (labels, shared lines); a long deck's own texts pass
-def _text_block(
-    content: str,
-    w: float,
-    h: float,
-    style: Style,
-    size: float,
-    min_size: float,
-    lang: str,
-    icon_names: frozenset[str],
-    heading: bool,
-    round_box: bool = False,
-    places: tuple[tuple[str, float, float, float], ...] = (),
-) -> TextBlock:
-    out: list[TextOp | IconOp] = []
-    unknown: list[str] = []
-    missing: dict[str, set[str]] = {}
+def _text_block(content: str, box: FitBox, style: Style, icons: InlineIcons) -> TextBlock:
+    """A text fitted to its box and drawn at (0, 0): its lines' runs of text, icons and numbers."""
+    w, h = box.w, box.h
     fitted = fit(
-        content, w * PT_PER_MM, h * PT_PER_MM, style, size, min_size, lang, heading=heading, round_box=round_box
+        content,
+        w * PT_PER_MM,
+        h * PT_PER_MM,
+        style,
+        box.size,
+        box.min_size,
+        box.lang,
+        heading=box.heading,
+        round_box=box.round_box,
     )
+    drawn = _Drawn()
     x = y = 0.0
     s = fitted.size
     line_h = s * style.leading / PT_PER_MM
@@ -237,66 +257,94 @@ def _text_block(
         items = _justified(line, w * PT_PER_MM) if justify and not line.align and not line.last else line.items
         gaps += line.gap_before / PT_PER_MM
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
-        run: list[str] = []  # words sharing one font, drawn as one string so PDF text extracts as written
-        run_font, run_x, run_end = "", 0.0, 0.0
-        run_span: Span | None = None
-        for placed in items + (None,):
-            part = placed.part if placed is not None else None
-            pfont = style.part_font(part) if isinstance(part, TextPart) else ""
-            pspan = part.span if isinstance(part, TextPart) else None
-            gap = placed.x - run_end if placed is not None else 0.0
-            if run and (
-                pfont != run_font
-                or pspan != run_span
-                or placed is None
-                or gap > space_pt * 1.5
-                or (justify and gap > space_pt * 1.01)
-            ):
-                joined = "".join(run)
-                out.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
-                run = []
-                gone = fonts.missing_chars(joined, run_font)  # a run's, not each word's: the same characters
-                if gone:
-                    missing.setdefault(run_font, set()).update(gone)
-            if placed is None:
-                break
-            px = lx + placed.x / PT_PER_MM
-            if not run and part == SPACE:  # a space held to the next word (segment.held) opens no run: a gap
-                continue
-            if isinstance(part, TextPart):
-                if not run:
-                    run_font, run_x, run_span = pfont, placed.x, pspan
-                elif placed.x - run_end > 1e-6:
-                    run.append(" ")
-                run.append(part.text)
-                run_end = placed.x + placed.width
-            elif isinstance(part, IconPart) and part.inside:
-                _inside(part, px, base, s, style, icon_names, unknown, missing, out, places)
-            elif isinstance(part, IconPart):
-                isz = s * 1.15 / PT_PER_MM
-                if part.name not in icon_names:
-                    unknown.append(part.name)
-                else:
-                    out.append(IconOp(part.name, px, base - isz * 0.82, isz))
-                if part.number is not None:
-                    out.append(
-                        TextOp(
-                            px + isz + s * 0.1 / PT_PER_MM,
-                            base,
-                            number_label(part),
-                            style.bold_font,
-                            s,
-                            style.color,
-                        )
-                    )
+        _draw_line(items, lx, base, s, style, icons, drawn, space_pt)
     return TextBlock(
-        tuple(out),
+        tuple(drawn.ops),
         fitted.size,
         fitted.fits,
         fitted.overflow / PT_PER_MM,
-        tuple((f, frozenset(m)) for f, m in sorted(missing.items())),
-        tuple(unknown),
+        tuple((f, frozenset(m)) for f, m in sorted(drawn.missing.items())),
+        tuple(drawn.unknown),
     )
+
+
+@dataclass
+class _Drawn:
+    """What one text block draws and meets while it is drawn: its ops, the icons nobody knows and
+    the characters each font lacks (one block's own, filled by its lines)."""
+
+    ops: list[TextOp | IconOp] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    missing: dict[str, set[str]] = field(default_factory=dict)
+
+    def lacks(self, text: str, font: str) -> None:
+        """Note the characters of text the font has no glyph for."""
+        gone = fonts.missing_chars(text, font)
+        if gone:
+            self.missing.setdefault(font, set()).update(gone)
+
+
+def _draw_line(
+    items: tuple[Placed, ...],
+    lx: float,
+    base: float,
+    s: float,
+    style: Style,
+    icons: InlineIcons,
+    drawn: _Drawn,
+    space_pt: float,
+) -> None:
+    """One line's parts drawn from lx (mm) on its baseline: words sharing a font and span joined in
+    one run, so PDF text extracts as written; icons and their numbers between."""
+    justify = style.align == "justify"
+    run: list[str] = []
+    run_font, run_x, run_end = "", 0.0, 0.0
+    run_span: Span | None = None
+    for placed in (*items, None):
+        part = placed.part if placed is not None else None
+        pfont = style.part_font(part) if isinstance(part, TextPart) else ""
+        pspan = part.span if isinstance(part, TextPart) else None
+        gap = placed.x - run_end if placed is not None else 0.0
+        if run and (
+            pfont != run_font
+            or pspan != run_span
+            or placed is None
+            or gap > space_pt * 1.5
+            or (justify and gap > space_pt * 1.01)
+        ):
+            joined = "".join(run)
+            drawn.ops.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
+            run = []
+            drawn.lacks(joined, run_font)  # a run's, not each word's: the same characters
+        if placed is None:
+            break
+        px = lx + placed.x / PT_PER_MM
+        if not run and part == SPACE:  # a space held to the next word (segment.held) opens no run: a gap
+            continue
+        if isinstance(part, TextPart):
+            if not run:
+                run_font, run_x, run_span = pfont, placed.x, pspan
+            elif placed.x - run_end > 1e-6:
+                run.append(" ")
+            run.append(part.text)
+            run_end = placed.x + placed.width
+        elif isinstance(part, IconPart) and part.inside:
+            _inside(part, px, base, s, style, icons, drawn)
+        elif isinstance(part, IconPart):
+            _beside(part, px, base, s, style, icons, drawn)
+
+
+def _beside(part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn) -> None:
+    """An icon on the line, its number (if any) in bold after it."""
+    isz = s * 1.15 / PT_PER_MM
+    if part.name not in icons.names:
+        drawn.unknown.append(part.name)
+    else:
+        drawn.ops.append(IconOp(part.name, px, base - isz * 0.82, isz))
+    if part.number is not None:
+        drawn.ops.append(
+            TextOp(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part), style.bold_font, s, style.color)
+        )
 
 
 def spanned(x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None) -> TextOp:
@@ -328,22 +376,23 @@ def spanned(x: float, base: float, text: str, font: str, size: float, style: Sty
 
 def span_issues(content: str, ctx: FaceContext) -> tuple[list[str], tuple[tuple[str, tuple[str, str, str, str]], ...]]:
     """A text's span mistakes in words (tags, colours, sizes, fonts), and the faces of its [font=] names."""
-    issues = span_problems(content)
+    card = parse(content)
+    issues = list(card.span_problems)
     found: dict[str, tuple[str, str, str, str]] = {}
-    for m in SPAN.finditer(content):
-        tag, value = m.group(2), m.group(3)
-        if value is None or m.group(1):
+    for t in card.tags:
+        tag, value = t.name, t.value
+        if value is None or t.closing:
             continue
         if tag == "color":
             try:
                 parse_colour(value)
             except ValueError as exc:
-                issues.append(f"'{m.group(0)}': {exc}")
+                issues.append(f"'{t.written}': {exc}")
         elif tag == "size" and size_ratio(value) == 1.0 and value != "100%":
-            issues.append(f"'{m.group(0)}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
+            issues.append(f"'{t.written}': a size relative to the text, 30% to 300% (e.g. [size=80%])")
         elif tag == "font" and value not in found:
             try:
-                f = ctx.font(value, f"'{m.group(0)}'")
+                f = ctx.font(value, f"'{t.written}'")
             except ValueError as exc:
                 issues.append(str(exc))
                 continue
@@ -365,33 +414,20 @@ def _justified(line: Line, width: float) -> tuple[Placed, ...]:
     return tuple(out)
 
 
-def _inside(
-    part: IconPart,
-    px: float,
-    base: float,
-    s: float,
-    style: Style,
-    icon_names: frozenset[str],
-    unknown: list[str],
-    missing: dict[str, set[str]],
-    out: list[TextOp | IconOp],
-    places: tuple[tuple[str, float, float, float], ...] = (),
-) -> None:
+def _inside(part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn) -> None:
     """An icon with its number drawn inside (a coin with 3 in it): centred, or where the pack's
     icons.yaml places it for this icon."""
-    dx, dy, scale = next(((x, y, k) for n, x, y, k in places if n == part.name), (0.0, 0.0, 1.0))
+    dx, dy, scale = next(((x, y, k) for n, x, y, k in icons.places if n == part.name), (0.0, 0.0, 1.0))
     isz = s * INSIDE_SCALE / PT_PER_MM
     top = base - s * 0.78 / PT_PER_MM / 2 - isz / 2  # centred on the line's x-height
-    if part.name not in icon_names:
-        unknown.append(part.name)
+    if part.name not in icons.names:
+        drawn.unknown.append(part.name)
     else:
-        out.append(IconOp(part.name, px, top, isz))
+        drawn.ops.append(IconOp(part.name, px, top, isz))
     label = number_label(part)
     nsize = s * INSIDE_SCALE * INSIDE_NUMBER * scale
     nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
-    gone = fonts.missing_chars(label, style.bold_font)
-    if gone:
-        missing.setdefault(style.bold_font, set()).update(gone)
+    drawn.lacks(label, style.bold_font)
     cap = nsize * 0.72 / PT_PER_MM
     cx, cy = px + isz / 2 + dx * isz, top + isz / 2 + dy * isz
-    out.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))
+    drawn.ops.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))
