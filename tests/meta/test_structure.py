@@ -210,7 +210,6 @@ def _is_command(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-@pytest.mark.xfail(strict=True, reason="issue 36: long functions split in their own commits")
 def test_no_function_takes_more_than_ten_parameters_or_runs_over_120_lines() -> None:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
