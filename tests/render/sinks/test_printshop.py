@@ -97,7 +97,10 @@ def test_printers_shows_each_profile_s_values() -> None:
 
 def test_drivethrucards_one_pdf_per_deck_back_then_front_at_the_poker_size(built) -> None:  # type: ignore[no-untyped-def]
     folder = built("expedicion", "--printer", "drivethrucards", *DECKS) / "en" / "drivethrucards"
-    assert sorted(p.name for p in folder.glob("*.pdf")) == ["artimanas.pdf", "fichas.pdf"]
+    assert sorted(p.name for p in folder.glob("*.pdf")) == ["artimanas.pdf"]  # the cards DriveThruCards sells
+    apart = PdfReader(str(folder / "not-sold" / "fichas.pdf"))  # the chits it does not: apart, at their own size
+    assert {tuple(round(v) for v in _mm(p.mediabox)[2:]) for p in apart.pages} <= {(26, 26), (30, 30)}
+    assert (folder / "fichas-cards.csv").is_file()
     rows = list(csv.DictReader((folder / "artimanas-cards.csv").open(encoding="utf-8-sig")))
     reader = PdfReader(str(folder / "artimanas.pdf"))
     assert len(reader.pages) == 2 * sum(int(r["copies"]) for r in rows)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.errors import Problem, Severity, rel
+from mazmorra.errors import Problem
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, prune
 from mazmorra.render.sinks.table import SinkDecl, SinkOption
 from mazmorra.support.filenames import Pattern, output_path, parse_pattern
@@ -50,6 +50,9 @@ def card_page(face: Face, printer: Printer | None) -> tuple[CardPage, bool]:
     tw, th = product.trim[::-1] if turned else product.trim
     pw, ph = tw + 2 * product.bleed, th + 2 * product.bleed
     return CardPage(pw, ph, (pw - face.w) / 2, (ph - face.h) / 2, product.bleed, product.bleed), True
+
+
+NOT_SOLD = "not-sold"  # the folder, beside a printer's files, of the sizes it does not sell
 
 
 class _File:
@@ -109,7 +112,8 @@ class CardPdfSink(Sink):
         shop = self.printer.id if self.printer is not None else "cards"
         return output_path(self.out_dir, "{pack}/{lang}/{shop}", pack=self.pack.id, lang=doc.lang, shop=shop)
 
-    def _path(self, doc: Document, component: str = "", side: str = "") -> Path:
+    def _path(self, doc: Document, component: str = "", side: str = "", apart: bool = False) -> Path:
+        """A file's path by the profile's naming; `apart`: in the folder of sizes the printer does not sell."""
         values: dict[str, str | int] = {
             "deck": doc.deck_id,
             "n": self._n,
@@ -117,57 +121,61 @@ class CardPdfSink(Sink):
             "side": side,
             "lang": doc.lang,
         }
-        return output_path(self.folder(doc), self.naming, self.names, **values)
+        folder = self.folder(doc)
+        if apart:
+            folder = output_path(folder, NOT_SOLD)
+        return output_path(folder, self.naming, self.names, **values)
 
     def start(self, doc: Document) -> None:
         self._open, self._n, self._rows, self._unsold, self._pages = {}, 0, [], set(), 0
-        if self.layout in ("deck-front-first", "deck-back-first"):
-            self._open["deck"] = _File(self, doc, self._path(doc))
-        elif self.layout == "fronts-backs":
-            self._open["front"] = _File(self, doc, self._path(doc, side="front"))
-            if any(doc.backs):
-                self._open["back"] = _File(self, doc, self._path(doc, side="back"))
+        self._notes: list[str] = []
 
-    def _page(self, doc: Document, face: Face) -> CardPage:
+    def _deck_file(self, doc: Document, side: str, sold: bool) -> _File:
+        """The deck's file a face of `side` goes to, opened with its first face: the one file of a
+        deck layout or the side's of fronts-backs, and beside them, apart, those of unsold sizes."""
+        side = "deck" if self.layout in ("deck-front-first", "deck-back-first") else side
+        key = side if sold else f"{side} apart"
+        if key not in self._open:
+            self._open[key] = _File(self, doc, self._path(doc, side="" if side == "deck" else side, apart=not sold))
+        return self._open[key]
+
+    def _page(self, doc: Document, face: Face) -> tuple[CardPage, bool]:
+        """The page of one face and whether the printer sells its size (else it is written apart, in
+        the NOT_SOLD folder, at its own size, and the build says so once per size)."""
         page, sold = card_page(face, self.printer)
         if not sold and (face.w, face.h) not in self._unsold and self.printer is not None:
             self._unsold.add((face.w, face.h))
             sells = ", ".join(f"{p.name} {p.trim[0]:g}×{p.trim[1]:g} mm" for p in self.printer.products) or "nothing"
-            self.problem(
-                Problem(
-                    "printer.size",
-                    f"{face.w:g}×{face.h:g} mm components are not a product of {self.printer.name} (it sells: "
-                    f"{sells}; profile {rel(self.printer.loc.file)}): written at their own size",
-                    self.pack.deck(doc.deck_id).loc,
-                    face.component,
-                    lang=doc.lang,
-                    severity=Severity.WARNING,
-                )
+            where = output_path(self.folder(doc), NOT_SOLD)
+            self._notes.append(
+                f"{doc.deck_id}: {face.w:g}×{face.h:g} mm is not a product of {self.printer.name} (it sells {sells}): "
+                f"written apart at its own size, in {where}/ (print it at home, or with another printer)"
             )
-        return page
+        return page, sold
 
     def add(self, doc: Document, item: Item) -> None:
         self._n += 1
         faces = [item.front] + ([item.back] if item.back is not None else [])
         pages = [self._page(doc, f) for f in faces]
+        sold = all(s for _, s in pages)  # a component's faces go together, apart if one is not sold
         comp = item.front.component
         if self.layout == "per-card":
-            file = _File(self, doc, self._path(doc, comp))
-            for face, page in zip(faces, pages):
+            file = _File(self, doc, self._path(doc, comp, apart=not sold))
+            for face, (page, _) in zip(faces, pages):
                 file.face(face, page, False)
             self._close(file, doc)
         elif self.layout == "per-face":
-            for face, page in zip(faces, pages):
-                file = _File(self, doc, self._path(doc, comp, face.side))
+            for face, (page, _) in zip(faces, pages):
+                file = _File(self, doc, self._path(doc, comp, face.side, apart=not sold))
                 file.face(face, page, False)
                 self._close(file, doc)
         else:
-            order = list(zip(faces, pages))
+            order = [(face, page) for face, (page, _) in zip(faces, pages)]
             if self.layout == "deck-back-first":
                 order.reverse()
             for _ in range(item.copies):
                 for face, page in order:
-                    file = self._open["deck"] if "deck" in self._open else self._open[face.side]
+                    file = self._deck_file(doc, face.side, sold)
                     file.face(face, page, item.copies > 1 or (face.side == "back" and item.shared_back))
         self._rows.append([str(self._n), comp, item.name, str(item.copies)])
 
@@ -211,6 +219,7 @@ class CardPdfSink(Sink):
         self.write(self.file(self.folder(doc), "{deck}-cards.csv", deck=doc.deck_id), csv_bytes(rows))
         part = super().end(doc)
         part.data = self._pages
+        part.made += self._notes
         return part
 
     def committed(self) -> None:
@@ -229,7 +238,8 @@ class CardPdfSink(Sink):
 
     def summary(self) -> list[str]:
         pdfs = {folder: sum(1 for f in files if f.suffix == ".pdf") for folder, files in sorted(self.written.items())}
-        return [f"{folder}/ ({n} PDF)" for folder, n in pdfs.items() if n] + [f"print-shop PDFs: {self.pages} pages"]
+        shown = [f"{folder}/ ({n} PDF)" for folder, n in pdfs.items() if n]
+        return shown + [f"print-shop PDFs: {self.pages} pages", *self.made]
 
 
 SINK = SinkDecl(
