@@ -351,7 +351,8 @@ class Generator:
             return "revealed"
         if any(b is not None for b in behind):
             return "none"
-        return "free" if self.fit_room(o, self.rules.room) is not None else "none"
+        # (fit_room's best place is not needed: only whether there is one)
+        return "free" if any(self.free(r) for r in self.room_places(o, self.rules.room)) else "none"
 
     def add_doors(self, walls: list[tuple[PlacedPiece, str]], count: int, kind: str, at: int) -> None:
         """Up to `count` doors on different walls: walls with room behind them first, else secret
@@ -364,11 +365,15 @@ class Generator:
         for area, side in order:
             slots = self.door_slots(area.rect, side)
             self.rng.shuffle(slots)
-            graded = [(self.opens_onto(o), o) for o in slots]
+            first: dict[str, Opening] = {}  # the first slot of each grade, in the dice's order
+            for o in slots:
+                grade = self.opens_onto(o)
+                first.setdefault(grade, o)
+                if grade == "free":
+                    break  # nothing ranks above it
             for rank, grade in enumerate(("free", "revealed")):
-                found = next((o for g, o in graded if g == grade), None)
-                if found is not None:
-                    choices.append((rank, area, found, grade))
+                if grade in first:
+                    choices.append((rank, area, first[grade], grade))
                     break
         choices.sort(key=lambda c: c[0])  # stable: the dice's order among equals
         if len(choices) < count:
