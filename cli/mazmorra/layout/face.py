@@ -205,17 +205,17 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
         findings += preflight_face(face, fctx.owners, ctx.printer, ctx.icons, pack_safe, fctx.root_at)
     for found in findings:
         other = f" ({ctx.templates.element_loc(found.other, template)})" if found.other else ""
+        message = f"{face.side}: " + found.message.replace("{other}", other)
+        loc = ctx.templates.element_loc(found.at, template)
+        error = found.error or found.rule in ("print.contrast", "preflight.ink")
+        severity = Severity.ERROR if error else Severity.WARNING
+        at_field = fctx.text_loc(found.field) if found.field else None
+        if at_field is not None:  # about the component's own value: at its line (the template's, said)
+            message += f" (drawn by {loc.file}:{loc.line})" if loc is not None else ""
+            problems.append(Problem(found.rule, message, at_field, face.component, found.field, severity, ctx.lang))
+            continue
         problems.append(
-            template_problem(
-                Problem(
-                    found.rule,
-                    f"{face.side}: " + found.message.replace("{other}", other),
-                    ctx.templates.element_loc(found.at, template),
-                    face.component,
-                    severity=Severity.ERROR if found.rule in ("print.contrast", "preflight.ink") else Severity.WARNING,
-                    lang=ctx.lang,
-                )
-            )
+            template_problem(Problem(found.rule, message, loc, face.component, severity=severity, lang=ctx.lang))
         )
     return problems
 

@@ -59,6 +59,7 @@ class Owner:
     part: int = 0
     layer: str = ""  # "ground": a grid's cells and panel, what things sit on; "edge": walls, doors, pillars
     overlap: bool = False  # overlap="ok" on it or a <g> around it: it may overlap what is around it
+    field: str | None = None  # the component field it shows (field="…"): where a finding about its content goes
 
 
 @dataclass
@@ -111,6 +112,7 @@ class FaceContext:
             part,
             layer,
             self.overlapping > 0 or el.get("overlap") == "ok",
+            el.get("field"),
         )
         for i in range(start, end):
             self.owners.setdefault(i, owner)

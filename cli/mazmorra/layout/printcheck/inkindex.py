@@ -24,6 +24,8 @@ class Finding:
     at: str | None
     message: str
     other: str | None = None  # the element it meets
+    field: str | None = None  # the component field whose value it is about (reported at the field's line)
+    error: bool = False  # an error whatever its rule (a rule's findings are warnings unless it is an error rule)
 
 
 class Index:

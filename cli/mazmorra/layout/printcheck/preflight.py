@@ -7,8 +7,9 @@ each finding at the template element that drew it, as the print checks are:
   of an area is that of the colour drawn there last.
 - **preflight.safe-area** (warning): text or an icon outside the printer's safe area, where it is
   stricter than the pack's own (the print check covers the pack's).
-- **preflight.image-dpi** (warning): a raster image placed larger than the printer's resolution
-  allows (fewer pixels per inch than its `dpi`).
+- **preflight.image-dpi** (warning; an error under half the `dpi`): a raster image placed larger
+  than the printer's resolution allows (under 95 % of its `dpi`), reported at the component field
+  the image comes from when there is one.
 
 What only the written file shows (RGB left in a CMYK file, fonts not embedded) the print-shop sink
 checks on its own output (`render/sinks/cardpdf.py`).
@@ -16,6 +17,7 @@ checks on its own output (`render/sinks/cardpdf.py`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +35,8 @@ from mazmorra.printers import Printer
 from mazmorra.printers.cmyk import CmykOutput, ink
 
 MM_PER_IN = 25.4
+ENOUGH_DPI = 0.95  # of the printer's dpi: a 299 dpi picture for a 300 dpi printer is no finding
+BLURRY_DPI = 0.5  # under half the printer's dpi a picture prints visibly blurry: an error
 ERRORS = ("preflight.ink",)  # the rest are warnings
 
 
@@ -49,14 +53,14 @@ def _colours(op: Op) -> list[tuple[str, str]]:
     return []
 
 
-def _flat(ops: tuple[Op, ...] | list[Op], owners: dict[int, Owner]) -> Iterator[tuple[Op, str | None]]:
+def _flat(ops: tuple[Op, ...] | list[Op], owners: dict[int, Owner]) -> Iterator[tuple[Op, Owner | None]]:
     """Every op with the template element it comes from (a rotated group's ops with the group's)."""
     for i, op in enumerate(ops):
-        at = owners[i].at if i in owners else None
+        owner = owners.get(i)
         if isinstance(op, RotateOp):
-            yield from ((inner, at) for inner, _ in _flat(op.ops, {}))
+            yield from ((inner, owner) for inner, _ in _flat(op.ops, {}))
         else:
-            yield op, at
+            yield op, owner
 
 
 def preflight_face(
@@ -71,7 +75,8 @@ def preflight_face(
         total = _total(profile.colour(face.background))
         if total > limit + 0.5:
             found.append(Finding("preflight.ink", root_at, _too_much("background", face.background, total, printer)))
-    for op, at in _flat(face.ops, owners):
+    for op, owner in _flat(face.ops, owners):
+        at = owner.at if owner is not None else None
         if profile is not None:
             for what, value in _colours(op):
                 cmyk = (
@@ -81,7 +86,7 @@ def preflight_face(
                 if limit is not None and total > limit + 0.5:
                     found.append(Finding("preflight.ink", at, _too_much(what, value, total, printer)))
         if isinstance(op, ImageOp):
-            found += _image_dpi(op, at, printer)
+            found += _image_dpi(op, at, printer, owner.field if owner is not None else None)
             if profile is not None and limit is not None:
                 found += _image_ink(op, at, printer, profile)
     found += _safe(face, owners, printer, icons, pack_safe)
@@ -145,15 +150,29 @@ def _darkest(profile: str, data: bytes) -> float:
     return max(sum(px[i : i + 4]) for i in range(0, len(px), 4)) / 2.55
 
 
-def _image_dpi(op: ImageOp, at: str | None, printer: Printer) -> list[Finding]:
+def _image_dpi(op: ImageOp, at: str | None, printer: Printer, field: str | None) -> list[Finding]:
+    """A raster image printed with fewer pixels per inch than the printer asks: a warning, an error
+    under half of it (visibly blurry); at the component's field when the image comes from one."""
     try:
         with Image.open(Path(op.path)) as img:
             w, h = img.size
     except OSError:
         return []  # an unreadable image is the loader's problem, reported there
     dpi = min(w / (op.w / MM_PER_IN), h / (op.h / MM_PER_IN))
-    if dpi + 0.5 >= printer.dpi:
+    if dpi >= printer.dpi * ENOUGH_DPI:
         return []
+    blurry = dpi < printer.dpi * BLURRY_DPI
+    said = "prints visibly blurry" if blurry else f"is below the {printer.dpi} dpi {printer.name} asks for"
+    return [
+        Finding(
+            "preflight.image-dpi",
+            at,
+            f"image {Path(op.path).name} ({w}×{h} px) placed at {op.w:g}×{op.h:g} mm is {dpi:.0f} dpi and {said}; "
+            f"give it at least {math.ceil(printer.dpi * op.w / MM_PER_IN)} px across",
+            field=field,
+            error=blurry,
+        )
+    ]
     return [
         Finding(
             "preflight.image-dpi",
