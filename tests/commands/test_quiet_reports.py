@@ -41,14 +41,18 @@ def test_i18n_status_in_a_pipe_keeps_every_column_whole(tmp_path: Path) -> None:
 
 
 def test_a_template_finding_is_reported_once_with_the_faces_it_met(pack_copy) -> None:  # type: ignore[no-untyped-def]
-    pack = pack_copy("engranajes")  # its characters' names sit inside the pack's safe area, not DriveThruCards'
-    res = run_cli("build", "engranajes", "--printer", "drivethrucards", "--lang", "es", cwd=pack.parents[1])
+    from mazmorra.support.paths import templates_dir
+
+    pack = pack_copy("muestras")  # an icon planted at the card's edge: every card of the template meets it
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    planted = '<icon name="coin" x="0.4" y="40" size="5" overlap="ok"/>'
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {planted}\n</card>"), "utf-8")
+    res = run_cli("build", "muestras", "--lang", "es", cwd=pack.parents[1])
     assert res.returncode == 0, res.stderr
-    found = [line for line in res.stderr.splitlines() if "(preflight.safe-area)" in line]
-    assert found, res.stderr
-    assert len(found) == len(set(found))  # one line per template element, side and finding
-    assert any(" faces)" in line for line in found), found  # (an element one face prints says no count)
-    assert len(found) < 70  # 13 elements: each finding once, not once per card (4 faces each, 2 sides)
+    found = [line for line in res.stderr.splitlines() if "(print.safe-area)" in line]
+    assert len(found) == 1, found  # one line for the element, not one per card
+    assert "(on 3 faces)" in found[0], found
 
 
 def test_once_counts_the_faces_and_languages_of_a_template_mistake() -> None:

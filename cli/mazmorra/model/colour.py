@@ -187,3 +187,16 @@ Colour = Annotated[
     AfterValidator(parse),
     Field(json_schema_extra={"examples": ["#1f6f8b", "navy", "rgba(0, 0, 0, 0.5)"]}),
 ]
+
+
+def translucent(op: object) -> bool:
+    """Whether a drawing op paints with an alpha below 1 (a translucent colour, an opacity, a faded
+    gradient): what PDF/X-1a forbids and what the PDF writer draws with a soft mask."""
+    for name in ("fill", "stroke", "color", "outline"):
+        value = getattr(op, name, None)
+        if isinstance(value, str) and alpha(value) < 1:
+            return True
+    gradient = getattr(op, "gradient", None)
+    return getattr(op, "opacity", 1.0) < 1 or (
+        gradient is not None and (gradient.opacity < 1 or any(alpha(stop) < 1 for _, stop in gradient.stops))
+    )

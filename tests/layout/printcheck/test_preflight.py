@@ -192,3 +192,35 @@ def test_a_raster_image_over_the_ink_limit_is_found_at_its_element(tmp_path: Pat
     wide = replace(dtc, icc="swop-tr005")
     (found,) = [f for f in preflight_face(face, owners, wide, icons, 3.0) if f.rule == "preflight.ink"]
     assert found.at == "card.xml.j2:7:3" and "image art.png" in found.message
+
+
+def test_transparency_for_a_pdfx1a_printer_is_an_error_at_its_element(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    """PDF/X-1a forbids transparency: a translucent element is an error at its template line (for
+    the cards that meet it), before anything is written; PDF/X-4 allows it."""
+    pack = pack_copy("muestras")
+    planted = '<rect x="8" y="30" w="20" h="12" fill="#c0392b80" overlap="ok"/>'
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {planted}\n</card>"), "utf-8")
+    line = line_of(pack / "templates" / "card.xml.j2", planted)
+    res = run_cli("build", "muestras", "--printer", "drivethrucards", "--lang", "es", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    found = [ln for ln in text.splitlines() if "(preflight.transparency)" in ln]
+    assert found and all(f"card.xml.j2:{line}:" in ln and "<rect>" in ln for ln in found), found
+    assert not list((pack.parents[1] / "output").glob("muestras/es/drivethrucards/*.pdf"))
+    (pack / "printers").mkdir()
+    (pack / "printers" / "x4.yaml").write_text("name: X-4 shop\nextends: drivethrucards\npdf: PDF/X-4\n", "utf-8")
+    res = run_cli("build", "muestras", "--printer", "x4", "--lang", "es", cwd=pack.parents[1])
+    assert res.returncode == 0 and "transparency" not in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize(
+    "pack", ["cripta", "engranajes", "expedicion", "generada", "grimorio", "muestras", "profundidades"]
+)
+def test_every_sample_builds_for_drivethrucards_strictly(pack: str, tmp_path: Path) -> None:
+    """Issue 40: a --strict print-shop build of every sample pack passes its own preflight (sizes
+    the shop does not sell written apart, small dark text on the K plate, no transparency)."""
+    res = run_cli("build", pack, "--printer", "drivethrucards", "--strict", "--lang", "en", "--out", str(tmp_path))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "warning" not in res.stderr, res.stderr

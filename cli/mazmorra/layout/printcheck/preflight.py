@@ -7,6 +7,8 @@ each finding at the template element that drew it, as the print checks are:
   of an area is that of the colour drawn there last.
 - **preflight.safe-area** (warning): text or an icon outside the printer's safe area, where it is
   stricter than the pack's own (the print check covers the pack's).
+- **preflight.transparency** (error, PDF/X-1a printers): an element drawn with an opacity or a
+  translucent colour, at its template line, for each card that meets it.
 - **preflight.image-dpi** (warning; an error under half the `dpi`): a raster image placed larger
   than the printer's resolution allows (under 95 % of its `dpi`), reported at the component field
   the image comes from when there is one.
@@ -31,6 +33,7 @@ from mazmorra.layout.elements.attrs import Owner
 from mazmorra.layout.printcheck.facecheck import safe_area
 from mazmorra.layout.printcheck.ink import inks
 from mazmorra.layout.printcheck.inkindex import Finding
+from mazmorra.model.colour import translucent
 from mazmorra.printers import Printer
 from mazmorra.printers.cmyk import CmykOutput, ink
 
@@ -85,6 +88,17 @@ def preflight_face(
                 total = _total(cmyk)
                 if limit is not None and total > limit + 0.5:
                     found.append(Finding("preflight.ink", at, _too_much(what, value, total, printer)))
+        if printer.pdf == "PDF/X-1a:2003" and translucent(op):
+            what = f"<{owner.tag}>" if owner is not None and owner.tag else "an element"
+            found.append(
+                Finding(
+                    "preflight.transparency",
+                    at,
+                    f"{what} is drawn with an opacity or a translucent colour: transparency, which PDF/X-1a "
+                    f"({printer.name}) forbids; give it an opaque colour (the mix of it and what lies under it)",
+                    error=True,
+                )
+            )
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer, owner.field if owner is not None else None)
             if profile is not None and limit is not None:
@@ -98,6 +112,8 @@ def _safe(face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet
     face a little smaller than the product, lies a fraction of a millimetre outside the face's trim)."""
     found = []
     product = printer.product(face.w, face.h, face.bleed)
+    if product is None and printer.products:  # not sold: written apart, not sent to this printer
+        return []
     safe = printer.safe
     if product is not None:
         (pw, ph), turned = product[0].trim, product[1]

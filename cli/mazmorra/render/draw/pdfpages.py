@@ -38,6 +38,7 @@ from mazmorra.contracts import (
     RotateOp,
     TextOp,
 )
+from mazmorra.model.colour import translucent
 from mazmorra.model.units import PT_PER_MM
 from mazmorra.printers.cmyk import CmykOutput
 from mazmorra.render.draw import guides, pdfshapes, pdftext, subsettags, svgforms
@@ -341,7 +342,7 @@ class PdfPages:
                 c.arc(self.X(x0 + cx - r), self.Y(y0 + cy + r), self.X(x0 + cx + r), self.Y(y0 + cy - r), start, 90)
 
     def _op(self, op: Op, ox: float, oy: float) -> None:
-        if pdfshapes.translucent(op):  # its alpha ends with it: what follows (a form above all) starts solid
+        if translucent(op):  # its alpha ends with it: what follows (a form above all) starts solid
             self.c.saveState()
             _DRAW[type(op)](self, op, ox, oy)
             self.c.restoreState()

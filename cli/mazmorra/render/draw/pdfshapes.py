@@ -254,15 +254,3 @@ def shade(pen: Pen, g: Gradient, ox: float, oy: float) -> None:
         if softmask.fades(g):
             softmask.fade(c, g, line)
         c.linearGradient(*line, colours, where, extend=True)
-
-
-def translucent(op: object) -> bool:
-    """Whether an op paints with an alpha below 1 (a translucent colour, an opacity, a faded gradient)."""
-    for name in ("fill", "stroke", "color", "outline"):
-        value = getattr(op, name, None)
-        if isinstance(value, str) and rgba(value)[3] < 1:
-            return True
-    gradient = getattr(op, "gradient", None)
-    return getattr(op, "opacity", 1.0) < 1 or (
-        gradient is not None and (gradient.opacity < 1 or softmask.fades(gradient))
-    )

@@ -11,8 +11,9 @@ from reportlab.lib.rl_accel import fp_str
 
 from mazmorra.assets import fonts
 from mazmorra.contracts import TextOp
+from mazmorra.model.colour import translucent
 from mazmorra.model.units import PT_PER_MM
-from mazmorra.render.draw.pdfshapes import Pen, translucent
+from mazmorra.render.draw.pdfshapes import Pen
 
 K = PT_PER_MM
 

@@ -129,6 +129,7 @@ class CardPdfSink(Sink):
     def start(self, doc: Document) -> None:
         self._open, self._n, self._rows, self._unsold, self._pages = {}, 0, [], set(), 0
         self._notes: list[str] = []
+        self._located = False  # the layout found transparency at its elements: the file check need not say it again
 
     def _deck_file(self, doc: Document, side: str, sold: bool) -> _File:
         """The deck's file a face of `side` goes to, opened with its first face: the one file of a
@@ -155,6 +156,7 @@ class CardPdfSink(Sink):
 
     def add(self, doc: Document, item: Item) -> None:
         self._n += 1
+        self._located = self._located or any(p.rule == "preflight.transparency" for p in item.problems)
         faces = [item.front] + ([item.back] if item.back is not None else [])
         pages = [self._page(doc, f) for f in faces]
         sold = all(s for _, s in pages)  # a component's faces go together, apart if one is not sold
@@ -188,7 +190,7 @@ class CardPdfSink(Sink):
         if self.printer is not None:  # the preflight of what only the written file shows
             data = file.staged.read_bytes()
             rgb, fonts = pdfx.leftovers(data)
-            if self.printer.pdf == "PDF/X-1a:2003" and pdfx.transparent(data):
+            if self.printer.pdf == "PDF/X-1a:2003" and not self._located and pdfx.transparent(data):
                 msg = (
                     f"{file.target.name}: transparency (an image's alpha or a colour's opacity), which PDF/X-1a forbids"
                 )
