@@ -224,3 +224,27 @@ def test_every_sample_builds_for_drivethrucards_strictly(pack: str, tmp_path: Pa
     res = run_cli("build", pack, "--printer", "drivethrucards", "--strict", "--lang", "en", "--out", str(tmp_path))
     assert res.returncode == 0, res.stdout + res.stderr
     assert "warning" not in res.stderr, res.stderr
+
+
+def test_art_that_stops_at_the_trim_is_an_error_for_a_printer_with_a_bleed(pack_copy) -> None:  # type: ignore[no-untyped-def]
+    """A band that reaches the trim but not into the bleed, on a card with no background of its own:
+    a cut a little outside the trim leaves a white sliver (issue 40.3); the same band run into the
+    bleed is fine."""
+    pack = pack_copy("muestras")
+    (pack / "templates").mkdir()
+    card = (templates_dir() / "card.xml.j2").read_text(encoding="utf-8")
+    card = card.replace('<card background="{{ card.colour }}">', "<card>")
+    stops = '<rect x="0" y="0" w="{{ w }}" h="9" fill="#1b4f72" overlap="ok"/>'
+    target = pack / "templates" / "card.xml.j2"
+    target.write_text(card.replace("</card>", f"  {stops}\n</card>"), "utf-8")
+    line = line_of(target, stops)
+    res = run_cli("build", "muestras", "--printer", "drivethrucards", "--lang", "es", cwd=pack.parents[1])
+    text = res.stdout + res.stderr
+    assert res.returncode == 1, text
+    found = [ln for ln in text.splitlines() if "(preflight.bleed)" in ln]
+    assert found and all(f"card.xml.j2:{line}:" in ln for ln in found), found
+    assert "left, top, right side(s)" in found[0] and "3.175 mm into the bleed" in found[0]  # the printer's bleed
+    runs = '<rect x="-3.2" y="-3.2" w="{{ w + 6.4 }}" h="12.2" fill="#1b4f72" overlap="ok"/>'
+    target.write_text(card.replace("</card>", f"  {runs}\n</card>"), "utf-8")
+    res = run_cli("build", "muestras", "--printer", "drivethrucards", "--lang", "es", cwd=pack.parents[1])
+    assert "preflight.bleed" not in res.stdout + res.stderr, res.stdout + res.stderr

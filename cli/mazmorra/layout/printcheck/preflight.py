@@ -7,6 +7,9 @@ each finding at the template element that drew it, as the print checks are:
   of an area is that of the colour drawn there last.
 - **preflight.safe-area** (warning): text or an icon outside the printer's safe area, where it is
   stricter than the pack's own (the print check covers the pack's).
+- **preflight.bleed** (error, printers with a bleed): a filled rectangle or a picture that reaches
+  the trim and stops there on a face whose bleed nothing else fills (a white sliver where the cut
+  strays).
 - **preflight.transparency** (error, PDF/X-1a printers): an element drawn with an opacity or a
   translucent colour, at its template line, for each card that meets it.
 - **preflight.image-dpi** (warning; an error under half the `dpi`): a raster image placed larger
@@ -99,12 +102,50 @@ def preflight_face(
                     error=True,
                 )
             )
+        found += _bleed_gap(face, op, owner, printer)
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer, owner.field if owner is not None else None)
             if profile is not None and limit is not None:
                 found += _image_ink(op, at, printer, profile)
     found += _safe(face, owners, printer, icons, pack_safe)
     return found
+
+
+def _bleed_gap(face: Face, op: Op, owner: Owner | None, printer: Printer) -> list[Finding]:
+    """Art (a filled rectangle or a picture) that reaches the trim but stops there, on a face whose
+    bleed nothing else fills: a cut a little outside the trim leaves a white sliver."""
+    if printer.bleed <= 0 or face.shape != "rect" or (face.background or "#ffffff")[:7].lower() != "#ffffff":
+        return []
+    if isinstance(op, RectOp) and (op.fill or op.gradient) and not translucent(op):
+        box = (op.x, op.y, op.x + op.w, op.y + op.h)
+    elif isinstance(op, ImageOp):
+        box = (op.x, op.y, op.x + op.w, op.y + op.h)
+    else:
+        return []
+    edge, reach = 0.05, face.bleed - 0.05  # at the trim: within 0.05 mm; into the bleed: nearly all of it
+    sides = [
+        name
+        for name, at_trim, past in (
+            ("left", abs(box[0]) <= edge, box[0] <= -reach),
+            ("top", abs(box[1]) <= edge, box[1] <= -reach),
+            ("right", abs(box[2] - face.w) <= edge, box[2] >= face.w + reach),
+            ("bottom", abs(box[3] - face.h) <= edge, box[3] >= face.h + reach),
+        )
+        if at_trim and not past
+    ]
+    return [_no_bleed(owner, sides, printer, face)] if sides else []
+
+
+def _no_bleed(owner: Owner | None, sides: list[str], printer: Printer, face: Face) -> Finding:
+    what = f"<{owner.tag}>" if owner is not None and owner.tag else "art"
+    into = f"{face.bleed:g} mm into the bleed" if face.bleed > 0 else "into a bleed (the pack's `bleed:` is 0)"
+    return Finding(
+        "preflight.bleed",
+        owner.at if owner is not None else None,
+        f"{what} reaches the trim on the {', '.join(sides)} side(s) and stops there: {printer.name} cuts within its "
+        f"bleed, and a cut a little outside the trim leaves a white sliver; extend it {into}",
+        error=True,
+    )
 
 
 def _safe(face: Face, owners: dict[int, Owner], printer: Printer, icons: IconSet, pack_safe: float) -> list[Finding]:
