@@ -308,9 +308,17 @@ class Generator:
         """Nothing revealed stands there, and the map would still print (at most max_squares each way)."""
         x0, y0, x1, y1 = self.grown(rect)
         most = self.rules.max_squares - 2 * RIM
-        if x1 - x0 > most or y1 - y0 > most or any(sq in self.owner for sq in rect.squares()):
+        if x1 - x0 > most or y1 - y0 > most:
             return False
-        doors = {self.reserved[sq] for sq in rect.squares() if sq in self.reserved}
+        owner, reserved = self.owner, self.reserved
+        doors = set()
+        for y in range(rect.y, rect.y + rect.h):  # every square once (the generator's hot loop)
+            for x in range(rect.x, rect.x + rect.w):
+                if (x, y) in owner:
+                    return False
+                door = reserved.get((x, y))
+                if door is not None:
+                    doors.add(door)
         return all(all(rect.holds(sq) for sq in o.beyond()) for o in doors)  # never half over a closed door
 
     def fit_room(self, door: Opening, size: tuple[int, int]) -> Rect | None:
