@@ -1,5 +1,5 @@
 """print.colour-only: what a deck tells apart by colour alone is found by looking at its faces in
-greyscale and through deuteranopia and protanopia simulation; the samples tell it by a symbol too."""
+greyscale and through deuteranopia, protanopia and tritanopia simulation; the samples tell it by a symbol too."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 import pytest
 from conftest import calls_of, line_of, run_cli
 
-from mazmorra.layout.printcheck.colouronly import DEUTERANOPIA, GREY, PROTANOPIA, alike, seen
+from mazmorra.layout.printcheck.colouronly import DEUTERANOPIA, GREY, PROTANOPIA, TRITANOPIA, alike, seen
 
 
-@pytest.mark.parametrize("m", [GREY, DEUTERANOPIA, PROTANOPIA])
+@pytest.mark.parametrize("m", [GREY, DEUTERANOPIA, PROTANOPIA, TRITANOPIA])
 def test_each_view_keeps_white_white_and_black_black(m) -> None:
     assert seen("#ffffff", m) == pytest.approx((100.0, 0.0, 0.0), abs=0.6)
     assert seen("#000000", m) == pytest.approx((0.0, 0.0, 0.0), abs=1e-6)
@@ -25,6 +25,8 @@ def test_views_tell_what_the_eye_tells() -> None:
     assert alike(("#cc3333",), ("#cc3333",)) == []  # the same colour is no difference
     # worship's purple and lineage's blue: one blue for a deuteranope, apart for a protanope
     assert alike(("#7d3c98",), ("#2471a3",)) == ["greyscale", "deuteranopia"]
+    # two teals a trichromat and a red-green dichromat tell apart, one teal for a tritanope (blue-yellow)
+    assert alike(("#15ada0",), ("#5cc8b7",)) == ["tritanopia"]
 
 
 def _validate(pack) -> str:

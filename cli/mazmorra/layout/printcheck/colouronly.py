@@ -2,7 +2,7 @@
 
 Faces of a deck that show the same shapes, texts and icons in the same places and differ only in
 colour are told apart by colour alone. Each such pair is looked at as a greyscale print and as a
-player with deuteranopia or protanopia sees it (Machado, Oliveira & Fernandes 2009, "A
+player with deuteranopia, protanopia or tritanopia sees it (Machado, Oliveira & Fernandes 2009, "A
 Physiologically-based Model for Simulation of Color Vision Deficiency", IEEE TVCG 15(6), severity
 1.0, applied in linear RGB): where every colour that tells them apart falls within `SAME` ΔE*ab
 (CIE 1976) of its counterpart, the two read as the same component, and the later one is reported at
@@ -33,7 +33,13 @@ DEUTERANOPIA: Matrix = (
     (-0.011820, 0.042940, 0.968881),
 )
 PROTANOPIA: Matrix = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998))
-VIEWS: dict[str, Matrix] = {"greyscale": GREY, "deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA}
+TRITANOPIA: Matrix = ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900))
+VIEWS: dict[str, Matrix] = {
+    "greyscale": GREY,
+    "deuteranopia": DEUTERANOPIA,
+    "protanopia": PROTANOPIA,
+    "tritanopia": TRITANOPIA,
+}
 
 Shape = tuple[object, ...]
 Mark = tuple[str, bytes]  # a small mark: its kind ("square", "'cube' icon") and a hash of the rest of it
