@@ -93,7 +93,7 @@ def _fields(kind: type) -> tuple[str, Callable[[Op], tuple[object, ...]], tuple[
 
 
 def alike(a: tuple[str, ...], b: tuple[str, ...]) -> list[str]:
-    """The views (greyscale, deuteranopia, protanopia) under which colours a and b, position by
+    """The views (greyscale, deuteranopia, protanopia, tritanopia) under which colours a and b, position by
     position, cannot be told apart; [] when they are the same colours or some view tells them apart."""
     pairs = [(x, y) for x, y in zip(a, b) if x.lower() != y.lower()]
     if not pairs or not all(_hex(x) and _hex(y) for x, y in pairs):
