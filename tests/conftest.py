@@ -340,6 +340,30 @@ def have(tool: str) -> bool:
     return shutil.which(tool) is not None
 
 
+def separations(pdf: Path, dpi: int, out: Path, first: int = 1, last: int | None = None) -> list:
+    """Pages first..last of a PDF as Ghostscript separates them (tiff32nc: one CMYK pixel per
+    point, ink as the press would lay it), as Pillow images; the caller asks need_tool("gs")."""
+    from PIL import Image
+
+    pages = [f"-dFirstPage={first}"] + ([f"-dLastPage={last}"] if last is not None else [])
+    pattern = out / f"{pdf.stem}-%03d.tif"
+    subprocess.run(
+        [
+            "gs",
+            "-q",
+            "-dNOPAUSE",
+            "-dBATCH",
+            "-sDEVICE=tiff32nc",
+            f"-r{dpi}",
+            *pages,
+            f"-sOutputFile={pattern}",
+            str(pdf),
+        ],
+        check=True,
+    )
+    return [Image.open(p) for p in sorted(out.glob(f"{pdf.stem}-*.tif"))]
+
+
 def render_png(pdf: Path, page: int, dpi: int, out: Path):
     """Render one page with pdftoppm and return it as a Pillow image."""
     from PIL import Image

@@ -64,10 +64,7 @@ def test_small_text_in_a_four_colour_dark_prints_in_black_ink_alone(pack_copy, t
     """7 pt text in a near-black slate (#17202a separates as a four-colour dark) prints on the K plate
     alone, at its lightness, and the build meets no rich-black finding: Ghostscript's separations of
     the shop's file show no cyan, magenta or yellow where the text is."""
-    import subprocess
-
-    from conftest import need_tool
-    from PIL import Image
+    from conftest import need_tool, separations
 
     pack = pack_copy("expedicion")
     text_el = '<g overlap="ok"><rect x="8" y="26" w="40" h="6" fill="#ffffff"/><text x="8" y="26" w="40" h="5" size="7" color="#17202a">{{ card.name }}</text></g>'
@@ -93,24 +90,8 @@ def test_small_text_in_a_four_colour_dark_prints_in_black_ink_alone(pack_copy, t
     assert "rich-black" not in text
     need_tool("gs")
     pdf = next((pack.parents[1] / "output" / "expedicion" / "en" / "drivethrucards").glob("*.pdf"))
-    out = tmp_path / "p.tif"
     dpi = 300
-    subprocess.run(
-        [
-            "gs",
-            "-q",
-            "-dNOPAUSE",
-            "-dBATCH",
-            "-sDEVICE=tiff32nc",
-            f"-r{dpi}",
-            "-dFirstPage=2",
-            "-dLastPage=2",
-            f"-sOutputFile={out}",
-            str(pdf),
-        ],
-        check=True,
-    )
-    img = Image.open(out)
+    (img,) = separations(pdf, dpi, tmp_path, first=2, last=2)
     bleed = 0.125 * 25.4
     px = lambda mm: round((mm + bleed) / 25.4 * dpi)  # noqa: E731
     box = img.crop((px(8.3), px(26.3), px(47.7), px(30.7)))  # inside the white panel

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import need_tool, run_cli
+from conftest import need_tool, run_cli, separations
 from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
@@ -116,21 +116,7 @@ def test_ghostscript_measures_total_ink_within_240_percent(dtc: Path, tmp_path: 
     need_tool("gs")
     for pdf in sorted(dtc.glob("*.pdf")):
         # one CMYK separation per pixel; the darkest pixel's total is the file's maximum ink
-        out = tmp_path / f"{pdf.stem}-%03d.tif"
-        subprocess.run(
-            [
-                "gs",
-                "-q",
-                "-dNOPAUSE",
-                "-dBATCH",
-                "-sDEVICE=tiff32nc",
-                "-r40",
-                "-dLastPage=6",
-                f"-sOutputFile={out}",
-                str(pdf),
-            ],
-            check=True,
-        )
+        pages = separations(pdf, 40, tmp_path, last=6)
         # ink_cov (inkcov's sibling that weighs each pixel's ink, not only whether there is any): each
         # page's mean ink per plate in %; their sum is the page's mean total ink, which the per-pixel
         # maximum below bounds from above
@@ -142,14 +128,12 @@ def test_ghostscript_measures_total_ink_within_240_percent(dtc: Path, tmp_path: 
         ).stdout
         covers = [[float(v) for v in line.split()[:4]] for line in inkcov.splitlines() if line.strip().endswith("OK")]
         assert covers and all(sum(c) <= 240 and c[3] > 0 for c in covers), inkcov
-        pages = sorted(tmp_path.glob(f"{pdf.stem}-*.tif"))
         assert pages
-        for page in pages:
-            img = Image.open(page)
+        for img in pages:
             assert img.mode == "CMYK"
             data = img.tobytes()
             totals = [sum(data[i : i + 4]) for i in range(0, len(data), 4)]
-            assert max(totals) <= round(2.4 * 255) + 4, f"{page.name}: {max(totals) / 2.55:.0f} % ink"
+            assert max(totals) <= round(2.4 * 255) + 4, f"{pdf.name} page: {max(totals) / 2.55:.0f} % ink"
             assert max(totals) > 255  # something printed, richer than one ink
 
 
