@@ -229,7 +229,11 @@ class TextBox:
     min_size: float  # pt: the smallest it may shrink to
     fitted: float  # pt: the size this text was set at
     role: str  # body | title | label
-    capacity: int | None = None  # characters that fit at min_size (measured when asked)
+    capacity: int | None = None  # characters that fit at min_size (measured when asked): the hard limit
+    room: int | None = None  # characters that fit at the design size, unshrunk (measured when asked): the design budget
+    lines: int = 1  # lines the box holds at the design size (a title or a label: one, it shrinks before it breaks)
+    font: str = ""  # the regular face its text is set in (assets/fonts.py name)
+    spacing: float = 0.0  # letter-spacing, em
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ class Localised:
     component: Component
     lang: str
     texts: Mapping[str, LocalText]
+    source_lang: str = ""  # the pack's source language
 
     def context(self) -> dict[str, Any]:
         data = self.component.data.model_dump()
@@ -66,6 +67,20 @@ class Localised:
         if t is not None and t.status == "list":
             t = self.texts.get(f"{fld}.1", t)
         return t.lang if t is not None and t.lang else self.lang
+
+    def source_of(self, fld: str | None) -> tuple[tuple[tuple[str, str], ...], str] | None:
+        """A translated field's (translation, source text) pairs (one per item of a list field) and the
+        source language; None for a text printed in the source language (the source, a fallback)."""
+        t = self.texts.get(fld) if fld else None
+        if t is None or not fld:
+            return None
+        value = getattr(self.component.data, fld, None)
+        if t.status == "list" and isinstance(value, (list, tuple)):
+            items = [(self.texts.get(f"{fld}.{i + 1}"), v) for i, v in enumerate(value)]
+            pairs = tuple((lt.text, v) for lt, v in items if lt is not None and lt.status == "translated" and v)
+        else:
+            pairs = ((t.text, value),) if t.status == "translated" and isinstance(value, str) else ()
+        return (pairs, self.source_lang) if pairs else None
 
     def untranslated(self) -> list[tuple[str, str]]:
         """(field, untranslated | fuzzy) for every text that is not translated, in field order."""
@@ -199,7 +214,7 @@ def localise(pack: Pack, lang: str, memo: Memo | None = None) -> Localisation:
                     "list",
                 )
                 texts.update({f"{fld}.{i + 1}": t for i, t in enumerate(items) if t})
-        out.append(Localised(comp, lang, texts))
+        out.append(Localised(comp, lang, texts, pack.spec.source_language))
     return Localisation(lang, tuple(out), names, tuple(problems))
 
 

@@ -52,6 +52,7 @@ class FaceJob:
     text_loc: Callable[[str | None], Loc | None]
     text_lang: Callable[[str | None], str] | None = None
     named: bool = False  # the name the template gives the component is wanted (a front)
+    source_of: Callable[[str | None], tuple[tuple[tuple[str, str], ...], str] | None] | None = None  # (textbox.py)
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ def _lay_face(
         printing=ctx.pack.spec.print,
         measure=ctx.measure,
         shrinks=ctx.shrinks,
+        source_of=job.source_of,
     )
     labels = FaceLabels(ctx.labels)
     tctx = {

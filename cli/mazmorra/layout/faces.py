@@ -194,7 +194,7 @@ class _DeckLayout:
             "stamp": stamp,
             "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
         }
-        job = FaceJob(front_t, tctx, comp.id, "front", kind, size, loc.text_loc, loc.text_lang, named=True)
+        job = FaceJob(front_t, tctx, comp.id, "front", kind, size, loc.text_loc, loc.text_lang, True, loc.source_of)
         front = one_face(ctx, job)
         own = [front]
         if kind.two_sided:

@@ -87,6 +87,9 @@ class FaceContext:
     boxes: list[TextBox] = field(default_factory=list)  # each field's text box, as laid out
     measure: bool = False  # also measure each box's capacity in characters (`i18n extract`)
     shrinks: bool = False  # report each text set below its design size (`text.shrunk`)
+    # a translated field's (translation, source) pairs and the source language: a translation set below
+    # its design size where its source is not is reported (`i18n.shrunk`)
+    source_of: Callable[[str | None], tuple[tuple[tuple[str, str], ...], str] | None] | None = None
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 

@@ -4,6 +4,7 @@ moved into place; optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -28,6 +29,7 @@ TEXT_ATTRS = frozenset(
     | {"letter-spacing", "outline", "outline-width", "outline-dash", "ellipsize", "cap"}
 )
 SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
+I18N_SHRUNK = "i18n.shrunk"  # a translation set below its design size where its source is not: every build
 
 
 def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -75,9 +77,21 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         block, cut = ellipsized(content, lay, look.cuts)
         ctx.problems.append(cut_warning(cut, box.w, box.h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, look.cuts))
     if fld:
-        capacity = _capacity(content, box, style) if ctx.measure else None
-        ctx.boxes.append(TextBox(fld, box.w, box.h, at.size, at.min_size, block.size, at.role, capacity))
+        measured = (
+            _measured(content, box, style, at.role)
+            if ctx.measure
+            else TextBox(fld, box.w, box.h, at.size, at.min_size, 0.0, at.role)
+        )
+        ctx.boxes.append(replace(measured, field=fld, fitted=block.size))
     ctx.problems.extend(_block_problems(block, box, at, ctx, fld))
+    shrunk = fld and ctx.source_of is not None and block.fits and block.size < at.size - 1e-9
+    source = ctx.source_of(fld) if shrunk and ctx.source_of is not None else None
+    if fld and source is not None:
+        text, src_box = _as_source(content, *source), replace(box, lang=source[1])
+        if text is not None:
+            lay_source = _text_block(text, src_box, style, icons)
+            found = _shrunk_translation(block, lay_source, src_box, style, text, ctx, fld)
+            ctx.problems += [p for p in found if p not in ctx.problems]  # a name printed twice: said once
     _moved(block, look, out)
 
 
@@ -187,10 +201,65 @@ class InlineIcons:
     places: tuple[tuple[str, float, float, float], ...] = ()
 
 
+def _measured(content: str, box: FitBox, style: Style, role: str) -> TextBox:
+    """The box with a translator's two budgets measured: what fits at the design size (unshrunk) and
+    at the smallest size, in characters, and how many lines it holds at the design size."""
+    lines = 1 if box.heading else max(1, math.floor(box.h * PT_PER_MM / (box.size * style.leading) + 1e-6))
+    return TextBox(
+        "",
+        box.w,
+        box.h,
+        box.size,
+        box.min_size,
+        0.0,
+        role,
+        _capacity(content, box, style, box.min_size),
+        _capacity(content, box, style, box.size),
+        lines,
+        style.font,
+        style.spacing,
+    )
+
+
+def _as_source(content: str, pairs: tuple[tuple[str, str], ...], lang: str) -> str | None:
+    """The box's text as the source language prints it: each translation the template placed in it
+    replaced by its source text (None when the box does not hold them as written)."""
+    for translation, source in pairs:
+        if translation not in content:
+            return None
+        content = content.replace(translation, source, 1)
+    return content
+
+
+def _shrunk_translation(
+    block: TextBlock, source: TextBlock, box: FitBox, style: Style, text: str, ctx: FaceContext, fld: str
+) -> list[Problem]:
+    """A translation set below its design size where its source text is not (or below the size its
+    source is set at): `i18n.shrunk`, at the translation's line (its .po entry or spreadsheet cell)."""
+    if not source.fits or block.size >= source.size - 1e-9:
+        return []
+    room = _capacity(text, box, style, box.size)
+    was = f"its source text is set at {source.size:g} pt" if source.size < box.size - 1e-9 else "its source text is not"
+    return [
+        Problem(
+            I18N_SHRUNK,
+            f"the '{ctx.lang}' translation shrinks from its design size {box.size:g} pt to {block.size:g} pt to fit its "
+            f"{box.w:.1f}×{box.h:.1f} mm box ({was}); shorten it: about {room} characters fit at {box.size:g} pt "
+            "(the entry's design budget, `#, max-size`)",
+            ctx.text_loc(fld),
+            ctx.component,
+            fld,
+            Severity.WARNING,
+            lang=ctx.lang,
+        )
+    ]
+
+
 @lru_cache(maxsize=1024)
-def _capacity(content: str, box: FitBox, style: Style) -> int:
-    """How many characters of text like `content` (its characters, repeated) fit the box at min_size:
-    a translator's budget, measured with the fitting engine itself."""
+def _capacity(content: str, box: FitBox, style: Style, size: float) -> int:
+    """How many characters of text like `content` (its characters, repeated) fit the box at `size`
+    without shrinking: a translator's budget (the design budget at the design size, the hard limit
+    at min_size), measured with the fitting engine itself."""
     filler = " ".join(content.split()) + " "
     if not filler.strip():
         return 0
@@ -201,9 +270,10 @@ def _capacity(content: str, box: FitBox, style: Style) -> int:
             cut = cut[: cut.rfind("{")]
         return cut.rstrip()
 
-    def fits(n: int) -> bool:
-        w, h, least = box.w * PT_PER_MM, box.h * PT_PER_MM, box.min_size
-        return fit(text(n), w, h, style, least, least, box.lang, heading=box.heading, round_box=box.round_box).fits
+    def fits(n: int) -> bool:  # fitted as a build fits it (a title shrinks on one line before it breaks), unshrunk
+        w, h = box.w * PT_PER_MM, box.h * PT_PER_MM
+        f = fit(text(n), w, h, style, size, box.min_size, box.lang, heading=box.heading, round_box=box.round_box)
+        return f.fits and f.size >= size - 1e-9
 
     lo, hi = 0, len(filler)
     while fits(hi) and hi < 64 * len(filler):
