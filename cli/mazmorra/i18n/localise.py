@@ -10,6 +10,7 @@ from typing import Any
 import polib
 
 from mazmorra.errors import Loc, Problem, column_letters, rel
+from mazmorra.i18n.catalogues.budgets import counts_characters
 from mazmorra.i18n.po import catalogue_path, load_po, msgstr_line
 from mazmorra.i18n.sheetsources import Record, recorded, stale
 from mazmorra.model.cardtext import parse
@@ -170,7 +171,7 @@ def localise(pack: Pack, lang: str, memo: Memo | None = None) -> Localisation:
         limit = limits.get(msg.component, {}).get(msg.field)
         budget = (
             max_length(index.get(msg.ctx)) or template_budgets.get(msg.ctx)
-            if lt.status == "translated" and cell is None
+            if lt.status == "translated" and cell is None and counts_characters(lang)
             else None
         )
         if limit is not None and lt.status != "missing" and len(lt.text) > limit:

@@ -36,7 +36,7 @@ def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> 
             assert (built / lang / f"{deck}.pdf").is_file(), f"{lang}/{deck}"
     es = {d: pdf_text(built / "es" / f"{d}.pdf") for d in DECKS}
     en = {d: pdf_text(built / "en" / f"{d}.pdf") for d in DECKS}
-    assert "Atrio de los Cien Faroles" in es["losetas"] and "Hall of a Hundred Lanterns" in en["losetas"]
+    assert "Atrio de los Cien Faroles" in es["losetas"] and "Hall of a Hundred Lamps" in en["losetas"]
     assert "Cuerpo a cuerpo" in es["equipo"] and "Melee" in en["equipo"]
     assert "Drenar" in es["enemigos"] and "Siphon" in en["enemigos"]  # keywords are translated words
     assert "Botín" in es["marcadores"] and "Loot" in en["marcadores"]

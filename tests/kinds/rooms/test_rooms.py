@@ -260,7 +260,7 @@ def test_a_character_shows_speed_in_white_and_combat_in_black_and_lies_wounded_o
     front, back = _faces("personajes")["forzudo-anil"]
     texts = {o.text: o.color for o in front.ops if isinstance(o, TextOp)}
     assert texts["3"] == "#ffffff" and texts["4"] == "#1b1512"  # speed 3 white, combat 4 black, one face
-    assert "Strongman" in texts
+    assert "Brawler" in texts
     assert any(isinstance(o, IconOp) and o.name == "wound" for o in back.ops)
     assert not any(isinstance(o, TextOp) and o.text in ("3", "4") for o in back.ops)
 

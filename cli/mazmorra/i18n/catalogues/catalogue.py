@@ -99,7 +99,7 @@ def wanted_entries(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | No
     for msg in template_messages(pack):
         if (msg.component, msg.field) in in_spreadsheets:
             continue  # a spreadsheet column translates it: the spreadsheet is where translators edit it
-        wanted.append(entry(pack, msg, boxes))
+        wanted.append(entry(pack, msg, boxes, lang))
     return wanted
 
 

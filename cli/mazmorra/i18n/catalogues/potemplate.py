@@ -15,9 +15,12 @@ import polib
 
 from mazmorra.contracts import TextBox
 from mazmorra.errors import Loc
+from mazmorra.i18n.catalogues.budgets import Budgets, budgets, font_group_lines
+from mazmorra.i18n.catalogues.budgets import flags as budget_flags
+from mazmorra.i18n.catalogues.budgets import note as budget_note
 from mazmorra.i18n.catalogues.msgmerge import WRAP
 from mazmorra.i18n.checks.glossary import load_glossary
-from mazmorra.i18n.localise import Message, pack_messages, spreadsheet_texts
+from mazmorra.i18n.localise import Message, pack_messages
 from mazmorra.model.cardtext import IconToken, parse
 from mazmorra.model.content import Component, Pack
 from mazmorra.support.atomic import atomic_write_text
@@ -44,48 +47,28 @@ def reference(pack: Pack, loc: Loc) -> tuple[str, str]:
 
 
 def template_messages(pack: Pack) -> list[Message]:
-    """The texts catalogues translate, in content order: every text of the pack but those a
-    spreadsheet column translates in every other language (the spreadsheet is where they are
-    translated)."""
-    others = [lang for lang in pack.spec.languages if lang != pack.spec.source_language]
-    in_sheets = [set(spreadsheet_texts(pack, lang)) for lang in others]
-    everywhere = set.intersection(*in_sheets) if in_sheets else set()
-    return [m for m in pack_messages(pack) if (m.component, m.field) not in everywhere]
+    """The texts catalogues translate, in content order: every source text of the pack, whatever
+    languages it has and wherever they are translated (a spreadsheet's language columns too): the
+    template serves the next language as well (Weblate, Crowdin, msginit)."""
+    return pack_messages(pack)
 
 
 NOTE_WIDTH = 76  # "#. " + a note line within gettext's 79 columns: no tool rewraps it
 Boxes = Mapping[tuple[str, str], TextBox]  # (component, field) -> its box (layout/text/budget.py)
 
 
-def entry(pack: Pack, msg: Message, boxes: Boxes | None = None) -> polib.POEntry:
-    """The untranslated entry of one text: context, source, reference, and what a translator must
-    know before typing: the component, field and kind, the box and its type sizes, the budget in
-    characters (`#, max-length:N`, which Weblate checks and a build enforces), what each icon token
-    is, the glossary's terms (`python-brace-format`: msgfmt --check-format wants every token kept)."""
+def entry(pack: Pack, msg: Message, boxes: Boxes | None = None, lang: str | None = None) -> polib.POEntry:
+    """The untranslated entry of one text, for the template (`lang` None) or the catalogue of `lang`:
+    context, source, reference, what a translator must know before typing (`entry_notes`) and its
+    flags: the budgets Weblate checks (i18n/catalogues/budgets.py), `python-brace-format` where the
+    text holds icon tokens (msgfmt --check-format wants every token kept)."""
     kind, limit = _kind_and_limit(pack, msg)
-    notes = [f"{msg.component} · {msg.field}" + (f" · kind {kind}" if kind else "")]
     box = (boxes or {}).get((msg.component, msg.field.split(".")[0]))
-    if box is not None:
-        notes.append(
-            f"box {box.w:.1f}×{box.h:.1f} mm ({box.role}): {box.size:g} pt design size, {box.min_size:g} pt at "
-            f"least; the source is set at {box.fitted:g} pt"
-        )
-    flags = []
-    measured = box.capacity if box is not None and "." not in msg.field else None
-    if measured:
-        notes.append(f"about {measured} characters fit the box at {box.min_size:g} pt (measured)")  # type: ignore[union-attr]
-    if limit is not None:
-        notes.append(f"at most {limit} characters (the kind's limit)")
-    budget = min(n for n in (limit, measured) if n) if limit or measured else None
-    if budget:
-        flags.append(f"max-length:{budget}")
-    tokens = list({t.written: t for t in parse(msg.source).tokens}.values())
-    if tokens:
-        notes.append(
-            "icons: " + "; ".join(_token_note(t) for t in tokens) + " (keep each, where the sentence needs it)"
-        )
+    found = budgets(pack, box, _share(pack, msg)) if box is not None else None
+    flags = budget_flags(found, lang, limit)
+    if any(True for _ in parse(msg.source).tokens):
         flags.append("python-brace-format")
-    notes += _glossary_notes(pack, msg.source)
+    notes = entry_notes(pack, msg, kind, limit, box, found)
     return polib.POEntry(
         msgctxt=msg.ctx,
         msgid=msg.source,
@@ -94,6 +77,38 @@ def entry(pack: Pack, msg: Message, boxes: Boxes | None = None) -> polib.POEntry
         comment="\n".join(line for note in notes for line in textwrap.wrap(note, NOTE_WIDTH)),
         flags=flags,
     )
+
+
+def entry_notes(
+    pack: Pack, msg: Message, kind: str | None, limit: int | None, box: TextBox | None, found: Budgets | None
+) -> list[str]:
+    """An entry's `#.` lines, in order: the component, field and kind; the box and its type sizes;
+    both budgets in words; the kind's limit; what each icon token is; the glossary's terms."""
+    notes = [f"{msg.component} · {msg.field}" + (f" · kind {kind}" if kind else "")]
+    if box is not None:
+        notes.append(
+            f"box {box.w:.1f}×{box.h:.1f} mm ({box.role}): {box.size:g} pt design size, {box.min_size:g} pt at "
+            f"least; the source is set at {box.fitted:g} pt"
+        )
+    notes.append(budget_note(found) + (" (this item's share of the list's box)" if "." in msg.field else ""))
+    if limit is not None:
+        notes.append(f"at most {limit} characters (the kind's limit)")
+    tokens = list({t.written: t for t in parse(msg.source).tokens}.values())
+    if tokens:
+        notes.append(
+            "icons: " + "; ".join(_token_note(t) for t in tokens) + " (keep each, where the sentence needs it)"
+        )
+    return notes + _glossary_notes(pack, msg.source)
+
+
+def _share(pack: Pack, msg: Message) -> float:
+    """The part of its field's box a text has: 1, or a list item's share of the list's characters."""
+    if "." not in msg.field:
+        return 1.0
+    comp = _components(pack).get(msg.component)
+    items = getattr(comp.data, msg.field.split(".")[0], None) if comp is not None else None
+    total = sum(len(v) for v in items if isinstance(v, str)) if isinstance(items, (list, tuple)) else 0
+    return len(msg.source) / total if total else 1.0
 
 
 def _kind_and_limit(pack: Pack, msg: Message) -> tuple[str | None, int | None]:
@@ -143,7 +158,7 @@ def template_text(pack: Pack, date: str, boxes: Boxes | None = None) -> str:
     pot.header = (
         f"Translation template of {pack.spec.name} ({pack.id}), source language {pack.spec.source_language}.\n"
         "Written by `mazmorra i18n extract`: edit the pack's YAML, not this file."
-    )
+    ) + _font_groups(pack, boxes)
     pot.metadata = {
         "Project-Id-Version": pack.id,
         DATE_FIELD: date,
@@ -160,6 +175,15 @@ def template_text(pack: Pack, date: str, boxes: Boxes | None = None) -> str:
     for msg in template_messages(pack):
         pot.append(entry(pack, msg, boxes))
     return str(pot.__unicode__())
+
+
+def _font_groups(pack: Pack, boxes: Boxes | None) -> str:
+    """The header's list of the Weblate font groups the entries' `font-family` flags name, with the
+    font file each is made of (docs/translating.md, Weblate's font groups)."""
+    lines = font_group_lines(pack, (boxes or {}).values())
+    if not lines:
+        return ""
+    return "\nWeblate font groups (font-family flags; upload each file into its group):\n" + "\n".join(lines)
 
 
 def creation_date() -> str:

@@ -1,0 +1,137 @@
+"""A translator's two budgets for one entry, as the catalogues carry them (docs/translating.md, Budgets):
+the design budget (what fits the box at its design size, unshrunk: the number a translator aims at)
+and the hard limit (what fits at the smallest legible size). In words on a `#.` line for Poedit; as
+Weblate's flags for Weblate, which renders the translation and checks its real width in every script:
+`max-size:<width>:<lines>` at `font-size:<px>` in the font group `font-family:<pack>-<face>` made of
+the pack's fonts; `max-length:N` only where characters are the right measure.
+
+The mapping to Weblate's pixels: Weblate renders the text at `font-size` pixels and wraps it at
+`width` pixels (Pango, at an absolute size: a pixel is the unit of both). The font size is the design
+size in pt rounded to a whole pixel (Weblate reads an integer), and the width is the box's width in pt
+times the same ratio, rounded down: 1 pt = font-size ÷ design size px, 1 px exactly for the usual
+whole-point design sizes, so the text stands to the box as it does on the card."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mazmorra.assets import fonts
+from mazmorra.contracts import TextBox
+from mazmorra.model.content import Pack
+from mazmorra.model.units import PT_PER_MM
+
+# Languages written without spaces between words or in wide characters: a character count says
+# nothing about the room a text takes (a CJK character is about twice a Latin letter's width, a Thai
+# line breaks inside words), so their entries carry no `max-length`, only the width budget.
+WIDE_SCRIPTS = frozenset({"ja", "zh", "ko", "yue", "th", "lo", "km", "my", "bo"})
+PANGO_PER_PX = 1024 * 72 / 96  # Pango's letter_spacing unit is 1/1024 pt at its 96 dpi: `font-spacing`
+
+
+def counts_characters(lang: str | None) -> bool:
+    """Whether a character count is a fair measure of a text's room in `lang` (None: the template,
+    which serves every language: as the alphabetic scripts)."""
+    return lang is None or re.split(r"[-_@]", lang)[0].lower() not in WIDE_SCRIPTS
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """One entry's budgets: characters at the design size and at the smallest, and the box in
+    Weblate's pixels."""
+
+    size: float  # pt, the design size
+    min_size: float  # pt, the smallest legible size
+    room: int  # characters that fit at the design size (the design budget)
+    capacity: int  # characters that fit at min_size (the hard limit)
+    px: int  # Weblate's font-size
+    width: int  # Weblate's max-size width, px
+    lines: int  # Weblate's max-size lines
+    group: str  # Weblate's font group
+    spacing: int  # Weblate's font-spacing (Pango units), 0: none
+    single_line: bool  # one line (a title or a label: it shrinks before it breaks)
+
+
+def budgets(pack: Pack, box: TextBox, share: float = 1.0) -> Budgets | None:
+    """The budgets of a text set in `box` (its measured capacities); `share`: the part of the box the
+    text has (a list's item: its source's share of the list's characters). None: not measured."""
+    if box.room is None or box.capacity is None:
+        return None
+    px = max(1, round(box.size))
+    scale = px / box.size
+    lines = box.lines if share >= 1 else max(1, round(box.lines * share))
+    return Budgets(
+        box.size,
+        box.min_size,
+        max(1, math.floor(box.room * share)),
+        max(1, math.floor(box.capacity * share)),
+        px,
+        math.floor(box.w * PT_PER_MM * scale),
+        lines,
+        font_group(pack, box.font, box.role),
+        round(box.spacing * px * PANGO_PER_PX),
+        box.lines == 1,
+    )
+
+
+def flags(b: Budgets | None, lang: str | None, limit: int | None = None) -> list[str]:
+    """The entry's Weblate flags for a catalogue in `lang` (None: the template): the width budget at
+    the design size with its font, and `max-length` where characters are the right measure: a single
+    line's hard limit, or the kind's own limit (which the build enforces in characters)."""
+    out = []
+    if b is not None:
+        out += [f"max-size:{b.width}:{b.lines}", f"font-family:{b.group}", f"font-size:{b.px}"]
+        if b.spacing:
+            out.append(f"font-spacing:{b.spacing}")
+    single = b.capacity if b is not None and b.single_line else None
+    chars = min((n for n in (limit, single) if n), default=None)
+    if chars and counts_characters(lang):
+        out.append(f"max-length:{chars}")
+    return out
+
+
+def note(b: Budgets | None) -> str:
+    """Both budgets in words, for a translator's tool that shows comments only (Poedit)."""
+    if b is None:
+        return "budget: printed in no text box of a card (document titles, the gallery, exports): no size budget"
+    fit = f"{b.lines} lines" if b.lines > 1 else "one line"
+    return (
+        f"budget: fits at {b.size:g} pt: about {b.room} characters ({fit}); at most {b.capacity} characters at "
+        f"{b.min_size:g} pt, the smallest size; Weblate checks the width: {b.width} px × {fit} at {b.px} px"
+    )
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "font"
+
+
+def font_group(pack: Pack, face: str, role: str) -> str:
+    """The Weblate font group a box's text is rendered with: the pack and the box's face (and, when
+    the pack sets a language's titles in their own fonts, whether it is a title)."""
+    titled = role == "title" and any(lf.title for lf in pack.spec.fonts.values())
+    return f"{_slug(pack.id)}-{_slug(face or fonts.DEFAULT)}" + ("-title" if titled else "")
+
+
+def font_group_lines(pack: Pack, boxes: Iterable[TextBox]) -> list[str]:
+    """The font groups the template's entries name, each with the font file to upload as its font
+    and, per language whose `fonts:` replaces it, the file of that language's override."""
+    own, _ = fonts.pack_fonts(pack.root)
+    groups: dict[str, tuple[str, str]] = {}
+    for box in boxes:
+        if box.room is not None:
+            groups.setdefault(font_group(pack, box.font, box.role), (box.font or fonts.DEFAULT, box.role))
+    out = []
+    for name, (face, role) in sorted(groups.items()):
+        overrides = []
+        for lang, lf in sorted(pack.spec.fonts.items()):
+            found = fonts.faces(lf.title_family if role == "title" else lf.body, own)
+            if found is not None:
+                overrides.append(f"{lang}: {_file(found.regular)}")
+        out.append(f"{name}: {_file(face)}" + (f" ({'; '.join(overrides)})" if overrides else ""))
+    return out
+
+
+def _file(face: str) -> str:
+    path = fonts.FONTS.get(face)
+    return path.name if path is not None else face
