@@ -295,3 +295,35 @@ def test_msgmerge_of_the_label_catalogues_gives_what_update_writes(pack_copy, na
     for path in (pot, *catalogues):
         check = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
+
+
+def test_the_template_holds_every_source_text_with_its_budgets_whatever_languages_the_pack_has(pack_copy) -> None:
+    """A pack translated in a spreadsheet's Spanish and English columns: the template still lists each
+    of its texts with both budgets (the next language's translator starts from it); the English
+    catalogue leaves them to the spreadsheet."""
+    pack = pack_copy("grimorio")
+    edit(pack / "pack.yaml", "languages: [es, en, fr]", "languages: [es, en]")
+    (pack / "locale" / "fr.po").unlink()
+    import openpyxl
+
+    book = openpyxl.load_workbook(pack / "decks" / "hechizos.xlsx")
+    sheet = book["Hechizos"]
+    for col in sorted((c.column for c in sheet[1] if str(c.value or "").endswith("@fr")), reverse=True):
+        sheet.delete_cols(col)  # a workbook with Spanish and English columns only
+    book.save(pack / "decks" / "hechizos.xlsx")
+    res = run_cli("i18n", "update", "grimorio", cwd=pack.parents[1])
+    assert res.returncode == 0, res.stderr
+    from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
+    from mazmorra.load import load_pack
+
+    loaded = load_pack(pack)
+    texts = [m.ctx for m in pack_messages(loaded)]
+    in_sheet = [(c, f) for c, f in spreadsheet_texts(loaded, "en") if f"{c}.{f}" in texts]
+    assert len(in_sheet) >= 20  # the workbook's spells, translated in their `@en` columns
+    template = {e.msgctxt: e for e in polib.pofile(str(pack / "locale" / "grimorio.pot"))}
+    assert list(template) == texts  # every source text, in content order
+    for comp, fld in in_sheet:
+        e = template[f"{comp}.{fld}"]
+        assert any(f.startswith("max-size:") for f in e.flags) and "budget: fits at" in e.comment.replace("\n", " ")
+    english = {e.msgctxt for e in polib.pofile(str(pack / "locale" / "en.po"))}
+    assert not english & {f"{c}.{f}" for c, f in in_sheet}
