@@ -21,6 +21,7 @@ from mazmorra.layout.context import LayoutContext, Values
 from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, one_face
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Deck, Kind
 from mazmorra.support.filenames import deck_pdf
 
@@ -228,6 +229,7 @@ class _DeckLayout:
             tuple(name for x, name in faces if x.now),
             tuple(b for x in own for b in x.boxes),
             (keys[0], keys[1]),
+            "\n\n".join(parse(t.text).plain for k, t in loc.texts.items() if k != "name" and t.text),
         )
 
 

@@ -19,7 +19,9 @@ from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.yamlsafe import locate
 from mazmorra.support.limits import DECK_COMPONENTS
 
-LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
+# A language as gettext and Weblate name its catalogue (BCP 47's subtags joined by `_`): language, then
+# an optional script and region, `es`, `pt_BR`, `es_419`, `zh_Hant`, `sr_Latn`, `zh_Hant_TW`.
+LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_([A-Z]{2}|[0-9]{3}))?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
