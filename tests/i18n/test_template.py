@@ -180,8 +180,18 @@ def test_the_documented_weblate_and_poedit_configuration_fits_the_real_files(nam
     assert template.metadata["X-Source-Language"] == pack.spec.source_language
     if name == "expedicion":
         assert doc["source_language"] == pack.spec.source_language
-    assert all(re.fullmatch(doc["language_regex"], lang) for lang in [*pack.spec.languages, "pt_BR", "ja"])
-    assert not re.fullmatch(doc["language_regex"], "../x")
+    codes = [*pack.spec.languages, "pt_BR", "ja", "es_419", "zh_Hant", "sr_Latn", "zh_Hant_TW"]
+    assert all(re.fullmatch(doc["language_regex"], lang) for lang in codes)
+    assert not any(re.fullmatch(doc["language_regex"], x) for x in ("../x", "labels", "screenshots", "EN", "es-419"))
+    # the screenshot file mask finds every picture an entry names
+    import fnmatch
+
+    pictures = {
+        line.split("picture: ", 1)[1] for e in template for line in e.comment.splitlines() if "picture: " in line
+    }
+    assert pictures and all(
+        fnmatch.fnmatch(f"content/{name}/locale/{p}", mine(doc["screenshot_filemask"])) for p in pictures
+    )
     placeholders = re.search(r'placeholders:r"(.*?)"(?:,|$)', doc["check_flags"])
     assert placeholders and "md-text" in doc["check_flags"]
     weblate = re.compile(placeholders.group(1))
