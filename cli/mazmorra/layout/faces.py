@@ -41,7 +41,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         lang,
         f"{laying.pack_name} — {laying.deck_name}",
         laying.deck_name,
-        deck_pdf(ctx.out_dir, pack.id, lang, deck.id),
+        deck_pdf(ctx.out_dir, pack.id, lang, deck.file_name(lang)),
         [loc.component.size_mm for loc in mine for _ in range(copies[loc.component.id])],
         [loc.component.kind.has_back for loc in mine for _ in range(copies[loc.component.id])],
         laying.items,

@@ -222,7 +222,6 @@ class CardText:
         return "".join(out)
 
 
-@lru_cache(maxsize=8192)  # a build reads each text in several stages; a live preview, at every edit
 def _plain(part: Part) -> str:
     """One run as plain words: its text, or its icon's name and number."""
     if isinstance(part, TextPart):
@@ -231,6 +230,7 @@ def _plain(part: Part) -> str:
     return f"{words} {part.number}" if part.number else words
 
 
+@lru_cache(maxsize=8192)  # a build reads each text in several stages; a live preview, at every edit
 def parse(text: str) -> CardText:
     """The text's one reading, shared by every stage that asks for the same string."""
     return CardText(text)
