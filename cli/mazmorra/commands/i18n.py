@@ -298,6 +298,7 @@ def i18n_screenshots(
     """
     from mazmorra.build.pipeline import BuildOptions, Loaded, build
     from mazmorra.i18n.catalogues.potemplate import template_messages
+    from mazmorra.i18n.langnames import suggest_code
     from mazmorra.i18n.pictures import FOLDER, wanted_pictures
     from mazmorra.load import load_pack
     from mazmorra.render.sinks.table import Outputs
@@ -307,12 +308,12 @@ def i18n_screenshots(
             pack = load_pack(pack_dir)
             shown = lang or pack.spec.source_language
             if shown not in pack.spec.languages:
+                known = pack.spec.languages
                 raise UsageError(
-                    f"pack '{pack.id}' has no language '{shown}' (it has {', '.join(pack.spec.languages)})"
+                    f"pack '{pack.id}' has no language '{shown}'{suggest_code(shown, known)} (it has {', '.join(known)})"
                 )
             folder = (out_dir / pack.id if out_dir is not None else pack.root / "locale") / FOLDER
             wanted = wanted_pictures(pack, [m.component for m in template_messages(pack)])
-
             opts = BuildOptions(langs=(shown,), draft=True, outputs=Outputs(pdf=False), out_dir=out_dir_for(None))
             result = build(pack_dir, opts, also=partial(_screenshot_sinks, folder, wanted), loaded=Loaded(pack))
             said = f"{len(wanted.names())} pictures in {rel(folder)} ({shown}, {result.seconds:.1f} s)"

@@ -204,30 +204,30 @@ def changed_texts(pack: Pack, path: Path, wanted: str) -> list[str]:
         return []
     old = {_key(e): e for e in parse_text(path.read_text(encoding="utf-8"))} if path.is_file() else {}
     new = {_key(e): e for e in parse_text(wanted)}
-    out = []
-    for key, e in new.items():
-        before = old.get(key)
-        what = (
-            "new text"
-            if before is None or before.obsolete
-            else "text changed"
-            if before.msgid != e.msgid
-            else "notes changed"
-            if before.comment != e.comment
-            or before.occurrences != e.occurrences
-            or sorted(before.flags) != sorted(e.flags)
-            else ""
-        )
-        if what and not e.obsolete:
-            out.append(
-                f"{e.msgctxt or ''}{' ' + repr(e.msgid) if e.msgctxt == LABEL_CTX else ''}: {what}{_at(pack, e)}"
-            )
+    out = [
+        f"{_named(e)}: {_change(old.get(key), e)}{_at(pack, e)}" for key, e in new.items() if _change(old.get(key), e)
+    ]
     for key, e in old.items():
-        if key not in new and not e.obsolete:
-            out.append(
-                f"{e.msgctxt or ''}{' ' + repr(e.msgid) if e.msgctxt == LABEL_CTX else ''}: removed{_at(pack, e)}"
-            )
+        if (key not in new or new[key].obsolete) and not e.obsolete:
+            out.append(f"{_named(e)}: removed{_at(pack, e)}")
     return out
+
+
+def _change(before: polib.POEntry | None, e: polib.POEntry) -> str:
+    """What changed in an entry, in words ("" when nothing a translator sees did, or it is obsolete)."""
+    if e.obsolete:
+        return ""
+    if before is None or before.obsolete:
+        return "new text"
+    if before.msgid != e.msgid:
+        return "text changed"
+    same = before.comment == e.comment and before.occurrences == e.occurrences
+    return "" if same and sorted(before.flags) == sorted(e.flags) else "notes changed"
+
+
+def _named(e: polib.POEntry) -> str:
+    """An entry as a message names it: its context (a label's, one for all: with its text)."""
+    return f"{e.msgctxt or ''} {e.msgid!r}" if e.msgctxt == LABEL_CTX else e.msgctxt or ""
 
 
 def _key(e: polib.POEntry) -> tuple[str | None, str]:
