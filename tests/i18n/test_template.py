@@ -40,7 +40,7 @@ def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy
     assert "cofre-olvidado.text" not in res.stderr  # (its notes name the glossary term, not the name)
     elsewhere = run_cli("i18n", "update", "--check", cwd=pack / "decks")  # the pack the folder is in
     assert f"cofre-olvidado.name: text changed (cartas.yaml:{line})" in elsewhere.stderr
-    assert "../locale/en.po: out of date" in elsewhere.stderr
+    assert "../locale/en.po (muestras): out of date" in elsewhere.stderr
     assert (pot.read_bytes(), po.read_bytes()) == before  # a check writes nothing
     assert run_cli("i18n", "update", "muestras", cwd=project, env=EPOCH).returncode == 0
     assert run_cli("i18n", "update", "--check", "muestras", cwd=project).returncode == 0

@@ -64,8 +64,10 @@ def _boxes(pack: Pack) -> Boxes:
 
 def _shown(pack: Pack, path: Path) -> str:
     """A pack's file as messages name it: relative to the folder the command runs in (with ../ when
-    the pack lies outside it), never a path of this machine."""
-    return rel(path)
+    the pack lies outside it), never a path of this machine; with the pack's id when that path does
+    not show it (the command run inside the pack)."""
+    shown = rel(path)
+    return shown if pack.root.name in Path(shown).parts else f"{shown} ({pack.id})"
 
 
 @i18n_app.command("update")
@@ -86,13 +88,13 @@ def i18n_update(
     from mazmorra.load import load_pack
 
     with guard():
-        stale: list[catalogue.StaleFile] = []
+        stale: list[tuple[Pack, catalogue.StaleFile]] = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
             boxes = _boxes(pack)
             if check:
-                stale += catalogue.out_of_date(pack, labels, boxes)
+                stale += [(pack, one) for one in catalogue.out_of_date(pack, labels, boxes)]
                 continue
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
@@ -103,9 +105,9 @@ def i18n_update(
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
             for path in catalogue.update_records(pack):
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: translated cells recorded")
-        for one in stale:
+        for pack, one in stale:
             err.print(
-                f"[red]✗[/] {escape(rel(one.path))}: out of date with the pack's texts; run `mazmorra i18n update`"
+                f"[red]✗[/] {escape(_shown(pack, one.path))}: out of date with the pack's texts; run `mazmorra i18n update`"
             )
             for text in one.texts:
                 err.print(f"    {escape(text)}")
