@@ -254,6 +254,7 @@ class Item:
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
     keys: tuple[str, str] = ("", "")  # its front's and back's face-cache keys ("-": no back; "": not cached),
     # what a page chunk's cache key is made of (render/draw/chunks.py): a chunk is drawn again unless all are known
+    text: str = ""  # its texts but its name, in the item's language, as plain words (TTS descriptions)
 
 
 class Items(Protocol):

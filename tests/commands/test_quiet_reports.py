@@ -19,13 +19,15 @@ def test_i18n_update_says_what_it_changed_this_run(tmp_path: Path) -> None:
     assert run_cli("i18n", "add", "fr", cwd=pack).returncode == 0
     first = run_cli("i18n", "update", cwd=pack)
     assert first.returncode == 0, first.stderr
-    assert "muestras/locale/fr.po: up to date (0 translated; 8 waiting for the translator)" in first.stderr
+    assert "\nlocale/fr.po (muestras): up to date (0 translated; 8 waiting for the translator)" in first.stderr.replace(
+        "✓ ", "\n"
+    )  # as seen from here
     assert "new" not in first.stderr  # nothing was added: the 8 were there already
     edit(pack / "decks" / "cartas.yaml", "ganas 2", "ganas 3")
     second = run_cli("i18n", "update", cwd=pack).stderr
-    assert "muestras/locale/en.po: this run: 1 fuzzy (7 translated; 1 waiting for the translator)" in second
+    assert "locale/en.po (muestras): this run: 1 fuzzy (7 translated; 1 waiting for the translator)" in second
     third = run_cli("i18n", "update", cwd=pack).stderr
-    assert "en.po: up to date (7 translated; 1 waiting" in third and "this run" not in third
+    assert "en.po (muestras): up to date (7 translated; 1 waiting" in third and "this run" not in third
 
 
 def test_i18n_status_in_a_pipe_keeps_every_column_whole(tmp_path: Path) -> None:

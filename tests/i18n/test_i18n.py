@@ -152,7 +152,11 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
         res = subprocess.run(
             ["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(checked)], capture_output=True, text=True
         )
-        assert res.returncode == 0 and res.stderr == "", res.stderr  # no header left at gettext's placeholder
+        # as after msginit, only the translator is left at gettext's placeholder: their editor fills it in
+        said = [
+            line for line in res.stderr.splitlines() if "'Last-Translator' still has the initial default" not in line
+        ]
+        assert res.returncode == 0 and not said, res.stderr
     again = run_cli("i18n", "add", "fr", "muestras", cwd=project)
     assert again.returncode == 2 and "already has" in again.stderr
 

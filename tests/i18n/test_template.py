@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from conftest import CONTENT, edit, need_tool, run_cli
+from conftest import CONTENT, edit, line_of, need_tool, run_cli
 
 SAMPLES = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file())
 EPOCH = {"SOURCE_DATE_EPOCH": "1790000000"}  # 2026-09-21 14:13 UTC
@@ -32,8 +32,15 @@ def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy
     edit(pack / "decks" / "cartas.yaml", "Cofre olvidado", "Cofre perdido")
     res = run_cli("i18n", "update", "--check", "muestras", cwd=project)
     assert res.returncode == 1
-    assert "muestras/locale/muestras.pot: out of date" in res.stderr
-    assert "muestras/locale/en.po: out of date" in res.stderr
+    # paths as the working folder reaches them; each stale text by its context, its change and its line
+    assert "\ncontent/muestras/locale/muestras.pot: out of date" in f"\n{res.stderr.replace('✗ ', '')}"
+    assert "content/muestras/locale/en.po: out of date" in res.stderr
+    line = line_of(pack / "decks" / "cartas.yaml", "Cofre perdido")
+    assert res.stderr.count(f"cofre-olvidado.name: text changed (content/muestras/decks/cartas.yaml:{line})") == 2
+    assert "cofre-olvidado.text" not in res.stderr  # (its notes name the glossary term, not the name)
+    elsewhere = run_cli("i18n", "update", "--check", cwd=pack / "decks")  # the pack the folder is in
+    assert f"cofre-olvidado.name: text changed (cartas.yaml:{line})" in elsewhere.stderr
+    assert "../locale/en.po (muestras): out of date" in elsewhere.stderr
     assert (pot.read_bytes(), po.read_bytes()) == before  # a check writes nothing
     assert run_cli("i18n", "update", "muestras", cwd=project, env=EPOCH).returncode == 0
     assert run_cli("i18n", "update", "--check", "muestras", cwd=project).returncode == 0
@@ -180,8 +187,18 @@ def test_the_documented_weblate_and_poedit_configuration_fits_the_real_files(nam
     assert template.metadata["X-Source-Language"] == pack.spec.source_language
     if name == "expedicion":
         assert doc["source_language"] == pack.spec.source_language
-    assert all(re.fullmatch(doc["language_regex"], lang) for lang in [*pack.spec.languages, "pt_BR", "ja"])
-    assert not re.fullmatch(doc["language_regex"], "../x")
+    codes = [*pack.spec.languages, "pt_BR", "ja", "es_419", "zh_Hant", "sr_Latn", "zh_Hant_TW"]
+    assert all(re.fullmatch(doc["language_regex"], lang) for lang in codes)
+    assert not any(re.fullmatch(doc["language_regex"], x) for x in ("../x", "labels", "screenshots", "EN", "es-419"))
+    # the screenshot file mask finds every picture an entry names
+    import fnmatch
+
+    pictures = {
+        line.split("picture: ", 1)[1] for e in template for line in e.comment.splitlines() if "picture: " in line
+    }
+    assert pictures and all(
+        fnmatch.fnmatch(f"content/{name}/locale/{p}", mine(doc["screenshot_filemask"])) for p in pictures
+    )
     placeholders = re.search(r'placeholders:r"(.*?)"(?:,|$)', doc["check_flags"])
     assert placeholders and "md-text" in doc["check_flags"]
     weblate = re.compile(placeholders.group(1))
@@ -216,12 +233,38 @@ def test_catalogue_headers_name_real_people_and_the_source_language(name: str) -
             assert meta[field] and not any(p in meta[field] for p in ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org"))
 
 
-def test_a_new_language_gets_its_name_and_the_packs_author_in_its_header(pack_copy) -> None:
+TEAMS = {"de": "German", "es_419": "Spanish", "zh_Hant": "Chinese", "sr_Latn": "Serbian"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", sorted(TEAMS))
+def test_a_new_catalogues_header_is_the_one_msginit_writes(pack_copy, tmp_path: Path, lang: str) -> None:
+    """Not the pack's author as its translator: gettext's placeholder, which the translator's editor
+    fills in, the language's name as its team, and the time it was made, as `msginit` writes them;
+    the language code (BCP 47's subtags, as gettext and Weblate write them) as given."""
     pack = pack_copy("muestras")
-    assert run_cli("i18n", "add", "fr", "muestras", cwd=pack.parents[1]).returncode == 0
-    meta = polib.pofile(str(pack / "locale" / "fr.po")).metadata
-    assert meta["Language-Team"] == "French (mazmorra sample content)"
-    assert meta["Last-Translator"] == "mazmorra sample content" and meta["X-Source-Language"] == "es"
+    res = run_cli("i18n", "add", lang, "muestras", cwd=pack.parents[1], env=EPOCH)
+    assert res.returncode == 0, res.stderr
+    assert f"{lang}]" in (pack / "pack.yaml").read_text(encoding="utf-8")
+    meta = polib.pofile(str(pack / "locale" / f"{lang}.po")).metadata
+    assert meta["Last-Translator"] == "FULL NAME <EMAIL@ADDRESS>" and meta["Language-Team"] == TEAMS[lang]
+    assert meta["PO-Revision-Date"] == "2026-09-21 14:13+0000" and meta["Language"] == lang
+    assert meta["X-Source-Language"] == "es"
+    need_tool("msginit")
+    gnu = tmp_path / "gnu.po"
+    pot = pack / "locale" / "muestras.pot"
+    subprocess.run(
+        ["msginit", "-l", lang, "-i", str(pot), "-o", str(gnu)],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        check=True,
+    )
+    theirs = polib.pofile(str(gnu)).metadata
+    assert meta["Language"] == theirs["Language"]
+    assert meta["Language-Team"] == theirs["Language-Team"].split(" <")[0]  # msginit adds a team's list, if any
+    assert theirs["Last-Translator"].endswith("<EMAIL@ADDRESS>")  # its placeholder, with this machine's user
+    if "Plural-Forms" in theirs:  # (msginit knows none for zh_Hant; CLDR's is one form)
+        assert meta["Plural-Forms"].split(";")[0] == theirs["Plural-Forms"].split(";")[0]
 
 
 @pytest.mark.parametrize("name", SAMPLES)

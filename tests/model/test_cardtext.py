@@ -69,6 +69,11 @@ def test_drawn_is_the_words_and_icon_numbers_without_markup() -> None:
     assert parse("**Roba** {draw:2} [u]ya[/u] {key}").drawn == "Roba2ya"
 
 
+def test_plain_is_words_icons_as_words_and_paragraphs_without_markup() -> None:
+    text = "**Roba** {draw:2} y [u]gana[/u] {coin=3}.\n*Luego* 7 * 7\n\n{center}Fin: {icon:key} {move_fast:+1}"
+    assert parse(text).plain == "Roba draw 2 y gana coin 3.\nLuego 7 * 7\n\nFin: key move fast +1"
+
+
 def test_span_problems_are_in_words() -> None:
     assert list(parse("[u]a [size]b[/u]").span_problems) == [
         "'[size]': write [size=…]",

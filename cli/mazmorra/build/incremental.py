@@ -144,7 +144,8 @@ def write_stamp_rule(out_dir: Path, pack_id: str, lang: str, scratch: Path | Non
 
 def forget_removed(out_dir: Path, pack_id: str, lang: str, keep: set[str]) -> None:
     """Remove the PDFs (and dependency files) of decks a pack no longer has: only files a build
-    recorded, so nothing the user put in output/ by hand is touched. `keep`: the decks' ids."""
+    recorded, so nothing the user put in output/ by hand is touched. `keep`: the decks' file names in
+    `lang` (their ids, or pack.yaml's `file_names`)."""
     kept = {deck_pdf(out_dir, pack_id, lang, deck).stem for deck in keep}  # as their files are named
     for depfile in sorted(_deps(out_dir, pack_id, lang).glob("*.d")):
         if depfile.stem in kept:

@@ -378,7 +378,7 @@ def _record_for_make(
         atomic_write_text(depfile_path(opts.out_dir, doc.path), make_rule(doc.path, inputs, made_with), staging.scratch)
     for lang in langs:
         if opts.decks is None:  # a deck renamed or removed (or, in a round, unchanged): its old PDF goes too
-            keep = {d.deck_id for d, _ in pdfs} if opts.changed_since else {d.id for d in pack.decks}
+            keep = {d.path.stem for d, _ in pdfs} if opts.changed_since else {d.file_name(lang) for d in pack.decks}
             forget_removed(opts.out_dir, pack.id, lang, keep)
         write_stamp_rule(opts.out_dir, pack.id, lang, staging.scratch)
 
@@ -396,7 +396,7 @@ def _stale(
         return None
     out = {}
     for lang in langs:
-        paths = {d.id: deck_pdf(opts.out_dir, pack.id, lang, d.id) for d in decks}
+        paths = {d.id: deck_pdf(opts.out_dir, pack.id, lang, d.file_name(lang)) for d in decks}
         out[lang] = [
             d for d in decks if not up_to_date(paths[d.id], depfile_path(opts.out_dir, paths[d.id]), made_with)
         ]

@@ -433,4 +433,4 @@ def outputs(
                     out.print(escape(stamp_path(out_dir, pack.id, lang)))
                     continue
                 for d in pack.decks:
-                    out.print(escape(deck_pdf(out_dir, pack.id, lang, d.id)))
+                    out.print(escape(deck_pdf(out_dir, pack.id, lang, d.file_name(lang))))

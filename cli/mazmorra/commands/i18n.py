@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,13 +13,15 @@ import typer
 from mazmorra.commands.app import i18n_app
 from mazmorra.commands.console import err, escape, guard, out
 from mazmorra.commands.options import OutDirOpt, PacksArg, out_dir_for, pack_dirs
-from mazmorra.errors import ContentError, Problem, UsageError
+from mazmorra.errors import ContentError, Problem, UsageError, rel
 
 if TYPE_CHECKING:
     from mazmorra.i18n.catalogues.potemplate import Boxes
     from mazmorra.i18n.labels import Label
+    from mazmorra.i18n.pictures import Wanted
     from mazmorra.layout import Templates
     from mazmorra.model.content import Pack
+    from mazmorra.render.sinks.sink import Sink, SinkContext
 
 
 def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
@@ -60,8 +63,11 @@ def _boxes(pack: Pack) -> Boxes:
 
 
 def _shown(pack: Pack, path: Path) -> str:
-    """A pack's file as messages name it: content/<pack>/..., never a path of this machine."""
-    return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
+    """A pack's file as messages name it: relative to the folder the command runs in (with ../ when
+    the pack lies outside it), never a path of this machine; with the pack's id when that path does
+    not show it (the command run inside the pack)."""
+    shown = rel(path)
+    return shown if pack.root.name in Path(shown).parts else f"{shown} ({pack.id})"
 
 
 @i18n_app.command("update")
@@ -82,13 +88,13 @@ def i18n_update(
     from mazmorra.load import load_pack
 
     with guard():
-        stale: list[str] = []
+        stale: list[tuple[Pack, catalogue.StaleFile]] = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             labels = _pack_labels(pack)
             boxes = _boxes(pack)
             if check:
-                stale += [_shown(pack, p) for p in catalogue.out_of_date(pack, labels, boxes)]
+                stale += [(pack, one) for one in catalogue.out_of_date(pack, labels, boxes)]
                 continue
             for lang in pack.spec.languages:
                 if lang == pack.spec.source_language:
@@ -99,8 +105,12 @@ def i18n_update(
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: template labels")
             for path in catalogue.update_records(pack):
                 err.print(f"[green]✓[/] {escape(_shown(pack, path))}: translated cells recorded")
-        for name in stale:
-            err.print(f"[red]✗[/] {escape(name)}: out of date with the pack's texts; run `mazmorra i18n update`")
+        for pack, one in stale:
+            err.print(
+                f"[red]✗[/] {escape(_shown(pack, one.path))}: out of date with the pack's texts; run `mazmorra i18n update`"
+            )
+            for text in one.texts:
+                err.print(f"    {escape(text)}")
         if stale:
             raise typer.Exit(1)
 
@@ -262,6 +272,61 @@ def i18n_status(
                 out.print(f"[yellow]{'cut':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
             for p in st.glossary:
                 out.print(f"[red]{'glossary':12}[/] {escape(f'{pid}/{st.lang} {_named(p)}: {p.message}')}")
+
+
+@i18n_app.command("screenshots")
+def i18n_screenshots(
+    packs: PacksArg = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", "-l", metavar="LANG", help="Draw the faces in this language [default: the source]."),
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write the pictures into OUT/<pack>/screenshots/ [default: the pack's locale/screenshots/].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """A PNG of every face with texts to translate, the picture each catalogue entry names.
+
+    One picture per component (its front, and its own back beside it), `<component>.png`, and one
+    per deck, `_deck-<deck>.png`, in the pack's source language; the template's `#. picture:` line
+    names it for each entry. Pictures no entry names any more are removed. For Weblate's screenshot
+    file mask and Crowdin's screenshot upload (docs/translating.md).
+    """
+    from mazmorra.build.pipeline import BuildOptions, Loaded, build
+    from mazmorra.i18n.catalogues.potemplate import template_messages
+    from mazmorra.i18n.langnames import suggest_code
+    from mazmorra.i18n.pictures import FOLDER, wanted_pictures
+    from mazmorra.load import load_pack
+    from mazmorra.render.sinks.table import Outputs
+
+    with guard():
+        for pack_dir in pack_dirs(packs):
+            pack = load_pack(pack_dir)
+            shown = lang or pack.spec.source_language
+            if shown not in pack.spec.languages:
+                known = pack.spec.languages
+                raise UsageError(
+                    f"pack '{pack.id}' has no language '{shown}'{suggest_code(shown, known)} (it has {', '.join(known)})"
+                )
+            folder = (out_dir / pack.id if out_dir is not None else pack.root / "locale") / FOLDER
+            wanted = wanted_pictures(pack, [m.component for m in template_messages(pack)])
+            opts = BuildOptions(langs=(shown,), draft=True, outputs=Outputs(pdf=False), out_dir=out_dir_for(None))
+            result = build(pack_dir, opts, also=partial(_screenshot_sinks, folder, wanted), loaded=Loaded(pack))
+            said = f"{len(wanted.names())} pictures in {rel(folder)} ({shown}, {result.seconds:.1f} s)"
+            err.print(f"[green]✓[/] {escape(pack.id)}: {escape(said)}")
+
+
+def _screenshot_sinks(folder: Path, wanted: Wanted, ctx: SinkContext) -> list[Sink]:
+    """The one sink of `i18n screenshots`' build."""
+    from mazmorra.render.screenshots import ScreenshotSink
+
+    return [ScreenshotSink(ctx, folder, wanted)]
 
 
 @i18n_app.command("pseudo")

@@ -21,6 +21,7 @@ from mazmorra.layout.context import LayoutContext, Values
 from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, one_face
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
+from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Deck, Kind
 from mazmorra.support.filenames import deck_pdf
 
@@ -40,7 +41,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
         lang,
         f"{laying.pack_name} — {laying.deck_name}",
         laying.deck_name,
-        deck_pdf(ctx.out_dir, pack.id, lang, deck.id),
+        deck_pdf(ctx.out_dir, pack.id, lang, deck.file_name(lang)),
         [loc.component.size_mm for loc in mine for _ in range(copies[loc.component.id])],
         [loc.component.kind.has_back for loc in mine for _ in range(copies[loc.component.id])],
         laying.items,
@@ -228,6 +229,7 @@ class _DeckLayout:
             tuple(name for x, name in faces if x.now),
             tuple(b for x in own for b in x.boxes),
             (keys[0], keys[1]),
+            "\n\n".join(parse(t.text).plain for k, t in loc.texts.items() if k != "name" and t.text),
         )
 
 

@@ -147,6 +147,7 @@ def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
     dup = _duplicates([d.id for d in spec.decks])
     for d in dup:
         problems.append(Problem("pack.duplicate-deck", f"deck id '{d}' is used twice", base, f"deck:{d}", "id"))
+    problems += _file_name_problems(spec, base)
     rules = []
     for j, item in enumerate(spec.rules):
         rule, rule_problems = parse_rule(item, raw["rules"].locs[j], None)
@@ -233,6 +234,40 @@ def _fields(family: Family) -> list[str]:
 def _keys_of(family: Family) -> str:
     fields = _settings_model(family).model_fields
     return ", ".join(f"`{name}` ({f.description})" if f.description else f"`{name}`" for name, f in fields.items())
+
+
+def _file_name_problems(spec: PackSpec, base: Loc) -> list[Problem]:
+    """Two decks whose PDFs would have one name in a language (`file_names`, or an id), and a file
+    name given in a language the pack does not build."""
+    problems = []
+    for lang in spec.languages:
+        taken: dict[str, str] = {}
+        for d in spec.decks:
+            name = d.file_name(lang).casefold()
+            if name in taken and taken[name] != d.id:
+                problems.append(
+                    Problem(
+                        "pack.duplicate-file-name",
+                        f"decks '{taken[name]}' and '{d.id}' would both write {d.file_name(lang)}.pdf in '{lang}'",
+                        base,
+                        f"deck:{d.id}",
+                        "file_names",
+                        lang=lang,
+                    )
+                )
+            taken.setdefault(name, d.id)
+    for d in spec.decks:
+        for lang in sorted(set(d.file_names) - set(spec.languages)):
+            problems.append(
+                Problem(
+                    "pack.file-name-language",
+                    f"file_names gives a name in '{lang}', which the pack does not build ({', '.join(spec.languages)})",
+                    base,
+                    f"deck:{d.id}",
+                    "file_names",
+                )
+            )
+    return problems
 
 
 def _duplicates(items: list[str]) -> list[str]:

@@ -186,6 +186,17 @@ class CardText:
         return split_blocks(self.source)
 
     @cached_property
+    def plain(self) -> str:
+        """The text as plain words, for a field that shows no markup (a Tabletop Simulator
+        description): bold, italic and span tags dropped, each icon as words (`{draw:2}` -> `draw 2`,
+        `{coin=3}` -> `coin 3`), hard lines kept, paragraphs a blank line apart."""
+        paragraphs = []
+        for block in self.blocks():
+            lines = [" ".join("".join(_plain(part) for part in chunk) for chunk in line) for line in block.lines]
+            paragraphs.append("\n".join(line for line in lines if line))
+        return "\n\n".join(p for p in paragraphs if p)
+
+    @cached_property
     def drawn(self) -> str:
         """The characters it draws: its words and its icons' numbers, not its markup."""
         out = []
@@ -209,6 +220,14 @@ class CardText:
             pos = b
         out.append(self.source[pos:])
         return "".join(out)
+
+
+def _plain(part: Part) -> str:
+    """One run as plain words: its text, or its icon's name and number."""
+    if isinstance(part, TextPart):
+        return part.text
+    words = part.name.replace("_", " ").replace("-", " ")
+    return f"{words} {part.number}" if part.number else words
 
 
 @lru_cache(maxsize=8192)  # a build reads each text in several stages; a live preview, at every edit

@@ -19,7 +19,9 @@ from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.yamlsafe import locate
 from mazmorra.support.limits import DECK_COMPONENTS
 
-LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
+# A language as gettext and Weblate name its catalogue (BCP 47's subtags joined by `_`): language, then
+# an optional script and region, `es`, `pt_BR`, `es_419`, `zh_Hant`, `sr_Latn`, `zh_Hant_TW`.
+LANG_PATTERN = r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_([A-Z]{2}|[0-9]{3}))?$"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
 NAME_PATTERN = r"^[a-z][a-z0-9_-]*$"  # a name a family's settings key by: a cube colour, a threat …
 
@@ -160,11 +162,33 @@ class DeckSpec(Strict):
         description="the radius of the deck's rounded corners, for the cut guides (default: the pack's)",
         examples=["3mm"],
     )
+    file_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="the deck's PDF file name in a language, when not its id (lowercase, digits, - _ .): "
+        "output/<pack>/en/spells.pdf rather than hechizos.pdf",
+        examples=[{"en": "spells", "fr": "sorts"}],
+    )
 
     @field_validator("corner_radius")
     @classmethod
     def _radius_ok(cls, v: str | float | None) -> str | float | None:
         return v if v is None else _radius(v)
+
+    @field_validator("file_names")
+    @classmethod
+    def _file_names_ok(cls, v: dict[str, str]) -> dict[str, str]:
+        import re
+
+        for lang, name in v.items():
+            if not re.match(LANG_PATTERN, lang):
+                raise ValueError(f"not a language code: {lang!r}")
+            if not re.match(ID_PATTERN, name) or len(name) > 64:
+                raise ValueError(f"{name!r} is not a file name (lowercase letters, digits, - _ ., at most 64)")
+        return v
+
+    def file_name(self, lang: str) -> str:
+        """The deck's file name in `lang` (without its extension): its own there, else its id."""
+        return self.file_names.get(lang, self.id)
 
     @field_validator("card_size")
     @classmethod
@@ -351,6 +375,10 @@ class Deck:
     @property
     def id(self) -> str:
         return self.spec.id
+
+    def file_name(self, lang: str) -> str:
+        """Its PDF's name in `lang`, without `.pdf` (pack.yaml's `file_names`, else its id)."""
+        return self.spec.file_name(lang)
 
     @property
     def kinds(self) -> list[Kind]:

@@ -308,7 +308,9 @@ class Preview:
                 except MazmorraError:
                     return None  # the page's overlay already says why
                 assert self.pack is not None
-                self.sheets[(deck, lang)] = deck_pdf(out, self.pack.id, lang, deck).read_bytes()
+                self.sheets[(deck, lang)] = deck_pdf(
+                    out, self.pack.id, lang, self.pack.deck(deck).file_name(lang)
+                ).read_bytes()
             return self.sheets[(deck, lang)]
 
     def design(self, rel: str) -> bytes | None:

@@ -12,7 +12,7 @@ PATTERNS = {
     r"^[a-z][a-z0-9_-]*$": "lowercase letters, digits, '-' or '_', starting with a letter",
     r"^[a-z0-9][a-z0-9_-]*$": "lowercase letters, digits, '-' or '_', starting with a letter or digit",
     r"^[a-z][a-z0-9_]*$": "lowercase letters, digits or '_', starting with a letter",
-    r"^[a-z]{2,3}(_[A-Z]{2})?$": "a language code such as es, en or pt_BR",
+    r"^[a-z]{2,3}(_[A-Z][a-z]{3})?(_([A-Z]{2}|[0-9]{3}))?$": "a language code such as es, pt_BR, es_419 or zh_Hant",
     r"^#[0-9a-fA-F]{6}$": "a colour written #rrggbb, such as #a04000",
     r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$": "a colour written #rgb or #rrggbb, such as #a04000",
     r"^[^\s]+( [^\s]+)*$": "words separated by single spaces, with no space at either end",

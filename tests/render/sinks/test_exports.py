@@ -222,6 +222,20 @@ def test_tts_deck_of_more_than_69_cards(tmp_path: Path) -> None:
     assert (tts / "mazo.png").is_file()  # the Saved Objects thumbnail
 
 
+def test_tts_descriptions_are_each_cards_text_in_the_build_language(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build("muestras", "--no-pdf", "--tts", "--out", str(out))
+    cards = {}
+    for lang in ("es", "en"):
+        saved = json.loads((out / "muestras" / lang / "tts" / "cartas.json").read_text(encoding="utf-8"))
+        for card in saved["ObjectStates"][0]["ContainedObjects"]:
+            cards[(lang, card["Nickname"])] = card["Description"]
+    assert cards[("en", "Forgotten Chest")] == "Open the chest: gain 2 coin and draw draw 1."
+    assert cards[("es", "Cofre olvidado")] == "Abre el cofre: ganas 2 coin y robas draw 1."
+    assert cards[("en", "Cloister Bonfire")].startswith("Rest by the fire. Catch")  # **bold** markers dropped
+    assert all(cards.values())  # every card of both languages
+
+
 def test_tts_grid_limits() -> None:
     for n in range(1, MAX_CARDS + 1):
         cols, rows, (cw, ch) = grid(n, CARD_W, CARD_H, 300 / 25.4)

@@ -11,7 +11,9 @@ from typing import Any
 import polib
 
 from mazmorra.errors import Loc, Problem, rel
-from mazmorra.i18n.catalogues.labelcat import stale_labels, update_labels
+from mazmorra.i18n.catalogues.labelcat import merged_labels, stale_labels, update_labels
+from mazmorra.i18n.catalogues.labelcat import template_path as label_template_path
+from mazmorra.i18n.catalogues.labelcat import template_text as label_template_text
 from mazmorra.i18n.catalogues.msgmerge import MergeStats, merge
 from mazmorra.i18n.catalogues.potemplate import (
     DATE_FIELD,
@@ -28,7 +30,7 @@ from mazmorra.i18n.catalogues.potemplate import (
 )
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.localise import pack_messages, spreadsheet_texts
-from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
+from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line, parse_text
 from mazmorra.i18n.sheetsources import wanted_records
 from mazmorra.load import load_pack
 from mazmorra.model.content import LANG_PATTERN, Pack
@@ -50,29 +52,21 @@ def plural_forms(lang: str) -> tuple[int, str]:
     return rule.num_plurals, rule.plural_forms
 
 
-_PLACEHOLDERS = ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org", "LANGUAGE")  # gettext's, never real values
-
-
 def people(pack: Pack, lang: str) -> dict[str, str]:
-    """The catalogue's Last-Translator and Language-Team from pack.yaml (its `author`), its language
-    by name, and the pack's source language (X-Source-Language)."""
+    """A new catalogue's Last-Translator and Language-Team as msginit writes them: gettext's
+    placeholder for the translator (their editor fills it in when they save: Poedit, Weblate), the
+    language's English name for the team (msginit's, without a mailing list); and the pack's source
+    language (X-Source-Language)."""
     from babel import Locale, UnknownLocaleError
 
     try:
-        name = str(Locale.parse(lang).english_name)
+        name = str(Locale(Locale.parse(lang).language).english_name)  # es_419, zh_Hant: Spanish, Chinese
     except (UnknownLocaleError, ValueError):
         name = lang
-    who = pack.spec.author or pack.id
-    return {"Last-Translator": who, "Language-Team": f"{name} ({who})", "X-Source-Language": pack.spec.source_language}
-
-
-def _placeholders(path: Path, fields: dict[str, str]) -> dict[str, str]:
-    """The `fields` an existing catalogue lacks or still holds gettext's placeholder in."""
-    po = load_po(path)
-    if po is None:
-        return {}
     return {
-        k: v for k, v in fields.items() if not po.metadata.get(k) or any(p in po.metadata[k] for p in _PLACEHOLDERS)
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": name,
+        "X-Source-Language": pack.spec.source_language,
     }
 
 
@@ -124,9 +118,9 @@ def merged_catalogue(
     text, stats = merge(
         old,
         wanted_entries(pack, lang, labels, boxes),
-        {**_header(lang, pack), "PO-Revision-Date": date},  # a new catalogue is dated as msginit dates it
-        ensure={"Language": lang, **POEDIT_BASEPATH},
-        override={DATE_FIELD: date, **_placeholders(path, people(pack, lang))},
+        {**_header(lang, pack), "PO-Revision-Date": creation_date()},  # a new catalogue: dated now, as msginit does
+        ensure={"Language": lang, "X-Source-Language": pack.spec.source_language, **POEDIT_BASEPATH},
+        override={DATE_FIELD: date},
     )
     return text, text != old, stats
 
@@ -158,18 +152,96 @@ def update_records(pack: Pack) -> list[Path]:
     return written
 
 
-def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> list[Path]:
-    """The template, catalogues and spreadsheet records `i18n update` would rewrite (nothing is written)."""
-    stale = [p for p, text in _records(pack).items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
+@dataclass(frozen=True)
+class StaleFile:
+    """A file `i18n update` would rewrite, and each text that makes it stale, in words."""
+
+    path: Path
+    texts: list[str]
+
+
+def out_of_date(pack: Pack, labels: list[Label], boxes: Boxes | None = None) -> list[StaleFile]:
+    """The template, catalogues and spreadsheet records `i18n update` would rewrite (nothing is
+    written), each with the texts that changed."""
+    wanted = [
+        (p, text) for p, text in _records(pack).items() if not p.is_file() or p.read_text(encoding="utf-8") != text
+    ]
     text, changed = wanted_template(pack, boxes)
     if changed:
-        stale.append(template_path(pack))
-    stale += stale_labels(pack, labels, *_label_settings(pack))
+        wanted.append((template_path(pack), text))
+    wanted += _stale_label_files(pack, labels)
     date = date_in(text) or ""
     for lang in pack.spec.languages:
-        if lang != pack.spec.source_language and merged_catalogue(pack, lang, labels, date, boxes)[1]:
-            stale.append(catalogue_path(pack.root, lang))
-    return stale
+        if lang == pack.spec.source_language:
+            continue
+        merged, changed, _ = merged_catalogue(pack, lang, labels, date, boxes)
+        if changed:
+            wanted.append((catalogue_path(pack.root, lang), merged))
+    return [StaleFile(p, changed_texts(pack, p, text)) for p, text in wanted]
+
+
+def _stale_label_files(pack: Pack, labels: list[Label]) -> list[tuple[Path, str]]:
+    """The label template and catalogues `i18n update` would rewrite, with their text now."""
+    header_of, nplurals = _label_settings(pack)
+    template, _ = label_template_text(pack, labels)
+    date = date_in(template) or ""
+    out = []
+    for path in stale_labels(pack, labels, header_of, nplurals):
+        if path == label_template_path(pack):
+            out.append((path, template))
+        else:
+            lang = path.stem
+            out.append((path, merged_labels(pack, lang, labels, date, header_of[lang], nplurals[lang])[0]))
+    return out
+
+
+def changed_texts(pack: Pack, path: Path, wanted: str) -> list[str]:
+    """What differs between a catalogue or template on disk and its text now, one line per entry:
+    its context, what changed and where its text is written (`file:line`, relative to the working
+    folder): `ojo.text: text changed (decks/cartas.yaml:12)`. A file that is not a catalogue (a
+    spreadsheet's record), or whose entries are as they were, says nothing per text."""
+    if path.suffix not in (".po", ".pot"):
+        return []
+    old = {_key(e): e for e in parse_text(path.read_text(encoding="utf-8"))} if path.is_file() else {}
+    new = {_key(e): e for e in parse_text(wanted)}
+    out = [
+        f"{_named(e)}: {_change(old.get(key), e)}{_at(pack, e)}" for key, e in new.items() if _change(old.get(key), e)
+    ]
+    for key, e in old.items():
+        if (key not in new or new[key].obsolete) and not e.obsolete:
+            out.append(f"{_named(e)}: removed{_at(pack, e)}")
+    return out
+
+
+def _change(before: polib.POEntry | None, e: polib.POEntry) -> str:
+    """What changed in an entry, in words ("" when nothing a translator sees did, or it is obsolete)."""
+    if e.obsolete:
+        return ""
+    if before is None or before.obsolete:
+        return "new text"
+    if before.msgid != e.msgid:
+        return "text changed"
+    same = before.comment == e.comment and before.occurrences == e.occurrences
+    return "" if same and sorted(before.flags) == sorted(e.flags) else "notes changed"
+
+
+def _named(e: polib.POEntry) -> str:
+    """An entry as a message names it: its context (a label's, one for all: with its text)."""
+    return f"{e.msgctxt or ''} {e.msgid!r}" if e.msgctxt == LABEL_CTX else e.msgctxt or ""
+
+
+def _key(e: polib.POEntry) -> tuple[str | None, str]:
+    """An entry as catalogues match it: by context; a label (one context for all) by its text too."""
+    return (e.msgctxt, e.msgid if e.msgctxt in (None, LABEL_CTX) else "")
+
+
+def _at(pack: Pack, e: polib.POEntry) -> str:
+    """(file:line) of an entry's first reference, as the working folder reaches it."""
+    if not e.occurrences:
+        return ""
+    name, line = e.occurrences[0]
+    path = pack.root / name
+    return f" ({rel(path) if path.is_file() else name}:{line})"
 
 
 @dataclass(frozen=True)
@@ -325,7 +397,7 @@ def _complete(e: polib.POEntry) -> bool:
 def add_language(pack: Pack, lang: str, labels: list[Label], boxes: Boxes | None = None) -> Path:
     """Add `lang` to pack.yaml's languages (keeping the file's comments) and create its catalogue."""
     if not re.match(LANG_PATTERN, lang):
-        raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR)")
+        raise ValueError(f"'{lang}' is not a language code (e.g. fr, pt_BR, es_419, zh_Hant, sr_Latn)")
     if lang in pack.spec.languages:
         raise ValueError(f"pack '{pack.id}' already has language '{lang}'")
     pack_file = pack.root / "pack.yaml"

@@ -21,6 +21,7 @@ from mazmorra.i18n.catalogues.budgets import note as budget_note
 from mazmorra.i18n.catalogues.msgmerge import WRAP
 from mazmorra.i18n.checks.glossary import load_glossary
 from mazmorra.i18n.localise import Message, pack_messages
+from mazmorra.i18n.pictures import picture_note
 from mazmorra.model.cardtext import IconToken, parse
 from mazmorra.model.content import Component, Pack
 from mazmorra.support.atomic import atomic_write_text
@@ -74,7 +75,9 @@ def entry(pack: Pack, msg: Message, boxes: Boxes | None = None, lang: str | None
         msgid=msg.source,
         msgstr="",
         occurrences=[reference(pack, msg.loc)],
-        comment="\n".join(line for note in notes for line in textwrap.wrap(note, NOTE_WIDTH)),
+        comment="\n".join(
+            [*(line for note in notes for line in textwrap.wrap(note, NOTE_WIDTH)), *picture_note(pack, msg.component)]
+        ),
         flags=flags,
     )
 

@@ -73,7 +73,7 @@ class _Tile:
     front: Path
     back: Path
     size: tuple[float, float]
-    stamp: str = ""  # its version stamp (a playtest build): the tile's description
+    description: str = ""  # its texts and version stamp (`_description`)
 
 
 @dataclass
@@ -81,7 +81,7 @@ class _DeckState:
     atlases: list[Atlas]
     open_by_size: dict[tuple[float, float], list[Atlas]]
     cards: list[tuple[str, str, int, int, tuple[float, float]]] = field(default_factory=list)
-    # (name, stamp, id, copies, size)
+    # (name, description, id, copies, size)
     tiles: list[_Tile] = field(default_factory=list)
     shared_back: Face | None = None
     own_backs: bool = False
@@ -158,8 +158,8 @@ class TtsSink(Sink):
             self._add_tile(doc, item, st)
             return
         if st.cards and st.last == front.component:  # a later copy of a card drawn copy by copy (`copy` in
-            name, stamp, cid, copies, size = st.cards[-1]  # its template): one more of the card, as it is planned
-            st.cards[-1] = (name, stamp, cid, copies + item.copies, size)
+            name, description, cid, copies, size = st.cards[-1]  # its template): one more of the card, as it is planned
+            st.cards[-1] = (name, description, cid, copies + item.copies, size)
             return
         st.last = front.component
         atlas = st.open_by_size[(front.w, front.h)][0]
@@ -181,7 +181,7 @@ class TtsSink(Sink):
         if st.thumb is None:
             st.thumb = images[0].copy()
             st.thumb.thumbnail((THUMB, THUMB))
-        st.cards.append((item.name, item.stamp, atlas.key * 100 + cell, item.copies, atlas.size_mm))
+        st.cards.append((item.name, _description(item), atlas.key * 100 + cell, item.copies, atlas.size_mm))
         atlas.filled += 1
         if atlas.filled == atlas.count:  # full: write it and let its pixels go
             self._write_atlas(doc, atlas)
@@ -207,7 +207,7 @@ class TtsSink(Sink):
             if st.thumb is None:
                 st.thumb = img.copy()
                 st.thumb.thumbnail((THUMB, THUMB))
-        st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), item.stamp))
+        st.tiles.append(_Tile(item.name, item.copies, front, back, (item.front.w, item.front.h), _description(item)))
 
     def _write_atlas(self, doc: Document, atlas: Atlas) -> None:
         from mazmorra.render.raster import jpeg_bytes
@@ -242,7 +242,7 @@ class TtsSink(Sink):
             x += max(size) / tts.UNIT_MM + 1
         if st.tiles:
             tiles = [
-                tts.round_tile(t.name, self._url(doc, t.front), self._url(doc, t.back), *t.size, t.stamp)
+                tts.round_tile(t.name, self._url(doc, t.front), self._url(doc, t.back), *t.size, t.description)
                 for t in st.tiles
                 for _ in range(t.copies)
             ]
@@ -294,8 +294,8 @@ class TtsSink(Sink):
                 }
             scale = tts.card_scale(*size)
             cards = [
-                tts.card(name, cid, custom, size[0] > size[1], scale, stamp)
-                for name, stamp, cid, copies, at in st.cards
+                tts.card(name, cid, custom, size[0] > size[1], scale, description)
+                for name, description, cid, copies, at in st.cards
                 if at == size
                 for _ in range(copies)
             ]
@@ -306,6 +306,12 @@ class TtsSink(Sink):
         for folder, files in self.written.items():
             if folder.name != "tts":  # a deck's own image folder: only this build's atlases stay
                 prune(folder, files, (".jpg",))
+
+
+def _description(item: Item) -> str:
+    """A card's or tile's description in the game: its texts in the build's language as plain words,
+    then its version stamp (a playtest build)."""
+    return "\n\n".join(x for x in (item.text, item.stamp) if x)
 
 
 def _backs_differ(deck: Deck) -> bool:

@@ -56,7 +56,7 @@ def card(
     scale: tuple[float, float],
     description: str = "",
 ) -> dict[str, Any]:
-    """One card of a custom deck image; its description is its version stamp in a playtest build."""
+    """One card of a custom deck image; its description: its texts, and its version stamp in a playtest build."""
     key = str(card_id // 100)
     return {
         "Name": "Card",
