@@ -4,7 +4,7 @@
 
 Each run is a fresh process `python -m mazmorra build PACK --lang es -j1` into an empty output folder
 (no face cache, nothing stored by an earlier build). "after" is this checkout; "before" is commit REV
-(default 870e1a6, the commit before the face cache), extracted with `git archive` and run by this
+(default 870e1a6, the commit before the face cache; `--after REV` likewise instead of this checkout), extracted with `git archive` and run by this
 checkout's Python with its source first on the path. Pairs alternate (before first, then after first)
 so both sides see the same machine state. The figure is CPU seconds (user + system of the process and
 its children, from wait4), which a shared machine moves much less than the wall time; printed: the
@@ -91,6 +91,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,10000")
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--before", default="870e1a6", help="a commit of this repository")
+    ap.add_argument("--after", help="a commit to measure instead of this checkout (extracted like --before)")
     ap.add_argument("--domdiv", action="store_true", help="also domdiv's dividers (real rules text)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -101,6 +102,10 @@ def main() -> None:
         before_path = str(root / "before" / "cli")
         assert Path(before_python).exists()
         sides: dict[str, str | None] = {"before": before_path, "after": None}
+        if args.after:
+            (root / "after").mkdir()
+            _checkout(args.after, root / "after")
+            sides["after"] = str(root / "after" / "before" / "cli")
         for n in [int(s) for s in args.sizes.split(",") if s]:
             pack = make_pack(root, n)
             pairs = max(3, args.pairs // 2) if n >= 10000 else args.pairs
