@@ -53,7 +53,7 @@ def _hashed(value: object) -> bytes:
     """A shape's or a mark's hash: from its compact bytes (marshal's version 2 writes equal plain values,
     str, numbers, tuples, as equal bytes, with no references and no interning flags), else its repr."""
     try:
-        data = b"m" + marshal.dumps(value, 2)
+        data = b"m" + marshal.dumps(value, 2)  # type: ignore[arg-type]  # anything: ValueError below
     except ValueError:  # something marshal cannot write (an enum): its repr, which tells values apart
         data = b"r" + repr(value).encode("utf-8")
     return hashlib.blake2b(data, digest_size=16).digest()
