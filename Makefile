@@ -150,6 +150,7 @@ limits-doc: setup
 	$(BIN)/python -m mazmorra.support.limits > docs/limits.md
 
 bench: setup
+	$(BIN)/python bench/cold.py --before $(or $(BEFORE),870e1a6) --domdiv
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/designer.py $(if $(BEFORE),--before $(BEFORE))

@@ -90,6 +90,13 @@ def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
         import mazmorra.layout.face as face
 
         face._print_checks = lambda *args, **kwargs: []
+    if os.environ.get("MZ_BENCH_DRAW_EVERY_PAGE"):  # bench/run.py's "warm": faces from the cache, every page drawn
+        try:
+            from mazmorra.render.draw import chunks
+
+            chunks.chunk_store = lambda: None  # no chunk cache: no page copied from an earlier build
+        except ImportError:  # a checkout from before chunks: it draws every page anyway
+            pass
     if os.environ.get("MZ_BENCH_STAGES"):
         timed["stages_mb"] = watch_stages()
     sys.argv = ["mazmorra", "build", str(pack), "--lang", lang, "--out", str(out), "-j", jobs]

@@ -12,6 +12,7 @@ the field that gives it its colour.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -49,7 +50,13 @@ _NO_MARKS: list[tuple[Mark, str]] = []  # shared by every face without small mar
 
 
 def _hashed(value: object) -> bytes:
-    return hashlib.blake2b(repr(value).encode("utf-8"), digest_size=16).digest()
+    """A shape's or a mark's hash: from its compact bytes (marshal's version 2 writes equal plain values,
+    str, numbers, tuples, as equal bytes, with no references and no interning flags), else its repr."""
+    try:
+        data = b"m" + marshal.dumps(value, 2)  # type: ignore[arg-type]  # anything: ValueError below
+    except ValueError:  # something marshal cannot write (an enum): its repr, which tells values apart
+        data = b"r" + repr(value).encode("utf-8")
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def summary(face: Face, colours: set[str]) -> Summary:
