@@ -50,6 +50,7 @@ def diff(
     printed; the translations the changes left behind; counts per deck."""
     from mazmorra.errors import rel
     from mazmorra.i18n.labels import Labels
+    from mazmorra.load import load_pack
     from mazmorra.rounds import compare, earlier
     from mazmorra.rounds.report import report
     from mazmorra.support.paths import templates_dir
@@ -63,7 +64,8 @@ def diff(
                 err.print(f"{escape(pack_dir.name)} was not in revision {escape(since)}: every component is new")
             changes = compare(before, pack_dir, lang, since)
         words = Labels(pack_dir, templates_dir(), changes.lang)
-        sys.stdout.write(report(changes, fmt.value, words))
+        kinds = {k.name: k for k in load_pack(pack_dir).kinds()} if fmt is DiffFormat.markdown else {}
+        sys.stdout.write(report(changes, fmt.value, words, kinds))
         if words.missing:  # the pack's own language: its catalogue gives the changelog's words too
             err.print(
                 f"[yellow]![/] {len(words.missing)} word(s) of the changelog have no '{escape(changes.lang)}' "

@@ -1,0 +1,101 @@
+"""The words a round's changelog for players is written in (`diff --format markdown`), all in the
+compared language: a field by its label, never its id (the kind file's `label:`, else the field's
+name as English words translated like a template's labels); an icon token by the icon's word (its
+name as English words, translated the same way: `{wound}` -> "herida"); an enum value by the word the
+kind gives it; a list as its items, a yes-or-no as a word. Card text markup (span tags, alignment,
+emphasis) is left out: players read the words."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from mazmorra.model.cardtext import ALIGNMENTS, SPAN, TOKEN, parse_token
+from mazmorra.model.declared.spec import FieldDecl, field_words
+
+if TYPE_CHECKING:
+    from mazmorra.model.content import Kind
+
+_EMPHASIS = re.compile(r"\*\*|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
+DECK = "deck"  # the pseudo-field of a component that moved to another deck
+
+
+class Words(Protocol):
+    """Labels in one language (`i18n.labels.Labels`): `_(msgid)` and `ngettext`."""
+
+    def __call__(self, msgid: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+def icon_words(name: str) -> str:
+    """An icon's name as English words, the label its word is translated from (`bad_luck` -> "bad
+    luck", `single-use` -> "single use")."""
+    return name.replace("_", " ").replace("-", " ").strip()
+
+
+class Players:
+    """A pack's fields, values and icon tokens in the words its players read, in one language."""
+
+    def __init__(self, kinds: Mapping[str, Kind], words: Words, lang: str, decks: Mapping[str, str]):
+        self.kinds = kinds
+        self.words = words
+        self.lang = lang
+        self.decks = decks  # deck id -> its name in the language
+
+    def _decl(self, kind: str, name: str) -> FieldDecl | None:
+        found = self.kinds.get(kind)
+        return found.fields.get(name) if found is not None else None
+
+    def field(self, kind: str, name: str) -> str:
+        """What players call a field of a kind."""
+        if name == DECK:
+            return self.words("Deck")
+        decl = self._decl(kind, name)
+        if decl is None:
+            return self.words(field_words(name))
+        own = decl.label_word(self.lang)
+        return own if own is not None else self.words(decl.label_msgid(name))
+
+    def value(self, kind: str, name: str, value: str | None) -> str:
+        """A field's value as players read it ("" for none)."""
+        if value is None:
+            return ""
+        if name == DECK:
+            return self.decks.get(value, value)
+        decl = self._decl(kind, name)
+        try:
+            data = json.loads(value) if value[:1] in "[{" or value in ("true", "false") else value
+        except ValueError:
+            data = value
+        if isinstance(data, bool):
+            return self.words("yes") if data else self.words("no")
+        if isinstance(data, list):
+            item = decl.item() if decl is not None and decl.type == "list" else None
+            return ", ".join(self._one(item, x) for x in data if not isinstance(x, (list, dict)))
+        if isinstance(data, dict):
+            return self.words("changed")
+        return self._one(decl, data)
+
+    def _one(self, decl: FieldDecl | None, value: object) -> str:
+        text = str(value)
+        choice = decl.choices.get(text) if decl is not None else None
+        if choice is not None:
+            own = choice.word(self.lang)
+            return own if own is not None else self.words(choice.msgid)
+        return self.text(text)
+
+    def text(self, text: str) -> str:
+        """Card text as players read it: icon tokens as their words (a number beside or inside an
+        icon before it: "2 × wound"), no span tags, alignment marks or emphasis."""
+
+        def spoken(m: re.Match[str]) -> str:
+            icon = parse_token(m)
+            if icon.name in ALIGNMENTS and icon.number is None:
+                return ""
+            word = self.words(icon_words(icon.name))
+            return f"{icon.number} × {word}" if icon.number else word
+
+        return _EMPHASIS.sub("", SPAN.sub("", TOKEN.sub(spoken, text))).strip()
