@@ -10,7 +10,7 @@ from typing import Any
 
 import polib
 
-from mazmorra.errors import Loc, Problem, rel
+from mazmorra.errors import Loc, Problem, rel, shown
 from mazmorra.i18n.catalogues.labelcat import stale_labels, update_labels
 from mazmorra.i18n.catalogues.msgmerge import MergeStats, merge
 from mazmorra.i18n.catalogues.potemplate import (
@@ -217,7 +217,7 @@ class LangStatus:
                     "msgctxt": i.ctx,
                     "component": i.component,
                     "field": i.field,
-                    "file": i.loc.file,
+                    "file": shown(i.loc.file),
                     "line": i.loc.line,
                 }
                 for i in self.items
@@ -233,7 +233,7 @@ def _problem(p: Problem) -> dict[str, Any]:
     return {
         "component": p.component,
         "field": p.field,
-        "file": p.loc.file if p.loc else None,
+        "file": shown(p.loc.file) if p.loc else None,
         "line": p.loc.line if p.loc else None,
         "message": p.message,
     }
