@@ -12,7 +12,7 @@ import typer
 from mazmorra.commands.app import i18n_app
 from mazmorra.commands.console import err, escape, guard, out
 from mazmorra.commands.options import OutDirOpt, PacksArg, out_dir_for, pack_dirs
-from mazmorra.errors import ContentError, Problem, UsageError
+from mazmorra.errors import ContentError, Problem, UsageError, rel
 
 if TYPE_CHECKING:
     from mazmorra.i18n.catalogues.potemplate import Boxes
@@ -60,7 +60,12 @@ def _boxes(pack: Pack) -> Boxes:
 
 
 def _shown(pack: Pack, path: Path) -> str:
-    """A pack's file as messages name it: content/<pack>/..., never a path of this machine."""
+    """A pack's file as messages name it: from where the designer stands (`locale/en.po` inside the
+    pack, `content/<pack>/locale/en.po` from the project), or `<pack>/…` when that would climb out of
+    the working folder; never a path of this machine."""
+    cwd, root = Path.cwd().resolve(), pack.root.resolve()
+    if cwd.is_relative_to(root) or root.is_relative_to(cwd):
+        return rel(path)
     return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
 
 
