@@ -127,3 +127,36 @@ def test_every_built_in_field_and_shipped_icon_has_its_spanish_word() -> None:
     missing = [field_words(f) for f in sorted(fields) if field_words(f) not in have]
     missing += [icon_words(i) for i in sorted(icons) if icon_words(i) not in have]
     assert not missing, missing
+
+
+def test_a_template_labels_new_translation_is_named_as_the_cause(tmp_path: Path) -> None:
+    """A label's translation edited in the pack's catalogue reprints every face printing it: each is
+    put down to that catalogue, not to "none of its fields or files changed"."""
+    pack, _ = round_of_potions(tmp_path)
+    edit(pack / "templates" / "pocion.xml.j2", "{{ card.potencia }}", '{{ _("Potency") }} {{ card.potencia }}')
+    labels = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgctxt "label"\nmsgid "Potency"\n'
+    (pack / "locale" / "labels").mkdir()
+    (pack / "locale" / "labels" / "es.po").write_text(labels + 'msgstr "Potencia"\n', encoding="utf-8")
+    before = tmp_path / "round2" / "p"
+    shutil.copytree(pack, before)
+    edit(pack / "locale" / "labels" / "es.po", 'msgstr "Potencia"', 'msgstr "Fuerza"')
+    data = json.loads(run_cli("diff", "p", "--since", str(before), "--format", "json", cwd=tmp_path).stdout)
+    assert {c["component"] for c in data["changes"]} == {"sanadora", "veneno", "elixir"}
+    assert all(c["causes"] == ["locale/labels/es.po"] and c["fields"] == [] for c in data["changes"]), data
+    english = run_cli("diff", "p", "--since", str(before), "--format", "json", "--lang", "en", cwd=tmp_path)
+    assert json.loads(english.stdout)["changes"] == [], "the Spanish catalogue prints nothing in English"
+
+
+def test_a_deck_is_named_as_it_is_now_even_when_a_removed_card_comes_last(tmp_path: Path) -> None:
+    pack, before = round_of_potions(tmp_path)
+    edit(
+        pack / "locale" / "en.po",
+        'msgctxt "deck:pociones.name"\nmsgid "Pociones"\nmsgstr "Potions"',
+        'msgctxt "deck:pociones.name"\nmsgid "Pociones"\nmsgstr "Potion Shelf"',
+    )
+    edit(pack / "decks" / "pociones.csv", "veneno,Veneno,Poison,Causa 1 herida.,Deal 1 wound.,1,,\n", "")
+    en = markdown(tmp_path, before, "en")
+    assert "| Potion Shelf | 1 | 1 | 1 |" in en and "## Potion Shelf" in en, en
+    assert "- **Poison** (`veneno`): take out 1 copy" in en
+    text = run_cli("diff", "p", "--since", str(before), "--lang", "en", cwd=tmp_path).stdout
+    assert "Potion Shelf (pociones): 1 changed, 1 added, 1 removed" in text, text

@@ -27,6 +27,7 @@ from mazmorra.contracts import Earlier, Face, IconOp, ImageOp, Op, RotateOp, Rou
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
 from mazmorra.i18n.localise import UNTRANSLATED, Localised, localise, pack_messages
+from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.layout import LayoutContext, Templates, lay_out
 from mazmorra.layout.context import Contexts
 from mazmorra.load import load_pack
@@ -124,6 +125,14 @@ class Changes:
         for c in self.changes:
             counts = out.setdefault(c.deck, {ADDED: 0, REMOVED: 0, CHANGED: 0})
             counts[c.status] += 1
+        return out
+
+    def deck_names(self) -> dict[str, str]:
+        """Each deck's name in the compared language, as the current revision names it (a removed
+        component carries its deck's name in the earlier revision: used only for a deck it alone names)."""
+        out: dict[str, str] = {}
+        for c in sorted(self.changes, key=lambda c: c.status == REMOVED):
+            out.setdefault(c.deck, c.deck_name)
         return out
 
     def by_cause(self) -> dict[str, list[str]]:
@@ -262,8 +271,9 @@ def fonts_set_aside() -> Iterator[None]:
 
 def _drawn(path: str) -> bool:
     """A file whose change shows on its own, whatever fields changed beside it: a template, an icon,
-    an image, a font (not pack.yaml or a kind file, whose changes show as field changes)."""
-    return path != "pack.yaml" and not path.startswith("kinds/")
+    an image, a font (not pack.yaml, a kind file or a catalogue, whose changes show as field changes;
+    a catalogue is named only for a face that changed with no field: a template label's translation)."""
+    return path != "pack.yaml" and not path.startswith(("kinds/", "locale/"))
 
 
 def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Printed], str]:
@@ -277,6 +287,7 @@ def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Print
     reading = ctx.contexts = _Reading(localisation.components)
     by_id = {loc.component.id: loc for loc in localisation.components}
     kind_files = {k.name: _inside(pack.root, Path(k.source.file)) for k in pack.kinds() if k.source}
+    catalogues = {_inside(pack.root, p) for p in (catalogue_path(pack.root, lang), labels_path(pack.root, lang))}
     out: dict[str, Printed] = {}
     for deck in pack.decks:
         doc = lay_out(deck, ctx)
@@ -289,7 +300,7 @@ def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Print
             reads = {
                 _inside(pack.root, p) for p in templates.files(t for t in (kind.template, kind.back_template) if t)
             }
-            reads |= {"pack.yaml", kind_files.get(kind.name)}
+            reads |= {"pack.yaml", kind_files.get(kind.name), *catalogues}
             sides = {"front": comparable(item.front, pack.root, icons)}
             faces = {"front": item.front}
             if item.back is not None:

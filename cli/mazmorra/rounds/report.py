@@ -38,7 +38,7 @@ def report(changes: Changes, fmt: str, words: Words | None = None, kinds: Mappin
     if fmt == "json":
         return as_json(changes)
     if fmt == "markdown":
-        decks = {c.deck: c.deck_name for c in changes.changes}
+        decks = changes.deck_names()
         return as_markdown(changes, Players(kinds or {}, words or _English(), changes.lang, decks))
     return as_text(changes)
 
@@ -77,12 +77,12 @@ def as_text(changes: Changes) -> str:
     lines = [
         f"{changes.pack_name} ({changes.pack}) since {changes.since}, in {changes.lang}: {_counts(_total(changes))}"
     ]
-    decks = changes.decks()
+    decks, names = changes.decks(), changes.deck_names()
     current = None
     for c in changes.changes:
         if c.deck != current:
             current = c.deck
-            lines += ["", f"{c.deck_name} ({c.deck}): {_counts(decks[c.deck])}"]
+            lines += ["", f"{names[c.deck]} ({c.deck}): {_counts(decks[c.deck])}"]
         lines.append(f"  {_MARK[c.status]} {c.component}  {c.name}  [{c.status}; {_copies(c, _English())}]")
         for f in c.fields:
             lines.append(f"      {f.field}: {_text_words(f)}".replace("\n", "\n" + " " * (len(f.field) + 8)))
@@ -169,7 +169,7 @@ def as_markdown(changes: Changes, players: Players) -> str:
         return "\n".join([*lines, _("Nothing prints differently."), ""])
     head = [_("Deck"), _("Changed components"), _("Added components"), _("Removed components")]
     lines += ["| " + " | ".join(head) + " |", "| --- | ---: | ---: | ---: |"]
-    names = {c.deck: c.deck_name for c in changes.changes}
+    names = changes.deck_names()
     for deck, counts in decks.items():
         lines.append(f"| {_md(names[deck])} | {counts[CHANGED]} | {counts[ADDED]} | {counts[REMOVED]} |")
     titles = {
