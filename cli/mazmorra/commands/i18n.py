@@ -22,13 +22,15 @@ if TYPE_CHECKING:
 
 
 def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
-    """The labels the templates of the pack's kinds print (and what those templates include), and the
-    words of their enum values; `templates`: the environment to read them with (a new one if None)."""
+    """The labels the templates of the pack's kinds print (and what those templates include), the
+    removal list's of a playtest round (`build --changed-since`), and the words of their enum values;
+    `templates`: the environment to read them with (a new one if None)."""
     from mazmorra.i18n.labels import choice_labels
     from mazmorra.layout import Templates
+    from mazmorra.rounds.removal import TEMPLATE as REMOVED  # a round's removal list, any pack may print
     from mazmorra.support.paths import templates_dir
 
-    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n}) + [REMOVED]
     labels = (templates or Templates(pack.root, templates_dir())).labels(names)
     known = {label.msgid for label in labels}
     return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
