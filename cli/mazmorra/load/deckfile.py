@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -189,12 +189,12 @@ def _unknown_column(
     ), field_name
 
 
-def fold_missing(problems: list[Problem], entries: list[Entry]) -> list[Problem]:
+def fold_missing(problems: Sequence[Problem], entries: list[Entry]) -> list[Problem]:
     """The entries' `schema.missing` findings for a field a misspelt column leaves unfilled, folded into
     that one finding with their count: the designer fixes one name, not every row."""
     unfilled = entries[0].unfilled if entries else {}
     if not unfilled:
-        return problems
+        return list(problems)
     count: dict[str, int] = {}
     kept = []
     for p in problems:
