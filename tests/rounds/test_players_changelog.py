@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import edit, run_cli, write_pack
+from conftest import REPO, edit, run_cli, write_pack
 
 KIND = """name: pocion
 extends: card
@@ -160,3 +160,33 @@ def test_a_deck_is_named_as_it_is_now_even_when_a_removed_card_comes_last(tmp_pa
     assert "- **Poison** (`veneno`): take out 1 copy" in en
     text = run_cli("diff", "p", "--since", str(before), "--lang", "en", cwd=tmp_path).stdout
     assert "Potion Shelf (pociones): 1 changed, 1 added, 1 removed" in text, text
+
+
+def test_a_designers_own_names_are_in_the_packs_language_and_translated_like_labels(tmp_path: Path) -> None:
+    """A kind file's field with no `label:` and an icon of the pack's own are named by the designer,
+    in the pack's source language: as written in a Spanish changelog (no translation asked for),
+    looked up in the label catalogues in English, and named on stderr while they have none there."""
+    pack, before = round_of_potions(tmp_path)
+    for root in (pack, before):
+        edit(root / "kinds" / "pocion.yaml", "  nota:", "  dosis: {type: int, default: 1}\n  nota:")
+        edit(root / "templates" / "pocion.xml.j2", "{{ card.potencia }}", "{{ card.potencia }} {{ card.dosis }}")
+        (root / "icons").mkdir()
+        shutil.copy(REPO / "cli" / "mazmorra" / "icons" / "coin.svg", root / "icons" / "caldero.svg")
+    edit(pack / "kinds" / "pocion.yaml", "dosis: {type: int, default: 1}", "dosis: {type: int, default: 2}")
+    edit(
+        pack / "decks" / "pociones.csv",
+        "Causa 1 herida.,Deal 1 wound.",
+        "Causa 1 herida {caldero}.,Deal 1 wound {caldero}.",
+    )
+    es = markdown(tmp_path, before, "es")
+    assert "  - Dosis: ~~1~~ **2**" in es and "Causa 1 herida **caldero**." in es, es
+    res = run_cli("diff", "p", "--since", str(before), "--format", "markdown", "--lang", "en", cwd=tmp_path)
+    assert res.returncode == 0 and "  - Dosis: ~~1~~ **2**" in res.stdout
+    assert "2 word(s) of the changelog have no 'en' translation, left as written" in res.stderr, res.stderr
+    assert "Dosis, caldero" in res.stderr, res.stderr
+    with (pack / "locale" / "en.po").open("a", encoding="utf-8") as po:
+        po.write(
+            '\nmsgctxt "label"\nmsgid "Dosis"\nmsgstr "Dose"\n\nmsgctxt "label"\nmsgid "caldero"\nmsgstr "cauldron"\n'
+        )
+    en = markdown(tmp_path, before, "en")
+    assert "  - Dose: ~~1~~ **2**" in en and "Deal 1 wound **cauldron**." in en, en

@@ -23,7 +23,12 @@ DECK = "deck"  # the pseudo-field of a component that moved to another deck
 
 
 class Words(Protocol):
-    """Labels in one language (`i18n.labels.Labels`): `_(msgid)` and `ngettext`."""
+    """Labels in one language (`i18n.labels.Labels`): `_(msgid)` and `ngettext`; the translations it
+    has (`table`) and the words it found none for (`missing`)."""
+
+    lang: str
+    table: dict[str, str]
+    missing: dict[str, None]
 
     def __call__(self, msgid: str) -> str: ...
 
@@ -39,11 +44,31 @@ def icon_words(name: str) -> str:
 class Players:
     """A pack's fields, values and icon tokens in the words its players read, in one language."""
 
-    def __init__(self, kinds: Mapping[str, Kind], words: Words, lang: str, decks: Mapping[str, str]):
+    def __init__(
+        self,
+        kinds: Mapping[str, Kind],
+        words: Words,
+        decks: Mapping[str, str],
+        source: str | None = None,
+        own_icons: frozenset[str] = frozenset(),
+    ):
         self.kinds = kinds
         self.words = words
-        self.lang = lang
+        self.lang = words.lang
         self.decks = decks  # deck id -> its name in the language
+        self.source = source or self.lang  # the language the designer names things in
+        self.own_icons = own_icons  # the pack's own icons: named by the designer, in the source language
+
+    def _designers(self, words: str) -> str:
+        """A word the designer wrote in the pack's source language (a kind file's field with no
+        `label:`, an icon of their own): as written in that language; in another, its translation
+        in the label catalogues, else as written and noted missing (English too)."""
+        if self.lang == self.source:
+            return words
+        if words in self.words.table:
+            return self.words.table[words]
+        self.words.missing.setdefault(words, None)
+        return words
 
     def _decl(self, kind: str, name: str) -> FieldDecl | None:
         found = self.kinds.get(kind)
@@ -54,10 +79,12 @@ class Players:
         if name == DECK:
             return self.words("Deck")
         decl = self._decl(kind, name)
-        if decl is None:
+        if decl is None:  # a built-in kind's field: named in English, translated like a label
             return self.words(field_words(name))
         own = decl.label_word(self.lang)
-        return own if own is not None else self.words(decl.label_msgid(name))
+        if own is not None:
+            return own
+        return self.words(decl.label_msgid(name)) if decl.label is not None else self._designers(field_words(name))
 
     def value(self, kind: str, name: str, value: str | None) -> str:
         """A field's value as players read it ("" for none)."""
@@ -95,7 +122,8 @@ class Players:
             icon = parse_token(m)
             if icon.name in ALIGNMENTS and icon.number is None:
                 return ""
-            word = self.words(icon_words(icon.name))
+            named = icon_words(icon.name)
+            word = self._designers(named) if icon.name in self.own_icons else self.words(named)
             return f"{icon.number} × {word}" if icon.number else word
 
         return _EMPHASIS.sub("", SPAN.sub("", TOKEN.sub(spoken, text))).strip()

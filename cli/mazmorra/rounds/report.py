@@ -7,15 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from dataclasses import asdict
-from typing import TYPE_CHECKING
 
 from mazmorra.rounds.compare import ADDED, CHANGED, REMOVED, Change, Changes, FieldChange, word_diff
 from mazmorra.rounds.players import Players, Words
-
-if TYPE_CHECKING:
-    from mazmorra.model.content import Kind
 
 FORMATS = ("text", "markdown", "json")
 _MARK = {ADDED: "+", REMOVED: "-", CHANGED: "~"}
@@ -25,6 +20,12 @@ _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>|#])")
 class _English:
     """The labels as written (English)."""
 
+    lang = "en"
+
+    def __init__(self) -> None:
+        self.table: dict[str, str] = {}
+        self.missing: dict[str, None] = {}
+
     def __call__(self, msgid: str) -> str:
         return msgid
 
@@ -32,14 +33,13 @@ class _English:
         return (singular if n == 1 else plural).replace("%(n)d", str(n))
 
 
-def report(changes: Changes, fmt: str, words: Words | None = None, kinds: Mapping[str, Kind] | None = None) -> str:
-    """The changes in one of FORMATS; the Markdown's words from `words` (English without) and the
-    pack's `kinds` (their fields' labels and values' words)."""
+def report(changes: Changes, fmt: str, players: Players | None = None) -> str:
+    """The changes in one of FORMATS; the Markdown in the words of `players` (the pack's labels in the
+    compared language; without, English as written)."""
     if fmt == "json":
         return as_json(changes)
     if fmt == "markdown":
-        decks = changes.deck_names()
-        return as_markdown(changes, Players(kinds or {}, words or _English(), changes.lang, decks))
+        return as_markdown(changes, players or Players({}, _English(), changes.deck_names()))
     return as_text(changes)
 
 
