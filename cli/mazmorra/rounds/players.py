@@ -2,7 +2,9 @@
 compared language: a field by its label, never its id (the kind file's `label:`, else the field's
 name as English words translated like a template's labels); an icon token by the icon's word (its
 name as English words, translated the same way: `{wound}` -> "herida"); an enum value by the word the
-kind gives it; a list as its items, a yes-or-no as a word. Card text markup (span tags, alignment,
+kind gives it; a list as its items, a yes-or-no as a word. A name the designer gave (a kind file's
+field with no `label:`, an icon of the pack's own) is written in the pack's source language: as is
+there, translated through the label catalogues elsewhere. Card text markup (span tags, alignment,
 emphasis) is left out: players read the words."""
 
 from __future__ import annotations
