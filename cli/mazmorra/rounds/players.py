@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from mazmorra.errors import SHIPPED, shown
 from mazmorra.model.cardtext import ALIGNMENTS, SPAN, TOKEN, parse_token
 from mazmorra.model.declared.spec import FieldDecl, field_words
 
@@ -86,7 +87,15 @@ class Players:
         own = decl.label_word(self.lang)
         if own is not None:
             return own
-        return self.words(decl.label_msgid(name)) if decl.label is not None else self._designers(field_words(name))
+        if decl.label is not None or self._shipped(kind, name):  # an English word: translated like a label
+            return self.words(decl.label_msgid(name))
+        return self._designers(field_words(name))
+
+    def _shipped(self, kind: str, name: str) -> bool:
+        """Whether a field is declared by a kind file the tool ships (a game family's, named in English)."""
+        found = self.kinds.get(kind)
+        where = found.declared_at.get(name) if found is not None else None
+        return where is not None and shown(where.file).startswith(SHIPPED)
 
     def value(self, kind: str, name: str, value: str | None) -> str:
         """A field's value as players read it ("" for none)."""
