@@ -23,11 +23,12 @@ class Loc:
     sheet: str | None = None
 
     def __str__(self) -> str:
+        file = shown(self.file)
         if self.sheet is not None:
-            return f"{self.file}[{self.sheet}]" + (f"!{column_letters(self.col)}{self.line}" if self.line else "")
+            return f"{file}[{self.sheet}]" + (f"!{column_letters(self.col)}{self.line}" if self.line else "")
         if self.line:
-            return f"{self.file}:{self.line}:{self.col}"
-        return self.file
+            return f"{file}:{self.line}:{self.col}"
+        return file
 
 
 def column_letters(col: int) -> str:
@@ -64,7 +65,7 @@ class Problem:
             "severity": self.severity.value,
             "rule": self.rule,
             "message": self.message,
-            "file": self.loc.file if self.loc else None,
+            "file": shown(self.loc.file) if self.loc else None,
             "line": self.loc.line if self.loc else None,
             "column": self.loc.col if self.loc else None,
             **({"sheet": self.loc.sheet} if self.loc and self.loc.sheet is not None else {}),
@@ -160,19 +161,31 @@ def _rel(path: str, cwd_text: str) -> str:
 _PACKAGE = Path(__file__).resolve().parent
 
 
+SHIPPED = "mazmorra:"  # how a message names a file shipped with the tool: `mazmorra:templates/card.xml.j2`
+
+
 def shown(path: Path | str) -> str:
-    """A path named inside a message's text: as rel(), but a file shipped with the tool (a bundled font,
-    a family's kind file) lying outside the working folder reads `mazmorra/fonts/…`, not a ../ climb to
-    where this machine installed it. For the words of a message only: a Loc's file stays rel()."""
+    """A path as the user reads it, in a message's words or as a Loc's file (terminal, JSON, the
+    preview's panel): rel(), but a file shipped with the tool (a template, a kind file, a bundled
+    font) reads `mazmorra:<its path inside the package>`, wherever this machine installed it, never
+    a ../ climb out of the pack. A Loc keeps its file as rel() gave it; it is shown through here."""
+    text = str(path)
+    if text.startswith(SHIPPED):
+        return text
+    return _shown(text, os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _shown(path: str, cwd_text: str) -> str:
+    """A relative path is as rel() made it (a Loc's file), not resolved again: a link inside the pack
+    is named where it lies, not where it leads."""
     p = Path(path)
+    whole = p.resolve() if p.is_absolute() else Path(os.path.normpath(_resolved(cwd_text) / p))
     try:
-        p.resolve().relative_to(_resolved(os.getcwd()))
+        inside = whole.relative_to(_PACKAGE)
     except ValueError:
-        try:
-            return "mazmorra/" + p.resolve().relative_to(_PACKAGE).as_posix()
-        except ValueError:
-            pass
-    return rel(p)
+        return _rel(path, cwd_text) if p.is_absolute() else path
+    return SHIPPED + inside.as_posix()
 
 
 @lru_cache(maxsize=8)

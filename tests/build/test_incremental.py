@@ -110,7 +110,7 @@ def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
 @pytest.mark.slow
 def test_every_file_a_dependency_file_names_can_be_found(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Dependency files name files as make opens them from the working folder, the tool's own fonts
-    and icons included (not as messages name them, `mazmorra/fonts/…`, which would make every deck
+    and icons included (not as messages name them, `mazmorra:fonts/…`, which would make every deck
     out of date forever)."""
     from mazmorra.build.incremental import read_rule
 

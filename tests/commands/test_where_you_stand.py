@@ -132,3 +132,15 @@ def test_listings_inside_a_pack_include_its_own(pack_copy) -> None:  # type: ign
     assert printers.returncode == 0 and printers.stdout.startswith("grimorio:"), printers.stdout[:200]
     icons = run_cli("icons", cwd=pack / "decks")
     assert icons.stdout.startswith("grimorio: "), icons.stdout[:200]
+
+
+def test_i18n_update_names_the_files_it_wrote_from_where_the_designer_stands(own_folder: Path) -> None:
+    """Inside the pack `locale/en.po` (a path that opens from there), from a subfolder `../locale/en.po`;
+    not `muestras/locale/en.po`, which opens from neither."""
+    res = run_cli("i18n", "update", cwd=own_folder)
+    assert res.returncode == 0, res.stderr
+    assert "✓ locale/en.po: " in res.stderr and "muestras/locale" not in res.stderr, res.stderr
+    res = run_cli("i18n", "update", cwd=own_folder / "decks")
+    assert "✓ ../locale/en.po: " in res.stderr, res.stderr
+    res = run_cli("i18n", "update", "juegos/muestras", cwd=own_folder.parent.parent)  # from above: the path from there
+    assert "✓ juegos/muestras/locale/en.po: " in res.stderr, res.stderr

@@ -61,7 +61,7 @@ def test_titles_are_checked_against_the_title_family(kanji_copy: Path) -> None:
     edit(kanji_copy / "pack.yaml", "ja: Tansaku Gothic", "ja: {body: Tansaku Gothic, title: sans}")
     text = assert_build_fails(
         kanji_copy,
-        "[antorcha.name] (ja): the 'ja' font 'sans' (mazmorra/fonts/DejaVuSansCondensed.ttf, ",
+        "[antorcha.name] (ja): the 'ja' font 'sans' (mazmorra:fonts/DejaVuSansCondensed.ttf, ",
         "[deck:hallazgos.name] (ja)",
         "no glyph for い た つ ま (U+3044 U+305F U+3064 U+307E)",
     )

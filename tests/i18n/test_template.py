@@ -40,7 +40,7 @@ def test_a_text_edited_without_updating_the_catalogues_fails_the_check(pack_copy
     assert "cofre-olvidado.text" not in res.stderr  # (its notes name the glossary term, not the name)
     elsewhere = run_cli("i18n", "update", "--check", cwd=pack / "decks")  # the pack the folder is in
     assert f"cofre-olvidado.name: text changed (cartas.yaml:{line})" in elsewhere.stderr
-    assert "../locale/en.po (muestras): out of date" in elsewhere.stderr
+    assert "../locale/en.po: out of date" in elsewhere.stderr
     assert (pot.read_bytes(), po.read_bytes()) == before  # a check writes nothing
     assert run_cli("i18n", "update", "muestras", cwd=project, env=EPOCH).returncode == 0
     assert run_cli("i18n", "update", "--check", "muestras", cwd=project).returncode == 0
@@ -277,7 +277,7 @@ def test_template_labels_have_their_own_catalogue_with_one_source_language(name:
     for po in locale.glob("*.po"):  # the pack's texts: its source language only
         assert not [e for e in polib.pofile(str(po)) if e.msgctxt == "label"], po
     template = polib.pofile(str(locale / "labels.pot"))
-    printed = {label.msgid for label in _pack_labels(pack)}  # muestras prints none: an empty template
+    printed = {label.msgid for label in _pack_labels(pack)}  # muestras prints only the removal list's
     assert template.metadata["X-Source-Language"] == "en" and {e.msgid for e in template} == printed
     source = pack.spec.source_language
     labels = polib.pofile(str(locale / "labels" / f"{source}.po"))  # created for the source language too

@@ -155,6 +155,9 @@ def test_diff_as_terminal_text_and_markdown(round_two: Path) -> None:
     assert "- **Lanza de hueso** (`lanza-hueso`): saca 1 copia" in md.stdout
     assert "- `templates/hero.xml.j2`: cambia 4 componentes:" in md.stdout
     assert not md.stderr, md.stderr  # every word of the changelog has its Spanish translation
+    # Players read fields by their labels, never their ids (the terminal text keeps the ids).
+    assert "  - Texto: Haz ~~un~~ **dos**" in md.stdout and "  - Energía: ~~2~~ **1**" in md.stdout
+    assert "text:" not in md.stdout and "energy:" not in md.stdout
     for english in ("changes since", "Removed", "take out", "alters", "Templates and icons"):
         assert english not in md.stdout, english
     en = run_cli("diff", PACK, "--since", "v1", "--format", "markdown", "--lang", "en", cwd=round_two)
@@ -162,6 +165,7 @@ def test_diff_as_terminal_text_and_markdown(round_two: Path) -> None:
     assert "### Removed: take out of the deck" in en.stdout and "take out 1 copy" in en.stdout
     assert "| Deck | Changed components | Added components | Removed components |" in en.stdout
     assert "- `templates/hero.xml.j2`: alters 4 components:" in en.stdout
+    assert "  - Energy: ~~2~~ **1**" in en.stdout and "Energía" not in en.stdout and "Texto" not in en.stdout
 
 
 def test_build_changed_since_prints_only_the_changed_and_added_faces(round_two: Path) -> None:

@@ -36,3 +36,51 @@ def test_a_one_line_removal_list_is_a_slip_without_crop_marks(tmp_path: Path) ->
     assert content is not None
     lines = re.findall(r" l\b", content.get_data().decode("latin-1"))
     assert len(lines) == 1, lines  # the rule under the header only: no crop marks (8 more lines)
+
+
+def test_a_third_language_gets_the_removal_lists_words_from_i18n_update(tmp_path: Path) -> None:
+    """A pack in French (no shipped French catalogue): `i18n update` puts the removal list's labels in
+    its label catalogue for the translator, a missing one is an error at removed.xml.j2's line (was at
+    `mazmorra:templates`, no file, with no entry to fill), and once translated the list is in French."""
+    from conftest import pdf_text, write_pack
+
+    pack = write_pack(
+        tmp_path,
+        {
+            "pack.yaml": "id: p\nname: P\nsource_language: es\nlanguages: [es, fr]\n"
+            "decks:\n  - {id: c, kind: card, name: Cartas, file: decks/c.csv}\n",
+            "decks/c.csv": "id,name,name@fr,text,text@fr\nuno,Uno,Un,Gana.,Gagne.\ndos,Dos,Deux,Roba.,Pioche.\n",
+        },
+    )
+    assert run_cli("i18n", "update", cwd=pack).returncode == 0
+    labels = (pack / "locale" / "labels" / "fr.po").read_text(encoding="utf-8")
+    assert 'msgid "Take out of the deck"' in labels and "#: removed.xml.j2:6" in labels, labels
+    po = (pack / "locale" / "fr.po").read_text(encoding="utf-8")
+    (pack / "locale" / "fr.po").write_text(re.sub(r'msgid "(P|Cartas)"\nmsgstr ""', r'msgid "\1"\nmsgstr "\1"', po))
+    shutil.copytree(pack, tmp_path / "round1" / "p")
+    edit(pack / "decks" / "c.csv", "dos,Dos,Deux,Roba.,Pioche.\n", "")
+    since = str(tmp_path / "round1" / "p")
+    res = run_cli("build", "--changed-since", since, "--lang", "fr", "--out", str(tmp_path / "out"), cwd=pack)
+    assert res.returncode == 1
+    assert "mazmorra:templates/removed.xml.j2:6:1: error [templates] (fr): template label 'Take out of the deck'" in (
+        res.stderr
+    ), res.stderr
+    edit(
+        pack / "locale" / "labels" / "fr.po",
+        'msgid "Take out of the deck"\nmsgstr ""',
+        'msgid "Take out of the deck"\nmsgstr "Retirer du paquet"',
+    )
+    edit(
+        pack / "locale" / "labels" / "fr.po",
+        'msgid "removed since %(rev)s"\nmsgstr ""',
+        'msgid "removed since %(rev)s"\nmsgstr "retirées depuis %(rev)s"',
+    )
+    edit(
+        pack / "locale" / "labels" / "fr.po",
+        'msgstr[0] ""\nmsgstr[1] ""',
+        'msgstr[0] "%(n)d exemplaire"\nmsgstr[1] "%(n)d exemplaires"',
+    )
+    res = run_cli("build", "--changed-since", since, "--lang", "fr", "--out", str(tmp_path / "out"), cwd=pack)
+    assert res.returncode == 0, res.stderr
+    removed = pdf_text(tmp_path / "out" / "changes" / "p" / "fr" / "removed.pdf")
+    assert "Retirer du paquet" in removed and "Deux" in removed and "1 exemplaire" in removed, removed

@@ -31,6 +31,27 @@ def test_a_rebuild_finding_the_same_problems_says_so_in_one_line() -> None:
     assert said[-3:-1] == [bad.format(), warn.format()]
 
 
+def test_a_save_names_the_designers_files_not_an_editors_temporary_one(tmp_path: Path) -> None:
+    """`sed -i` (and many editors) write a temporary file beside the one saved and rename it over it:
+    the save is "changed: cartas.csv", not "changed: cartas.csv, sed7SQcmY"."""
+    from watchfiles import Change
+
+    from mazmorra.serve.server import saved
+
+    deck, gone, new = tmp_path / "cartas.csv", tmp_path / "sed7SQcmY", tmp_path / "nuevas.csv"
+    deck.write_text("id\n", encoding="utf-8")
+    new.write_text("id\n", encoding="utf-8")
+    changes = {
+        (Change.added, str(gone)),
+        (Change.modified, str(gone)),
+        (Change.deleted, str(gone)),
+        (Change.modified, str(deck)),
+        (Change.added, str(new)),  # a file the designer added: named
+        (Change.deleted, str(tmp_path / "viejas.csv")),  # one they deleted: named
+    }
+    assert saved(changes) == ["cartas.csv", "nuevas.csv", "viejas.csv"]
+
+
 @pytest.mark.slow
 def test_the_preview_panel_names_a_cell_as_the_terminal_does(pack_copy, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     need_tool("chromium")

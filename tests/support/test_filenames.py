@@ -65,13 +65,21 @@ def test_the_same_request_gets_the_same_name_and_another_one_a_number(tmp_path: 
     assert output_path(tmp_path, "{component}-{n}-front.png", again, component="a", n=2) == first
 
 
-def test_a_link_out_of_the_output_folder_is_refused(tmp_path: Path) -> None:
+def test_a_link_out_of_the_output_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out, elsewhere = tmp_path / "output", tmp_path / "elsewhere"
     out.mkdir()
     elsewhere.mkdir()
     (out / "pack").symlink_to(elsewhere)
-    with pytest.raises(OutsideOutput, match="outside"):
+    with pytest.raises(OutsideOutput, match="outside") as refused:
         output_path(out, "{pack}/{deck}.pdf", pack="pack", deck="d")
+    assert " /" not in f" {refused.value}", "no absolute path in a message: a folder of this machine"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OutsideOutput) as refused:
+        output_path(out, "{pack}/{deck}.pdf", pack="pack", deck="d")
+    assert (
+        str(refused.value)
+        == "output/pack/d.pdf would be written outside output (a link inside it leads to elsewhere/d.pdf)"
+    )
 
 
 def test_numbers_are_padded_as_the_pattern_says(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from mazmorra.assets.fontcheck import check_glyphs
-from mazmorra.errors import Loc, Problem, UsageError, rel
+from mazmorra.errors import Loc, Problem, UsageError, rel, shown
 from mazmorra.support.limits import FONT_BYTES, MIB
 from mazmorra.support.paths import PACKAGE_DIR
 
@@ -312,7 +312,7 @@ def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]
             known = FONTS.get(name)
             if known is not None and known != path and _digest(known) != _digest(path):
                 raise UsageError(
-                    f"two packs have different fonts named '{name}' ({rel(known)}, {rel(path)}): build them separately"
+                    f"two packs have different fonts named '{name}' ({shown(known)}, {shown(path)}): build them separately"
                 )
             FONTS[name] = path
             register(name)

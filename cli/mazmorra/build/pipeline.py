@@ -305,6 +305,10 @@ def _render_and_write(
         result.documents = rendered.by_document()
         result.faces, result.laid_out = rendered.faces, rendered.laid_out
         used, missing = run.used, rendered.labels  # what the layout met untranslated, in any process
+        if opts.changed_since is not None:  # a round's removal list: its labels at its template's lines
+            from mazmorra.rounds.removal import TEMPLATE
+
+            used = [*used, TEMPLATE]
         problems += run.templates.label_problems(used, missing, pack.root, opts.draft, choice_labels(pack.kinds()))
         problems += literal_problems(run.templates.files(used), pack.spec.languages)
         _stop_on_errors(problems, opts.strict)  # nothing has reached the output folder yet

@@ -25,13 +25,15 @@ if TYPE_CHECKING:
 
 
 def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
-    """The labels the templates of the pack's kinds print (and what those templates include), and the
-    words of their enum values; `templates`: the environment to read them with (a new one if None)."""
+    """The labels the templates of the pack's kinds print (and what those templates include), the
+    removal list's of a playtest round (`build --changed-since`), and the words of their enum values;
+    `templates`: the environment to read them with (a new one if None)."""
     from mazmorra.i18n.labels import choice_labels
     from mazmorra.layout import Templates
+    from mazmorra.rounds.removal import TEMPLATE as REMOVED  # a round's removal list, any pack may print
     from mazmorra.support.paths import templates_dir
 
-    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n}) + [REMOVED]
     labels = (templates or Templates(pack.root, templates_dir())).labels(names)
     known = {label.msgid for label in labels}
     return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
@@ -63,11 +65,13 @@ def _boxes(pack: Pack) -> Boxes:
 
 
 def _shown(pack: Pack, path: Path) -> str:
-    """A pack's file as messages name it: relative to the folder the command runs in (with ../ when
-    the pack lies outside it), never a path of this machine; with the pack's id when that path does
-    not show it (the command run inside the pack)."""
-    shown = rel(path)
-    return shown if pack.root.name in Path(shown).parts else f"{shown} ({pack.id})"
+    """A pack's file as messages name it: from where the designer stands (`locale/en.po` inside the
+    pack, `content/<pack>/locale/en.po` from the project), or `<pack>/…` when that would climb out of
+    the working folder; never a path of this machine."""
+    cwd, root = Path.cwd().resolve(), pack.root.resolve()
+    if cwd.is_relative_to(root) or root.is_relative_to(cwd):
+        return rel(path)
+    return f"{pack.root.name}/{path.relative_to(pack.root).as_posix()}"
 
 
 @i18n_app.command("update")

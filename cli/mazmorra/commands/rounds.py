@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape, guard
 from mazmorra.commands.options import OnePackArg, check_langs, one_pack
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.rounds import Changes
+    from mazmorra.rounds.players import Players
 
 
 class DiffFormat(str, Enum):
@@ -63,10 +69,25 @@ def diff(
                 err.print(f"{escape(pack_dir.name)} was not in revision {escape(since)}: every component is new")
             changes = compare(before, pack_dir, lang, since)
         words = Labels(pack_dir, templates_dir(), changes.lang)
-        sys.stdout.write(report(changes, fmt.value, words))
+        players = _players(pack_dir, changes, words) if fmt is DiffFormat.markdown else None
+        sys.stdout.write(report(changes, fmt.value, players))
         if words.missing:  # the pack's own language: its catalogue gives the changelog's words too
             err.print(
                 f"[yellow]![/] {len(words.missing)} word(s) of the changelog have no '{escape(changes.lang)}' "
-                f"translation, written in English: add them to {escape(rel(pack_dir / 'locale' / (changes.lang + '.po')))} "
+                f"translation, left as written: add them to {escape(rel(pack_dir / 'locale' / (changes.lang + '.po')))} "
                 f"(msgctxt 'label'): {escape(', '.join(words.missing))}"
             )
+
+
+def _players(pack_dir: Path, changes: Changes, words: Labels) -> Players:
+    """The words of the players' changelog: the pack's kinds (their fields' labels), its own icons
+    (named in its source language), its decks' names in the compared language."""
+    from mazmorra.assets.icons import IconSet
+    from mazmorra.load import load_pack
+    from mazmorra.rounds.players import Players
+
+    pack = load_pack(pack_dir)
+    root = pack.root.resolve()
+    own = frozenset(n for n, p in IconSet.for_pack(pack.root).files.items() if p.resolve().is_relative_to(root))
+    kinds = {k.name: k for k in pack.kinds()}
+    return Players(kinds, words, changes.deck_names(), pack.spec.source_language, own)

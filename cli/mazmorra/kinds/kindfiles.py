@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from pydantic import create_model
 
-from mazmorra.errors import Loc, Problem, did_you_mean, rel
+from mazmorra.errors import Loc, Problem, did_you_mean, rel, shown
 from mazmorra.model.content import GENERIC, ComponentModel, Family, Kind
 from mazmorra.model.declared.fields import DeclError, model_field
 from mazmorra.model.declared.spec import RESERVED_FIELDS, FieldDecl, KindFile, Rule, parse_rule
@@ -209,7 +209,7 @@ def _declared_kind(
         pack_rules=base.pack_rules if base else (),
         two_sided=two_sided,
         reads_settings=(base.reads_settings if base else False) or any(d.setting for d in fields.values()),
-        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {rel(read.loc.file)}"),
+        summary=spec.summary or (f"{base.summary} (extended)" if base else f"declared in {shown(read.loc.file)}"),
         fields=fields,
         rules=tuple(rules),
         source=read.loc,

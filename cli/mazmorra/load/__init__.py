@@ -13,7 +13,7 @@ from mazmorra import kinds
 from mazmorra.errors import ContentError, Loc, Problem, Severity, UsageError, did_you_mean, rel
 from mazmorra.kinds.kindfiles import kind_files, load_kinds
 from mazmorra.load import formats
-from mazmorra.load.deckfile import coerced, read_entries, translations
+from mazmorra.load.deckfile import coerced, fold_missing, read_entries, translations
 from mazmorra.model.content import Component, ComponentModel, Deck, DeckSpec, Family, Kind, Pack, PackSpec
 from mazmorra.model.declared.spec import parse_rule
 from mazmorra.model.units import parse_size
@@ -352,7 +352,7 @@ def _load_deck(
         file_loc=Loc(rel(path), 1, 1),
         size_mm=_default_size(spec, dspec, kind),
     )
-    return deck, problems
+    return deck, fold_missing(problems, entries)
 
 
 def _share_strings(item: YMap, model: ComponentModel) -> None:

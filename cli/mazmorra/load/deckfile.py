@@ -7,8 +7,8 @@ from __future__ import annotations
 import difflib
 import re
 import weakref
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ class Entry:
     loc: Loc
     translations: dict[str, dict[str, tuple[Any, Loc]]] = field(default_factory=dict)
     from_spreadsheet: bool = False
+    unfilled: dict[str, Problem] = field(default_factory=dict)  # a field no column fills -> the typo finding
 
 
 def read_entries(
@@ -42,14 +43,17 @@ def read_entries(
     memo: Memo | None = None,
 ) -> tuple[list[Entry] | None, list[Problem]]:
     """Every entry of a deck file and their problems; None when the file cannot be read at all. A
-    YAML file an earlier build parsed is taken from `memo`."""
+    YAML file an earlier build parsed is taken from `memo`. A spreadsheet's entries that miss a
+    required field because its column is misspelt (or the kind file's field is) leave it to the one
+    finding at the header (`fold_missing`)."""
     if is_spreadsheet(path, path.suffix.lower() == ".csv"):  # a workbook by its content, whatever its name
         table, problems = spreadsheet.read_spreadsheet(path, worksheet, spec.source_language, list(spec.languages))
         if table is None:
             return None, problems
-        problems += _check_columns(table, deck, kind_of, default)
-        problems += _ids_from_names(table, deck)
-        return [Entry(row.values, row.values.loc, row.translations, True) for row in table.rows], problems
+        columns, unfilled = _check_columns(table, deck, kind_of, default)
+        problems += columns + _ids_from_names(table, deck)
+        entries = [Entry(row.values, row.values.loc, row.translations, True, unfilled) for row in table.rows]
+        return entries, problems
     problems = []
     if worksheet is not None:
         problems.append(
@@ -85,10 +89,12 @@ def _check_columns(
     deck: str,
     kind_of: Callable[[str], Kind | None],
     default: Kind,
-) -> list[Problem]:
+) -> tuple[list[Problem], dict[str, Problem]]:
     """Each column names a field of a kind the spreadsheet holds (one located problem per column, not
-    per row); a column that does not is dropped from every row."""
+    per row); a column that does not is dropped from every row. Also: each field of a kind file that
+    a misspelt column (or a misspelt field) leaves unfilled, with that finding."""
     problems: list[Problem] = []
+    unfilled: dict[str, Problem] = {}
     used = [default] + [
         k
         for r in table.rows
@@ -104,7 +110,10 @@ def _check_columns(
     bad: set[tuple[str, str | None]] = set()
     for (name, lang), where in table.columns.items():
         if lang is None and name != "kind" and name not in fields:
-            problems.append(_unknown_column(name, where, fields, used, table, deck))
+            found, suspect = _unknown_column(name, where, fields, used, table, deck)
+            problems.append(found)
+            if suspect is not None:
+                unfilled[suspect] = found
             bad.add((name, lang))
         elif lang is None and name in fields and spreadsheet.shape(fields[name].annotation) == "nested":
             problems.append(
@@ -136,17 +145,17 @@ def _check_columns(
                 row.values.locs.pop(name, None)
             else:
                 row.translations.get(lang, {}).pop(name, None)
-    return problems
+    return problems, unfilled
 
 
 def _unknown_column(
     name: str, where: Loc, fields: dict[str, Any], used: list[Kind], table: spreadsheet.Spreadsheet, deck: str
-) -> Problem:
+) -> tuple[Problem, str | None]:
     """A column naming no field. When the nearest field is one a pack's kind file declares and no column
     fills, either may be misspelt: the kind file is, when its template prints the column's name and not
     the field's (`potenica:` for the sheet's and template's `potencia`): reported at the kind file's line,
     suggesting the column's name, with the column as the second place; else at the column, naming the
-    kind file's line too."""
+    kind file's line too. With it, the kind file's field it leaves unfilled (None when it names none)."""
     near = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.6)
     filled = {n for n, lang in table.columns if lang is None}
     owner = next((k for k in used if near and near[0] in k.declared_at), None)
@@ -158,7 +167,7 @@ def _unknown_column(
             where,
             f"deck:{deck}",
             name,
-        )
+        ), None
     field_name, declared = near[0], owner.declared_at[near[0]]
     printed = _template_words(owner)
     if name in printed and field_name not in printed:
@@ -169,7 +178,7 @@ def _unknown_column(
             declared,
             f"deck:{deck}",
             field_name,
-        )
+        ), field_name
     return Problem(
         "spreadsheet.unknown-field",
         f"column '{name}' is not a field of kind '{owner.name}'; did you mean '{field_name}'? (or, if the kind "
@@ -177,7 +186,31 @@ def _unknown_column(
         where,
         f"deck:{deck}",
         name,
-    )
+    ), field_name
+
+
+def fold_missing(problems: Sequence[Problem], entries: list[Entry]) -> list[Problem]:
+    """The entries' `schema.missing` findings for a field a misspelt column leaves unfilled, folded into
+    that one finding with their count: the designer fixes one name, not every row."""
+    unfilled = entries[0].unfilled if entries else {}
+    if not unfilled:
+        return list(problems)
+    count: dict[str, int] = {}
+    kept = []
+    for p in problems:
+        if p.rule == "schema.missing" and p.field in unfilled:
+            count[p.field] = count.get(p.field, 0) + 1
+        else:
+            kept.append(p)
+    said = {id(found): (name, count[name]) for name, found in unfilled.items() if count.get(name)}
+    out = []
+    for p in kept:
+        if id(p) in said:
+            name, n = said[id(p)]
+            rows = "row" if n == 1 else "rows"
+            p = replace(p, message=f"{p.message}; until then {n} {rows} miss required field '{name}'")
+        out.append(p)
+    return out
 
 
 def _template_words(kind: Kind) -> set[str]:

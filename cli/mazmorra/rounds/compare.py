@@ -19,19 +19,23 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from mazmorra.assets import fonts
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Earlier, Face, IconOp, ImageOp, Op, RotateOp, Round, TextOp
 from mazmorra.errors import ContentError, Problem, Severity, UsageError
 from mazmorra.i18n.labels import Labels
-from mazmorra.i18n.localise import UNTRANSLATED, localise, pack_messages
+from mazmorra.i18n.localise import UNTRANSLATED, Localised, localise, pack_messages
+from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.layout import LayoutContext, Templates, lay_out
+from mazmorra.layout.context import Contexts
 from mazmorra.load import load_pack
 from mazmorra.model.content import Pack
 from mazmorra.support.paths import templates_dir
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
+EVERY = "\0every"  # a template went through all of a component's fields (iterated them)
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 
 
@@ -123,6 +127,14 @@ class Changes:
             counts[c.status] += 1
         return out
 
+    def deck_names(self) -> dict[str, str]:
+        """Each deck's name in the compared language, as the current revision names it (a removed
+        component carries its deck's name in the earlier revision: used only for a deck it alone names)."""
+        out: dict[str, str] = {}
+        for c in sorted(self.changes, key=lambda c: c.status == REMOVED):
+            out.setdefault(c.deck, c.deck_name)
+        return out
+
     def by_cause(self) -> dict[str, list[str]]:
         """Each changed file of the pack -> the components whose printed faces it altered."""
         out: dict[str, list[str]] = {}
@@ -149,6 +161,7 @@ class Printed:
     fields: dict[str, str]
     reads: frozenset[str]  # the pack's files its faces are made from (templates, icons, images, pack.yaml, kinds)
     faces: dict[str, Face]  # side -> the face as laid out, to be drawn (images where they are)
+    shown: frozenset[str] = frozenset({EVERY})  # the fields its templates read while laying it out (EVERY: all)
 
     def earlier(self) -> Earlier:
         """The component as a round's gallery shows its earlier revision: its faces drawing with that
@@ -205,7 +218,7 @@ def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tu
         a, b = old.get(cid), new.get(cid)
         if a is None and b is not None:
             changes.append(
-                Change(ADDED, b.deck, b.deck_name, cid, b.name, b.kind, (0, b.copies), _fields({}, b.fields))
+                Change(ADDED, b.deck, b.deck_name, cid, b.name, b.kind, (0, b.copies), _fields({}, b.fields, b.shown))
             )
         elif b is None and a is not None:
             changes.append(Change(REMOVED, a.deck, a.deck_name, cid, a.name, a.kind, (a.copies, 0)))
@@ -226,7 +239,7 @@ def compared(before: Path | None, now: Path, lang: str | None, since: str) -> tu
 def _changed(cid: str, a: Printed, b: Printed, files: tuple[str, ...]) -> Change | None:
     """The change of a component in both revisions, or None when it prints as before."""
     sides = tuple(s for s in ("front", "back") if a.sides.get(s) != b.sides.get(s))
-    fields = _fields(a.fields, b.fields)
+    fields = _fields(a.fields, b.fields, a.shown | b.shown)
     if a.deck != b.deck:
         fields = (FieldChange("deck", a.deck, b.deck, word_diff(a.deck, b.deck)), *fields)
     if not sides and a.copies == b.copies and a.deck == b.deck:
@@ -258,8 +271,9 @@ def fonts_set_aside() -> Iterator[None]:
 
 def _drawn(path: str) -> bool:
     """A file whose change shows on its own, whatever fields changed beside it: a template, an icon,
-    an image, a font (not pack.yaml or a kind file, whose changes show as field changes)."""
-    return path != "pack.yaml" and not path.startswith("kinds/")
+    an image, a font (not pack.yaml, a kind file or a catalogue, whose changes show as field changes;
+    a catalogue is named only for a face that changed with no field: a template label's translation)."""
+    return path != "pack.yaml" and not path.startswith(("kinds/", "locale/"))
 
 
 def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Printed], str]:
@@ -270,8 +284,10 @@ def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Print
     icons = IconSet.for_pack(pack.root)
     labels = Labels(pack.root, templates_dir(), lang)
     ctx = LayoutContext(pack, localisation, templates, icons, labels, Path("output"), draft)
+    reading = ctx.contexts = _Reading(localisation.components)
     by_id = {loc.component.id: loc for loc in localisation.components}
     kind_files = {k.name: _inside(pack.root, Path(k.source.file)) for k in pack.kinds() if k.source}
+    catalogues = {_inside(pack.root, p) for p in (catalogue_path(pack.root, lang), labels_path(pack.root, lang))}
     out: dict[str, Printed] = {}
     for deck in pack.decks:
         doc = lay_out(deck, ctx)
@@ -284,7 +300,7 @@ def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Print
             reads = {
                 _inside(pack.root, p) for p in templates.files(t for t in (kind.template, kind.back_template) if t)
             }
-            reads |= {"pack.yaml", kind_files.get(kind.name)}
+            reads |= {"pack.yaml", kind_files.get(kind.name), *catalogues}
             sides = {"front": comparable(item.front, pack.root, icons)}
             faces = {"front": item.front}
             if item.back is not None:
@@ -301,6 +317,7 @@ def printed(pack: Pack, lang: str, draft: bool = False) -> tuple[dict[str, Print
                 _values(by_id[comp.id].context()),
                 frozenset(r for r in reads if r),
                 faces,
+                frozenset(reading.read.get(comp.id, ())),
             )
     return out, localisation.name("pack.name")
 
@@ -367,13 +384,63 @@ def _values(context: dict[str, object]) -> dict[str, str]:
     return out
 
 
-def _fields(before: dict[str, str], now: dict[str, str]) -> tuple[FieldChange, ...]:
+def _fields(before: dict[str, str], now: dict[str, str], shown: frozenset[str]) -> tuple[FieldChange, ...]:
+    """The fields that differ, of those a template printed (read while laying the component out, in
+    either revision): a field no template reads changes nothing a player sees."""
     keys = [*now, *(k for k in before if k not in now)]
     return tuple(
         FieldChange(k, before.get(k), now.get(k), word_diff(before.get(k) or "", now.get(k) or ""))
         for k in keys
-        if before.get(k) != now.get(k)
+        if before.get(k) != now.get(k) and (EVERY in shown or k in shown)
     )
+
+
+class _Read(dict[str, Any]):
+    """A component's context (`card` in its template) noting each field the template reads."""
+
+    def __init__(self, data: dict[str, Any], read: set[str]):
+        super().__init__(data)
+        self.read = read
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.add(EVERY)
+        return super().__iter__()
+
+    def keys(self) -> Any:
+        self.read.add(EVERY)
+        return super().keys()
+
+    def values(self) -> Any:
+        self.read.add(EVERY)
+        return super().values()
+
+    def items(self) -> Any:
+        self.read.add(EVERY)
+        return super().items()
+
+
+class _Reading(Contexts):
+    """Every component's context as templates read it, remembering which fields of which component
+    they read (its own face, or another's through `components`: either way it is printed)."""
+
+    def __init__(self, components: Iterable[Localised]):
+        super().__init__(components)
+        self.read: dict[str, set[str]] = {}
+
+    def __getitem__(self, cid: str) -> dict[str, Any]:
+        return _Read(super().__getitem__(cid), self.read.setdefault(cid, set()))
 
 
 def word_diff(before: str, now: str) -> tuple[Word, ...]:

@@ -8,25 +8,23 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict
-from typing import Protocol
 
-from mazmorra.rounds.compare import ADDED, CHANGED, REMOVED, Change, Changes, FieldChange
+from mazmorra.rounds.compare import ADDED, CHANGED, REMOVED, Change, Changes, FieldChange, word_diff
+from mazmorra.rounds.players import Players, Words
 
 FORMATS = ("text", "markdown", "json")
 _MARK = {ADDED: "+", REMOVED: "-", CHANGED: "~"}
 _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>|#])")
 
 
-class Words(Protocol):
-    """Labels in one language (`i18n.labels.Labels`): `_(msgid)` and `ngettext`."""
-
-    def __call__(self, msgid: str) -> str: ...
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
-
-
 class _English:
     """The labels as written (English)."""
+
+    lang = "en"
+
+    def __init__(self) -> None:
+        self.table: dict[str, str] = {}
+        self.missing: dict[str, None] = {}
 
     def __call__(self, msgid: str) -> str:
         return msgid
@@ -35,12 +33,13 @@ class _English:
         return (singular if n == 1 else plural).replace("%(n)d", str(n))
 
 
-def report(changes: Changes, fmt: str, words: Words | None = None) -> str:
-    """The changes in one of FORMATS; the Markdown's fixed words from `words` (English without)."""
+def report(changes: Changes, fmt: str, players: Players | None = None) -> str:
+    """The changes in one of FORMATS; the Markdown in the words of `players` (the pack's labels in the
+    compared language; without, English as written)."""
     if fmt == "json":
         return as_json(changes)
     if fmt == "markdown":
-        return as_markdown(changes, words or _English())
+        return as_markdown(changes, players or Players({}, _English(), changes.deck_names()))
     return as_text(changes)
 
 
@@ -78,12 +77,12 @@ def as_text(changes: Changes) -> str:
     lines = [
         f"{changes.pack_name} ({changes.pack}) since {changes.since}, in {changes.lang}: {_counts(_total(changes))}"
     ]
-    decks = changes.decks()
+    decks, names = changes.decks(), changes.deck_names()
     current = None
     for c in changes.changes:
         if c.deck != current:
             current = c.deck
-            lines += ["", f"{c.deck_name} ({c.deck}): {_counts(decks[c.deck])}"]
+            lines += ["", f"{names[c.deck]} ({c.deck}): {_counts(decks[c.deck])}"]
         lines.append(f"  {_MARK[c.status]} {c.component}  {c.name}  [{c.status}; {_copies(c, _English())}]")
         for f in c.fields:
             lines.append(f"      {f.field}: {_text_words(f)}".replace("\n", "\n" + " " * (len(f.field) + 8)))
@@ -109,18 +108,23 @@ def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " / ")
 
 
-def _md_words(f: FieldChange) -> str:
+def _md_words(kind: str, f: FieldChange, players: Players) -> str:
+    """A field's change in players' words: its value, or what was taken out and put in."""
+    before, now = players.value(kind, f.field, f.before), players.value(kind, f.field, f.now)
     if f.before is None:
-        return _md(f.now or "")
+        return _md(now)
+    if not now:
+        return f"~~{_md(before)}~~"
     marks = {"=": "{}", "-": "~~{}~~", "+": "**{}**"}
     out = []
-    for i, w in enumerate(f.words):
+    words = word_diff(before, now)
+    for i, w in enumerate(words):
         core = w.text.strip()
         if w.op == "=" or not core:
             out.append(_md(w.text))
             continue
         lead, trail = w.text[: len(w.text) - len(w.text.lstrip())], w.text[len(w.text.rstrip()) :]
-        then = f.words[i + 1].op if i + 1 < len(f.words) else ""
+        then = words[i + 1].op if i + 1 < len(words) else ""
         out.append(lead + marks[w.op].format(_md(core)) + trail + (" " if w.op == "-" and then == "+" else ""))
     return "".join(out)
 
@@ -141,7 +145,23 @@ def _copies(c: Change, _: Words) -> str:
     return ""
 
 
-def as_markdown(changes: Changes, _: Words) -> str:
+def _md_fields(c: Change, players: Players) -> list[str]:
+    """A changed component's fields as players read them: each by its label, with what changed in
+    it (its copies are said beside its name; a change only of markup says nothing to them)."""
+    out = []
+    for f in c.fields:
+        if f.field == "copies":
+            continue
+        if players.value(c.kind, f.field, f.before) == players.value(c.kind, f.field, f.now):
+            continue
+        out.append(f"  - {_md(players.field(c.kind, f.field))}: {_md_words(c.kind, f, players)}")
+    return out
+
+
+def as_markdown(changes: Changes, players: Players) -> str:
+    """A changelog for playtesters, every word in the compared language: fields by their labels,
+    icons by their words, no field a template does not print."""
+    _ = players.words
     title = _("%(pack)s: changes since %(since)s").replace("%(pack)s", _md(changes.pack_name))
     lines = [f"# {title.replace('%(since)s', _md(changes.since))} ({changes.lang})", ""]
     decks = changes.decks()
@@ -149,7 +169,7 @@ def as_markdown(changes: Changes, _: Words) -> str:
         return "\n".join([*lines, _("Nothing prints differently."), ""])
     head = [_("Deck"), _("Changed components"), _("Added components"), _("Removed components")]
     lines += ["| " + " | ".join(head) + " |", "| --- | ---: | ---: | ---: |"]
-    names = {c.deck: c.deck_name for c in changes.changes}
+    names = changes.deck_names()
     for deck, counts in decks.items():
         lines.append(f"| {_md(names[deck])} | {counts[CHANGED]} | {counts[ADDED]} | {counts[REMOVED]} |")
     titles = {
@@ -166,7 +186,7 @@ def as_markdown(changes: Changes, _: Words) -> str:
             lines += ["", f"### {titles[status]}", ""]
             for c in mine:
                 lines.append(f"- **{_md(c.name)}** (`{c.component}`): {_copies(c, _)}")
-                lines += [f"  - {_md(f.field)}: {_md_words(f)}" for f in c.fields if status == CHANGED]
+                lines += _md_fields(c, players) if status == CHANGED else []
                 if c.causes:
                     because = _("printed differently because of %(files)s")
                     lines.append(f"  - {because.replace('%(files)s', ', '.join(f'`{x}`' for x in c.causes))}")
@@ -180,9 +200,6 @@ def as_markdown(changes: Changes, _: Words) -> str:
             + ", ".join(f"`{i}`" for i in ids)
             for f, ids in by_cause.items()
         ]
-    if changes.stale:
-        lines += ["", f"## {_('Translations to update')}", ""]
-        lines += [f"- {s.lang}: `{s.component}` {s.field} ({s.state})" for s in changes.stale]
     return "\n".join(lines) + "\n"
 
 

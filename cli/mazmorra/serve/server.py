@@ -16,7 +16,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -151,7 +151,9 @@ def run(
         ready(f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/")
         for changes in watch(*watched, stop_event=stop, step=30, debounce=400, raise_interrupt=False):
             files = {Path(p) for _, p in changes}
-            say("changed: " + ", ".join(sorted(p.name for p in files)))
+            named = saved(changes)
+            if named:
+                say("changed: " + ", ".join(named))
             report(preview.rebuild(files))
     except KeyboardInterrupt:  # Ctrl-C before the watch began (the first build, the start-up): the same stop
         pass
@@ -165,6 +167,15 @@ def run(
             server.shutdown()
             server.server_close()
         preview.close()
+
+
+def saved(changes: Iterable[tuple[object, str]]) -> list[str]:
+    """The names of the files a save changed, as the designer knows them: a temporary file an editor
+    (or `sed -i`) made and removed within the save is not one of them."""
+    from watchfiles import Change
+
+    made = {p for change, p in changes if change == Change.added}
+    return sorted({Path(p).name for _, p in changes if p not in made or Path(p).exists()})
 
 
 class _Reporter:

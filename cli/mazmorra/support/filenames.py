@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from mazmorra.errors import MazmorraError
+from mazmorra.errors import MazmorraError, rel
 
 MAX_NAME = 100  # characters of one file or folder name (Windows paths stay short enough)
 # Names Windows refuses for a file or folder, whatever follows their first dot (`con.pdf`, `nul.tar.gz`).
@@ -152,7 +152,10 @@ def output_path(root: Path, pattern: Pattern | str, names: Names | None = None, 
     target = folder / name
     base = root.resolve()
     if not target.resolve().is_relative_to(base):
-        raise OutsideOutput(f"{target} would be written outside {root} (a link inside it leads to {target.resolve()})")
+        raise OutsideOutput(
+            f"{Path(rel(root), *parts[:-1], name).as_posix()} would be written outside {rel(root)} "
+            f"(a link inside it leads to {rel(target.resolve())})"
+        )
     return target
 
 

@@ -54,6 +54,9 @@ def markdown(kind: Kind) -> str:
         plain = info.is_required() or info.default_factory is not None or info.default in (None, "", [])
         default = "" if plain else f" ({info.default!r})"
         meaning = decl.description if decl is not None else info.description or ""
+        if decl is not None and decl.label is not None:  # what a round's changelog calls it
+            label = decl.label if isinstance(decl.label, str) else ", ".join(f"{k}: {v}" for k, v in decl.label.items())
+            meaning = f"{meaning} (players read: {label})".strip()
         lines.append(
             f"| `{name}` | {what} | {'yes' if info.is_required() else 'no' + default} | {_cell(_limits(info.metadata))} | "
             f"{meaning.replace('|', '/')} |"

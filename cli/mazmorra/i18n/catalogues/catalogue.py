@@ -10,7 +10,7 @@ from typing import Any
 
 import polib
 
-from mazmorra.errors import Loc, Problem, rel
+from mazmorra.errors import Loc, Problem, rel, shown
 from mazmorra.i18n.catalogues.labelcat import merged_labels, stale_labels, update_labels
 from mazmorra.i18n.catalogues.labelcat import template_path as label_template_path
 from mazmorra.i18n.catalogues.labelcat import template_text as label_template_text
@@ -289,7 +289,7 @@ class LangStatus:
                     "msgctxt": i.ctx,
                     "component": i.component,
                     "field": i.field,
-                    "file": i.loc.file,
+                    "file": shown(i.loc.file),
                     "line": i.loc.line,
                 }
                 for i in self.items
@@ -305,7 +305,7 @@ def _problem(p: Problem) -> dict[str, Any]:
     return {
         "component": p.component,
         "field": p.field,
-        "file": p.loc.file if p.loc else None,
+        "file": shown(p.loc.file) if p.loc else None,
         "line": p.loc.line if p.loc else None,
         "message": p.message,
     }

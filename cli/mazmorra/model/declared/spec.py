@@ -42,6 +42,20 @@ class _Strict(BaseModel):
     )
 
 
+def _label_words(v: str | dict[str, str]) -> str | dict[str, str]:
+    words = [v] if isinstance(v, str) else list(v.values())
+    if not words or not all(isinstance(w, str) and w.strip() for w in words):
+        raise ValueError("a label is a word, or a mapping of language codes to words")
+    return v
+
+
+def field_words(name: str) -> str:
+    """A field's name as words, the English label of a field that declares none (`melee_dice` ->
+    "Melee dice")."""
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 class Choice(_Strict):
     """One value of an enum that prints as a word and an icon: `reach: {label: Reach, icon: reach}`."""
 
@@ -56,10 +70,7 @@ class Choice(_Strict):
     @field_validator("label")
     @classmethod
     def _words(cls, v: str | dict[str, str]) -> str | dict[str, str]:
-        words = [v] if isinstance(v, str) else list(v.values())
-        if not words or not all(isinstance(w, str) and w.strip() for w in words):
-            raise ValueError("a label is a word, or a mapping of language codes to words")
-        return v
+        return _label_words(v)
 
     @property
     def msgid(self) -> str:
@@ -111,6 +122,12 @@ class FieldDecl(_Strict):
     required: bool = Field(False, description="every component must give it")
     default: Any = Field(None, description="the value when a component leaves it out")
     description: str = Field("", description="what the field means (shown in docs and editor hints)")
+    label: str | dict[str, str] | None = Field(
+        None,
+        description="what players call the field (a round's changelog for them, `diff --format markdown`): "
+        "written in English like a template's _() label (translated through the label catalogues), or in each "
+        "language: {es: Potencia, en: Potency}; without it, the field's name with spaces for underscores",
+    )
     min: float | None = Field(
         None, description="int/number: smallest value; text/string: fewest characters; list: fewest items"
     )
@@ -134,6 +151,24 @@ class FieldDecl(_Strict):
     )
     marks: dict[str, MarkDecl] | None = Field(None, description="grid: what may stand on a cell, by name")
     edges: dict[str, EdgeDecl] | None = Field(None, description="grid: the features on the edges between cells")
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, v: str | dict[str, str] | None) -> str | dict[str, str] | None:
+        return None if v is None else _label_words(v)
+
+    def label_msgid(self, name: str) -> str:
+        """The word catalogues translate for the field's label: its English word, else its name with
+        spaces for underscores, capitalised (`centre_value` -> "Centre value")."""
+        if isinstance(self.label, str):
+            return self.label
+        if isinstance(self.label, dict) and "en" in self.label:
+            return self.label["en"]
+        return field_words(name)
+
+    def label_word(self, lang: str) -> str | None:
+        """The word the kind gives for the field's label in `lang` itself, if any."""
+        return self.label.get(lang) if isinstance(self.label, dict) else None
 
     def item(self) -> FieldDecl:
         """A list's item declaration (`of: string` or `of: {type: enum, values: [...]}`)."""
