@@ -272,8 +272,8 @@ def fallbacks(
         if what.startswith(BORROWED):
             cid, _, fld = what[len(BORROWED) :].rpartition(".")
             out.append((f"{cid}.{fld}", gaps(cid).get(fld, "untranslated")))
-        else:  # a label, quoted, without the markup of its icons and bold words, cut short
-            words = " ".join(re.sub(r"[{}*_]", " ", what).split())
+        else:  # a label, quoted, without its icons, placeholders and bold markers, cut short
+            words = " ".join(re.sub(r"\{[^{}]*\}|%\(\w+\)[sd]|[*_]", " ", what).split()) or "…"
             words = words if len(words) <= 28 else words[:27] + "…"
             out.append((f'"{words}"', "fuzzy" if what in labels.fuzzy else "untranslated"))
     return out
