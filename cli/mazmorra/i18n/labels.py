@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,8 +63,10 @@ def template_labels(files: Iterable[Path]) -> list[Label]:
     """Labels the given template files print, in first-seen order (file by file, line by line)."""
     seen: dict[str, Label] = {}
     for path in files:
-        for label in _file_labels(path.resolve(), path.stat().st_mtime_ns):
-            seen.setdefault(label.msgid, label)
+        found = _file_labels(path.resolve(), path.stat().st_mtime_ns)
+        name = rel(path.resolve())  # from the folder the command runs in now (the parse is kept across folders)
+        for label in found:
+            seen.setdefault(label.msgid, replace(label, loc=Loc(name, label.loc.line, 1)) if label.loc else label)
     return list(seen.values())
 
 
@@ -84,7 +86,7 @@ def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
 @cache
 def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
     out = []
-    name = rel(path)
+    name = str(path)  # absolute: shown relative to the working folder by template_labels
     with path.open("rb") as fh:
         try:
             for line, func, message, comments in babel_extract(fh, KEYWORDS, [NOTE_TAG], _EXTRACT_OPTIONS):
