@@ -293,7 +293,7 @@ def draft_marker(
         by_state.setdefault(state, []).append(what)
     said = [(_band_word(state.upper(), labels), names) for state, names in sorted(by_state.items(), reverse=True)]
     full = " · ".join(f"{word} ({lang}): {', '.join(names)}" for word, names in said)
-    counted = " · ".join(f"{word} ({lang}): {len(names)} texts" for word, names in said)
+    counted = " · ".join(f"{word} ({lang}): {len(names)}" for word, names in said)  # when the names do not fit
     for words in (full, counted):
         xml = (
             f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
