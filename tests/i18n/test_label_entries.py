@@ -5,7 +5,6 @@ labels reported, never printed silently."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import polib
 import pytest
