@@ -60,13 +60,18 @@ def band_labels() -> list[Label]:
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:
-    """Labels the given template files print, in first-seen order (file by file, line by line)."""
+    """Labels the given template files print, in first-seen order (file by file, line by line), each
+    at its first line, with the first note written for it."""
     seen: dict[str, Label] = {}
     for path in files:
         found = _file_labels(path.resolve(), path.stat().st_mtime_ns)
         name = rel(path.resolve())  # from the folder the command runs in now (the parse is kept across folders)
         for label in found:
-            seen.setdefault(label.msgid, replace(label, loc=Loc(name, label.loc.line, 1)) if label.loc else label)
+            first = seen.get(label.msgid)
+            if first is None:
+                seen[label.msgid] = replace(label, loc=Loc(name, label.loc.line, 1)) if label.loc else label
+            elif label.note and not first.note:  # a note written where the label prints again
+                seen[label.msgid] = replace(first, note=label.note)
     return list(seen.values())
 
 
