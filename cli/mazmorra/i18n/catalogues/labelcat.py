@@ -105,9 +105,15 @@ def reference(loc: Loc, root: Path | None = None) -> tuple[str, str]:
     path = Path(loc.file)
     resolved = path.resolve()
     tool = templates_dir().resolve().parent
-    for base, prefix in ((tool, "mazmorra:"), *(((root.resolve(), ""),) if root is not None else ())):
+    bases = ((tool, "mazmorra:"), *(((root.resolve(), ""),) if root is not None else ()))
+    for base, prefix in bases:
         if resolved.is_relative_to(base):
             return prefix + resolved.relative_to(base).as_posix(), str(loc.line)
+    parts = path.parts  # shown from another working folder (a kind read earlier): found by its tail
+    for base, prefix in bases:
+        for i in range(1, len(parts)):
+            if parts[i - 1] == base.name and (base / Path(*parts[i:])).is_file():
+                return prefix + Path(*parts[i:]).as_posix(), str(loc.line)
     return path.name, str(loc.line)
 
 
