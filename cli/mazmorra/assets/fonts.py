@@ -375,6 +375,11 @@ def faces(name: str, own: dict[str, Faces] | None = None) -> Faces | None:
     return FACES.get(name)
 
 
+def is_bold(name: str) -> bool:
+    """Whether a font is a bold face itself (`sans-bold`, `Caladea-bold`): its bold runs need no other."""
+    return name.endswith(("-bold", "-bold-italic"))
+
+
 def font_label(name: str) -> str:
     """How a problem names a font: 'sans-bold' (DejaVuSansCondensed-Bold.ttf)."""
     path = FONTS.get(name)

@@ -26,17 +26,19 @@ if TYPE_CHECKING:
 
 def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
     """The labels the templates of the pack's kinds print (and what those templates include), the
-    removal list's of a playtest round (`build --changed-since`), and the words of their enum values;
-    `templates`: the environment to read them with (a new one if None)."""
-    from mazmorra.i18n.labels import choice_labels
+    words of their enum values, the labels of the pages every pack may print (the removal list of
+    `build --changed-since`) and the draft band's words; `templates`: the environment to read them
+    with (a new one if None)."""
+    from mazmorra.i18n.labels import PAGE_TEMPLATES, band_labels, choice_labels
     from mazmorra.layout import Templates
-    from mazmorra.rounds.removal import TEMPLATE as REMOVED  # a round's removal list, any pack may print
     from mazmorra.support.paths import templates_dir
 
-    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n}) + [REMOVED]
-    labels = (templates or Templates(pack.root, templates_dir())).labels(names)
-    known = {label.msgid for label in labels}
-    return labels + [label for label in choice_labels(pack.kinds()) if label.msgid not in known]
+    names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
+    labels = (templates or Templates(pack.root, templates_dir())).labels([*names, *PAGE_TEMPLATES])
+    found: dict[str, Label] = {}
+    for label in [*labels, *choice_labels(pack.kinds()), *band_labels()]:
+        found.setdefault(label.msgid, label)  # a template's label first, as it prints it
+    return list(found.values())
 
 
 @i18n_app.command("extract")

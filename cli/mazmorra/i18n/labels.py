@@ -2,7 +2,8 @@
 
 Labels are English inside templates. Their translations ship in the tool's templates/locale/<lang>.po
 and a pack may override them in its own catalogue (msgctxt "label"). They are found with Jinja's own
-babel extractor, so a label inside a Jinja comment is not a label and every label knows its line.
+babel extractor, so a label inside a Jinja comment is not a label and every label knows its line; a
+`{# note: … #}` comment written before a label (no other label between) is its note for translators.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +29,18 @@ if TYPE_CHECKING:
 LABEL_CTX = "label"
 TEMPLATE_LANG = "en"  # the language labels are written in inside templates
 KEYWORDS = ("_", "ngettext")
+NOTE_TAG = "note:"  # `{# note: what the label is #}` before a label: its note in the catalogues
+# The shipped templates of pages every pack may print whatever its kinds (rounds/removal.py's removal
+# list): their labels belong to every pack's label catalogue.
+PAGE_TEMPLATES = ("removed.xml.j2",)
+# What a face printed in the source language that is not a label: another component's text
+# (`components[id].name`), noted among its labels as BORROWED + "id.field".
+BORROWED = "\x1f"
+# The draft band's words (layout/face.py), translated like labels; English where a language has none.
+BAND_WORDS = (
+    ("UNTRANSLATED", "the draft band over a face that prints a text in another language"),
+    ("FUZZY", "the draft band over a face that prints a text whose translation is marked fuzzy"),
+)
 # The template environment's whitespace options, as the extractor wants them.
 _EXTRACT_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true"}
 
@@ -38,14 +51,27 @@ class Label:
     plural: str | None = None
     loc: Loc | None = None  # where a template first prints it
     words: tuple[tuple[str, str], ...] = ()  # an enum value's own word per language (no catalogue needed there)
+    note: str = ""  # what the template says of it (`{# note: … #}`), for translators
+
+
+def band_labels() -> list[Label]:
+    """The draft band's words, as labels (a pack may translate them)."""
+    return [Label(word, note=note) for word, note in BAND_WORDS]
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:
-    """Labels the given template files print, in first-seen order (file by file, line by line)."""
+    """Labels the given template files print, in first-seen order (file by file, line by line), each
+    at its first line, with the first note written for it."""
     seen: dict[str, Label] = {}
     for path in files:
-        for label in _file_labels(path.resolve(), path.stat().st_mtime_ns):
-            seen.setdefault(label.msgid, label)
+        found = _file_labels(path.resolve(), path.stat().st_mtime_ns)
+        name = rel(path.resolve())  # from the folder the command runs in now (the parse is kept across folders)
+        for label in found:
+            first = seen.get(label.msgid)
+            if first is None:
+                seen[label.msgid] = replace(label, loc=Loc(name, label.loc.line, 1)) if label.loc else label
+            elif label.note and not first.note:  # a note written where the label prints again
+                seen[label.msgid] = replace(first, note=label.note)
     return list(seen.values())
 
 
@@ -65,16 +91,17 @@ def choice_labels(kinds: Iterable[Kind]) -> list[Label]:
 @cache
 def _file_labels(path: Path, mtime_ns: int) -> tuple[Label, ...]:
     out = []
-    name = rel(path)
+    name = str(path)  # absolute: shown relative to the working folder by template_labels
     with path.open("rb") as fh:
         try:
-            for line, func, message, _ in babel_extract(fh, KEYWORDS, [], _EXTRACT_OPTIONS):
+            for line, func, message, comments in babel_extract(fh, KEYWORDS, [NOTE_TAG], _EXTRACT_OPTIONS):
                 where = Loc(name, line, 1)
+                note = " ".join(" ".join(c.split()) for c in comments)
                 if func == "ngettext" and isinstance(message, tuple) and len(message) >= 2:
                     if isinstance(message[0], str) and isinstance(message[1], str):
-                        out.append(Label(message[0], message[1], where))
+                        out.append(Label(message[0], message[1], where, note=note))
                 elif isinstance(message, str):
-                    out.append(Label(message, None, where))
+                    out.append(Label(message, None, where, note=note))
         except TemplateSyntaxError:  # reported, with its line, when the template is compiled
             return ()
     return tuple(out)
@@ -86,7 +113,8 @@ class Labels:
 
     Callable as `_("Label")`; `ngettext(singular, plural, n)` picks the plural form of the language
     (its catalogue's Plural-Forms) and fills `%(n)s`/`%(n)d` with n. Labels with no translation
-    are remembered in `missing`, to be reported at the template line that prints them.
+    are remembered in `missing`, to be reported at the template line that prints them; so are labels
+    the pack's own catalogues mark fuzzy (`fuzzy`: where), which print as if the entry were not there.
     """
 
     def __init__(self, pack_root: Path, shared: Path, lang: str, memo: Memo | None = None):
@@ -95,11 +123,14 @@ class Labels:
         self.plurals: dict[str, list[str]] = {}
         self.missing: dict[str, None] = {}
         self.where: dict[str, Loc] = {}  # a label's translation: its catalogue and line
+        self.fuzzy: dict[str, Loc] = {}  # labels the pack's catalogues mark fuzzy: the entry's line
         self.plural_index: Callable[[int], int] = gettext.c2py("(n != 1)")
-        for po in (
-            load_po(shared / "locale" / f"{lang}.po", memo),  # (a catalogue an earlier build read: from `memo`)
-            load_po(catalogue_path(pack_root, lang), memo),
-            load_po(labels_path(pack_root, lang), memo),
+        for n, po in enumerate(
+            (
+                load_po(shared / "locale" / f"{lang}.po", memo),  # (a catalogue an earlier build read: from `memo`)
+                load_po(catalogue_path(pack_root, lang), memo),
+                load_po(labels_path(pack_root, lang), memo),
+            )
         ):
             if po is None:
                 continue
@@ -120,8 +151,13 @@ class Labels:
                     ) from None
             name = rel(po.fpath)  # once per catalogue: it resolves the path
             for e in po:
-                if e.msgctxt not in (None, LABEL_CTX) or e.obsolete or "fuzzy" in e.flags:
+                if e.msgctxt not in (None, LABEL_CTX) or e.obsolete:
                     continue
+                if "fuzzy" in e.flags:
+                    if n and e.msgctxt == LABEL_CTX:  # the pack's own: said, never printed silently
+                        self.fuzzy[e.msgid] = Loc(name, msgstr_line(e), 1)
+                    continue
+                self.fuzzy.pop(e.msgid, None)  # a later catalogue's translation stands
                 if e.msgid_plural and e.msgstr_plural and all(e.msgstr_plural.values()):
                     self.plurals[e.msgid] = [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)]
                 elif e.msgstr:
@@ -137,20 +173,20 @@ class Labels:
         return self.words(singular, plural, n, self.missing)
 
     def word(self, msgid: str, missing: dict[str, None]) -> str:
-        """A label in this language; one it has no translation for is noted in `missing`."""
-        if msgid in self.table:
+        """A label in this language; one it has no translation for (or a fuzzy one) is noted in `missing`."""
+        if msgid in self.table and msgid not in self.fuzzy:
             return self.table[msgid]
-        if self.lang != TEMPLATE_LANG:
+        if self.lang != TEMPLATE_LANG or msgid in self.fuzzy:
             missing.setdefault(msgid, None)
-        return msgid
+        return self.table.get(msgid, msgid)
 
     def words(self, singular: str, plural: str, n: int, missing: dict[str, None]) -> str:
         """A plural label for n in this language; one it has no translation for is noted in `missing`."""
-        forms = self.plurals.get(singular)
+        forms = self.plurals.get(singular) if singular not in self.fuzzy else None
         if forms:
             text = forms[min(self.plural_index(n), len(forms) - 1)]
         else:
-            if self.lang != TEMPLATE_LANG:
+            if self.lang != TEMPLATE_LANG or singular in self.fuzzy:
                 missing.setdefault(singular, None)
             text = singular if n == 1 else plural
         return text.replace("%(n)d", str(n)).replace("%(n)s", str(n))
@@ -170,6 +206,15 @@ class FaceLabels:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.labels.words(singular, plural, n, self.missing)
+
+    def borrowed(self, component: str, field: str) -> None:
+        """Another component's text the face printed in the source language (a draft's fallback)."""
+        self.missing.setdefault(f"{BORROWED}{component}.{field}", None)
+
+
+def printed_labels(noted: Iterable[str]) -> list[str]:
+    """The labels among what a face noted untranslated (not other components' texts)."""
+    return [m for m in noted if not m.startswith(BORROWED)]
 
 
 def number_formatter(lang: str) -> Callable[..., str]:

@@ -24,6 +24,9 @@ _FILLER = "lóréá ípsúm dólór sít ámét çóñséçtétúr ádípísçí
 _KEEP = re.compile(f"{TOKEN.pattern}|{EMPHASIS.pattern}|%\\(\\w+\\)[sd]|\\s+")
 
 
+_PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\*\*")
+
+
 def pseudo_text(text: str, percent: float = EXPANSION) -> str:
     """`text` accented, in brackets, `percent` longer (filler words inside the brackets); icon
     tokens, bold/italic markers and placeholders kept; every line of a multi-line text alike."""
@@ -41,7 +44,9 @@ def pseudo_text(text: str, percent: float = EXPANSION) -> str:
         at = m.end()
     out.append(text[at:].translate(_ACCENTS))
     body = "".join(out)
-    extra = max(0, math.ceil(len(text) * percent / 100) - 2)  # the brackets count
+    # the brackets count; a label's placeholder does not (what fills it is made longer on its own),
+    # nor a bold marker (it prints nothing)
+    extra = max(0, math.ceil(len(_PLACEHOLDER.sub("", text)) * percent / 100) - 2)
     pad = (_FILLER + " ") * (extra // (len(_FILLER) + 1) + 1)
     pad = pad[: max(0, extra - 1)].rstrip()
     return f"[{body}{' ' + pad if pad else ''}]"

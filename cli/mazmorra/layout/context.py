@@ -52,6 +52,12 @@ class Contexts(Mapping[str, dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._by_id)
 
+    def untranslated(self, cid: str) -> dict[str, str]:
+        """A component's fields whose text falls back to the source language: field -> untranslated |
+        fuzzy (a list field's items as the field); {} for one the pack lacks."""
+        loc = self._by_id.get(cid)
+        return {k.split(".")[0]: s for k, s in loc.untranslated()} if loc is not None else {}
+
 
 @dataclass
 class LayoutContext:
@@ -108,6 +114,7 @@ class LayoutContext:
                 ),
                 facecache.canonical(sorted(self.fonts.items())),
                 facecache.labels_hash(labels.table, labels.plurals, labels.plural_index),
+                facecache.canonical(sorted(labels.fuzzy)),
             )
         if template not in self.keys:
             self.keys[template] = facecache.digest(template, facecache.files_hash(self.templates.files([template])))

@@ -4,7 +4,8 @@ made of changed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from html import escape  # not xml.sax.saxutils: it imports urllib.request, http and ssl
 from typing import Any
@@ -14,7 +15,7 @@ import jinja2
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, TextBox
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.i18n.labels import FaceLabels
+from mazmorra.i18n.labels import BORROWED, FaceLabels, Labels
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, template_problem
 from mazmorra.layout.elements.attrs import ElementError, FaceContext
@@ -125,7 +126,7 @@ def _lay_face(
     labels = FaceLabels(ctx.labels)
     tctx = {
         **job.tctx,
-        "components": components,
+        "components": Borrowing(components, ctx.contexts.untranslated, labels),
         "_": labels,
         "ngettext": labels.ngettext,
         "choice": chooser(job.kind, labels),
@@ -222,12 +223,80 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
     return problems
 
 
-def draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack: Pack) -> Face:
-    """A red band along the top edge naming the untranslated fields, so a draft print cannot pass
-    for final: inside the trim only as far as the safe margin, so it hides none of the card's text
-    (which, untranslated, shows the source text)."""
+class Borrowing(Mapping[str, Any]):
+    """`components` in templates: every component's context, noting on the face's labels each text of
+    another component the face reads that falls back to the source language (a draft band names it)."""
+
+    def __init__(self, components: Mapping[str, Any], gaps: Callable[[str], dict[str, str]], labels: FaceLabels):
+        self.components = components
+        self.gaps = gaps
+        self.labels = labels
+
+    def __getitem__(self, cid: str) -> Any:
+        found = self.components[cid]
+        gaps = self.gaps(cid)
+        return _Watched(found, cid, gaps, self.labels) if gaps and isinstance(found, dict) else found
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self.components
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.components)
+
+    def __len__(self) -> int:
+        return len(self.components)
+
+
+class _Watched(dict[str, Any]):
+    """One component's context, noting the fields read that fall back to the source language."""
+
+    def __init__(self, data: dict[str, Any], cid: str, gaps: dict[str, str], labels: FaceLabels):
+        super().__init__(data)
+        self._cid, self._gaps, self._labels = cid, gaps, labels
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._gaps:
+            self._labels.borrowed(self._cid, key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+
+def fallbacks(
+    fields: list[tuple[str, str]], noted: tuple[str, ...], labels: Labels, gaps: Callable[[str], dict[str, str]]
+) -> list[tuple[str, str]]:
+    """Everything a face prints in another language, as its draft band names it, each with its state
+    (untranslated | fuzzy): its component's own fields, then the labels and other components' texts
+    it noted (`Laid.labels`)."""
+    out = list(fields)
+    for what in dict.fromkeys(noted):
+        if what.startswith(BORROWED):
+            cid, _, fld = what[len(BORROWED) :].rpartition(".")
+            out.append((f"{cid}.{fld}", gaps(cid).get(fld, "untranslated")))
+        else:  # a label, quoted, without its icons, placeholders and bold markers, cut short
+            words = " ".join(re.sub(r"\{[^{}]*\}|%\(\w+\)[sd]|[*_]", " ", what).split()) or "…"
+            words = words if len(words) <= 28 else words[:27] + "…"
+            out.append((f'"{words}"', "fuzzy" if what in labels.fuzzy else "untranslated"))
+    return out
+
+
+def draft_marker(
+    face: Face, lang: str, marks: list[tuple[str, str]], icons: IconSet, pack: Pack, labels: Labels | None = None
+) -> Face:
+    """A red band along the top edge naming what the face prints in another language (`marks`: what,
+    untranslated | fuzzy: fields, "labels", other components' texts), so a draft print cannot pass for
+    final: UNTRANSLATED and FUZZY each in the build's language where `labels` translate them. Inside
+    the trim only as far as the safe margin, so it hides none of the card's text (which, untranslated,
+    shows the source text)."""
     band = 3.2  # mm of the trim: the margin no template prints text in
-    for words in (f"UNTRANSLATED ({lang}): {', '.join(fields)}", f"UNTRANSLATED ({lang}): {len(fields)} texts"):
+    by_state: dict[str, list[str]] = {}
+    for what, state in marks:
+        by_state.setdefault(state, []).append(what)
+    said = [(_band_word(state.upper(), labels), names) for state, names in sorted(by_state.items(), reverse=True)]
+    full = " · ".join(f"{word} ({lang}): {', '.join(names)}" for word, names in said)
+    counted = " · ".join(f"{word} ({lang}): {len(names)}" for word, names in said)  # when the names do not fit
+    for words in (full, counted):
         xml = (
             f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
             f'fill="#c0392b"/><text x="1.5" y="0.3" w="{face.w - 3}" h="{band - 0.5}" font="sans-bold" size="7" '
@@ -238,3 +307,11 @@ def draft_marker(face: Face, lang: str, fields: list[str], icons: IconSet, pack:
         if not fctx.problems:
             break
     return replace(face, ops=face.ops + overlay.ops)
+
+
+def _band_word(word: str, labels: Labels | None) -> str:
+    """UNTRANSLATED or FUZZY in the build's language (a label: the tool's catalogue or the pack's);
+    in English where it has none, never noted as missing (only a draft prints it)."""
+    if labels is None or word in labels.fuzzy:
+        return word
+    return labels.table.get(word, word)

@@ -18,7 +18,7 @@ from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.layout import ahead
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, Values
-from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, one_face
+from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, fallbacks, one_face
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
 from mazmorra.model.cardtext import parse
@@ -171,7 +171,21 @@ class _DeckLayout:
         stamp = _back_stamp(self.ctx, self.common, kind.name, size)
         tctx = {**self.common, "w": size[0], "h": size[1], "side": "back", "card": {}, "stamp": stamp}
         component = shared_back_id(self.deck, kind.name, size)
-        return one_face(self.ctx, FaceJob(back_t, tctx, component, "back", kind, size, lambda f: self.deck.loc))
+        laid = one_face(self.ctx, FaceJob(back_t, tctx, component, "back", kind, size, lambda f: self.deck.loc))
+        if self.ctx.draft:
+            face, key = self._banded(laid, [], laid.key)
+            laid = replace(laid, face=face, key=key)
+        return laid
+
+    def _banded(self, laid: Laid, fields: list[tuple[str, str]], key: str) -> tuple[Face | None, str]:
+        """A face of a draft with its band when it prints anything in another language (its fields,
+        labels, other components' texts), and its key as chunks know it."""
+        ctx = self.ctx
+        marks = fallbacks(fields, laid.labels, ctx.labels, ctx.contexts.untranslated)
+        if laid.face is None or not marks:
+            return laid.face, key
+        face = draft_marker(laid.face, ctx.lang, marks, ctx.icons, ctx.pack, ctx.labels)
+        return face, facecache.key(key, "draft", *(f"{w}={s}" for w, s in marks)) if key else ""
 
     def _item(self, i: int, copy: int, stamp: str, shared: Laid | None, earlier: Laid | None) -> Item:
         """Component i's item: every copy of it (copy 0), or only copy number `copy` (a template that
@@ -209,10 +223,10 @@ class _DeckLayout:
             faces.insert(0, (earlier, f"{shared_back_id(self.deck, kind.name, size)}/back"))
         untranslated = loc.untranslated()
         face = front.face
-        if ctx.draft and untranslated and face is not None:
-            marked = sorted(k for k, _ in untranslated)
-            face = draft_marker(face, lang, marked, ctx.icons, pack)
-            keys[0] = facecache.key(keys[0], "draft", *marked) if keys[0] else ""
+        if ctx.draft:  # every face that prints something in another language carries the band
+            face, keys[0] = self._banded(front, sorted(untranslated), keys[0])
+            if kind.two_sided:
+                back_face, keys[1] = self._banded(own[1], [], keys[1])
         if face is None:
             face = Face(comp.id, "front", size[0], size[1], pack.bleed_mm, ())  # reported; keeps positions
         return Item(

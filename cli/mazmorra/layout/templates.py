@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import polib
 from jinja2 import meta, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from mazmorra.errors import Loc, Problem, Severity, did_you_mean, rel
-from mazmorra.i18n.labels import Label, template_labels
+from mazmorra.i18n.catalogues.labelcat import reference as label_reference
+from mazmorra.i18n.labels import LABEL_CTX, PAGE_TEMPLATES, Label, printed_labels, template_labels
+from mazmorra.i18n.po import labels_path, load_po, msgstr_line
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.cache.facecache import FaceCache
 from mazmorra.layout.elements.attrs import AT
@@ -316,11 +319,11 @@ class Templates:
         files = self.files(names)
         if self.disk is None:
             return template_labels(files)
-        key = facecache.key(facecache.tool_hash(), "labels", facecache.files_hash(files))
+        key = facecache.key(facecache.tool_hash(), "labels+notes", facecache.files_hash(files))
         found = self.disk.get(key)
-        if isinstance(found, list):  # as found before: (msgid, plural, file, line) each
+        if isinstance(found, list):  # as found before: (msgid, plural, file, line, note) each
             try:
-                return [Label(m, p, Loc(rel(Path(f)), line, 1)) for m, p, f, line in found]
+                return [Label(m, p, Loc(rel(Path(f)), line, 1), note=n) for m, p, f, line, n in found]
             except (TypeError, ValueError):
                 pass
         labels = template_labels(files)
@@ -331,6 +334,7 @@ class Templates:
                 la.plural,
                 absolute.get(la.loc.file, la.loc.file) if la.loc else "",
                 la.loc.line if la.loc else 0,
+                la.note,
             )
             for la in labels
         ]
@@ -364,25 +368,58 @@ class Templates:
         extra: Iterable[Label] = (),
     ) -> list[Problem]:
         """Template labels (and `extra` ones, such as the words of a kind's enum values) a language
-        has no translation for (`missing`: per language, what laying out found), each at the line
-        that declares it."""
-        by_lang = {lang: dict.fromkeys(msgids) for lang, msgids in missing.items()}
+        printed without a translation (`missing`: per language, what laying out found): a label the
+        pack's catalogue marks fuzzy at that entry's line (a warning), one it lacks at the line of the
+        pack's template that prints it, or, printed by a template that ships with the tool, at the
+        pack's label catalogue (no problem points into the tool's folder)."""
+        by_lang = {lang: dict.fromkeys(printed_labels(msgids)) for lang, msgids in missing.items()}
         if not any(by_lang.values()):
             return []  # finding where labels are printed parses every template again: only when needed
-        where = {label.msgid: label.loc for label in [*extra, *self.labels(names)]}
+        where = {label.msgid: label.loc for label in [*extra, *self.labels([*names, *PAGE_TEMPLATES])]}
         out = []
         for lang, msgids in by_lang.items():
+            catalogue = labels_path(pack_root, lang)
+            entries = _label_entries(catalogue)
             for msgid in msgids:
-                catalogue = rel(pack_root / "locale" / "labels" / f"{lang}.po")
-                out.append(
-                    Problem(
-                        "i18n.label",
-                        f"template label {msgid!r} has no '{lang}' translation (add it to "
-                        f"{catalogue}, msgctxt 'label')",
-                        where.get(msgid) or Loc(rel(self.shared)),
-                        "templates",
-                        lang=lang,
-                        severity=Severity.WARNING if draft else Severity.ERROR,
-                    )
-                )
+                out.append(_label_problem(msgid, lang, where.get(msgid), catalogue, entries.get(msgid), draft))
         return out
+
+
+def _label_entries(catalogue: Path) -> dict[str, polib.POEntry]:
+    """A pack's label catalogue by msgid (its label entries; none when it has no such catalogue)."""
+    po = load_po(catalogue)
+    return {e.msgid: e for e in po or () if e.msgctxt == LABEL_CTX and not e.obsolete}
+
+
+def _label_problem(
+    msgid: str, lang: str, printed_at: Loc | None, catalogue: Path, entry: polib.POEntry | None, draft: bool
+) -> Problem:
+    """One label printed without its translation: fuzzy in the pack's catalogue, or missing."""
+    name = rel(catalogue)
+    at_entry = Loc(name, msgstr_line(entry), 1) if entry is not None else Loc(name)
+    if entry is not None and "fuzzy" in entry.flags:
+        return Problem(
+            "i18n.label-fuzzy",
+            f"template label {msgid!r} is marked fuzzy in '{lang}' (printed from another catalogue, or in "
+            "English, until a translator checks it and removes the flag)",
+            at_entry,
+            "templates",
+            lang=lang,
+            severity=Severity.WARNING,
+        )
+    shipped = printed_at is None or _ships(printed_at)
+    said = f" (printed by {':'.join(label_reference(printed_at))})" if printed_at is not None and shipped else ""
+    return Problem(
+        "i18n.label",
+        f"template label {msgid!r} has no '{lang}' translation{said} (add it to {name}, msgctxt 'label'; "
+        "`mazmorra i18n update` writes its entry)",
+        at_entry if shipped else printed_at,
+        "templates",
+        lang=lang,
+        severity=Severity.WARNING if draft else Severity.ERROR,
+    )
+
+
+def _ships(loc: Loc) -> bool:
+    """Whether a label is printed by a file that ships with the tool (not one of the pack's)."""
+    return label_reference(loc)[0].startswith("mazmorra:")

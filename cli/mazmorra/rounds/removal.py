@@ -16,6 +16,7 @@ from mazmorra.i18n.labels import FaceLabels, number_formatter
 from mazmorra.layout import LayoutContext
 from mazmorra.layout.elements.attrs import FaceContext
 from mazmorra.layout.elements.registry import parse_face
+from mazmorra.layout.face import draft_marker, fallbacks
 from mazmorra.layout.templates import TemplateError
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.rounds.compare import Changes
@@ -52,6 +53,9 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
             labels = FaceLabels(ctx.labels)
             face, problems = _page(ctx, changes, chunk, (n, len(chunks)), sizes[n - 1], labels)
             missing = [*(named.missing if n == 1 else ()), *labels.missing]  # reported like any template's
+            marks = fallbacks([], tuple(missing), ctx.labels, ctx.contexts.untranslated)
+            if ctx.draft and marks:  # a draft's page in another language says so, as a card does
+                face = draft_marker(face, ctx.lang, marks, ctx.icons, ctx.pack, ctx.labels)
             yield Item(face, None, 1, False, f"{title} {n}", problems=tuple(problems), labels=tuple(missing))
 
     pack_name = ctx.localisation.name("pack.name")

@@ -11,7 +11,7 @@ from typing import Any
 import polib
 
 from mazmorra.errors import Loc, Problem, rel, shown
-from mazmorra.i18n.catalogues.labelcat import merged_labels, stale_labels, update_labels
+from mazmorra.i18n.catalogues.labelcat import merged_labels, reference, stale_labels, update_labels
 from mazmorra.i18n.catalogues.labelcat import template_path as label_template_path
 from mazmorra.i18n.catalogues.labelcat import template_text as label_template_text
 from mazmorra.i18n.catalogues.msgmerge import MergeStats, merge
@@ -339,11 +339,16 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
             st.items.append(StatusItem("fuzzy", msg.ctx, msg.component, msg.field, _where(po_name, e)))
         else:
             st.translated += 1
+    own = _label_entries(pack, lang)
     for label, state in label_states(pack, lang, labels or []):
         st.total += 1
         setattr(st, state, getattr(st, state) + 1)
-        if state != "translated":
-            st.items.append(StatusItem(state, LABEL_CTX, "templates", label.msgid, label.loc or Loc("templates")))
+        if state != "translated":  # the pack's template line, else its label catalogue: never the tool's
+            if label.loc is not None and not reference(label.loc, pack.root)[0].startswith("mazmorra:"):
+                at = label.loc
+            else:
+                at = _where(rel(labels_path(pack.root, lang)), own.get(label.msgid))
+            st.items.append(StatusItem(state, LABEL_CTX, "templates", label.msgid, at))
     if po is not None:
         for e in po.obsolete_entries():
             st.obsolete += 1
@@ -357,6 +362,12 @@ def catalogue_status(pack: Pack, lang: str, labels: list[Label] | None = None) -
                 )
             )
     return st
+
+
+def _label_entries(pack: Pack, lang: str) -> dict[str, polib.POEntry]:
+    """The pack's label catalogue in `lang` by msgid (none when it has none)."""
+    po = load_po(labels_path(pack.root, lang))
+    return {e.msgid: e for e in po or () if e.msgctxt == LABEL_CTX and not e.obsolete}
 
 
 def _where(po_name: str, e: polib.POEntry | None) -> Loc:

@@ -10,12 +10,15 @@ from the tool's shipped catalogue and from label entries the pack's main catalog
 
 from __future__ import annotations
 
+import re
+import textwrap
 from pathlib import Path
 
 import polib
 
+from mazmorra.errors import Loc
 from mazmorra.i18n.catalogues.msgmerge import WRAP, MergeStats, merge
-from mazmorra.i18n.catalogues.potemplate import DATE_FIELD, POEDIT_BASEPATH, creation_date, date_in
+from mazmorra.i18n.catalogues.potemplate import DATE_FIELD, NOTE_WIDTH, POEDIT_BASEPATH, creation_date, date_in
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
 from mazmorra.i18n.po import catalogue_path, labels_path, load_po, parse_text
 from mazmorra.model.content import Pack
@@ -37,8 +40,11 @@ def label_langs(pack: Pack, labels: list[Label]) -> list[str]:
     return [lang for lang in pack.spec.languages if lang != TEMPLATE_LANG]
 
 
-def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> list[polib.POEntry]:
-    """The entries of the labels `lang` translates (None: the template's), untranslated."""
+def label_entries(
+    lang: str | None, labels: list[Label], nplurals: int = 2, root: Path | None = None
+) -> list[polib.POEntry]:
+    """The entries of the labels `lang` translates (None: the template's), untranslated: each with its
+    note, the icons it shows and where it is printed (`root`: the pack, its references' base)."""
     out = []
     for label in labels:
         if lang is not None and lang in dict(label.words):
@@ -47,9 +53,9 @@ def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> l
             msgctxt=LABEL_CTX,
             msgid=label.msgid,
             msgstr="",
-            comment="label printed by a template",
-            occurrences=[(reference(label.loc.file), str(label.loc.line))] if label.loc else [],
-            flags=["python-format"] if "%(" in label.msgid else [],  # msgfmt --check-format keeps %(n)s
+            comment=label_comment(label),
+            occurrences=[reference(label.loc, root)] if label.loc else [],
+            flags=label_flags(label),
         )
         if label.plural:
             e.msgid_plural = label.plural
@@ -58,15 +64,57 @@ def label_entries(lang: str | None, labels: list[Label], nplurals: int = 2) -> l
     return out
 
 
-def reference(file: str) -> str:
-    """A label's source file as its catalogues name it, the same from whichever folder the command
-    runs: a template by its name, a kind file from its `kinds/` folder (the tool's or the pack's)."""
-    path = file.replace("\\", "/")
-    if "templates/" in path:
-        return path.rsplit("templates/", 1)[-1]
-    if "/kinds/" in f"/{path}":
-        return "kinds/" + f"/{path}".split("/kinds/", 1)[1]
-    return path.rsplit("/", 1)[-1]
+def label_comment(label: Label) -> str:
+    """A label's `#.` lines: its note (the template's `{# note: … #}`), what each icon token it shows
+    is, and what its placeholders stand for."""
+    notes = [label.note or "label printed by a template"]
+    tokens = icon_tokens(label.msgid)
+    if tokens:
+        notes.append("icons: " + "; ".join(tokens) + " (keep each, where the sentence needs it)")
+    holders = list(dict.fromkeys(re.findall(r"%\(\w+\)[sd]", f"{label.msgid} {label.plural or ''}")))
+    if holders:
+        notes.append("placeholders: " + ", ".join(holders) + " (keep each: the template fills it in)")
+    return "\n".join(line for note in notes for line in textwrap.wrap(note, NOTE_WIDTH))
+
+
+# An icon token of a label: `{move}`, `{move:2}`, `{move:%(n)s}` (its number filled in by the template).
+_TOKEN = re.compile(r"\{([a-z][\w-]*)(?::([^{}\s]+))?\}")
+
+
+def icon_tokens(msgid: str) -> list[str]:
+    """What each icon token of a label is, in words (`{move:%(n)s} the move icon with %(n)s`)."""
+    out: dict[str, None] = {}
+    for m in _TOKEN.finditer(msgid):
+        name, number = m.group(1), m.group(2)
+        words = f"{m.group(0)} the {name.replace('_', ' ').replace('-', ' ')} icon"
+        out.setdefault(words + (f" with {number}" if number else ""), None)
+    return list(out)
+
+
+def label_flags(label: Label) -> list[str]:
+    """msgfmt --check-format keeps %(n)s placeholders (python-format) or icon tokens (python-brace-format)."""
+    if "%(" in label.msgid:
+        return ["python-format"]
+    return ["python-brace-format"] if _TOKEN.search(label.msgid) else []
+
+
+def reference(loc: Loc, root: Path | None = None) -> tuple[str, str]:
+    """Where a label is printed, as its catalogues name it, the same from whichever folder the command
+    runs: a file of the pack relative to the pack (the catalogues' X-Poedit-Basepath), a file that
+    ships with the tool as `mazmorra:<its path in the package>` (`mazmorra:templates/removed.xml.j2`)."""
+    path = Path(loc.file)
+    resolved = path.resolve()
+    tool = templates_dir().resolve().parent
+    bases = ((tool, "mazmorra:"), *(((root.resolve(), ""),) if root is not None else ()))
+    for base, prefix in bases:
+        if resolved.is_relative_to(base):
+            return prefix + resolved.relative_to(base).as_posix(), str(loc.line)
+    parts = path.parts  # shown from another working folder (a kind read earlier): found by its tail
+    for base, prefix in bases:
+        for i in range(1, len(parts)):
+            if parts[i - 1] == base.name and (base / Path(*parts[i:])).is_file():
+                return prefix + Path(*parts[i:]).as_posix(), str(loc.line)
+    return path.name, str(loc.line)
 
 
 def _compendium(pack: Pack, lang: str) -> dict[str, polib.POEntry]:
@@ -87,7 +135,7 @@ def merged_labels(
     path = labels_path(pack.root, lang)
     load_po(path)  # a malformed catalogue is reported at its line first
     old = path.read_text(encoding="utf-8") if path.is_file() else None
-    wanted = label_entries(lang, labels, nplurals)
+    wanted = label_entries(lang, labels, nplurals, pack.root)
     known = {e.msgid for e in parse_text(old)} if old is not None else set()
     compendium = _compendium(pack, lang)
     for e in wanted:
@@ -131,7 +179,7 @@ def template_text(pack: Pack, labels: list[Label]) -> tuple[str, bool]:
             "X-Source-Language": TEMPLATE_LANG,
             **POEDIT_BASEPATH,
         }
-        for e in label_entries(None, labels):
+        for e in label_entries(None, labels, root=pack.root):
             pot.append(e)
         return str(pot.__unicode__())
 

@@ -45,6 +45,8 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     for issue in issues:
         ctx.problems.append(Problem("text.span", issue, ctx.text_loc(fld), ctx.component, fld, lang=ctx.lang))
     faces = _faces(el, ctx, at.role)
+    if faces.bold == faces.regular and "**" in content and not fonts.is_bold(faces.regular):
+        ctx.problems.append(_no_bold(faces.regular, ctx, fld))
     look = kept[1] if kept is not None else textattrs.read_look(el, at)
     if kept is None:
         textattrs.keep(k, at, look)
@@ -103,6 +105,21 @@ def _faces(el: ET.Element, ctx: FaceContext, role: str) -> fonts.Faces:
     if ctx.lang_faces is not None:
         faces = ctx.lang_faces[1] if role == "title" else ctx.lang_faces[0]
     return faces
+
+
+def _no_bold(font: str, ctx: FaceContext, fld: str | None) -> Problem:
+    """A text with **bold** words set in a family that has no bold face: they would print regular,
+    the emphasis lost; said at the text's line (its .po entry, its YAML line), naming the font."""
+    return Problem(
+        "text.no-bold",
+        f"**bold** words print in the regular face: the font {fonts.font_label(font)} has no bold face; add the "
+        "family's bold file to the pack's fonts/ (or choose a family with one, pack.yaml `fonts:`)",
+        ctx.text_loc(fld),
+        ctx.component,
+        fld,
+        Severity.WARNING,
+        lang=ctx.lang,
+    )
 
 
 def _block_problems(
