@@ -242,6 +242,10 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
         loc = ctx.templates.element_loc(found.at, template)
         error = found.error or found.rule in ("print.contrast", "preflight.ink")
         severity = Severity.ERROR if error else Severity.WARNING
+        if found.file is not None:  # a note about a file: once, at the file, whichever faces use it
+            note = Problem(found.rule, found.message, Loc(found.file), face.component, None, Severity.NOTE, ctx.lang)
+            problems.append(replace(note, once=True))
+            continue
         at_field = fctx.text_loc(found.field) if found.field else None
         if at_field is not None:  # about the component's own value: at its line (the template's, said)
             message += f" (drawn by {loc.file}:{loc.line})" if loc is not None else ""
