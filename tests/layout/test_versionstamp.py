@@ -78,7 +78,7 @@ def test_every_face_carries_the_stamp_in_the_safe_area(tmp_path: Path) -> None:
                 continue
             last = face.ops[-1]  # drawn over everything
             assert isinstance(last, TextOp), (face.component, face.side)
-            assert last.size == 6 and last.font == "sans"  # the label's legibility floor
+            assert last.size == 5.5 and last.font == "sans"  # the label's legibility floor
             if not item.shared_back or face is item.front:
                 assert last.text in (item.stamp, item.stamp.rsplit(SEP, 1)[1]), (face.component, last.text)
             boxes = glyph_boxes(last)
@@ -317,7 +317,7 @@ def test_a_template_that_prints_the_stamp_variable_gets_no_second_one(tmp_path: 
 def test_a_stamp_below_the_label_floor_is_a_template_error(tmp_path: Path) -> None:
     pack = _own_template(tmp_path, STAMP_TEMPLATE.replace("<stamp ", '<stamp size="4" '))
     problems = [p for i in _items(pack, stamp=False) for p in i.problems]
-    assert problems and problems[0].rule == "template.element" and "6 pt" in problems[0].message
+    assert problems and problems[0].rule == "template.element" and "5.5 pt" in problems[0].message
 
 
 def test_a_face_with_no_room_says_so(tmp_path: Path) -> None:

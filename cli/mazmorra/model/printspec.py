@@ -22,7 +22,7 @@ class MinSizes(Strict):
 
     title: float = Field(default=6.5, ge=3, le=72, description="names and headings, pt", examples=[7])
     body: float = Field(default=6.5, ge=3, le=72, description="rules and effect text, pt", examples=[5.5])
-    label: float = Field(default=6.0, ge=3, le=72, description="short captions, numbers and badges, pt", examples=[5.5])
+    label: float = Field(default=5.5, ge=3, le=72, description="short captions, numbers and badges, pt", examples=[5])
 
 
 class Contrast(Strict):

@@ -21,7 +21,7 @@ from mazmorra.support.limits import COMPONENT_MM
 MAX_PRINT_MM = COMPONENT_MM  # the largest component a pack may hold (units.parse_size)
 MAP_FRAME_MM = 10.0  # around the squares of a printed map
 MAP_HEADER_MM = 34.0  # above them: title, seed and legend
-SQUARE_MM = (8.0, 50.0)  # a printed square: below 8 mm an area's number and result (6 pt) do not fit
+SQUARE_MM = (6.0, 50.0)  # a printed square: below 6 mm an area's number (5.5 pt) no longer fits beside its walls
 MAP_SQUARES = 200  # squares a map spans at most either way (a map's cols and rows)
 
 
@@ -34,7 +34,7 @@ class DungeonRules(Strict):
 
     square: str = Field(
         default="25mm",
-        description="printed size of one square (25mm, 1in …), 8 to 50 mm: smaller squares cannot "
+        description="printed size of one square (25mm, 1in …), 6 to 50 mm: smaller squares cannot "
         "hold an area's number at a legible size",
         json_schema_extra={"mm": list(SQUARE_MM)},
     )
