@@ -43,6 +43,7 @@ def column_letters(col: int) -> str:
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    NOTE = "note"  # said so the designer knows, never fails a build (not even --strict)
 
 
 @dataclass(frozen=True)

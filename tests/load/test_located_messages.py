@@ -150,7 +150,9 @@ def test_a_loop_between_dice_tables_is_at_each_row_in_it(pack_copy) -> None:
 def test_a_repeated_enum_value_is_refused_at_the_repeat(pack_copy) -> None:
     pack = pack_copy("grimorio")
     kind = "kinds/criatura.yaml"
-    edit(pack / kind, "values: [bosque, cueva, pantano]", "values: [bosque, cueva, bosque]")
+    labelled = (pack / kind).read_text(encoding="utf-8")
+    block = labelled[labelled.index("    values:   # printed") : labelled.index("  text:")]
+    edit(pack / kind, block, "    values: [bosque, cueva, bosque]\n")  # the values as a list, one twice
     text = _problems(pack)
     line = located(pack, kind, "values: [bosque, cueva, bosque]")
     col = (pack / kind).read_text(encoding="utf-8").splitlines()[int(line.split(":")[1]) - 1].rindex("bosque") + 1

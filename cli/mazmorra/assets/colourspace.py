@@ -72,12 +72,13 @@ def _transform(src: bytes | None, mode: str, out: bytes | None, out_mode: str) -
 
 
 def to_srgb(im: Image.Image) -> Image.Image:
-    """The picture in sRGB (RGB, or RGBA with its alpha kept), through its own profile; sRGB and grey
-    pictures unchanged (a grey one stays grey)."""
+    """The picture in sRGB (RGB, or RGBA with its alpha kept), through its own profile; sRGB pictures
+    unchanged, a grey one kept grey (through its own grey profile when it has one)."""
     if im.mode == "P":
         im = im.convert("RGBA" if "transparency" in im.info else "RGB")
     if im.mode in ("L", "LA", "1", "I", "F", "I;16"):
-        return im if im.mode in ("L", "LA") else im.convert("L")
+        grey = im if im.mode in ("L", "LA") else im.convert("L")
+        return _grey_to_srgb(grey, profile_of(im))
     own = profile_of(im)
     if im.mode == "CMYK":
         out = ImageCms.applyTransform(im, _transform(own if _profile(own) else None, "CMYK", None, "RGB"))
@@ -87,6 +88,20 @@ def to_srgb(im: Image.Image) -> Image.Image:
         return im if im.mode in ("RGB", "RGBA") else im.convert("RGBA" if "A" in im.mode else "RGB")
     assert out is not None  # not in place: a new image
     out.info.pop("icc_profile", None)
+    return out
+
+
+def _grey_to_srgb(im: Image.Image, own: bytes | None) -> Image.Image:
+    """A grey picture (L or LA) with sRGB's grey: through its own grey profile (a Gray Gamma 1.8 or
+    2.2 one, as image editors embed), unchanged when it has none (or one littleCMS cannot read)."""
+    found = _profile(own)
+    if found is None or found.profile.xcolor_space.strip() != "GRAY":
+        return im
+    rgb = ImageCms.applyTransform(im.convert("L"), _transform(own, "L", None, "RGB"))
+    assert rgb is not None
+    out = rgb.getchannel("R")  # sRGB's grey: its three channels are equal
+    if im.mode == "LA":
+        out = Image.merge("LA", (out, im.getchannel("A")))
     return out
 
 

@@ -87,7 +87,7 @@ class BuildResult:
     pack: Pack
     outputs: list[Path] = field(default_factory=list)  # the PDFs written
     exports: list[str] = field(default_factory=list)  # what the other sinks wrote, one line each
-    warnings: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # and notes: what was said, nothing that failed
     documents: dict[tuple[str, str], list[Problem]] = field(default_factory=dict)  # (deck, lang) -> its problems
     components: int = 0
     faces: int = 0
@@ -325,7 +325,7 @@ def _render_and_write(
         staging.discard()
         if cache is not None and result.laid_out:  # only new entries can take it past its bound
             cache.trim()
-    result.warnings = [p for p in problems if p.severity is Severity.WARNING]
+    result.warnings = [p for p in problems if p.severity is not Severity.ERROR]  # and notes
     return result
 
 
@@ -460,6 +460,6 @@ def _decks(pack: Pack, wanted: tuple[str, ...] | None) -> list[Deck]:
 
 
 def _stop_on_errors(problems: list[Problem], strict: bool) -> None:
-    fatal = [p for p in problems if p.severity is Severity.ERROR or strict]
+    fatal = [p for p in problems if p.severity is Severity.ERROR or (strict and p.severity is Severity.WARNING)]
     if fatal:
         raise ContentError(problems)

@@ -118,13 +118,13 @@ out = cast("Console", _LazyConsole())
 
 def show_problems(problems: list[Problem]) -> None:
     for p in problems:
-        colour = "red" if p.severity is Severity.ERROR else "yellow"
+        colour = {Severity.ERROR: "red", Severity.WARNING: "yellow"}.get(p.severity, "cyan")
         err.print(f"[{colour}]{escape(p.format())}[/]")
 
 
 def show_summary(problems: list[Problem], what: str) -> None:
     n_err = sum(p.severity is Severity.ERROR for p in problems)
-    n_warn = len(problems) - n_err
+    n_warn = sum(p.severity is Severity.WARNING for p in problems)
     err.print(f"[bold red]✗ {escape(what)}: {n_err} error(s), {n_warn} warning(s); nothing was written for it.[/]")
 
 

@@ -109,37 +109,13 @@ def _lay_face(
     """One face: the template rendered and parsed (None when it cannot be), the problems it met, the
     name it gives the component, its text boxes and the labels it found untranslated."""
     template, side = job.template, job.side
-    fctx = FaceContext(
-        job.component,
-        ctx.lang,
-        ctx.icons,
-        ctx.pack.root,
-        text_loc,
-        fonts=ctx.fonts,
-        lang_faces=ctx.lang_faces,
-        text_lang=job.text_lang,
-        printing=ctx.pack.spec.print,
-        measure=ctx.measure,
-        shrinks=ctx.shrinks,
-        source_of=job.source_of,
-    )
+    fctx = _face_context(ctx, job, text_loc)
     labels = FaceLabels(ctx.labels)
-    tctx = {
-        **job.tctx,
-        "components": Borrowing(components, ctx.contexts.untranslated, labels),
-        "_": labels,
-        "ngettext": labels.ngettext,
-        "choice": chooser(job.kind, labels),
-    }
     try:
-        jctx = template.new_context(tctx)
-        try:  # as Template.render, keeping the context: a template may name its component (below)
-            xml = template.environment.concat(template.root_render_func(jctx))
-        except Exception:
-            template.environment.handle_exception()
+        xml, jctx = rendered(job, Borrowing(components, ctx.contexts.untranslated, labels), labels)
         face = parse_face(xml, fctx, side, job.size[0], job.size[1], ctx.pack.bleed_mm, job.kind.shape)
-        if tctx["stamp"] and (fctx.stamp_at is not None or not printed_in(face, tctx["stamp"])):
-            stamped = stamp_face(face, fctx, tctx["stamp"])
+        if job.tctx["stamp"] and (fctx.stamp_at is not None or not printed_in(face, job.tctx["stamp"])):
+            stamped = stamp_face(face, fctx, job.tctx["stamp"])
             if stamped is None:
                 fctx.problems.append(_no_room(ctx, face, template))
             face = stamped or face
@@ -158,6 +134,63 @@ def _lay_face(
     problems = fctx.problems + _print_checks(ctx, face, fctx, template)
     named = name.strip() if isinstance(name, str) else None
     return Laid(face, problems, named, tuple(fctx.boxes), labels=tuple(labels.missing))
+
+
+def _face_context(ctx: LayoutContext, job: FaceJob, text_loc: Callable[[str | None], Loc | None]) -> FaceContext:
+    return FaceContext(
+        job.component,
+        ctx.lang,
+        ctx.icons,
+        ctx.pack.root,
+        text_loc,
+        fonts=ctx.fonts,
+        lang_faces=ctx.lang_faces,
+        text_lang=job.text_lang,
+        printing=ctx.pack.spec.print,
+        measure=ctx.measure,
+        shrinks=ctx.shrinks,
+        source_of=job.source_of,
+    )
+
+
+def probe_xml(ctx: LayoutContext, job: FaceJob) -> str | None:
+    """What a face's template writes for a context made up to probe it (a component's field set to
+    another value: layout/printcheck/colourprobe.py); None when the template refuses that context."""
+    try:
+        return rendered(job, ctx.contexts, FaceLabels(ctx.labels))[0]
+    except Exception:  # a made-up context may break a template that real data does not
+        return None
+
+
+def probe_face(ctx: LayoutContext, job: FaceJob) -> Face | None:
+    """A probed face laid out (no print checks, no stamp, not cached: nobody prints it); None when it
+    cannot be."""
+    try:
+        xml = rendered(job, ctx.contexts, FaceLabels(ctx.labels))[0]
+        return parse_face(
+            xml, _face_context(ctx, job, job.text_loc), job.side, *job.size, ctx.pack.bleed_mm, job.kind.shape
+        )
+    except Exception:
+        return None
+
+
+def rendered(job: FaceJob, components: Mapping[str, Any], labels: FaceLabels) -> tuple[str, Any]:
+    """A face's template rendered with its context: the XML and the template's context (a template may
+    name its component in it); raises what the template raises."""
+    template = job.template
+    tctx = {
+        **job.tctx,
+        "components": components,
+        "_": labels,
+        "ngettext": labels.ngettext,
+        "choice": chooser(job.kind, labels),
+    }
+    jctx = template.new_context(tctx)
+    try:  # as Template.render, keeping the context
+        xml = template.environment.concat(template.root_render_func(jctx))
+    except Exception:
+        template.environment.handle_exception()
+    return xml, jctx
 
 
 def chooser(kind: Kind, labels: FaceLabels) -> Callable[[str, Any], dict[str, Any]]:
@@ -212,6 +245,10 @@ def _print_checks(ctx: LayoutContext, face: Face, fctx: FaceContext, template: j
         loc = ctx.templates.element_loc(found.at, template)
         error = found.error or found.rule in ("print.contrast", "preflight.ink")
         severity = Severity.ERROR if error else Severity.WARNING
+        if found.file is not None:  # a note about a file: once, at the file, whichever faces use it
+            note = Problem(found.rule, found.message, Loc(found.file), face.component, None, Severity.NOTE, ctx.lang)
+            problems.append(replace(note, once=True))
+            continue
         at_field = fctx.text_loc(found.field) if found.field else None
         if at_field is not None:  # about the component's own value: at its line (the template's, said)
             message += f" (drawn by {loc.file}:{loc.line})" if loc is not None else ""

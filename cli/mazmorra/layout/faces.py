@@ -18,7 +18,17 @@ from mazmorra.i18n.po import catalogue_path, labels_path
 from mazmorra.layout import ahead
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, Values
-from mazmorra.layout.face import FaceJob, Laid, compile_template, draft_marker, fallbacks, one_face
+from mazmorra.layout.face import (
+    FaceJob,
+    Laid,
+    compile_template,
+    draft_marker,
+    fallbacks,
+    one_face,
+    probe_face,
+    probe_xml,
+)
+from mazmorra.layout.printcheck import colourprobe
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
 from mazmorra.model.cardtext import parse
@@ -74,6 +84,9 @@ class _DeckLayout:
         self.compiled = [p for _, problems in found for p in problems]  # reported with the document
         self.by_id = {loc.component.id: loc.component for loc in self.mine}
         self.ahead_backs: Backs = {}  # a helper's own deck backs
+        # print.colour-only's probes: each kind's first face jobs, the values its fields take in the deck
+        self.probes: dict[str, list[FaceJob]] = {}
+        self.values: dict[str, colourprobe.FieldValues] = {}
 
     def _common(self) -> dict[str, Any]:
         """The template context every face of the deck shares (each face adds its labels)."""
@@ -124,10 +137,27 @@ class _DeckLayout:
             if held is not None:
                 yield held
             held = item
+        self._probe(check)
         if held is not None:
             yield replace(held, problems=held.problems + tuple(check.found))
         if store is not None and check.summaries.keys() != check.known.keys():
             store.put(kept, check.summaries)  # what the next build judges unchanged faces by
+
+    def _probe(self, check: ColourOnly) -> None:
+        """Each kind's templates probed for fields that change only colours (layout/printcheck/colourprobe.py)."""
+        ctx = self.ctx
+        for kind, jobs in self.probes.items():
+            sides = []
+            for job in jobs:
+
+                def write(name: str, value: object, job: FaceJob = job) -> str | None:
+                    return probe_xml(ctx, _probed(job, name, value))
+
+                def lay(name: str, value: object, job: FaceJob = job) -> Face | None:
+                    return probe_face(ctx, _probed(job, name, value))
+
+                sides.append(colourprobe.Side(kind if len(jobs) == 1 else f"{kind} {job.side}", write, lay))
+            colourprobe.probe(check, sides, self.values[kind], self.by_id)
 
     def _items(self, helper: ahead.Ahead | None = None) -> Iterator[Item]:
         """Every component's items in order; a helper (started here) lays the last ones out meanwhile."""
@@ -209,11 +239,14 @@ class _DeckLayout:
             "stamp": stamp,
             "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
         }
-        job = FaceJob(front_t, tctx, comp.id, "front", kind, size, loc.text_loc, loc.text_lang, True, loc.source_of)
+        job = FaceJob(front_t, tctx, comp.id, "front", kind, size, loc.text_loc, loc.text_lang, named=True, source_of=loc.source_of)
+        back_job = replace(job, tctx={**tctx, "side": "back"}, side="back", named=False)
+        self.probes.setdefault(kind.name, [job, back_job] if kind.two_sided else [job])
+        self.values.setdefault(kind.name, colourprobe.FieldValues()).add(comp.id, tctx["card"], loc.texts)
         front = one_face(ctx, job)
         own = [front]
         if kind.two_sided:
-            own.append(one_face(ctx, replace(job, tctx={**tctx, "side": "back"}, side="back", named=False)))
+            own.append(one_face(ctx, back_job))
             back_face, keys = own[1].face, [front.key, own[1].key]
         else:
             back_face, keys = (shared.face, [front.key, shared.key]) if shared is not None else (None, [front.key, "-"])
@@ -245,6 +278,11 @@ class _DeckLayout:
             (keys[0], keys[1]),
             "\n\n".join(parse(t.text).plain for k, t in loc.texts.items() if k != "name" and t.text),
         )
+
+
+def _probed(job: FaceJob, name: str, value: object) -> FaceJob:
+    """A face job with its component's field `name` set to `value` (a probe of its template)."""
+    return replace(job, tctx={**job.tctx, "card": {**job.tctx["card"], name: value}})
 
 
 def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tuple[float, float]) -> str:

@@ -62,11 +62,11 @@ def srgb_v2() -> bytes:
 Triple = tuple[float, float, float]
 
 
-def rgb_v2(colorants: tuple[Triple, Triple, Triple], description: str) -> bytes:
-    """A v2 display profile with the sRGB tone curve and white, and these red, green and blue
-    colorants (D50-adapted XYZ): sRGB's, or another RGB space's such as Display P3 (the tests'
-    wide-gamut art)."""
-    curve = _curve()
+def rgb_v2(colorants: tuple[Triple, Triple, Triple], description: str, gamma: float | None = None) -> bytes:
+    """A v2 display profile with the sRGB white, these red, green and blue colorants (D50-adapted
+    XYZ): sRGB's, or another RGB space's such as Display P3 or Adobe RGB (the tests' wide-gamut art),
+    and the sRGB tone curve, or a pure `gamma` (Adobe RGB's 2.2)."""
+    curve = _curve() if gamma is None else _gamma(gamma)
     tags: list[tuple[bytes, bytes]] = [
         (b"desc", _desc(description)),
         (b"cprt", _text(COPYRIGHT)),
@@ -76,6 +76,23 @@ def rgb_v2(colorants: tuple[Triple, Triple, Triple], description: str) -> bytes:
         (b"gTRC", curve),
         (b"bTRC", curve),
     ]
+    return _profile(b"RGB ", tags)
+
+
+def grey_v2(gamma: float, description: str) -> bytes:
+    """A v2 display profile for grey pixels: the sRGB white and a pure `gamma` tone curve (Gray Gamma
+    1.8 or 2.2, as image editors embed in greyscale pictures)."""
+    tags = [(b"desc", _desc(description)), (b"cprt", _text(COPYRIGHT)), (b"wtpt", _xyz(D65)), (b"kTRC", _gamma(gamma))]
+    return _profile(b"GRAY", tags)
+
+
+def _gamma(gamma: float) -> bytes:
+    """A tone curve that is one power (curveType with one u8Fixed8 entry)."""
+    return b"curv" + b"\0" * 4 + struct.pack(">IH", 1, round(gamma * 256)) + b"\0" * 2
+
+
+def _profile(space: bytes, tags: list[tuple[bytes, bytes]]) -> bytes:
+    """The profile's bytes: header, tag table and tags (a body used twice stored once)."""
     table_size = 4 + 12 * len(tags)
     offset = 128 + table_size
     entries, data, placed = [], b"", {}
@@ -90,7 +107,7 @@ def rgb_v2(colorants: tuple[Triple, Triple, Triple], description: str) -> bytes:
         + b"\0" * 4  # preferred CMM: none
         + bytes([2, 0x10, 0, 0])  # version 2.1.0
         + b"mntr"  # display device profile
-        + b"RGB "
+        + space
         + b"XYZ "
         + struct.pack(">6H", 2000, 1, 1, 0, 0, 0)  # pinned creation date: builds stay byte-identical
         + b"acsp"

@@ -191,3 +191,36 @@ def test_every_sample_template_text_is_at_least_its_floor() -> None:
         for face in json.loads(path.read_text(encoding="utf-8"))["faces"]:
             walk(face["ops"], path.name)
     assert sizes and min(sizes)[0] >= 5.5, min(sizes)
+
+
+# ---------------------------------------------------------------- the shipped templates
+
+
+def test_no_shipped_template_prints_text_below_the_label_floor() -> None:
+    """Issue 40.5: the labels that printed at 5.5 pt were reviewed against the print-and-play floor
+    (6 pt; a pack's own label floor stays 5.5 pt, where a long translation may still shrink a label):
+    every text of every sample component, in every language, as laid out (the golden layouts, which
+    test_golden keeps equal to the layout), is at least that."""
+    import json
+
+    from golden import GOLDEN
+
+    floor = 6.0  # the usual print-and-play floor
+    below: list[tuple[str, str, float]] = []
+    texts = 0
+
+    def walk(op: dict, where: str) -> None:  # type: ignore[type-arg]
+        nonlocal texts
+        if op.get("op") == "text":
+            texts += 1
+            if op["size"] < floor - 1e-9:
+                below.append((where, op["text"], op["size"]))
+        for inner in op.get("ops", []) if op.get("op") == "rotate" else []:
+            walk(inner, where)
+
+    for path in sorted(GOLDEN.rglob("*.json")):
+        for face in json.loads(path.read_text(encoding="utf-8"))["faces"]:
+            for op in face["ops"]:
+                walk(op, f"{path.relative_to(GOLDEN)} {face['side']}")
+    assert texts > 5000  # every sample's texts were read
+    assert not below, below[:10]

@@ -160,7 +160,7 @@ class ColourOnly:
                     Problem(
                         "print.colour-only",
                         f"its {face.side} differs from {earlier.component}'s only by colour, and the two look the "
-                        f"same in {_listed(views)}: add a letter, a number or a shape that tells them apart",
+                        f"same in {listed(views)}: add a letter, a number or a shape that tells them apart",
                         differing(components[face.component], components.get(earlier.component)),
                         face.component,
                         severity=Severity.WARNING,
@@ -185,7 +185,7 @@ class ColourOnly:
                     Problem(
                         "print.colour-only",
                         f"the {mark[0]} mark in game.{b}'s colour and the same mark in game.{a}'s (on {first}) "
-                        f"differ only by colour and look the same in {_listed(views)}: draw a letter or a shape "
+                        f"differ only by colour and look the same in {listed(views)}: draw a letter or a shape "
                         "in each (the setting's `mark:`)",
                         self.pack.setting_loc(*declared[colour]),
                         face.component,
@@ -276,7 +276,7 @@ def differing(comp: Component, other: Component | None) -> Loc:
     return comp.field_loc(diff[0]) if diff else comp.loc
 
 
-def _listed(views: list[str]) -> str:
+def listed(views: list[str]) -> str:
     names = [{"greyscale": "a greyscale print"}.get(v, f"{v} simulation") for v in views]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

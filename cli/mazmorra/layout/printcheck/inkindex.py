@@ -26,6 +26,7 @@ class Finding:
     other: str | None = None  # the element it meets
     field: str | None = None  # the component field whose value it is about (reported at the field's line)
     error: bool = False  # an error whatever its rule (a rule's findings are warnings unless it is an error rule)
+    file: str | None = None  # a note about a file the face uses (reported once, at that file): not a warning
 
 
 class Index:

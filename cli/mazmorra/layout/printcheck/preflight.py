@@ -15,6 +15,9 @@ each finding at the template element that drew it, as the print checks are:
 - **preflight.image-dpi** (warning; an error under half the `dpi`): a raster image placed larger
   than the printer's resolution allows (under 95 % of its `dpi`), reported at the component field
   the image comes from when there is one.
+- **preflight.colour-profile** (a note: never fails a build, not even `--strict`): an RGB or grey
+  picture with no embedded ICC profile, whose colours are therefore taken as sRGB; said once per
+  file, at the file.
 
 What only the written file shows (RGB left in a CMYK file, fonts not embedded) the print-shop sink
 checks on its own output (`render/sinks/cardpdf.py`).
@@ -30,8 +33,10 @@ from typing import Any
 
 from PIL import Image
 
+from mazmorra.assets import colourspace
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, LineOp, Op, PolyOp, RectOp, RotateOp, TextOp
+from mazmorra.errors import rel
 from mazmorra.layout.elements.attrs import Owner
 from mazmorra.layout.printcheck.facecheck import safe_area
 from mazmorra.layout.printcheck.ink import inks
@@ -105,6 +110,7 @@ def preflight_face(
         found += _bleed_gap(face, op, owner, printer)
         if isinstance(op, ImageOp):
             found += _image_dpi(op, at, printer, owner.field if owner is not None else None)
+            found += _no_profile(op.path)
             if profile is not None and limit is not None:
                 found += _image_ink(op, at, printer, profile)
     found += _safe(face, owners, printer, icons, pack_safe)
@@ -230,11 +236,26 @@ def _image_dpi(op: ImageOp, at: str | None, printer: Printer, field: str | None)
             error=blurry,
         )
     ]
-    return [
+
+
+@lru_cache(maxsize=256)
+def _no_profile(path: str) -> tuple[Finding, ...]:
+    """A note (once per file: it is located at the file) that an RGB or grey picture has no embedded
+    colour profile, so its colours are taken as sRGB: right for most art, wrong for a photo exported
+    in Adobe RGB or Display P3 without its profile."""
+    try:
+        with Image.open(Path(path)) as img:
+            mode, own = img.mode, colourspace.profile_of(img)
+    except OSError:
+        return ()  # not a raster picture, or an unreadable one: the loader's problem
+    if own is not None or mode == "CMYK":
+        return ()
+    return (
         Finding(
-            "preflight.image-dpi",
-            at,
-            f"image {Path(op.path).name} ({w}×{h} px) placed at {op.w:g}×{op.h:g} mm is {dpi:.0f} dpi, below the "
-            f"{printer.dpi} dpi {printer.name} asks for",
-        )
-    ]
+            "preflight.colour-profile",
+            None,
+            f"image {Path(path).name} has no embedded colour profile: its colours are taken as sRGB (if it "
+            "was made in another colour space, such as Adobe RGB or Display P3, export it with its profile)",
+            file=rel(path),
+        ),
+    )
