@@ -239,7 +239,18 @@ class _DeckLayout:
             "stamp": stamp,
             "missing": [k for k, t in loc.texts.items() if t.status == "missing"],
         }
-        job = FaceJob(front_t, tctx, comp.id, "front", kind, size, loc.text_loc, loc.text_lang, named=True, source_of=loc.source_of)
+        job = FaceJob(
+            front_t,
+            tctx,
+            comp.id,
+            "front",
+            kind,
+            size,
+            loc.text_loc,
+            loc.text_lang,
+            named=True,
+            source_of=loc.source_of,
+        )
         back_job = replace(job, tctx={**tctx, "side": "back"}, side="back", named=False)
         self.probes.setdefault(kind.name, [job, back_job] if kind.two_sided else [job])
         self.values.setdefault(kind.name, colourprobe.FieldValues()).add(comp.id, tctx["card"], loc.texts)
