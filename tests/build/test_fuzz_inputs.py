@@ -29,7 +29,7 @@ FUZZ = settings(
 )
 # A problem line: where (a path, maybe :line:col or [sheet]!cell), severity, message, (rule.id)
 PROBLEM = re.compile(
-    r"^(\S[^:]*?(:\d+(:\d+)?)?|\S+\[[^\]]*\]![A-Z]+\d+): (error|warning|note)\b.*\(([a-z0-9_]+\.[a-z0-9_.-]+)\)$"
+    r"^((mazmorra:)?\S[^:]*?(:\d+(:\d+)?)?|\S+\[[^\]]*\]![A-Z]+\d+): (error|warning|note)\b.*\(([a-z0-9_]+\.[a-z0-9_.-]+)\)$"
 )
 
 
