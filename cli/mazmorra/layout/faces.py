@@ -253,7 +253,7 @@ class _DeckLayout:
         )
         back_job = replace(job, tctx={**tctx, "side": "back"}, side="back", named=False)
         self.probes.setdefault(kind.name, [job, back_job] if kind.two_sided else [job])
-        self.values.setdefault(kind.name, colourprobe.FieldValues()).add(comp.id, tctx["card"], loc.texts)
+        self.values.setdefault(kind.name, colourprobe.FieldValues()).add(comp.id, _unread(tctx["card"]), loc.texts)
         front = one_face(ctx, job)
         own = [front]
         if kind.two_sided:
@@ -293,7 +293,7 @@ class _DeckLayout:
 
 def _probed(job: FaceJob, name: str, value: object) -> FaceJob:
     """A face job with its component's field `name` set to `value` (a probe of its template)."""
-    return replace(job, tctx={**job.tctx, "card": {**job.tctx["card"], name: value}})
+    return replace(job, tctx={**job.tctx, "card": {**_unread(job.tctx["card"]), name: value}})
 
 
 def _back_stamp(ctx: LayoutContext, common: dict[str, Any], kind: str, size: tuple[float, float]) -> str:
@@ -357,3 +357,12 @@ def _inputs(deck: Deck, ctx: LayoutContext) -> set[Path]:
         if cat.is_file():
             inputs.add(cat)
     return inputs
+
+
+def _unread(card: Any) -> dict[str, Any]:
+    """A component's fields for the colour-only probes, copied without going through the mapping's
+    own methods: a playtest round's diff notes the fields a template reads (rounds/compare.py), and
+    the probes' look at every field is not the template printing them."""
+    if isinstance(card, dict):  # dict's own methods: a subclass may override the mapping ones
+        return {k: dict.__getitem__(card, k) for k in dict.keys(card)}
+    return dict(card)
