@@ -82,3 +82,20 @@ def test_a_second_build_imports_only_its_packs_families(pack_copy, tmp_path: Pat
         if entry.is_file():
             entry.write_bytes(entry.read_bytes()[:-5])
     assert "mazmorra.kinds.crawler" in json.loads(_python(_FAMILIES_AFTER_A_BUILD, str(pack), str(out)))
+
+
+def test_shipped_kind_files_are_located_whatever_the_working_folder(tmp_path: Path, monkeypatch) -> None:
+    """A family's kind files are read once per process, from whatever folder the first command ran in;
+    their locations must not depend on it (a changelog asked "is this field shipped?" of a path
+    relative to another folder, and named it in English inside a Spanish page)."""
+    from mazmorra import kinds
+    from mazmorra.errors import SHIPPED, shown
+
+    shipped = [
+        (name, field, where) for name, kind in kinds.all_kinds().items() for field, where in kind.declared_at.items()
+    ]
+    assert shipped, "the families ship kind files"
+    monkeypatch.chdir(tmp_path)
+    for name, field, where in shipped:
+        assert where.file.startswith(SHIPPED), (name, field, where.file)
+        assert shown(where.file) == where.file

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -157,9 +156,10 @@ def test_diff_as_terminal_text_and_markdown(round_two: Path) -> None:
     assert "- `templates/hero.xml.j2`: cambia 4 componentes:" in md.stdout
     assert not md.stderr, md.stderr  # every word of the changelog has its Spanish translation
     # Players read fields by their labels, never their ids (the terminal text keeps the ids).
-    # (a label in the players' words: "Texto", "Energía" from the shipped catalogue)
-    assert re.search(r"(?m)^  - [A-ZÁÉÍÓÚ][\w ]*: Haz ~~un~~ \*\*dos\*\*", md.stdout), md.stdout
-    assert re.search(r"(?m)^  - [A-ZÁÉÍÓÚ][\w ]*: ~~2~~ \*\*1\*\*", md.stdout), md.stdout
+    # (a label in the players' words: "Texto", "Energía" from the shipped catalogue, whatever folder
+    # the shipped kind files were first read from in this process)
+    assert "  - Texto: Haz ~~un~~ **dos**" in md.stdout, md.stdout
+    assert "  - Energía: ~~2~~ **1**" in md.stdout, md.stdout
     assert "text:" not in md.stdout and "energy:" not in md.stdout
     for english in ("changes since", "Removed", "take out", "alters", "Templates and icons"):
         assert english not in md.stdout, english

@@ -78,12 +78,15 @@ def load_kinds(
     problems: list[Problem] = []
     found: dict[str, _Declared] = {}
     for path in kind_files(pack_dir):
+        # named as messages show it: a kind file the tool ships as `mazmorra:…` whatever the working
+        # folder when it was read (family kinds are read once per process and kept)
+        name = shown(rel(path))
         try:
-            data = load_yaml(path, memo=memo)
+            data = load_yaml(path, name, memo=memo)
         except YamlError as exc:
             problems.append(exc.problem)
             continue
-        base = Loc(rel(path), 1, 1)
+        base = Loc(name, 1, 1)
         if not isinstance(data, YMap):
             problems.append(Problem("kind.shape", "a kind file is a mapping (name:, fields: ...)", base))
             continue
