@@ -111,6 +111,7 @@ def _lay_face(
     template, side = job.template, job.side
     fctx = _face_context(ctx, job, text_loc)
     labels = FaceLabels(ctx.labels)
+    fctx.labels = labels
     try:
         xml, jctx = rendered(job, Borrowing(components, ctx.contexts.untranslated, labels), labels)
         face = parse_face(xml, fctx, side, job.size[0], job.size[1], ctx.pack.bleed_mm, job.kind.shape)

@@ -1,0 +1,63 @@
+"""Which template label a <text> box prints: the box a label has (its translators' budgets) and the
+label whose translation is checked there (`i18n.shrunk`), found from what the face's `_` returned."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+# A label's placeholder (`%(n)s`) as the template fills it (`| format(n=…)`); `{word}` a template
+# replaces (`.replace("{table}", …)`) is not one: an icon token looks the same.
+_HOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+@dataclass(frozen=True)
+class PrintedLabel:
+    """A label found in a box: its msgid, the box's text as the label is written (English, its
+    placeholders filled as printed; None when only part of the box), and whether it is the whole box."""
+
+    msgid: str
+    written: str | None
+    whole: bool
+
+
+def printed_labels(content: str, said: Mapping[str, tuple[str, str]]) -> list[PrintedLabel]:
+    """The label a box's text is (the whole of it), else the labels it holds (inline, in a run of
+    other text), from what the face's labels returned (`FaceLabels.said`: text -> (msgid, as
+    written)); [] when it prints none."""
+    found = said.get(content)
+    if found is not None:
+        return [PrintedLabel(found[0], found[1], True)]
+    for text, (msgid, written) in said.items():
+        if "%(" not in text:
+            continue
+        m = _pattern(text).fullmatch(content)
+        if m is not None:
+            return [PrintedLabel(msgid, _filled(written, m.groupdict()), True)]
+    return [
+        PrintedLabel(msgid, None, False)
+        for text, (msgid, _) in said.items()
+        if text.strip() and _pattern(text).search(content)
+    ]
+
+
+def _filled(written: str, values: dict[str, str]) -> str:
+    """The label as written with its placeholders filled as the box prints them."""
+    return _HOLDER.sub(lambda h: values.get(h.group(1), h.group(0)), written)
+
+
+@lru_cache(maxsize=1024)
+def _pattern(text: str) -> re.Pattern[str]:
+    """A label's text as a pattern: its placeholders match what the template filled in (a name
+    met twice must be the same both times)."""
+    out, seen, last = [], set(), 0
+    for m in _HOLDER.finditer(text):
+        out.append(re.escape(text[last : m.start()]))
+        name = m.group(1)
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        last = m.end()
+    out.append(re.escape(text[last:]))
+    return re.compile("".join(out), re.DOTALL)
