@@ -89,7 +89,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
         )
         ctx.boxes.append(replace(measured, field=fld, fitted=block.size))
     elif held and ctx.measure:  # the label's own box, or a text labels share (no budget)
-        own = _measured(content, box, style, at.role) if label is not None else None
+        # measured with the label as written (English), as a field with its source text: a label's
+        # budgets change with the template, never with a translation
+        own = _measured(label.written or content, box, style, at.role) if label is not None else None
         shared = TextBox("", box.w, box.h, at.size, at.min_size, block.size, at.role, inline=True, at=el.get(AT))
         for one in held:
             mine = replace(own, fitted=block.size, at=el.get(AT)) if own is not None else shared
