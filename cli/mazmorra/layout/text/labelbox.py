@@ -23,9 +23,9 @@ class PrintedLabel:
     whole: bool
 
 
-def printed_labels(content: str, said: Mapping[str, tuple[str, str]]) -> list[PrintedLabel]:
-    """The label a box's text is (the whole of it), else the labels it holds (inline, in a run of
-    other text), from what the face's labels returned (`FaceLabels.said`: text -> (msgid, as
+def printed_labels(content: str, said: Mapping[str, tuple[str, str]], inline: bool = True) -> list[PrintedLabel]:
+    """The label a box's text is (the whole of it), else (`inline`) the labels it holds in a run of
+    other text, from what the face's labels returned (`FaceLabels.said`: text -> (msgid, as
     written)); [] when it prints none."""
     found = said.get(content)
     if found is not None:
@@ -36,6 +36,8 @@ def printed_labels(content: str, said: Mapping[str, tuple[str, str]]) -> list[Pr
         m = _pattern(text).fullmatch(content)
         if m is not None:
             return [PrintedLabel(msgid, _filled(written, m.groupdict()), True)]
+    if not inline:
+        return []
     return [
         PrintedLabel(msgid, None, False)
         for text, (msgid, _) in said.items()

@@ -79,7 +79,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if look.cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
         block, cut = ellipsized(content, lay, look.cuts)
         ctx.problems.append(cut_warning(cut, box.w, box.h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, look.cuts))
-    held = printed_labels(content, ctx.labels.said) if not fld and ctx.labels is not None else []
+    held = printed_labels(content, ctx.labels.said, ctx.measure) if not fld and ctx.labels is not None else []
     label = held[0] if len(held) == 1 and held[0].whole else None
     if fld:
         measured = (
