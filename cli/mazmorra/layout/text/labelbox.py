@@ -4,7 +4,7 @@ label whose translation is checked there (`i18n.shrunk`), found from what the fa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -34,7 +34,7 @@ def printed_labels(content: str, said: Mapping[str, tuple[str, str]], inline: bo
         if "%(" not in text:
             continue
         m = _pattern(text).fullmatch(content)
-        if m is not None:
+        if m is not None and not _holds_another(m.groupdict().values(), text, said):
             return [PrintedLabel(msgid, _filled(written, m.groupdict()), True)]
     if not inline:
         return []
@@ -43,6 +43,12 @@ def printed_labels(content: str, said: Mapping[str, tuple[str, str]], inline: bo
         for text, (msgid, _) in said.items()
         if text.strip() and _pattern(text).search(content)
     ]
+
+
+def _holds_another(values: Iterable[str], text: str, said: Mapping[str, tuple[str, str]]) -> bool:
+    """Whether what a label's placeholders matched holds another label the face printed: the box is a
+    run of labels (`Seed 46 · 1 square = 5 mm · …`), not this one filled in."""
+    return any(other != text and other.strip() and _pattern(other).search(v) for v in values for other in said)
 
 
 def _filled(written: str, values: dict[str, str]) -> str:

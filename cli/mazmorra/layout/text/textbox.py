@@ -79,7 +79,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if look.cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
         block, cut = ellipsized(content, lay, look.cuts)
         ctx.problems.append(cut_warning(cut, box.w, box.h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, look.cuts))
-    held = printed_labels(content, ctx.labels.said, ctx.measure) if not fld and ctx.labels is not None else []
+    # the label the box prints: all of it, or (measuring) the labels of a run; a field's box prints
+    # a label where the field is empty (`card.restriction or _("This dungeon only")`)
+    held = printed_labels(content, ctx.labels.said, ctx.measure and not fld) if ctx.labels is not None else []
     label = held[0] if len(held) == 1 and held[0].whole else None
     if fld:
         measured = (
@@ -88,7 +90,9 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             else TextBox(fld, box.w, box.h, at.size, at.min_size, 0.0, at.role)
         )
         ctx.boxes.append(replace(measured, field=fld, fitted=block.size))
-    elif held and ctx.measure:  # the label's own box, or a text labels share (no budget)
+    if (
+        held and ctx.measure and (label is not None or not fld)
+    ):  # the label's own box, or a text labels share (no budget)
         # measured with the label as written (English), as a field with its source text: a label's
         # budgets change with the template, never with a translation
         own = _measured(label.written or content, box, style, at.role) if label is not None else None
