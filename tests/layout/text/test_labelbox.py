@@ -12,6 +12,8 @@ SAID = {
     "Semilla %(seed)s": ("Seed %(seed)s", "Seed %(seed)s"),
     "1 casilla = %(size)s": ("1 square = %(size)s", "1 square = %(size)s"),
     "3 copias": ("%(n)d copy", "3 copies"),
+    "{p} %": ("{p}%", "{p}%"),
+    "{student} × jugadores": ("{student} × players", "{student} × players"),
 }
 
 
@@ -21,6 +23,10 @@ def test_a_box_that_is_one_label_names_it_and_its_english_filled_in() -> None:
         PrintedLabel("%(minutes)s min per player", "3 min per player", True)
     ]
     assert printed_labels("3 copias", SAID) == [PrintedLabel("%(n)d copy", "3 copies", True)]
+    assert printed_labels("12,5 %", SAID) == [PrintedLabel("{p}%", "12,5%", True)]  # `.replace("{p}", …)`
+    assert printed_labels("{student} × jugadores", SAID) == [  # an icon token: itself
+        PrintedLabel("{student} × players", "{student} × players", True)
+    ]
 
 
 def test_a_placeholder_never_swallows_the_labels_after_it() -> None:

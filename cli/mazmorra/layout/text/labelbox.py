@@ -8,9 +8,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-# A label's placeholder (`%(n)s`) as the template fills it (`| format(n=…)`); `{word}` a template
-# replaces (`.replace("{table}", …)`) is not one: an icon token looks the same.
-_HOLDER = re.compile(r"%\((\w+)\)[sd]")
+# A label's placeholder (`%(n)s`) as the template fills it (`| format(n=…)`), or `{word}` a template
+# may replace (`.replace("{table}", …)`): an icon token looks the same, so that one matches itself too.
+_HOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def printed_labels(content: str, said: Mapping[str, tuple[str, str]], inline: bo
     if found is not None:
         return [PrintedLabel(found[0], found[1], True)]
     for text, (msgid, written) in said.items():
-        if "%(" not in text:
+        if not _HOLDER.search(text):
             continue
         m = _pattern(text).fullmatch(content)
         if m is not None and not _holds_another(m.groupdict().values(), text, said):
@@ -48,12 +48,18 @@ def printed_labels(content: str, said: Mapping[str, tuple[str, str]], inline: bo
 def _holds_another(values: Iterable[str], text: str, said: Mapping[str, tuple[str, str]]) -> bool:
     """Whether what a label's placeholders matched holds another label the face printed: the box is a
     run of labels (`Seed 46 · 1 square = 5 mm · …`), not this one filled in."""
-    return any(other != text and other.strip() and _pattern(other).search(v) for v in values for other in said)
+    return any(other != text and other.strip() and _pattern(other).search(v) for v in values if v for other in said)
 
 
-def _filled(written: str, values: dict[str, str]) -> str:
-    """The label as written with its placeholders filled as the box prints them."""
-    return _HOLDER.sub(lambda h: values.get(h.group(1), h.group(0)), written)
+def _group(h: re.Match[str]) -> str:
+    """A placeholder's group name: `n` for `%(n)s`, `b_table` for `{table}`."""
+    return h.group(1) or f"b_{h.group(2)}"
+
+
+def _filled(written: str, values: dict[str, str | None]) -> str:
+    """The label as written with its placeholders filled as the box prints them (a `{word}` that
+    printed as itself stays)."""
+    return _HOLDER.sub(lambda h: values.get(_group(h)) or h.group(0), written)
 
 
 @lru_cache(maxsize=1024)
@@ -63,8 +69,13 @@ def _pattern(text: str) -> re.Pattern[str]:
     out, seen, last = [], set(), 0
     for m in _HOLDER.finditer(text):
         out.append(re.escape(text[last : m.start()]))
-        name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        name = _group(m)
+        if name in seen:
+            out.append(f"(?P={name})" if m.group(1) else re.escape(m.group(0)))
+        elif m.group(1):
+            out.append(f"(?P<{name}>.+?)")
+        else:
+            out.append(f"(?:{re.escape(m.group(0))}|(?P<{name}>.+?))")
         seen.add(name)
         last = m.end()
     out.append(re.escape(text[last:]))
