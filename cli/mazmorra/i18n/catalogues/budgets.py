@@ -124,8 +124,8 @@ def label_budget_notes(lb: LabelBox | None, found: Budgets | None) -> list[str]:
     """A label's box and budgets in words (`#.` lines), or why it has no budget."""
     if lb is None:
         return [
-            "budget: printed by no text box of this pack's components (an unused branch, a document title, a "
-            "page of its own): no size budget; keep it about as long as the English"
+            "budget: printed by no text box of this pack's components (a branch none of them takes, a name in "
+            "the exports, a page of its own, the draft band): no size budget; keep it about as long as the English"
         ]
     if lb.box is None:
         return [
