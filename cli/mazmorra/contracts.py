@@ -234,6 +234,9 @@ class TextBox:
     lines: int = 1  # lines the box holds at the design size (a title or a label: one, it shrinks before it breaks)
     font: str = ""  # the regular face its text is set in (assets/fonts.py name)
     spacing: float = 0.0  # letter-spacing, em
+    label: str = ""  # a template label's msgid printed in it (`field` then ""): the label's box
+    inline: bool = False  # the label shares the box with other text: no box of its own
+    at: str | None = None  # the <text> element's template marker (where the label's box is written)
 
 
 @dataclass(frozen=True, slots=True)

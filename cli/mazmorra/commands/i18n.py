@@ -66,6 +66,16 @@ def _boxes(pack: Pack) -> Boxes:
     return text_boxes(pack)
 
 
+def _measured(pack: Pack) -> tuple[list[Label], Boxes]:
+    """The pack's labels, each with the box it prints in, and the box each text is set in: one
+    layout in the source language measures both (the catalogues' budgets)."""
+    from mazmorra.i18n.catalogues.labelcat import boxed
+    from mazmorra.layout.text.budget import measured_boxes
+
+    boxes, label_boxes = measured_boxes(pack)
+    return boxed(_pack_labels(pack), label_boxes), boxes
+
+
 def _shown(pack: Pack, path: Path) -> str:
     """A pack's file as messages name it: from where the designer stands (`locale/en.po` inside the
     pack, `content/<pack>/locale/en.po` from the project), or `<pack>/…` when that would climb out of
@@ -97,8 +107,7 @@ def i18n_update(
         stale: list[tuple[Pack, catalogue.StaleFile]] = []
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
-            labels = _pack_labels(pack)
-            boxes = _boxes(pack)
+            labels, boxes = _measured(pack)
             if check:
                 stale += [(pack, one) for one in catalogue.out_of_date(pack, labels, boxes)]
                 continue
@@ -168,7 +177,7 @@ def i18n_add(
         for pack_dir in pack_dirs(packs):
             pack = load_pack(pack_dir)
             try:
-                path = catalogue.add_language(pack, lang, _pack_labels(pack), _boxes(pack))
+                path = catalogue.add_language(pack, lang, *_measured(pack))
             except ValueError as exc:
                 meant = code_named(lang)
                 raise UsageError(str(exc) + (f"; did you mean '{meant}'?" if meant else "")) from None

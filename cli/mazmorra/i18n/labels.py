@@ -23,6 +23,7 @@ from mazmorra.errors import ContentError, Loc, Problem, rel
 from mazmorra.i18n.po import catalogue_path, labels_path, load_po, msgstr_line
 
 if TYPE_CHECKING:
+    from mazmorra.i18n.catalogues.budgets import LabelBox
     from mazmorra.model.content import Kind
     from mazmorra.support.memo import Memo
 
@@ -52,6 +53,8 @@ class Label:
     loc: Loc | None = None  # where a template first prints it
     words: tuple[tuple[str, str], ...] = ()  # an enum value's own word per language (no catalogue needed there)
     note: str = ""  # what the template says of it (`{# note: … #}`), for translators
+    box: LabelBox | None = None  # where it prints and the box it has (layout/text/budget.py), when measured
+    measured: bool = False  # its box was looked for (i18n update, add): its entries carry its budgets
 
 
 def band_labels() -> list[Label]:
@@ -200,12 +203,27 @@ class FaceLabels:
         self.labels = labels
         self.lang = labels.lang
         self.missing: dict[str, None] = {}
+        # what it returned -> (the label's msgid, the label as written): the face's <text> boxes find
+        # their labels in it (layout/text/labelbox.py)
+        self.said: dict[str, tuple[str, str]] = {}
 
     def __call__(self, msgid: str) -> str:
-        return self.labels.word(msgid, self.missing)
+        text = self.labels.word(msgid, self.missing)
+        self.said.setdefault(text, (msgid, msgid))
+        return text
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.labels.words(singular, plural, n, self.missing)
+        text = self.labels.words(singular, plural, n, self.missing)
+        written = (singular if n == 1 else plural).replace("%(n)d", str(n)).replace("%(n)s", str(n))
+        self.said.setdefault(text, (singular, written))
+        return text
+
+    def translated(self, msgid: str) -> Loc | None:
+        """Where the label's translation printed here is written (its catalogue entry), None when it
+        prints as written (English, or a fuzzy or missing entry's fallback)."""
+        if self.lang == TEMPLATE_LANG or msgid in self.labels.fuzzy or msgid in self.missing:
+            return None
+        return self.labels.where.get(msgid)
 
     def borrowed(self, component: str, field: str) -> None:
         """Another component's text the face printed in the source language (a draft's fallback)."""

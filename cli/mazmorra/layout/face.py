@@ -111,6 +111,7 @@ def _lay_face(
     template, side = job.template, job.side
     fctx = _face_context(ctx, job, text_loc)
     labels = FaceLabels(ctx.labels)
+    fctx.labels = labels
     try:
         xml, jctx = rendered(job, Borrowing(components, ctx.contexts.untranslated, labels), labels)
         face = parse_face(xml, fctx, side, job.size[0], job.size[1], ctx.pack.bleed_mm, job.kind.shape)
@@ -205,6 +206,8 @@ def chooser(kind: Kind, labels: FaceLabels) -> Callable[[str, Any], dict[str, An
         if found is None:
             raise ValueError(f"choice('{name}', {value!r}): kind '{kind.name}' declares no label for that value")
         word = found.word(labels.lang)  # the kind's own word for this language, else the catalogues'
+        if word is not None:
+            labels.said.setdefault(word, (found.msgid, found.msgid))  # the label's box, all the same
         return {"value": value, "label": word if word is not None else labels(found.msgid), "icon": found.icon}
 
     return choice

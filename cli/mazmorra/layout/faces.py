@@ -285,7 +285,7 @@ class _DeckLayout:
             tuple(dict.fromkeys(label for x, _ in faces for label in x.labels)),
             stamp,
             tuple(name for x, name in faces if x.now),
-            tuple(b for x in own for b in x.boxes),
+            tuple(b for x in (*own, *([earlier] if earlier is not None else [])) for b in x.boxes),
             (keys[0], keys[1]),
             "\n\n".join(parse(t.text).plain for k, t in loc.texts.items() if k != "name" and t.text),
         )

@@ -341,13 +341,13 @@ class Templates:
         self.disk.put(key, kept)
         return labels
 
-    def element_loc(self, at: str | None, template: jinja2.Template) -> Loc:
+    def element_loc(self, at: str | None, template: jinja2.Template | None) -> Loc:
         """Where an element marked `at` was written; the template file when unknown."""
         if at:
             file_id, line, col = (int(v) for v in at.split(":"))
             if 0 <= file_id < len(self.loader.files):
                 return Loc(rel(self.loader.files[file_id]), line, col)
-        return Loc(rel(template.filename or template.name or "template"))
+        return Loc(rel(template.filename or template.name or "template") if template is not None else "template")
 
     def render_loc(self, exc: BaseException, template: jinja2.Template) -> Loc:
         """The template line a render error happened at: the innermost frame of a template file

@@ -102,6 +102,49 @@ def note(b: Budgets | None) -> str:
     )
 
 
+def box_note(box: TextBox) -> str:
+    """A box in words: its size, role and type sizes."""
+    return f"box {box.w:.1f}×{box.h:.1f} mm ({box.role}): {box.size:g} pt design size, {box.min_size:g} pt at least"
+
+
+@dataclass(frozen=True)
+class LabelBox:
+    """Where a template label prints, measured in the source language: the tightest box it has to
+    itself (None: it only prints inside longer texts), where that box is written and on which
+    component, and how many distinct boxes it has to itself and shares."""
+
+    box: TextBox | None
+    where: str  # the template line of the tightest box (or of a text it shares), as catalogues name it
+    component: str
+    own: int  # distinct boxes it fills alone
+    shared: int  # distinct texts it is part of
+
+
+def label_budget_notes(lb: LabelBox | None, found: Budgets | None) -> list[str]:
+    """A label's box and budgets in words (`#.` lines), or why it has no budget."""
+    if lb is None:
+        return [
+            "budget: printed by no text box of this pack's components (a branch none of them takes, a name in "
+            "the exports, a page of its own, the draft band): no size budget; keep it about as long as the English"
+        ]
+    if lb.box is None:
+        return [
+            f"budget: printed inside a longer text ({lb.where}, on {lb.component}), no box of its own: no size "
+            "budget; keep it about as long as the English"
+        ]
+    many = f"; the tightest of its {lb.own} boxes" if lb.own > 1 else ""
+    return [f"{box_note(lb.box)}{many}; at {lb.where} (on {lb.component})", note(found)]
+
+
+def font_groups_header(pack: Pack, boxes: Iterable[TextBox]) -> str:
+    """A template header's list of the Weblate font groups its entries' `font-family` flags name,
+    with the font file each is made of (docs/translating.md, Weblate's font groups)."""
+    lines = font_group_lines(pack, boxes)
+    if not lines:
+        return ""
+    return "\nWeblate font groups (font-family flags; upload each file into its group):\n" + "\n".join(lines)
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "font"
 

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import polib
 
 from mazmorra.errors import Loc
+from mazmorra.i18n.catalogues.budgets import Budgets, LabelBox, budgets, font_groups_header, label_budget_notes
+from mazmorra.i18n.catalogues.budgets import flags as budget_flags
 from mazmorra.i18n.catalogues.msgmerge import WRAP, MergeStats, merge
 from mazmorra.i18n.catalogues.potemplate import DATE_FIELD, NOTE_WIDTH, POEDIT_BASEPATH, creation_date, date_in
 from mazmorra.i18n.labels import LABEL_CTX, TEMPLATE_LANG, Label
@@ -40,22 +44,29 @@ def label_langs(pack: Pack, labels: list[Label]) -> list[str]:
     return [lang for lang in pack.spec.languages if lang != TEMPLATE_LANG]
 
 
+def boxed(labels: list[Label], found: Mapping[str, LabelBox]) -> list[Label]:
+    """The labels, measured: each with the box it prints in (none where it has none)."""
+    return [replace(label, box=found.get(label.msgid), measured=True) for label in labels]
+
+
 def label_entries(
-    lang: str | None, labels: list[Label], nplurals: int = 2, root: Path | None = None
+    lang: str | None, labels: list[Label], nplurals: int = 2, pack: Pack | None = None
 ) -> list[polib.POEntry]:
     """The entries of the labels `lang` translates (None: the template's), untranslated: each with its
-    note, the icons it shows and where it is printed (`root`: the pack, its references' base)."""
+    note, its box and budgets (a measured label), the icons it shows and where it is printed (`pack`:
+    its references' base)."""
     out = []
     for label in labels:
         if lang is not None and lang in dict(label.words):
             continue  # the kind gives its word in this language: nothing to translate
+        found = budgets(pack, label.box.box) if pack is not None and label.box and label.box.box else None
         e = polib.POEntry(
             msgctxt=LABEL_CTX,
             msgid=label.msgid,
             msgstr="",
-            comment=label_comment(label),
-            occurrences=[reference(label.loc, root)] if label.loc else [],
-            flags=label_flags(label),
+            comment=label_comment(label, found),
+            occurrences=[reference(label.loc, pack.root if pack else None)] if label.loc else [],
+            flags=[*budget_flags(found, lang), *label_flags(label)],
         )
         if label.plural:
             e.msgid_plural = label.plural
@@ -64,17 +75,23 @@ def label_entries(
     return out
 
 
-def label_comment(label: Label) -> str:
-    """A label's `#.` lines: its note (the template's `{# note: … #}`), what each icon token it shows
-    is, and what its placeholders stand for."""
+def label_comment(label: Label, found: Budgets | None = None) -> str:
+    """A label's `#.` lines: its note (the template's `{# note: … #}`), its box and both budgets (or
+    why it has none), what each icon token it shows is, and what its placeholders stand for."""
     notes = [label.note or "label printed by a template"]
+    if label.measured:
+        notes += label_budget_notes(label.box, found)
     tokens = icon_tokens(label.msgid)
     if tokens:
         notes.append("icons: " + "; ".join(tokens) + " (keep each, where the sentence needs it)")
     holders = list(dict.fromkeys(re.findall(r"%\(\w+\)[sd]", f"{label.msgid} {label.plural or ''}")))
     if holders:
         notes.append("placeholders: " + ", ".join(holders) + " (keep each: the template fills it in)")
-    return "\n".join(line for note in notes for line in textwrap.wrap(note, NOTE_WIDTH))
+    return "\n".join(
+        line
+        for note in notes
+        for line in textwrap.wrap(note, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)
+    )
 
 
 # An icon token of a label: `{move}`, `{move:2}`, `{move:%(n)s}` (its number filled in by the template).
@@ -135,7 +152,7 @@ def merged_labels(
     path = labels_path(pack.root, lang)
     load_po(path)  # a malformed catalogue is reported at its line first
     old = path.read_text(encoding="utf-8") if path.is_file() else None
-    wanted = label_entries(lang, labels, nplurals, pack.root)
+    wanted = label_entries(lang, labels, nplurals, pack)
     known = {e.msgid for e in parse_text(old)} if old is not None else set()
     compendium = _compendium(pack, lang)
     for e in wanted:
@@ -165,7 +182,7 @@ def template_text(pack: Pack, labels: list[Label]) -> tuple[str, bool]:
         pot.header = (
             f"Template labels printed by {pack.spec.name} ({pack.id}): written in English in the templates.\n"
             "Written by `mazmorra i18n update`; edit the templates, not this file."
-        )
+        ) + font_groups_header(pack, (lb.box for label in labels if (lb := label.box) and lb.box))
         pot.metadata = {
             "Project-Id-Version": f"{pack.id} labels",
             DATE_FIELD: date,
@@ -179,7 +196,7 @@ def template_text(pack: Pack, labels: list[Label]) -> tuple[str, bool]:
             "X-Source-Language": TEMPLATE_LANG,
             **POEDIT_BASEPATH,
         }
-        for e in label_entries(None, labels, root=pack.root):
+        for e in label_entries(None, labels, pack=pack):
             pot.append(e)
         return str(pot.__unicode__())
 

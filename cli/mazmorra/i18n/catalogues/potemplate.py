@@ -15,7 +15,7 @@ import polib
 
 from mazmorra.contracts import TextBox
 from mazmorra.errors import Loc
-from mazmorra.i18n.catalogues.budgets import Budgets, budgets, font_group_lines
+from mazmorra.i18n.catalogues.budgets import Budgets, box_note, budgets, font_groups_header
 from mazmorra.i18n.catalogues.budgets import flags as budget_flags
 from mazmorra.i18n.catalogues.budgets import note as budget_note
 from mazmorra.i18n.catalogues.msgmerge import WRAP
@@ -89,10 +89,7 @@ def entry_notes(
     both budgets in words; the kind's limit; what each icon token is; the glossary's terms."""
     notes = [f"{msg.component} · {msg.field}" + (f" · kind {kind}" if kind else "")]
     if box is not None:
-        notes.append(
-            f"box {box.w:.1f}×{box.h:.1f} mm ({box.role}): {box.size:g} pt design size, {box.min_size:g} pt at "
-            f"least; the source is set at {box.fitted:g} pt"
-        )
+        notes.append(f"{box_note(box)}; the source is set at {box.fitted:g} pt")
     notes.append(budget_note(found) + (" (this item's share of the list's box)" if "." in msg.field else ""))
     if limit is not None:
         notes.append(f"at most {limit} characters (the kind's limit)")
@@ -181,12 +178,7 @@ def template_text(pack: Pack, date: str, boxes: Boxes | None = None) -> str:
 
 
 def _font_groups(pack: Pack, boxes: Boxes | None) -> str:
-    """The header's list of the Weblate font groups the entries' `font-family` flags name, with the
-    font file each is made of (docs/translating.md, Weblate's font groups)."""
-    lines = font_group_lines(pack, (boxes or {}).values())
-    if not lines:
-        return ""
-    return "\nWeblate font groups (font-family flags; upload each file into its group):\n" + "\n".join(lines)
+    return font_groups_header(pack, (boxes or {}).values())
 
 
 def creation_date() -> str:

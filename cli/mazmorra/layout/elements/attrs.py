@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mazmorra.assets.fonts import FACES, Faces, faces
 from mazmorra.assets.icons import IconSet
@@ -17,6 +17,9 @@ from mazmorra.errors import Loc, Problem, did_you_mean
 from mazmorra.model.colour import parse as parse_colour
 from mazmorra.model.printspec import PrintSpec
 from mazmorra.model.units import parse_length
+
+if TYPE_CHECKING:
+    from mazmorra.i18n.labels import FaceLabels
 
 AT = "mz-at"  # the attribute the template loader adds to every element: "<file index>:<line>:<col>"
 
@@ -90,6 +93,7 @@ class FaceContext:
     # a translated field's (translation, source) pairs and the source language: a translation set below
     # its design size where its source is not is reported (`i18n.shrunk`)
     source_of: Callable[[str | None], tuple[tuple[tuple[str, str], ...], str] | None] | None = None
+    labels: FaceLabels | None = None  # the face's labels: what they returned tells a label's box (labelbox.py)
     stamp_at: tuple[ET.Element, float, float, bool] | None = None  # the template's <stamp>: (it, x, y offset,
     # overlap="ok" on it or around it); layout/versionstamp.py draws the stamp there in a build that stamps
 

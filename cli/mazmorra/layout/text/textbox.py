@@ -12,11 +12,12 @@ from itertools import pairwise
 
 from mazmorra.assets import fonts
 from mazmorra.contracts import IconOp, Op, TextBox, TextOp
-from mazmorra.errors import Problem, Severity
-from mazmorra.layout.elements.attrs import FaceContext
+from mazmorra.errors import Loc, Problem, Severity
+from mazmorra.layout.elements.attrs import AT, FaceContext
 from mazmorra.layout.text import textattrs
 from mazmorra.layout.text.ellipsis import cut_warning, ellipsized
 from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
+from mazmorra.layout.text.labelbox import printed_labels
 from mazmorra.layout.text.segment import SPACE
 from mazmorra.model.cardtext import IconPart, Span, TextPart, parse, size_ratio
 from mazmorra.model.colour import parse as parse_colour
@@ -78,6 +79,10 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     if look.cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
         block, cut = ellipsized(content, lay, look.cuts)
         ctx.problems.append(cut_warning(cut, box.w, box.h, ctx.text_loc(fld), ctx.component, fld, ctx.lang, look.cuts))
+    # the label the box prints: all of it, or (measuring) the labels of a run; a field's box prints
+    # a label where the field is empty (`card.restriction or _("This dungeon only")`)
+    held = printed_labels(content, ctx.labels.said, ctx.measure and not fld) if ctx.labels is not None else []
+    label = held[0] if len(held) == 1 and held[0].whole else None
     if fld:
         measured = (
             _measured(content, box, style, at.role)
@@ -85,7 +90,22 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             else TextBox(fld, box.w, box.h, at.size, at.min_size, 0.0, at.role)
         )
         ctx.boxes.append(replace(measured, field=fld, fitted=block.size))
-    ctx.problems.extend(_block_problems(block, box, at, ctx, fld))
+    if (
+        held and ctx.measure and (label is not None or not fld)
+    ):  # the label's own box, or a text labels share (no budget)
+        # measured with the label as written (English), as a field with its source text: a label's
+        # budgets change with the template, never with a translation
+        own = _measured(label.written or content, box, style, at.role) if label is not None else None
+        shared = TextBox("", box.w, box.h, at.size, at.min_size, block.size, at.role, inline=True, at=el.get(AT))
+        for one in held:
+            mine = replace(own, fitted=block.size, at=el.get(AT)) if own is not None else shared
+            ctx.boxes.append(replace(mine, label=one.msgid))
+    problems = _block_problems(block, box, at, ctx, fld)
+    if label is not None and label.written is not None:
+        problems = _label_problems(
+            label.msgid, label.written, problems, _LabelFit(content, block, box, style, icons), ctx
+        )
+    ctx.problems.extend(problems)
     shrunk = fld and ctx.source_of is not None and block.fits and block.size < at.size - 1e-9
     source = ctx.source_of(fld) if shrunk and ctx.source_of is not None else None
     if fld and source is not None:
@@ -248,11 +268,53 @@ def _as_source(content: str, pairs: tuple[tuple[str, str], ...], lang: str) -> s
     return content
 
 
+@dataclass(frozen=True)
+class _LabelFit:
+    """A label's box as fitted: its text, the block, the box, its style and the icons it may draw."""
+
+    content: str
+    block: TextBlock
+    box: FitBox
+    style: Style
+    icons: InlineIcons
+
+
+def _label_problems(
+    msgid: str, written: str, problems: list[Problem], fitted: _LabelFit, ctx: FaceContext
+) -> list[Problem]:
+    """A box that is one translated label: a text that overflows said at the label's catalogue entry,
+    and `i18n.shrunk` there when the translation shrinks where the label as written does not; each
+    once, whichever faces print it."""
+    where = ctx.labels.translated(msgid) if ctx.labels is not None else None
+    if where is None:
+        return problems
+    out = [
+        replace(p, loc=where, once=True, message=f"the label '{msgid}': {p.message}")
+        if p.rule == "text.overflow"
+        else p
+        for p in problems
+    ]
+    block, box = fitted.block, fitted.box
+    if block.fits and block.size < box.size - 1e-9:
+        source = _text_block(written, replace(box, lang="en"), fitted.style, fitted.icons)
+        shrunk = _shrunk_translation(block, source, box, fitted.style, fitted.content, ctx, None, where)
+        out += [replace(p, once=True, message=f"the label '{msgid}': {p.message}") for p in shrunk]
+    return out
+
+
 def _shrunk_translation(
-    block: TextBlock, source: TextBlock, box: FitBox, style: Style, text: str, ctx: FaceContext, fld: str
+    block: TextBlock,
+    source: TextBlock,
+    box: FitBox,
+    style: Style,
+    text: str,
+    ctx: FaceContext,
+    fld: str | None,
+    where: Loc | None = None,
 ) -> list[Problem]:
     """A translation set below its design size where its source text is not (or below the size its
-    source is set at): `i18n.shrunk`, at the translation's line (its .po entry or spreadsheet cell)."""
+    source is set at): `i18n.shrunk`, at the translation's line (its .po entry or spreadsheet cell;
+    `where`, a label's catalogue entry)."""
     if not source.fits or block.size >= source.size - 1e-9:
         return []
     room = _capacity(text, box, style, box.size)
@@ -263,7 +325,7 @@ def _shrunk_translation(
             f"the '{ctx.lang}' translation shrinks from its design size {box.size:g} pt to {block.size:g} pt to fit its "
             f"{box.w:.1f}×{box.h:.1f} mm box ({was}); shorten it: about {room} characters fit at {box.size:g} pt "
             "(the entry's design budget, `#, max-size`)",
-            ctx.text_loc(fld),
+            where or ctx.text_loc(fld),
             ctx.component,
             fld,
             Severity.WARNING,
