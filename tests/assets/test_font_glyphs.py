@@ -5,6 +5,7 @@ from its subsetter; every font the samples and the tool ship passes the same che
 from __future__ import annotations
 
 import random
+import shutil
 import struct
 from pathlib import Path
 
@@ -53,3 +54,24 @@ def test_a_damaged_glyph_table_raises_a_sentence(tmp_path: Path) -> None:
     bad.write_bytes(garbled((REPO / "cli" / "mazmorra" / "fonts" / "DejaVuSansCondensed.ttf").read_bytes()))
     with pytest.raises(ValueError, match="glyph tables are damaged"):
         check_glyphs(bad)
+
+
+def test_a_pack_font_read_from_one_folder_serves_a_build_run_from_another(tmp_path: Path) -> None:
+    """A font is kept for the process once read (by name): a later build run from another working
+    folder, of another pack with the same font file, found it under the first folder's relative path
+    and called it unreadable (the live preview and a test runner run commands from several folders in
+    one process)."""
+    first = tmp_path / "first"
+    shutil.copytree(CONTENT / "grimorio", first / "content" / "grimorio")
+    res = run_cli("validate", "grimorio", "--lang", "es", cwd=first)
+    assert res.returncode == 0, res.stderr
+    second = tmp_path / "second" / "content" / "muestras"
+    shutil.copytree(CONTENT / "muestras", second)
+    (second / "fonts").mkdir(exist_ok=True)
+    shutil.copy(CONTENT / "grimorio" / "fonts" / "Caladea-Regular.ttf", second / "fonts")
+    yaml = (second / "pack.yaml").read_text("utf-8")
+    (second / "pack.yaml").write_text(
+        yaml.replace("languages: [es, en]", "languages: [es, en]\nfonts: {en: Caladea}"), "utf-8"
+    )
+    res = run_cli("validate", "muestras", "--lang", "en", cwd=second.parents[1])
+    assert "font.unreadable" not in res.stderr and "font.unknown-family" not in res.stderr, res.stderr

@@ -309,6 +309,7 @@ def pack_fonts(pack_root: Path | None) -> tuple[dict[str, Faces], list[Problem]]
             family, bold, italic = _describe(path)
             check_glyphs(path)
             name = family + _SUFFIX[(bold, italic)]
+            path = path.resolve()  # kept for the process: valid whatever folder a later build runs in
             known = FONTS.get(name)
             if known is not None and known != path and _digest(known) != _digest(path):
                 raise UsageError(
