@@ -70,7 +70,7 @@ def test_no_rgb_anywhere_and_pdfx_declared(dtc: Path) -> None:
 
 
 def test_black_text_is_k_only_and_no_text_colour_passes_the_ink_limit(dtc: Path) -> None:
-    reader = PdfReader(str(dtc / "artimanas.pdf"))
+    reader = PdfReader(str(dtc / "tricks.pdf"))
     text_colours = set()
     for cs, _ in _streams(reader):
         inside = False
