@@ -237,8 +237,9 @@ def _keys_of(family: Family) -> str:
 
 
 def _file_name_problems(spec: PackSpec, raw: YMap, base: Loc) -> list[Problem]:
-    """Two decks whose outputs would have one name in a language (`file_names`, or an id), and a file
-    name given in a language the pack does not build; each at the line of the name it is about."""
+    """Two decks whose outputs would have one name in a language (`file_names`, or an id): an error; a
+    file name given in a language the pack does not build: a warning (a typo, or a language the pack
+    stopped building for now, its names kept); each at the line of the name it is about."""
 
     def where(i: int, lang: str) -> Loc:
         d = spec.decks[i]
@@ -268,10 +269,12 @@ def _file_name_problems(spec: PackSpec, raw: YMap, base: Loc) -> list[Problem]:
             problems.append(
                 Problem(
                     "pack.file-name-language",
-                    f"file_names gives a name in '{lang}', which the pack does not build ({', '.join(spec.languages)})",
+                    f"file_names gives a name in '{lang}', which the pack does not build "
+                    f"({', '.join(spec.languages)}): no file takes it",
                     where(i, lang),
                     f"deck:{d.id}",
                     "file_names",
+                    Severity.WARNING,
                 )
             )
     return problems
