@@ -274,6 +274,7 @@ class Document:
 
     pack_id: str
     deck_id: str
+    file_name: str  # the deck's file name in the document's language: pack.yaml's `file_names`, else its id
     lang: str
     title: str  # "<pack name> — <deck name>", in the document's language
     deck_name: str  # in the document's language

@@ -96,10 +96,13 @@ def test_changed_only_localises_validates_and_lays_out_only_what_is_stale(
     assert sorted(saved.documents) == [(d, lang) for d in ("dados", "enemigos") for lang in ("en", "es")]
     assert calls.count("validate") == 1 and calls.count("localise") == 2
     assert sorted(str(p.relative_to(out)) for p in saved.outputs) == [
-        f"cripta/{lang}/{d}.pdf" for lang in ("en", "es") for d in ("dados", "enemigos")
+        "cripta/en/enemies.pdf",
+        "cripta/en/enemy-dice.pdf",
+        "cripta/es/dados.pdf",
+        "cripta/es/enemigos.pdf",
     ]
     assert {face.split("/")[1] for face in saved.laid_out} == {"rata-osario", "dado-cripta"}  # not dado-hondo
-    untouched = {p: t for p, t in pdfs.items() if p.stem not in ("enemigos", "dados")}
+    untouched = {p: t for p, t in pdfs.items() if p.stem not in ("enemigos", "dados", "enemies", "enemy-dice")}
     assert untouched and all(p.stat().st_mtime_ns == t for p, t in untouched.items())
     edit(pack / "decks/enemigos.yaml", "  defence: 0\n", "  defence: 99\n")  # out of range: the build fails
     with pytest.raises(ContentError):

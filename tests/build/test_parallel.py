@@ -33,9 +33,8 @@ def test_workers_report_progress_and_problems_like_one_process(pack_copy) -> Non
     project = pack.parents[1]
     res = run_cli("build", "expedicion", "-j", "2", cwd=project)
     assert res.returncode == 0, res.stderr
-    for deck in ("artimanas", "maldiciones", "losetas"):
-        for lang in ("es", "en"):
-            assert f"rendered expedicion/{lang}/{deck}" in res.stderr
+    for es, en in (("artimanas", "tricks"), ("maldiciones", "curses"), ("losetas", "zone-tiles")):
+        assert f"rendered expedicion/es/{es}" in res.stderr and f"rendered expedicion/en/{en}" in res.stderr
     assert "24 PDF(s)" in res.stderr  # 12 decks (the credits card's included) in 2 languages
 
 

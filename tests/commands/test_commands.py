@@ -16,7 +16,7 @@ def test_new_pack_builds_at_once(tmp_path: Path) -> None:
     res = run_cli("build", "mi-juego", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "output/mi-juego/es/cartas.pdf").is_file()
-    assert (tmp_path / "output/mi-juego/en/cartas.pdf").is_file()
+    assert (tmp_path / "output/mi-juego/en/cards.pdf").is_file()  # the skeleton names its deck in English
     again = run_cli("new", "mi-juego", cwd=tmp_path)
     assert again.returncode == 2 and "already exists" in again.stderr
 
@@ -42,7 +42,7 @@ def test_a_pack_kept_in_its_own_folder_says_how_to_build_it(tmp_path: Path) -> N
     assert all("content/" not in line for line in head), head  # no path that does not exist
     res = run_cli(*command, cwd=work)
     assert res.returncode == 0, res.stderr
-    assert (work / "output" / "brujas" / "en" / "cartas.pdf").is_file()
+    assert (work / "output" / "brujas" / "en" / "cards.pdf").is_file()
 
 
 def test_validate_dot_names_the_pack(tmp_path: Path) -> None:

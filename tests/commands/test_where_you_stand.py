@@ -89,7 +89,7 @@ def test_lang_twice_means_both(own_folder: Path) -> None:
     res = run_cli("build", "--lang", "es", "--lang", "en", cwd=own_folder)
     assert res.returncode == 0, res.stderr
     out = own_folder.parent / "output" / "muestras"
-    assert (out / "es" / "cartas.pdf").is_file() and (out / "en" / "cartas.pdf").is_file()
+    assert (out / "es" / "cartas.pdf").is_file() and (out / "en" / "loose-cards.pdf").is_file()
 
 
 @pytest.mark.parametrize(

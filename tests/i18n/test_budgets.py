@@ -244,7 +244,7 @@ def test_a_translation_at_its_design_budget_prints_at_the_design_size_and_one_mo
     res = run_cli("build", "muestras", "--lang", "en", "--strict", cwd=project)
     assert res.returncode == 0, res.stderr
     assert "i18n.shrunk" not in res.stderr
-    pdf = project / "output" / "muestras" / "en" / "cartas.pdf"
+    pdf = project / "output" / "muestras" / "en" / "loose-cards.pdf"
     assert _sizes(pdf, at) == {design}, (at, pdf_read(pdf)[1])
     over = _filler(entry.msgid, room + 1)
     over = over if len(over) > room else _filler(entry.msgid, room + 2)  # the next character was a space

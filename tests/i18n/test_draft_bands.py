@@ -58,7 +58,7 @@ def test_a_draft_shows_every_fallback_on_a_band(pack_copy) -> None:
     assert es.count('SIN TRADUCIR (es): "Move ahead"') >= moving - granting
     assert es.count("POR REVISAR (es):") == granting and 'POR REVISAR (es): "Grants:"' in es
     assert "{move:1}" not in es and "Move ahead" in es  # the English label printed, its icon drawn
-    en_text = pdf_text(project / "output" / "expedicion" / "en" / "artimanas.pdf")
+    en_text = pdf_text(project / "output" / "expedicion" / "en" / "tricks.pdf")
     by_granted = _copies(cards, lambda c: c.get("grants") == granted)
     assert en_text.count(f"UNTRANSLATED (en): {granted}.name") == by_granted
     assert en_text.count("FUZZY (en): effect") == _copies(cards, lambda c: c["id"] == fuzzy_card)

@@ -1,8 +1,9 @@
-"""Issue 14: every text of an English build is English. The text of every English output (PDF pages
-and metadata, gallery, Tabletop Simulator objects, cards.csv) holds no Spanish-only word of the
-pack's source vocabulary: the words of its Spanish texts and Spanish template labels, less the words
-its English texts share (names, cognates), but never less a glossary's Spanish term. Identifiers
-(component ids, file names, URLs, the `file:line` of a problem) are not text and are not read."""
+"""Issue 14: every text of an English build is English (issue 41.6: its file names too). The text of
+every English output (PDF pages and metadata, gallery, Tabletop Simulator objects, cards.csv) holds
+no Spanish-only word of the pack's source vocabulary: the words of its Spanish texts and Spanish
+template labels, less the words its English texts share (names, cognates), but never less a
+glossary's Spanish term. Identifiers (component ids, file names, URLs, the `file:line` of a problem)
+are not text and are not read; the files a deck names are named by its English file name."""
 
 from __future__ import annotations
 
@@ -144,3 +145,21 @@ def test_the_vocabulary_has_the_words_a_leak_would_show() -> None:
     vocabulary = spanish_only("expedicion")
     assert {"becario", "artimañas", "maldición", "expedición", "fichas", "aturdimiento"} <= vocabulary
     assert "ismara" not in vocabulary and "clan" not in vocabulary  # a name, a shared word
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_english_outputs_are_named_by_the_decks_english_file_names(english_build: Path, pack_id: str) -> None:
+    """Every file and folder an English build names after a deck (PDF, PNG and TTS folders, TTS
+    decks, the gallery's images) carries the deck's English file name, never a Spanish id it replaces."""
+    pack = load_pack(CONTENT / pack_id)
+    english = {d.file_name("en") for d in pack.decks}
+    spanish = {d.id for d in pack.decks} - english
+    assert spanish, f"{pack_id}: every deck's English name is its id: nothing to look for"
+    en, images = english_build / pack_id / "en", english_build / pack_id / "gallery" / "img" / "en"
+    assert {p.stem for p in en.glob("*.pdf")} == english
+    per_deck = [*(en / "png").iterdir(), *(en / "tts").glob("*.json"), *images.iterdir()]
+    assert per_deck and {p.name.split(".")[0] for p in per_deck} <= english
+    named = {
+        part.split(".")[0] for folder in (en, images) for p in folder.rglob("*") for part in p.relative_to(folder).parts
+    }
+    assert named & spanish == set()

@@ -21,7 +21,7 @@ def test_school_words_come_from_the_kind_file_in_every_language(pack_copy, tmp_p
     out = tmp_path / "out"
     res = run_cli("build", "grimorio", "--out", str(out), cwd=pack.parents[1])
     assert res.returncode == 0, res.stderr
-    es, en = _text(out / "grimorio/es/hechizos.pdf"), _text(out / "grimorio/en/hechizos.pdf")
+    es, en = _text(out / "grimorio/es/hechizos.pdf"), _text(out / "grimorio/en/spells.pdf")
     assert "Fuego" in es and "Sombra" in es and "Fire" not in es
     assert "Fire" in en and "Shadow" in en and "Fuego" not in en
     st = run_cli("i18n", "status", "grimorio", "--json", cwd=pack.parents[1])

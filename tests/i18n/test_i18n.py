@@ -78,7 +78,7 @@ def test_deleted_entry_is_untranslated_and_a_draft_marks_it(pack_copy) -> None:
     res = run_cli("build", "expedicion", "--lang", "en", "--draft", cwd=project)
     assert res.returncode == 0, res.stderr
     assert "i18n.missing" in res.stderr  # still reported, as a warning
-    text = pdf_text(project / "output/expedicion/en/artimanas.pdf")
+    text = pdf_text(project / "output/expedicion/en/tricks.pdf")
     assert text.count("UNTRANSLATED (en): effect") == 2  # one card, two copies
     assert run_cli("build", "expedicion", "--lang", "en", "--draft", "--strict", cwd=project).returncode == 1
 
@@ -163,7 +163,7 @@ def test_a_third_language_is_one_command_away(pack_copy) -> None:
 
 def test_counts_and_labels_follow_the_language(built_expedicion: Path) -> None:
     es = pdf_text(built_expedicion / "es" / "maldiciones.pdf")
-    en = pdf_text(built_expedicion / "en" / "maldiciones.pdf")
+    en = pdf_text(built_expedicion / "en" / "curses.pdf")
     assert "Maldiciones" in es and "Curses" in en  # the shared back names the deck (it counts no cards)
     assert "15 cartas" not in es and "15 cards" not in en
     assert "Maldición" in es and "Curse" in en

@@ -62,7 +62,7 @@ def test_kind_has_a_sample_that_builds_in_every_language(name: str, packs_by_kin
         for lang in pack.spec.languages:
             for deck in pack.decks:
                 if name in {k.name for k in deck.kinds}:
-                    assert (built_all / pack_id / lang / f"{deck.id}.pdf").is_file()
+                    assert (built_all / pack_id / lang / f"{deck.file_name(lang)}.pdf").is_file()
 
 
 @pytest.mark.parametrize("name", KINDS)

@@ -179,7 +179,7 @@ def test_each_spell_prints_its_own_picture(built) -> None:
     from PIL import Image, ImageChops
 
     dpi, bleed = 100, 3.0
-    folder = built("grimorio", "--png", "--dpi", str(dpi), "--lang", "en") / "en" / "png" / "hechizos"
+    folder = built("grimorio", "--png", "--dpi", str(dpi), "--lang", "en") / "en" / "png" / "spells"
     fronts = sorted(folder.glob("*-front.png"))
     assert len(fronts) == 8
     px = lambda mm: round((mm + bleed) * dpi / 25.4)  # noqa: E731 - trim millimetres to pixels of the export
@@ -200,21 +200,23 @@ def test_each_spell_prints_its_own_picture(built) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("pack", "deck", "box"),
+    ("pack", "deck", "folder", "box"),
     [
-        ("expedicion", "investigadores", (4.5, 4.0, 18.5, 18.0)),  # the medallion on the name band
-        ("cripta", "heroes", (63 / 2 - 10, 20.0, 63 / 2 + 10, 34.0)),  # the framed portrait
-        ("profundidades", "figuras", (5.0, 5.0, 25.0, 25.0)),  # the standee's figure in its scene
+        ("expedicion", "investigadores", "investigators", (4.5, 4.0, 18.5, 18.0)),  # the medallion on the name band
+        ("cripta", "heroes", "heroes", (63 / 2 - 10, 20.0, 63 / 2 + 10, 34.0)),  # the framed portrait
+        ("profundidades", "figuras", "hero-figures", (5.0, 5.0, 25.0, 25.0)),  # the standee's figure in its scene
     ],
 )
-def test_portraits_print_as_drawings(built, pack: str, deck: str, box: tuple[float, float, float, float]) -> None:
+def test_portraits_print_as_drawings(
+    built, pack: str, deck: str, folder: str, box: tuple[float, float, float, float]
+) -> None:
     """In the printed pixels (a PNG export): each portrait holds a dark drawing on a light ground (the
     icon drawn, not a blank or solid frame), and no two components print the same portrait."""
     from PIL import Image, ImageChops
 
     dpi, bleed = 100, 3.0
     out = built(pack, "--png", "--dpi", str(dpi), "--lang", "en", "--deck", deck)
-    fronts = sorted((out / "en" / "png" / deck).glob("*-front.png"))
+    fronts = sorted((out / "en" / "png" / folder).glob("*-front.png"))  # the deck's English file name
     assert len(fronts) >= 4
     px = lambda mm: round((mm + bleed) * dpi / 25.4)  # noqa: E731 - trim millimetres to pixels of the export
     crops = []

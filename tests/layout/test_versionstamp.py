@@ -219,14 +219,14 @@ def test_cli_stamp_option_reaches_the_layout(tmp_path: Path) -> None:
     pack_dir = _copy(tmp_path, "muestras", version="v7")
     res = run_cli("build", str(pack_dir), "--stamp", "--lang", "en", "-o", str(tmp_path / "out"), "-j", "1")
     assert res.returncode == 0, res.stderr
-    assert f"v7{SEP}" in pdf_text(tmp_path / "out" / "muestras" / "en" / "cartas.pdf")
+    assert f"v7{SEP}" in pdf_text(tmp_path / "out" / "muestras" / "en" / "loose-cards.pdf")
     res = run_cli("build", str(pack_dir), "--stamp", "--lang", "en", "-o", str(tmp_path / "j2"), "-j", "2")
     assert res.returncode == 0, res.stderr
-    pdfs = [tmp_path / out / "muestras" / "en" / "cartas.pdf" for out in ("out", "j2")]
+    pdfs = [tmp_path / out / "muestras" / "en" / "loose-cards.pdf" for out in ("out", "j2")]
     assert pdfs[0].read_bytes() == pdfs[1].read_bytes()  # stamped in worker processes alike
     res = run_cli("build", str(pack_dir), "--lang", "en", "-o", str(tmp_path / "plain"), "-j", "1")
     assert res.returncode == 0, res.stderr
-    assert "v7" not in pdf_text(tmp_path / "plain" / "muestras" / "en" / "cartas.pdf")
+    assert "v7" not in pdf_text(tmp_path / "plain" / "muestras" / "en" / "loose-cards.pdf")
     assert "--stamp" in run_cli("build", "--help").stdout
 
 

@@ -98,5 +98,5 @@ def test_line_and_paragraph_separators_round_trip_through_i18n_update(pack_copy)
     assert path.read_bytes() == written  # its own catalogue read back as written: nothing lost, nothing rewritten
     built = run_cli("build", "muestras", "--lang", "en", "-j", "1", cwd=project)
     assert built.returncode == 0, built.stdout + built.stderr
-    shown = pdf_text(project / "output/muestras/en/cartas.pdf")
+    shown = pdf_text(project / "output/muestras/en/loose-cards.pdf")
     assert "Forgotten" in shown and "chest" in shown

@@ -156,7 +156,7 @@ def test_every_declared_kind_of_the_samples_is_documented_drawn_and_built(built)
             assert decks, f"no deck of {kind.name}"
             for lang in ("es", "en"):
                 for deck in decks:
-                    assert (out / lang / f"{deck.id}.pdf").is_file()
+                    assert (out / lang / f"{deck.file_name(lang)}.pdf").is_file()
     assert seen >= 2
 
 

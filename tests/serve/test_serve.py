@@ -77,7 +77,7 @@ def test_the_preview_follows_edits_in_a_real_browser(served, tmp_path: Path) -> 
         assert b.js("document.documentElement.dataset.status") == "ok"
         assert b.errors() == []
 
-    sheet = _get(url + "sheets/en/artimanas.pdf")
+    sheet = _get(url + "sheets/en/tricks.pdf")  # the deck's English file name, as the page links it
     assert sheet.startswith(b"%PDF")
     assert server.stop(signal.SIGINT) == 0
     assert "stopped" in "".join(server.lines)

@@ -71,7 +71,7 @@ def pdfs(project: Path) -> dict[str, float]:
 def test_make_builds_everything_then_nothing_then_only_what_changed(project: Path) -> None:
     make(project)
     first = pdfs(project)
-    assert "output/muestras/es/cartas.pdf" in first and "output/profundidades/en/entradas.pdf" in first
+    assert "output/muestras/es/cartas.pdf" in first and "output/profundidades/en/entrance-maps.pdf" in first
     assert len(first) == 2 * (1 + 6)  # muestras' one deck, profundidades' six (the credits card's included)
     assert (project / "output/.deps/muestras/es/cartas.d").is_file()
 
@@ -82,7 +82,7 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     make(project)
     after = pdfs(project)
     changed = sorted(k for k in after if after[k] != first[k])
-    assert changed == ["output/profundidades/en/fichas.pdf", "output/profundidades/es/fichas.pdf"]
+    assert changed == ["output/profundidades/en/chips.pdf", "output/profundidades/es/fichas.pdf"]
 
     touch(project, "content/profundidades/locale/en.po")
     make(project)
@@ -95,8 +95,8 @@ def test_make_builds_everything_then_nothing_then_only_what_changed(project: Pat
     last = pdfs(project)
     changed = sorted(k for k in last if last[k] != again[k])
     assert changed == [
-        "output/profundidades/en/bolsas.pdf",
-        "output/profundidades/en/fichas.pdf",
+        "output/profundidades/en/chips.pdf",
+        "output/profundidades/en/starting-bag.pdf",
         "output/profundidades/es/bolsas.pdf",
         "output/profundidades/es/fichas.pdf",
     ]
@@ -122,6 +122,15 @@ def test_renamed_deck_leaves_nothing_stale_and_make_settles(project: Path) -> No
     assert "chips.pdf" in names and "fichas.pdf" not in names
     assert not (project / "output/.deps/profundidades/es/fichas.d").exists()
     assert "Nothing to be done" in make(project)
+    # the deck's English file name changed: its English outputs follow, the old ones go
+    after_the_build(project)
+    text = (pack / "pack.yaml").read_text(encoding="utf-8")
+    (pack / "pack.yaml").write_text(text.replace("{en: chips}", "{en: counters}"), encoding="utf-8")
+    make(project)
+    names = sorted(p.name for p in (project / "output/profundidades/en").glob("*.pdf"))
+    assert "counters.pdf" in names and "chips.pdf" not in names
+    assert not (project / "output/.deps/profundidades/en/chips.d").exists()
+    assert "Nothing to be done" in make(project)
 
 
 def test_one_build_process_makes_every_stale_pack_and_language(project: Path) -> None:
@@ -136,9 +145,9 @@ def test_one_build_process_makes_every_stale_pack_and_language(project: Path) ->
     assert "build muestras profundidades  --changed-only --out output -j 2" in out
     after = pdfs(project)
     assert sorted(k for k in after if after[k] != first[k]) == [
-        "output/muestras/en/cartas.pdf",
+        "output/muestras/en/loose-cards.pdf",
         "output/muestras/es/cartas.pdf",
-        "output/profundidades/en/fichas.pdf",
+        "output/profundidades/en/chips.pdf",
         "output/profundidades/es/fichas.pdf",
     ]
     deck = project / "content/muestras/decks/cartas.yaml"

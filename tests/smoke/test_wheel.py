@@ -126,7 +126,7 @@ def _smoke(venv: Path, site: Path, tmp_path: Path) -> None:
     assert str(site) in located, "mazmorra must come from the wheel, not the checkout"
     _run(mz, "new", "demo", cwd=work)
     _run(mz, "build", cwd=work)
-    assert (work / "output/demo/es/cartas.pdf").is_file() and (work / "output/demo/en/cartas.pdf").is_file()
+    assert (work / "output/demo/es/cartas.pdf").is_file() and (work / "output/demo/en/cards.pdf").is_file()
     _run(mz, "build", "--no-pdf", "--png", "--tts", "--gallery", cwd=work)
     assert list((work / "output/demo/es/png").rglob("*.png")) and (work / "output/demo/gallery/index.html").is_file()
     assert list((work / "output/demo/en/tts").glob("*.json"))
@@ -139,4 +139,4 @@ def _smoke(venv: Path, site: Path, tmp_path: Path) -> None:
     # a game of a family whose kinds ship as kind files, started from a sample outside the checkout's cwd
     _run(mz, "new", "laberinto", "--from", str(REPO / "content" / "engranajes"), cwd=work)
     _run(mz, "build", "laberinto", "--lang", "en", cwd=work)
-    assert (work / "output/laberinto/en/salas.pdf").is_file()
+    assert (work / "output/laberinto/en/rooms.pdf").is_file()

@@ -104,7 +104,7 @@ def test_a_sheet_without_ids_builds_and_two_equal_names_warn(tmp_path: Path) -> 
     assert "pociones.xlsx[Pociones]!A6: warning [pocion-roja-2.id]" in text
     assert "already the id at content/pociones/decks/pociones.xlsx[Pociones]!A2" in text
     assert "(spreadsheet.id-collision)" in text
-    pdf = tmp_path / "output" / "pociones" / "en" / "cartas.pdf"
+    pdf = tmp_path / "output" / "pociones" / "en" / "cards.pdf"  # the new pack's English file name
     assert "Golden Elixir" in pdf_text(pdf) and "Another." in pdf_text(pdf)  # @en cells reach the ids made from names
     res = run_cli("build", "content/pociones", "--lang", "en", "--strict", cwd=tmp_path)
     assert res.returncode == 1  # a warning fails a strict build

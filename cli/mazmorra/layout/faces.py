@@ -48,6 +48,7 @@ def lay_out(deck: Deck, ctx: LayoutContext, only: Mapping[str, int] | None = Non
     return Document(
         pack.id,
         deck.id,
+        deck.file_name(lang),
         lang,
         f"{laying.pack_name} — {laying.deck_name}",
         laying.deck_name,

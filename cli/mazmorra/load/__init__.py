@@ -147,7 +147,7 @@ def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
     dup = _duplicates([d.id for d in spec.decks])
     for d in dup:
         problems.append(Problem("pack.duplicate-deck", f"deck id '{d}' is used twice", base, f"deck:{d}", "id"))
-    problems += _file_name_problems(spec, base)
+    problems += _file_name_problems(spec, raw, base)
     rules = []
     for j, item in enumerate(spec.rules):
         rule, rule_problems = parse_rule(item, raw["rules"].locs[j], None)
@@ -236,35 +236,45 @@ def _keys_of(family: Family) -> str:
     return ", ".join(f"`{name}` ({f.description})" if f.description else f"`{name}`" for name, f in fields.items())
 
 
-def _file_name_problems(spec: PackSpec, base: Loc) -> list[Problem]:
-    """Two decks whose PDFs would have one name in a language (`file_names`, or an id), and a file
-    name given in a language the pack does not build."""
+def _file_name_problems(spec: PackSpec, raw: YMap, base: Loc) -> list[Problem]:
+    """Two decks whose outputs would have one name in a language (`file_names`, or an id): an error; a
+    file name given in a language the pack does not build: a warning (a typo, or a language the pack
+    stopped building for now, its names kept); each at the line of the name it is about."""
+
+    def where(i: int, lang: str) -> Loc:
+        d = spec.decks[i]
+        at = ("decks", i, "file_names", lang) if lang in d.file_names else ("decks", i, "id")
+        return locate(raw, at) or base
+
     problems = []
     for lang in spec.languages:
         taken: dict[str, str] = {}
-        for d in spec.decks:
+        for i, d in enumerate(spec.decks):
             name = d.file_name(lang).casefold()
             if name in taken and taken[name] != d.id:
                 problems.append(
                     Problem(
                         "pack.duplicate-file-name",
-                        f"decks '{taken[name]}' and '{d.id}' would both write {d.file_name(lang)}.pdf in '{lang}'",
-                        base,
+                        f"decks '{taken[name]}' and '{d.id}' would both write {d.file_name(lang)}.pdf in '{lang}'"
+                        f" (file_names gives each deck its own name in a language)",
+                        where(i, lang),
                         f"deck:{d.id}",
                         "file_names",
                         lang=lang,
                     )
                 )
             taken.setdefault(name, d.id)
-    for d in spec.decks:
+    for i, d in enumerate(spec.decks):
         for lang in sorted(set(d.file_names) - set(spec.languages)):
             problems.append(
                 Problem(
                     "pack.file-name-language",
-                    f"file_names gives a name in '{lang}', which the pack does not build ({', '.join(spec.languages)})",
-                    base,
+                    f"file_names gives a name in '{lang}', which the pack does not build "
+                    f"({', '.join(spec.languages)}): no file takes it",
+                    where(i, lang),
                     f"deck:{d.id}",
                     "file_names",
+                    Severity.WARNING,
                 )
             )
     return problems

@@ -17,6 +17,7 @@ from mazmorra.model.printspec import PrintSpec as PrintSpec  # re-exported: pack
 from mazmorra.model.printspec import Strict as Strict  # re-exported: every section's base
 from mazmorra.model.units import parse_length, parse_size
 from mazmorra.source.yamlsafe import locate
+from mazmorra.support.filenames import declared_name_problem
 from mazmorra.support.limits import DECK_COMPONENTS
 
 # A language as gettext and Weblate name its catalogue (BCP 47's subtags joined by `_`): language, then
@@ -164,7 +165,8 @@ class DeckSpec(Strict):
     )
     file_names: dict[str, str] = Field(
         default_factory=dict,
-        description="the deck's PDF file name in a language, when not its id (lowercase, digits, - _ .): "
+        description="the deck's file name in a language, for every output named after it (its PDF, card PDFs, PNG "
+        "and TTS folders…), when not its id (lowercase letters, digits, - _ .; at most 64): "
         "output/<pack>/en/spells.pdf rather than hechizos.pdf",
         examples=[{"en": "spells", "fr": "sorts"}],
     )
@@ -182,8 +184,9 @@ class DeckSpec(Strict):
         for lang, name in v.items():
             if not re.match(LANG_PATTERN, lang):
                 raise ValueError(f"not a language code: {lang!r}")
-            if not re.match(ID_PATTERN, name) or len(name) > 64:
-                raise ValueError(f"{name!r} is not a file name (lowercase letters, digits, - _ ., at most 64)")
+            why = declared_name_problem(name)
+            if why is not None:
+                raise ValueError(f"{name!r} is not a file name: {why}")
         return v
 
     def file_name(self, lang: str) -> str:

@@ -118,7 +118,7 @@ def render(
         for part in parts:
             problems += part.problems if part is not None else []
         what = "rendered" if sinks else "checked"
-        prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.deck_id}", 0)
+        prog(f"{what} {doc.pack_id}/{doc.lang}/{doc.file_name}", 0)
         return _Done(faces, problems, parts, list(staging.files[before:]), list(labels), laid)
 
     from mazmorra.support import workers  # forking machinery: only when rendering, not for --help

@@ -62,6 +62,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     return Document(
         changes.pack,
         DOCUMENT,
+        DOCUMENT,
         ctx.lang,
         f"{pack_name} — {title}",
         title,

@@ -8,11 +8,11 @@ from html import escape
 
 
 def live_html(sheets: list[tuple[str, str, str]]) -> str:
-    """The links (deck id, language, deck name in it), overlay and script for the page's end."""
+    """The links (deck file name and name in a language, the language), overlay and script for the page's end."""
     links = " ".join(
-        f'<a href="/sheets/{escape(lang)}/{escape(deck)}.pdf" data-lang="{escape(lang)}">'
+        f'<a href="/sheets/{escape(lang)}/{escape(file)}.pdf" data-lang="{escape(lang)}">'
         f"{escape(name)} ({escape(lang)})</a>"
-        for deck, lang, name in sheets
+        for file, lang, name in sheets
     )
     return (
         '<button type="button" id="mz-design" aria-pressed="false" hidden '

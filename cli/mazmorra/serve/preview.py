@@ -257,7 +257,10 @@ class Preview:
         self.images = {k: v for k, v in {**self.images, **export.images}.items() if k in used}
         problems = once(self.pack_problems + [p for view in self.docs.values() for p in view.problems])
         sheets = [
-            (d.id, lang, self.docs[d.id, lang].name) for d in pack.decks for lang in langs if (d.id, lang) in self.docs
+            (d.file_name(lang), lang, self.docs[d.id, lang].name)
+            for d in pack.decks
+            for lang in langs
+            if (d.id, lang) in self.docs
         ]
         since = self.beside.since if self.beside is not None else ""
         self.page = render_gallery(pack, langs, decks, problems, self.live(sheets), since).encode("utf-8")
@@ -287,10 +290,12 @@ class Preview:
 
     # ------------------------------------------------------------------ print sheets
 
-    def sheet(self, deck: str, lang: str) -> bytes | None:
-        """The print-and-play PDF of one deck in one language, as `mazmorra build` writes it
-        (built when first asked for after a change); None when the pack has no such deck."""
+    def sheet(self, name: str, lang: str) -> bytes | None:
+        """The print-and-play PDF of one deck in one language, by its file name there, as `mazmorra
+        build` writes it (built when first asked for after a change); None when the pack has no such deck."""
         with self.lock:
+            decks = self.pack.decks if self.pack is not None else []
+            deck = next((d.id for d in decks if d.file_name(lang) == name), "")
             if (deck, lang) not in self.docs:
                 return None
             if (deck, lang) not in self.sheets:

@@ -112,6 +112,29 @@ def safe_name(value: str, fallback: str = "file") -> str:
     return "_" + name if name.split(".")[0].lower() in RESERVED else name
 
 
+DECLARED_NAME = 64  # characters of a file name a pack declares (pack.yaml's `file_names`), before its extension
+
+
+def declared_name_problem(name: str) -> str | None:
+    """Why `name`, a file name a pack declares for its outputs (pack.yaml's `file_names`: the stem of
+    `<name>.pdf`, `<name>/`, `<name>-cards.csv`…), is not one as written; None when it is. A declared
+    name must come out of `safe_name` unchanged (so the files carry exactly the name the pack gives),
+    in lowercase as ids are (one file whatever the system's case rules), within DECLARED_NAME."""
+    if not name:
+        return "it is empty"
+    bad = sorted({ch for ch in name if not re.fullmatch(r"[a-z0-9._-]", ch)})
+    if bad:
+        shown = ", ".join(repr(ch) for ch in bad)
+        return f"{shown} not allowed: lowercase letters a-z, digits, '.', '-' and '_' only"
+    if len(name) > DECLARED_NAME:
+        return f"{len(name)} characters, at most {DECLARED_NAME}"
+    if name[0] in ".-" or name[-1] in ".-":
+        return "it starts or ends with '.' or '-' (a hidden file, an option, or a name Windows cuts short)"
+    if safe_name(name) != name:
+        return f"Windows reserves the name '{name.split('.')[0]}'"
+    return None
+
+
 @dataclass
 class Names:
     """The names handed out so far, by folder: the same request gets the same name again; another that

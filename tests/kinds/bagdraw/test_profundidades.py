@@ -42,17 +42,18 @@ def built(built) -> Path:
 
 @pytest.mark.slow
 def test_builds_every_deck_in_both_languages(built: Path) -> None:
-    for lang in ("es", "en"):
-        for deck in ("entradas", "hondonadas", "fichas", "bolsas"):
-            assert (built / lang / f"{deck}.pdf").is_file(), f"{lang}/{deck}"
+    for deck in ("entradas", "hondonadas", "fichas", "bolsas"):
+        assert (built / "es" / f"{deck}.pdf").is_file(), deck
+    for deck in ("entrance-maps", "depths-maps", "chips", "starting-bag"):  # the decks' English file names
+        assert (built / "en" / f"{deck}.pdf").is_file(), deck
 
 
 @pytest.mark.slow
 def test_text_is_in_the_right_language(built: Path) -> None:
-    es, en = pdf_text(built / "es" / "entradas.pdf"), pdf_text(built / "en" / "entradas.pdf")
+    es, en = pdf_text(built / "es" / "entradas.pdf"), pdf_text(built / "en" / "entrance-maps.pdf")
     assert "Cripta del Eco" in es and "Crypt of Echoes" in en
     assert "Entrada" in es and "Entrance" in en and "Entrada" not in en
-    es, en = pdf_text(built / "es" / "bolsas.pdf"), pdf_text(built / "en" / "bolsas.pdf")
+    es, en = pdf_text(built / "es" / "bolsas.pdf"), pdf_text(built / "en" / "starting-bag.pdf")
     assert "fichas por jugador" in es and "chips per player" in en
     assert "Starting bag" in en
 

@@ -205,8 +205,8 @@ def test_generate_is_reproducible_and_the_sample_map_is_what_it_makes(pack_copy,
     built = run_cli("build", "generada", "--deck", "mapas", cwd=project)
     assert built.returncode == 0, built.stderr
     need_tool("pdftotext")  # each page holds its map whole (clipped): poppler reads 60 pages in a second
-    for lang, seed in (("es", "Semilla"), ("en", "Seed")):
-        pdf = project / "output/generada" / lang / "mapas.pdf"
+    for pdf, seed in (("es/mapas.pdf", "Semilla"), ("en/generated-maps.pdf", "Seed")):
+        pdf = project / "output/generada" / pdf
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert all(f"{seed} {n}" in text for n in (46, 7, 8))
 
@@ -337,7 +337,9 @@ def test_the_map_template_shows_seed_legend_and_special_rooms(pack_copy) -> None
     pack = pack_copy("generada")
     res = run_cli("build", "generada", "--deck", "mapas", cwd=pack.parents[1])
     assert res.returncode == 0, res.stderr
-    es, en = (first_page(pack.parents[1] / f"output/generada/{lang}/mapas.pdf") for lang in ("es", "en"))
+    es, en = (
+        first_page(pack.parents[1] / f"output/generada/{pdf}") for pdf in ("es/mapas.pdf", "en/generated-maps.pdf")
+    )
     for text, words in (
         (
             es,

@@ -26,6 +26,7 @@ from mazmorra.contracts import CircleOp, Face, IconOp, RectOp, TextOp
 PACK = "engranajes"
 ROOMS, CHARACTERS, CARDS, LINES = "decks/salas.yaml", "decks/personajes.csv", "decks/cartas.csv", "decks/lineas.yaml"
 DECKS = ("salas", "lineas", "personajes", "objetos", "cartas")
+EN = dict(zip(DECKS, ("rooms", "starting-lines", "characters", "items", "player-cards")))  # their English file names
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def built(built) -> Path:
 @pytest.mark.slow
 def test_every_deck_prints_in_both_languages_with_its_own_words(built: Path) -> None:
     es = {d: pdf_text(built / "es" / f"{d}.pdf") for d in DECKS}
-    en = {d: pdf_text(built / "en" / f"{d}.pdf") for d in DECKS}
+    en = {d: pdf_text(built / "en" / f"{EN[d]}.pdf") for d in DECKS}
     lines_es, lines_en = (" ".join(t["lineas"].split()) for t in (es, en))  # the label may take two lines
     assert "Línea de salida" in lines_es and "Starting line" in lines_en
     assert "Relojera" in es["personajes"] and "Tinker" in en["personajes"]

@@ -282,7 +282,7 @@ def test_turned_off_by_the_environment(here, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("MAZMORRA_FACE_CACHE", "0")
     assert _build(pack).laid_out and _build(pack).laid_out
     assert not (pack.parents[1] / "output" / ".cache").exists()
-    assert "Forgotten Chest" in pdf_text(pack.parents[1] / "output/muestras/en/cartas.pdf")
+    assert "Forgotten Chest" in pdf_text(pack.parents[1] / "output/muestras/en/loose-cards.pdf")
 
 
 def test_builds_writing_the_same_entries_at_once_leave_every_entry_whole(tmp_path: Path) -> None:

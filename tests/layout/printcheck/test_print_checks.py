@@ -239,7 +239,7 @@ def test_the_generic_back_logo_stands_out_on_the_rendered_page(built_samples: di
     from mazmorra.render.impose import ImposeOptions, back_page, plan_fronts
 
     dpi = 150
-    pdf = built_samples["muestras"] / "en" / "cartas.pdf"
+    pdf = built_samples["muestras"] / "en" / "loose-cards.pdf"
     back = back_page(plan_fronts(ImposeOptions(), [(63.0, 88.0)] * 4, 3.0)[0], ImposeOptions()).slots[0]
     img = render_png(pdf, 2, dpi, tmp_path)
     k = dpi / 25.4

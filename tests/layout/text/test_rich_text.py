@@ -147,7 +147,7 @@ def test_the_pack_font_is_embedded_and_subset(tmp_path: Path) -> None:
     need_tool("pdffonts")
     res = run_cli("build", "grimorio", "--lang", "en", "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
-    pdf = tmp_path / "grimorio" / "en" / "hechizos.pdf"
+    pdf = tmp_path / "grimorio" / "en" / "spells.pdf"
     assert_fonts_embedded(pdf)
     names = {cols[0].split("+")[1] for cols in pdf_fonts(pdf)}
     assert names >= {"Caladea-Regular", "Caladea-Bold", "Caladea-Italic"}

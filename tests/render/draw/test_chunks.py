@@ -123,7 +123,7 @@ def test_a_pdfx_sheets_profile_keeps_its_output_intent_and_xmp_once_merged(pack_
     args = ("expedicion", "--printer", "sheets-x4", "-d", "artimanas", "--lang", "en")
     _build(tmp_path / "whole", "1000", *args, cwd=pack.parents[1])
     _build(tmp_path / "merged", "4", *args, cwd=pack.parents[1])
-    whole, merged = (tmp_path / d / "expedicion" / "en" / "artimanas.pdf" for d in ("whole", "merged"))
+    whole, merged = (tmp_path / d / "expedicion" / "en" / "tricks.pdf" for d in ("whole", "merged"))
     assert merged.read_bytes().startswith(b"%PDF-1.6")
     a, b = PdfReader(str(whole)), PdfReader(str(merged))
     assert b.metadata == a.metadata and b.metadata is not None
@@ -153,7 +153,7 @@ def test_chunk_size_from_the_environment() -> None:
 def test_no_chunk_file_is_left_in_the_scratch_folder(tmp_path: Path) -> None:
     _build(tmp_path / "out", "1", "expedicion", "-d", "maldiciones", "--lang", "en")
     assert not (tmp_path / ".mazmorra-tmp").exists() or not any((tmp_path / ".mazmorra-tmp").iterdir())
-    assert [p.name for p in (tmp_path / "out").rglob("*.pdf")] == ["maldiciones.pdf"]
+    assert [p.name for p in (tmp_path / "out").rglob("*.pdf")] == ["curses.pdf"]
 
 
 # ---------------------------------------------------------------- the chunk cache

@@ -70,7 +70,7 @@ def test_no_rgb_anywhere_and_pdfx_declared(dtc: Path) -> None:
 
 
 def test_black_text_is_k_only_and_no_text_colour_passes_the_ink_limit(dtc: Path) -> None:
-    reader = PdfReader(str(dtc / "artimanas.pdf"))
+    reader = PdfReader(str(dtc / "tricks.pdf"))
     text_colours = set()
     for cs, _ in _streams(reader):
         inside = False
@@ -148,7 +148,7 @@ def test_a_sheets_profile_in_cmyk_prints_the_sheets_in_cmyk(pack_copy) -> None: 
         "build", "expedicion", "--printer", "sheets-cmyk", "-d", "fichas", "--lang", "en", cwd=pack.parents[1]
     )
     assert res.returncode == 0, res.stdout + res.stderr
-    reader = PdfReader(str(pack.parents[1] / "output" / "expedicion" / "en" / "fichas.pdf"))
+    reader = PdfReader(str(pack.parents[1] / "output" / "expedicion" / "en" / "tokens.pdf"))
     ops = {op for cs, _ in _streams(reader) for _, op in cs.operations}
     assert not ops & RGB_OPS and b"k" in ops
     assert reader.metadata is not None and reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003"
@@ -172,7 +172,7 @@ def test_a_pdfx4_profile_writes_pdf_16_with_matching_xmp(pack_copy) -> None:  # 
     res = run_cli("build", "expedicion", "--printer", "x4", "-d", "fichas", "--lang", "en", cwd=pack.parents[1])
     assert res.returncode == 0, res.stdout + res.stderr
     pdf = (
-        pack.parents[1] / "output" / "expedicion" / "en" / "x4" / "not-sold" / "fichas.pdf"
+        pack.parents[1] / "output" / "expedicion" / "en" / "x4" / "not-sold" / "tokens.pdf"
     )  # chits DriveThruCards does not sell
     assert pdf.read_bytes().startswith(b"%PDF-1.6")
     reader = PdfReader(str(pdf))
@@ -206,7 +206,7 @@ def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ig
     (pack / "templates" / "card.xml.j2").write_text(card.replace("</card>", f"  {extra}\n</card>"), encoding="utf-8")
     res = run_cli("build", "muestras", "--printer", "x4", "--lang", "en", cwd=pack.parents[1])
     assert res.returncode == 0, res.stdout + res.stderr
-    reader = PdfReader(str(pack.parents[1] / "output" / "muestras" / "en" / "x4" / "cartas.pdf"))
+    reader = PdfReader(str(pack.parents[1] / "output" / "muestras" / "en" / "x4" / "loose-cards.pdf"))
     ops: set[bytes] = set()
     for page in reader.pages:
         seen = [page.get_contents()]
@@ -226,5 +226,5 @@ def test_the_drawing_language_prints_in_cmyk_too(pack_copy) -> None:  # type: ig
         for sh in x.get("/Shading", {}).values()
     ]
     assert shadings and {str(sh["/ColorSpace"]) for sh in shadings} == {"/DeviceCMYK"}, shadings
-    pdf = (pack.parents[1] / "output" / "muestras" / "en" / "x4" / "cartas.pdf").read_bytes()
+    pdf = (pack.parents[1] / "output" / "muestras" / "en" / "x4" / "loose-cards.pdf").read_bytes()
     assert b"/Luminosity" in pdf  # the fading gradient's soft mask (a grey gradient, not a colour)

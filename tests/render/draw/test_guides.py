@@ -39,14 +39,15 @@ def test_round_cut_guides_pass_3_to_1_against_the_chip_rim(
         [c.kind.has_back for c in copies],
         loaded.bleed_mm,
     )
-    img = render_png(built(pack, "--lang", "en") / "en" / f"{deck}.pdf", 1, DPI, tmp_path)
+    name = next(d for d in loaded.decks if d.id == deck).file_name("en")  # its English file name
+    img = render_png(built(pack, "--lang", "en") / "en" / f"{name}.pdf", 1, DPI, tmp_path)
     # what the guide is drawn over: the same page drawn without any guide
     monkeypatch.setattr("mazmorra.render.draw.pdfpages.PdfPages._after_face", lambda self, face, x0, y0: None)
     out = tmp_path / "bare"
     res = run_cli("build", pack, "--lang", "en", "--deck", deck, "--out", str(out))
     assert res.returncode == 0, res.stdout + res.stderr
     (tmp_path / "b").mkdir()
-    bare = render_png(out / pack / "en" / f"{deck}.pdf", 1, DPI, tmp_path / "b")
+    bare = render_png(out / pack / "en" / f"{name}.pdf", 1, DPI, tmp_path / "b")
     px = lambda mm: mm * DPI / 25.4  # noqa: E731
     chips = [p for p in pages[0].placements if copies[p.index].kind.shape == "round" and p.side == "front"]
     assert len(chips) >= 4
@@ -70,9 +71,9 @@ def test_rounded_corner_guides_are_arcs_at_every_trim_corner(built, pack_copy, t
     edit(pack / "pack.yaml", "bleed: 3mm\n", f"bleed: 3mm\ncorner_radius: {r:g}mm\n")
     res = run_cli("build", "expedicion", "--lang", "en", "--deck", "maldiciones", cwd=pack.parents[1])
     assert res.returncode == 0, res.stdout + res.stderr
-    rounded = render_png(pack.parents[1] / "output" / "expedicion" / "en" / "maldiciones.pdf", 1, DPI, tmp_path)
+    rounded = render_png(pack.parents[1] / "output" / "expedicion" / "en" / "curses.pdf", 1, DPI, tmp_path)
     (tmp_path / "square").mkdir()
-    square = render_png(built("expedicion", "--lang", "en") / "en" / "maldiciones.pdf", 1, DPI, tmp_path / "square")
+    square = render_png(built("expedicion", "--lang", "en") / "en" / "curses.pdf", 1, DPI, tmp_path / "square")
     (page,) = impose(ImposeOptions(page="a4", landscape=None), [(63.0, 88.0)] * 15, [True] * 15, 3.0)[:1]
     px = lambda mm: mm * DPI / 25.4  # noqa: E731
     fronts = [p for p in page.placements if p.side == "front"]

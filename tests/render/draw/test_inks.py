@@ -56,7 +56,7 @@ def test_greyscale_sheets_hold_no_colour_operator(tmp_path: Path, built) -> None
         assert spaces <= {"/DeviceGray"}, (pdf.name, spaces)
         checked += 1
     assert checked == len(load_pack(CONTENT / "expedicion").decks)  # every deck's PDF looked at
-    coloured, _ = _operators(built("expedicion", "--lang", "en") / "en" / "fichas.pdf")
+    coloured, _ = _operators(built("expedicion", "--lang", "en") / "en" / "tokens.pdf")
     assert b"rg" in coloured  # the same deck in colour: what the test looks for is there to find
 
 
@@ -64,8 +64,8 @@ def test_ink_saver_prints_less_ink_and_no_full_bleed_background(tmp_path: Path, 
     need_tool("pdftoppm")
     res = run_cli("build", "expedicion", "--lang", "en", "--deck", "maldiciones", "--ink-saver", "--out", str(tmp_path))
     assert res.returncode == 0, res.stdout + res.stderr
-    saver = tmp_path / "expedicion" / "en" / "maldiciones.pdf"
-    normal = built("expedicion", "--lang", "en") / "en" / "maldiciones.pdf"
+    saver = tmp_path / "expedicion" / "en" / "curses.pdf"
+    normal = built("expedicion", "--lang", "en") / "en" / "curses.pdf"
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     light, full = (

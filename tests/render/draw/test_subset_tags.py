@@ -35,14 +35,14 @@ def test_each_subset_has_its_own_tag(tmp_path: Path) -> None:
     out = tmp_path / "out"
     res = run_cli("build", "expedicion", "-d", "artimanas", "--lang", "en", "--out", str(out))
     assert res.returncode == 0, res.stdout + res.stderr
-    pdf = out / "expedicion" / "en" / "artimanas.pdf"
+    pdf = out / "expedicion" / "en" / "tricks.pdf"
     tags = _base_fonts(pdf)
     assert len(tags) >= 3  # regular, bold, italic at least
     assert all(len(fonts) == 1 for fonts in tags.values()), tags  # no tag shared by two fonts
     assert "AAAAAA" not in tags
     again = tmp_path / "again"
     assert run_cli("build", "expedicion", "-d", "artimanas", "--lang", "en", "--out", str(again)).returncode == 0
-    assert (again / "expedicion" / "en" / "artimanas.pdf").read_bytes() == pdf.read_bytes()
+    assert (again / "expedicion" / "en" / "tricks.pdf").read_bytes() == pdf.read_bytes()
     if shutil.which("pdffonts"):  # poppler's view: every font embedded and subset, names distinct
         need_tool("pdffonts")
         rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout

@@ -79,9 +79,9 @@ def test_no_cut_line_crosses_a_piece_on_any_sheet_of_any_sample(pack: str, page:
 
 def test_mixed_sheet_lines_in_the_pdf_are_those_imposition_planned(tmp_path) -> None:
     deck, sizes, backs, bleed = next(d for d in _decks("expedicion") if len(set(d[1])) > 1)
-    res = run_cli("build", "expedicion", "--lang", "en", "--deck", deck, "--cut-lines", "--out", str(tmp_path))
+    res = run_cli("build", "expedicion", "--lang", "es", "--deck", deck, "--cut-lines", "--out", str(tmp_path))
     assert res.returncode == 0, res.stdout + res.stderr
-    reader = PdfReader(str(tmp_path / "expedicion" / "en" / f"{deck}.pdf"))
+    reader = PdfReader(str(tmp_path / "expedicion" / "es" / f"{deck}.pdf"))  # the source language: named by its id
     planned = impose(ImposeOptions(landscape=None, cut_lines=True), sizes, backs, bleed)
     assert len(reader.pages) == len(planned)
     k = 72 / 25.4

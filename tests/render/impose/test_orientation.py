@@ -44,7 +44,7 @@ def test_a_tie_keeps_portrait() -> None:
 
 @pytest.mark.slow
 def test_expedition_deck_on_letter_takes_at_most_36_landscape_pages(built) -> None:
-    pdf = built("expedicion", "--lang", "en", "--page", "letter") / "en" / "artimanas.pdf"
+    pdf = built("expedicion", "--lang", "en", "--page", "letter") / "en" / "tricks.pdf"
     pages = _pages(pdf)
     assert len(pages) <= 36
     assert all(_landscape(size, "letter") for size in pages)
@@ -52,14 +52,14 @@ def test_expedition_deck_on_letter_takes_at_most_36_landscape_pages(built) -> No
 
 @pytest.mark.slow
 def test_duplex_fronts_and_backs_pages_share_the_chosen_orientation(built) -> None:
-    sizes = _pages(built("expedicion", "--lang", "en", "--page", "letter") / "en" / "maldiciones.pdf")
+    sizes = _pages(built("expedicion", "--lang", "en", "--page", "letter") / "en" / "curses.pdf")
     assert len({(round(w), round(h)) for w, h in sizes}) == 1
 
 
 def _curses(project: Path, *options: str) -> list[tuple[float, float]]:
     res = run_cli("build", "expedicion", "--lang", "en", "--deck", "maldiciones", *options, cwd=project)
     assert res.returncode == 0, res.stdout + res.stderr
-    return _pages(project / "output" / "expedicion" / "en" / "maldiciones.pdf")
+    return _pages(project / "output" / "expedicion" / "en" / "curses.pdf")
 
 
 @pytest.mark.slow

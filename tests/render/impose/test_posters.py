@@ -273,7 +273,7 @@ def test_the_png_export_is_one_image_at_print_size(tmp_path: Path) -> None:
         str(tmp_path),
     )
     assert res.returncode == 0, res.stderr
-    (png,) = sorted((tmp_path / "generada/en/png/mapas").glob("*.png"))
+    (png,) = sorted((tmp_path / "generada/en/png/generated-maps").glob("*.png"))
     image = Image.open(png)
     w, h = 43 * 25 + 20 + 6, 37 * 25 + 54 + 6  # the map's bleed box, mm
     assert image.size == (round(w / 25.4 * 100), round(h / 25.4 * 100))

@@ -353,7 +353,7 @@ def test_fold_layout_of_a_deck_without_backs_has_no_fold_and_no_blank_half(tmp_p
             "build", "cripta", "--lang", "en", "--deck", "marcadores", *options, "--out", str(tmp_path / name)
         )
         assert res.returncode == 0, res.stdout + res.stderr
-        out[name] = PdfReader(str(tmp_path / name / "cripta" / "en" / "marcadores.pdf"))
+        out[name] = PdfReader(str(tmp_path / name / "cripta" / "en" / "markers.pdf"))
     fold, fronts = out["fold"], out["fronts"]
     assert len(fold.pages) == len(fronts.pages) == 2  # 12 markers, 6 an A4 sheet (folded: 4 a sheet, 3 pages)
     for page in fold.pages:

@@ -23,11 +23,12 @@ OWASP = ("=1+1", "+1", "-1", "@SUM(1)", "\tx", "a\rb", "=cmd|' /C calc'!A0")
 IDS = tuple(f"carta-{i}" for i in range(1, len(OWASP) + 1))
 # (the build's own options, the CSV files it writes under output/muestras/<lang>/)
 BUILDS = {
-    "png": (("--no-pdf", "--png"), "png/cartas/cards.csv"),
-    "card-pdfs": (("--no-pdf", "--card-pdfs"), "cards/cartas-cards.csv"),
-    "drivethrucards": (("--printer", "drivethrucards"), "drivethrucards/cartas-cards.csv"),
-    "thegamecrafter": (("--printer", "thegamecrafter"), "thegamecrafter/cartas/cards.csv"),
+    "png": (("--no-pdf", "--png"), "png/{deck}/cards.csv"),
+    "card-pdfs": (("--no-pdf", "--card-pdfs"), "cards/{deck}-cards.csv"),
+    "drivethrucards": (("--printer", "drivethrucards"), "drivethrucards/{deck}-cards.csv"),
+    "thegamecrafter": (("--printer", "thegamecrafter"), "thegamecrafter/{deck}/cards.csv"),
 }
+DECK = {"es": "cartas", "en": "loose-cards"}  # the deck's file name in each language
 
 
 def _quoted(text: str) -> str:
@@ -71,7 +72,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         assert res.returncode == 0, f"{what}: {res.stdout}{res.stderr}"
         assert "Traceback" not in res.stdout + res.stderr
         every = sorted(out.rglob("*.csv"))
-        assert every == sorted(out / "muestras" / lang / rel for lang in names), (what, every)
+        assert every == sorted(out / "muestras" / lang / rel.format(deck=DECK[lang]) for lang in names), (what, every)
         files |= {p: next(lang for lang in names if f"/{lang}/" in p.as_posix()) for p in every}
     return {"files": files, "names": names}
 

@@ -94,11 +94,11 @@ def cut(tmp_path_factory) -> Path:
     for deck in ("fichas", "maldiciones"):
         res = run_cli("build", "expedicion", "--lang", "en", "--deck", deck, "--cut-file", "--out", str(out))
         assert res.returncode == 0, res.stdout + res.stderr
-    return out / "expedicion" / "en" / "cut"  # a folder per deck
+    return out / "expedicion" / "en" / "cut"  # a folder per deck, by its English file name: tokens/, curses/
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("deck", ["fichas", "maldiciones"])
+@pytest.mark.parametrize("deck", ["tokens", "curses"])
 def test_svg_cut_paths_coincide_with_the_trim_on_the_pdf_page(cut: Path, deck: str) -> None:
     reader = PdfReader(str(cut / deck / f"{deck}.pdf"))
     assert len(list((cut / deck).glob(f"{deck}-*.svg"))) == len(reader.pages)
@@ -116,15 +116,15 @@ def test_svg_cut_paths_coincide_with_the_trim_on_the_pdf_page(cut: Path, deck: s
             nearest = min(max(abs(a - b) for a, b in zip(c, t)) for t in trims)
             assert nearest <= 0.1, (n, c, nearest)
         pieces += len(cuts)
-    assert pieces == {"fichas": 36, "maldiciones": 15}[deck]
+    assert pieces == {"tokens": 36, "curses": 15}[deck]
 
 
 def test_registration_marks_are_printed_and_clear_of_every_piece(cut: Path, tmp_path: Path) -> None:
     need_tool("pdftoppm")
     dpi = 100
-    img = render_png(cut / "fichas" / "fichas.pdf", 1, dpi, tmp_path).convert("L")
+    img = render_png(cut / "tokens" / "tokens.pdf", 1, dpi, tmp_path).convert("L")
     px = lambda mm: round(mm * dpi / 25.4)  # noqa: E731
-    box = PdfReader(str(cut / "fichas" / "fichas.pdf")).pages[0].mediabox
+    box = PdfReader(str(cut / "tokens" / "tokens.pdf")).pages[0].mediabox
     w_mm, h_mm = float(box.width) / K, float(box.height) / K
     x1, y1 = w_mm - INSET, h_mm - INSET
     for x, y in (
@@ -135,7 +135,7 @@ def test_registration_marks_are_printed_and_clear_of_every_piece(cut: Path, tmp_
         (INSET + THICK / 2, y1 - LENGTH / 2),
     ):
         assert min(img.getpixel((px(x) + i, px(y) + j)) for i in (-1, 0, 1) for j in (-1, 0, 1)) < 60, (x, y)
-    for box in _svg_boxes(cut / "fichas" / "fichas-1.svg"):  # every piece clear of the marks' band
+    for box in _svg_boxes(cut / "tokens" / "tokens-1.svg"):  # every piece clear of the marks' band
         assert box[0] - BLEED > INSET + SQUARE and box[1] - BLEED > INSET + SQUARE
         assert box[2] + BLEED < x1 - THICK and box[3] + BLEED < y1 - THICK
 

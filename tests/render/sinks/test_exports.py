@@ -76,7 +76,7 @@ def test_png_trim_only_at_another_dpi(tmp_path: Path) -> None:
         "--out",
         str(out),
     )
-    img = Image.open(out / "muestras" / "en" / "png" / "cartas" / "ojo-del-vigia-front.png")
+    img = Image.open(out / "muestras" / "en" / "png" / "loose-cards" / "ojo-del-vigia-front.png")
     assert img.size == (_px(CARD_W, 150), _px(CARD_H, 150)) == (372, 520)
 
 
@@ -226,8 +226,8 @@ def test_tts_descriptions_are_each_cards_text_in_the_build_language(tmp_path: Pa
     out = tmp_path / "out"
     _build("muestras", "--no-pdf", "--tts", "--out", str(out))
     cards = {}
-    for lang in ("es", "en"):
-        saved = json.loads((out / "muestras" / lang / "tts" / "cartas.json").read_text(encoding="utf-8"))
+    for lang, name in (("es", "cartas"), ("en", "loose-cards")):
+        saved = json.loads((out / "muestras" / lang / "tts" / f"{name}.json").read_text(encoding="utf-8"))
         for card in saved["ObjectStates"][0]["ContainedObjects"]:
             cards[(lang, card["Nickname"])] = card["Description"]
     assert cards[("en", "Forgotten Chest")] == "Open the chest: gain 2 coin and draw draw 1."
@@ -261,14 +261,14 @@ def test_tts_two_sided_components_get_unique_back_sheets(tmp_path: Path) -> None
         str(out),
     )
     tts = out / "profundidades" / "en" / "tts"
-    deck = json.loads((tts / "entradas.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    deck = json.loads((tts / "entrance-maps.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True
-    assert entry["FaceURL"] == "https://example.org/tts/en/entradas/sheet-1.jpg"  # each language its own folder
-    assert entry["BackURL"] == "https://example.org/tts/en/entradas/sheet-1-back.jpg"
+    assert entry["FaceURL"] == "https://example.org/tts/en/entrance-maps/sheet-1.jpg"  # each language its own folder
+    assert entry["BackURL"] == "https://example.org/tts/en/entrance-maps/sheet-1-back.jpg"
     front, back = (
-        Image.open(tts / "entradas" / "sheet-1.jpg"),
-        Image.open(tts / "entradas" / "sheet-1-back.jpg"),
+        Image.open(tts / "entrance-maps" / "sheet-1.jpg"),
+        Image.open(tts / "entrance-maps" / "sheet-1-back.jpg"),
     )
     assert front.size == back.size
     assert front.width % entry["NumWidth"] == 0 and front.height % entry["NumHeight"] == 0
@@ -303,7 +303,7 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
 
         b.click("button.lang[data-lang=en]")
         after = b.js(f"{thumbs}.map(i => i.getAttribute('src'))")
-        assert after == [s.replace("img/es/", "img/en/") for s in before]
+        assert after == [s.replace("img/es/cartas/", "img/en/loose-cards/") for s in before]  # the deck's names
         assert b.wait_for(f"{thumbs}.every(i => i.complete && i.naturalWidth > 0)")
         assert (gallery / after[0]).read_bytes() != (gallery / before[0]).read_bytes()
         assert b.js("document.querySelector('#c-ojo-del-vigia h3').textContent") == "Watcher\u2019s Eye"
@@ -323,7 +323,7 @@ def test_gallery_in_a_real_browser(pack_copy, tmp_path: Path) -> None:
         b.click("#c-fogata-del-claustro img.thumb")
         assert b.js("document.getElementById('zoom').hidden") is False
         assert b.js("document.querySelector('#zoom img').getAttribute('src')").endswith(
-            "img/en/cartas/fogata-del-claustro-front.jpg"
+            "img/en/loose-cards/fogata-del-claustro-front.jpg"
         )
         b.click("#zoom .close")
         assert b.js("document.getElementById('zoom').hidden") is True
@@ -426,10 +426,10 @@ def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_langu
     urls = ("--tts-url", "https://example.org/{lang}/tts", "--tts-url", "es=https://cdn.example.org/juego")
     _build("expedicion", "--deck", "fichas", "--deck", "becarios", "--no-pdf", "--tts", *urls, "--out", str(out))
     saved = {
-        lang: json.loads((out / "expedicion" / lang / "tts" / "fichas.json").read_text(encoding="utf-8"))[
+        lang: json.loads((out / "expedicion" / lang / "tts" / f"{name}.json").read_text(encoding="utf-8"))[
             "ObjectStates"
         ]
-        for lang in ("es", "en")
+        for lang, name in (("es", "fichas"), ("en", "tokens"))
     }
     squares, bag = saved["en"]
     assert squares["Name"] == "DeckCustom" and bag["Name"] == "Bag" and bag["Description"] == "The Expedition"
@@ -438,16 +438,16 @@ def test_tts_round_tokens_are_round_tiles_at_their_real_size_with_urls_per_langu
     stun = next(t for t in tiles if t["Nickname"] == "Stun token")
     image = stun["CustomImage"]
     assert image["CustomTile"]["Type"] == 2  # a circle
-    assert image["ImageURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-front.jpg"
-    assert image["ImageSecondaryURL"] == "https://example.org/en/tts/fichas/ficha-aturdimiento-back.jpg"
-    front = Image.open(out / "expedicion" / "en" / "tts" / "fichas" / "ficha-aturdimiento-front.jpg")
+    assert image["ImageURL"] == "https://example.org/en/tts/tokens/ficha-aturdimiento-front.jpg"
+    assert image["ImageSecondaryURL"] == "https://example.org/en/tts/tokens/ficha-aturdimiento-back.jpg"
+    front = Image.open(out / "expedicion" / "en" / "tts" / "tokens" / "ficha-aturdimiento-front.jpg")
     assert front.size == (_px(24, 300), _px(24, 300))
     # Sizes in proportion: a 24 mm token is 24 mm across a 2-unit tile; a 20 mm square token and a
     # poker card on card meshes; a card is 2.5 units (63.5 mm) wide at scale 1.
     assert stun["Transform"]["scaleX"] == stun["Transform"]["scaleZ"] == round(24 / ttsobjects.TILE_MM, 4)
     assert (squares["Transform"]["scaleX"], squares["Transform"]["scaleZ"]) == ttsobjects.card_scale(20, 20)
     assert [c["Nickname"] for c in squares["ContainedObjects"]].count("Wall token") == 6
-    becarios = json.loads((out / "expedicion" / "en" / "tts" / "becarios.json").read_text(encoding="utf-8"))
+    becarios = json.loads((out / "expedicion" / "en" / "tts" / "apprentices.json").read_text(encoding="utf-8"))
     card = becarios["ObjectStates"][0]
     assert card["Transform"]["scaleX"] == round(63 / 63.5, 4) and card["Transform"]["scaleZ"] == round(88 / 88.9, 4)
     assert 24 / 63 == pytest.approx(

@@ -59,6 +59,7 @@ def hostile_pack(pack: Path) -> None:
     deck, po, spec = pack / "decks" / "cartas.yaml", pack / "locale" / "en.po", pack / "pack.yaml"
     edit(spec, "id: muestras", f"id: {PACK_ID}")
     edit(spec, "  - id: cartas", f"  - id: {DECK_ID}")
+    edit(spec, "    file_names: {en: loose-cards}\n", "")  # the hostile id names the deck's files in English too
     edit(spec, "name: Cartas sueltas", f"name: {_quoted(SOURCE_NAMES['deck'])}")
     edit(po, 'msgctxt "deck:cartas.name"', f'msgctxt "deck:{DECK_ID}.name"')
     for old, new in IDS.items():

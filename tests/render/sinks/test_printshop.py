@@ -45,7 +45,7 @@ def test_every_sheet_page_has_its_trim_and_bleed_boxes_around_the_imposed_pieces
 
 def test_the_boxes_are_where_the_pieces_are_on_the_rendered_page(built_expedicion: Path, tmp_path: Path) -> None:
     need_tool("pdftoppm")
-    pdf = built_expedicion / "en" / "artimanas.pdf"
+    pdf = built_expedicion / "en" / "tricks.pdf"
     page = PdfReader(str(pdf)).pages[0]
     x0, y0, x1, y1 = _mm(page.bleedbox)
     ph = _mm(page.mediabox)[3]
@@ -70,11 +70,11 @@ def card_pdfs(built) -> Path:  # type: ignore[no-untyped-def]
 
 
 def test_card_pdfs_one_per_component_trimmed_to_the_bleed(card_pdfs: Path) -> None:
-    rows = list(csv.DictReader((card_pdfs / "artimanas-cards.csv").open(encoding="utf-8-sig")))
-    files = sorted((card_pdfs / "artimanas").glob("*.pdf"))
+    rows = list(csv.DictReader((card_pdfs / "tricks-cards.csv").open(encoding="utf-8-sig")))
+    files = sorted((card_pdfs / "tricks").glob("*.pdf"))
     assert len(files) == len(rows) > 10
-    assert (card_pdfs / "artimanas" / f"{rows[0]['component']}.pdf").is_file()
-    for pdf in files + sorted((card_pdfs / "fichas").glob("*.pdf")):
+    assert (card_pdfs / "tricks" / f"{rows[0]['component']}.pdf").is_file()
+    for pdf in files + sorted((card_pdfs / "tokens").glob("*.pdf")):
         pages = PdfReader(str(pdf)).pages
         assert len(pages) in (1, 2), pdf
         for page in pages:
@@ -84,7 +84,7 @@ def test_card_pdfs_one_per_component_trimmed_to_the_bleed(card_pdfs: Path) -> No
                 m = page.mediabox
                 assert (m.left, m.bottom) <= (box.left, box.bottom) and (box.right, box.top) <= (m.right, m.top), pdf
             assert [round(v, 2) for v in (trim[0], trim[1], media[2] - trim[2], media[3] - trim[3])] == [3.0] * 4
-    first = PdfReader(str(card_pdfs / "artimanas" / f"{rows[0]['component']}.pdf"))
+    first = PdfReader(str(card_pdfs / "tricks" / f"{rows[0]['component']}.pdf"))
     assert rows[0]["name"] in (first.pages[0].extract_text() or "")  # the front first, then the back
     assert _mm(first.pages[0].mediabox)[2:] == pytest.approx((69.0, 94.0), abs=0.01)  # 63 × 88 mm + 2 × 3 mm
 
@@ -97,12 +97,12 @@ def test_printers_shows_each_profile_s_values() -> None:
 
 def test_drivethrucards_one_pdf_per_deck_back_then_front_at_the_poker_size(built) -> None:  # type: ignore[no-untyped-def]
     folder = built("expedicion", "--printer", "drivethrucards", *DECKS) / "en" / "drivethrucards"
-    assert sorted(p.name for p in folder.glob("*.pdf")) == ["artimanas.pdf"]  # the cards DriveThruCards sells
-    apart = PdfReader(str(folder / "not-sold" / "fichas.pdf"))  # the chits it does not: apart, at their own size
+    assert sorted(p.name for p in folder.glob("*.pdf")) == ["tricks.pdf"]  # the cards DriveThruCards sells
+    apart = PdfReader(str(folder / "not-sold" / "tokens.pdf"))  # the chits it does not: apart, at their own size
     assert {tuple(round(v) for v in _mm(p.mediabox)[2:]) for p in apart.pages} <= {(26, 26), (30, 30)}
-    assert (folder / "fichas-cards.csv").is_file()
-    rows = list(csv.DictReader((folder / "artimanas-cards.csv").open(encoding="utf-8-sig")))
-    reader = PdfReader(str(folder / "artimanas.pdf"))
+    assert (folder / "tokens-cards.csv").is_file()
+    rows = list(csv.DictReader((folder / "tricks-cards.csv").open(encoding="utf-8-sig")))
+    reader = PdfReader(str(folder / "tricks.pdf"))
     assert len(reader.pages) == 2 * sum(int(r["copies"]) for r in rows)
     back, front = (p.extract_text() or "" for p in reader.pages[:2])
     assert rows[0]["name"] in front and rows[0]["name"] not in back
@@ -118,7 +118,7 @@ def test_drivethrucards_one_pdf_per_deck_back_then_front_at_the_poker_size(built
     [("thegamecrafter", (825, 1125)), ("makeplayingcards", (822, 1122)), ("printerstudio", (822, 1122))],
 )
 def test_image_printers_get_one_png_per_face_at_the_template_size(built, name: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    folder = built("expedicion", "--printer", name, "-d", "artimanas", "--lang", "en") / "en" / name / "artimanas"
+    folder = built("expedicion", "--printer", name, "-d", "artimanas", "--lang", "en") / "en" / name / "tricks"
     pngs = sorted(folder.glob("*.png"))
     assert len(pngs) > 10 and (folder / "back.png").is_file() and (folder / "cards.csv").is_file()
     for png in pngs[:5]:
@@ -129,7 +129,7 @@ def test_image_printers_get_one_png_per_face_at_the_template_size(built, name: s
 def test_home_printers_get_the_print_and_play_sheets_on_their_paper(
     built, name: str, page: tuple[float, float]
 ) -> None:  # type: ignore[no-untyped-def]
-    pdf = built("expedicion", "--printer", name, "-d", "artimanas", "--lang", "en") / "en" / "artimanas.pdf"
+    pdf = built("expedicion", "--printer", name, "-d", "artimanas", "--lang", "en") / "en" / "tricks.pdf"
     first = PdfReader(str(pdf)).pages[0]
     assert sorted(_mm(first.mediabox)[2:]) == pytest.approx(page, abs=0.05)  # turned as fits best
     assert "Lucky Star" in pdf_text(pdf)
@@ -148,9 +148,9 @@ def test_a_pack_extends_a_shipped_profile_and_its_own_wins(pack_copy, tmp_path: 
     res = run_cli("build", str(pack), "--printer", "my-dtc", *DECKS, "--out", str(out))
     assert res.returncode == 0, res.stdout + res.stderr
     folder = out / "expedicion" / "en" / "my-dtc"
-    assert sorted(p.name for p in folder.glob("artimanas-*.pdf")) == ["artimanas-backs.pdf", "artimanas-fronts.pdf"]
-    fronts = PdfReader(str(folder / "artimanas-fronts.pdf"))
-    assert len(fronts.pages) == len(PdfReader(str(folder / "artimanas-backs.pdf")).pages)
+    assert sorted(p.name for p in folder.glob("tricks-*.pdf")) == ["tricks-backs.pdf", "tricks-fronts.pdf"]
+    fronts = PdfReader(str(folder / "tricks-fronts.pdf"))
+    assert len(fronts.pages) == len(PdfReader(str(folder / "tricks-backs.pdf")).pages)
 
 
 def test_a_broken_profile_is_reported_at_its_line(pack_copy) -> None:  # type: ignore[no-untyped-def]
@@ -198,8 +198,8 @@ def test_sheet_images_are_the_print_sheets_as_pictures_at_the_profile_dpi(pack_c
         "build", "expedicion", "--printer", "home-a4", "-d", "fichas", "--lang", "en", "--out", str(tmp_path)
     )
     assert sheets.returncode == 0
-    pdf = PdfReader(str(tmp_path / "expedicion" / "en" / "fichas.pdf"))
-    assert [p.name for p in images] == [f"fichas-{n:03d}.png" for n in range(1, len(pdf.pages) + 1)]
+    pdf = PdfReader(str(tmp_path / "expedicion" / "en" / "tokens.pdf"))
+    assert [p.name for p in images] == [f"tokens-{n:03d}.png" for n in range(1, len(pdf.pages) + 1)]
     first = Image.open(images[0])
     assert first.size == (2480, 3508)  # A4 at 300 dpi
     assert first.convert("L").getextrema()[0] < 100  # the chits are on it

@@ -115,7 +115,7 @@ class CardPdfSink(Sink):
     def _path(self, doc: Document, component: str = "", side: str = "", apart: bool = False) -> Path:
         """A file's path by the profile's naming; `apart`: in the folder of sizes the printer does not sell."""
         values: dict[str, str | int] = {
-            "deck": doc.deck_id,
+            "deck": doc.file_name,
             "n": self._n,
             "component": component,
             "side": side,
@@ -218,7 +218,7 @@ class CardPdfSink(Sink):
             self._close(file, doc)
         self._open = {}
         rows = [["n", "component", "name", "copies"], *self._rows]
-        self.write(self.file(self.folder(doc), "{deck}-cards.csv", deck=doc.deck_id), csv_bytes(rows))
+        self.write(self.file(self.folder(doc), "{deck}-cards.csv", deck=doc.file_name), csv_bytes(rows))
         part = super().end(doc)
         part.data = self._pages
         part.made += self._notes

@@ -120,7 +120,7 @@ class CutSink(Sink):
         self._radius = 0.0
 
     def folder(self, doc: Document) -> Path:
-        ids = {"pack": self.pack.id, "lang": doc.lang, "deck": doc.deck_id}
+        ids = {"pack": self.pack.id, "lang": doc.lang, "deck": doc.file_name}
         return output_path(self.out_dir, "{pack}/{lang}/cut/{deck}", **ids)  # one per deck: --deck prunes only its own
 
     def start(self, doc: Document) -> None:
@@ -148,7 +148,7 @@ class CutSink(Sink):
             )
             return
         self._pages = [replace(p, notes=p.notes + registration(p.size)) for p in pages]
-        target = self.file(self.folder(doc), "{deck}.pdf", deck=doc.deck_id)
+        target = self.file(self.folder(doc), "{deck}.pdf", deck=doc.file_name)
         meta = DocMeta(doc.title, ctx.pack.spec.author, f"{doc.pack_name}: {doc.deck_name} (print and cut)", doc.lang)
         look = SheetLook(greyscale=ctx.sheet.greyscale)  # marks stay solid black: no ink saver
         self._pdf = PdfPages(
@@ -167,8 +167,8 @@ class CutSink(Sink):
             self._pdf.save()
             for n, page in enumerate(self._pages, 1):
                 text = svg(page, self._shapes, self._radius, f"{doc.title}: cut, page {n}")
-                self.write(self.file(self.folder(doc), "{deck}-{n}.svg", deck=doc.deck_id, n=n), text.encode("utf-8"))
-            pdf = self.file(self.folder(doc), "{deck}.pdf", deck=doc.deck_id)
+                self.write(self.file(self.folder(doc), "{deck}-{n}.svg", deck=doc.file_name, n=n), text.encode("utf-8"))
+            pdf = self.file(self.folder(doc), "{deck}.pdf", deck=doc.file_name)
             self.made.append(f"{pdf} (+ {len(self._pages)} SVG cut files)")
             self._pdf = None
         return super().end(doc)

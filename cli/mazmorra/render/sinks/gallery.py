@@ -65,7 +65,7 @@ class GallerySink(Sink):
         if doc.lang in deck.components.get(comp, {}):  # a component drawn copy by copy: its first, all counted
             deck.components[comp][doc.lang].copies += item.copies
             return
-        base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.deck_id)
+        base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.file_name)
         wanted = [(self.file(base, "{component}-front.jpg", component=comp), item.front)]
         image = None  # the back's
         if item.back is not None:
@@ -114,7 +114,8 @@ class GallerySink(Sink):
         if root not in self._earlier_icons:
             self._earlier_icons[root] = IconSet.for_pack(root)
         icons = self._earlier_icons[root]
-        base = output_path(self.folder, "img/{lang}/{deck}/before", lang=lang, deck=deck)
+        name = next((d.file_name(lang) for d in self.pack.decks if d.id == deck), deck)  # a deck since removed: its id
+        base = output_path(self.folder, "img/{lang}/{deck}/before", lang=lang, deck=name)
         wanted = [(self.file(base, "{component}-front.jpg", component=comp), earlier.front)]
         if earlier.back is not None:
             wanted.append((self.file(base, "{component}-back.jpg", component=comp), earlier.back))

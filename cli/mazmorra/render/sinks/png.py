@@ -58,7 +58,7 @@ class PngSink(Sink):
     def folder(self, doc: Document) -> Path:
         shop = self.printer.id if self.printer is not None else "png"
         return output_path(
-            self.out_dir, "{pack}/{lang}/{shop}/{deck}", pack=self.pack.id, lang=doc.lang, shop=shop, deck=doc.deck_id
+            self.out_dir, "{pack}/{lang}/{shop}/{deck}", pack=self.pack.id, lang=doc.lang, shop=shop, deck=doc.file_name
         )
 
     def _frame(self, doc: Document, face: Face) -> ImageFrame:

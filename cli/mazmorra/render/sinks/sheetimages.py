@@ -70,7 +70,7 @@ class SheetImageSink(Sink):
                     w, h = (round(v / MM_PER_IN * self.printer.dpi) for v in self.ctx.sheet.size)
                     if img.size != (w, h):  # a pixel of rounding at the page's edge
                         img = img.resize((w, h), Image.Resampling.LANCZOS)
-                    target = self.file(folder, "{deck}-{n:03d}.png", deck=doc.deck_id, n=n + 1)
+                    target = self.file(folder, "{deck}-{n:03d}.png", deck=doc.file_name, n=n + 1)
                     self.write(target, png_bytes(img, self.printer.dpi))
             finally:
                 pdf.close()

@@ -133,7 +133,7 @@ class TtsSink(Sink):
 
     def images(self, doc: Document) -> Path:
         """The deck's own folder of images: tts/<deck>/."""
-        return output_path(self.folder(doc), "{deck}", deck=doc.deck_id)
+        return output_path(self.folder(doc), "{deck}", deck=doc.file_name)
 
     def _url(self, doc: Document, path: Path) -> str:
         base = tts_base(self.opts.tts_url, doc.lang)
@@ -247,13 +247,13 @@ class TtsSink(Sink):
                 for _ in range(t.copies)
             ]
             objects.append(tiles[0] if len(tiles) == 1 else tts.bag(doc.deck_name, doc.pack_name, tiles, x))
-        target = self.file(self.folder(doc), "{deck}.json", deck=doc.deck_id)
+        target = self.file(self.folder(doc), "{deck}.json", deck=doc.file_name)
         data = json.dumps(tts.saved_object(objects), ensure_ascii=False, indent=2) + "\n"
         self.write(target, data.encode("utf-8"))
         if st.thumb is not None:
             from mazmorra.render.raster import png_bytes
 
-            self.write(self.file(self.folder(doc), "{deck}.png", deck=doc.deck_id), png_bytes(st.thumb))
+            self.write(self.file(self.folder(doc), "{deck}.png", deck=doc.file_name), png_bytes(st.thumb))
         n = sum(c for *_, c, _ in st.cards) + sum(t.copies for t in st.tiles)
         return [f"{target} ({len(st.atlases)} deck image(s), {n} components)"]
 
