@@ -176,6 +176,11 @@ def shown(path: Path | str) -> str:
     return _shown(text, os.getcwd())
 
 
+def real_path(file: str) -> Path:
+    """A Loc's file as a path to open: a shipped file's `mazmorra:<path>` inside this installed package."""
+    return _PACKAGE / file[len(SHIPPED) :] if file.startswith(SHIPPED) else Path(file)
+
+
 @lru_cache(maxsize=4096)
 def _shown(path: str, cwd_text: str) -> str:
     """A relative path is as rel() made it (a Loc's file), not resolved again: a link inside the pack

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mazmorra import kinds
-from mazmorra.errors import rel
+from mazmorra.errors import real_path, rel
 from mazmorra.model.content import Kind
 from mazmorra.model.declared.spec import (
     CellDecl,
@@ -34,7 +34,9 @@ def markdown(kind: Kind) -> str:
     """The kind's page in Markdown."""
     lines = [f"# Kind `{kind.name}` — {kind.summary}", ""]
     if kind.source is not None:
-        shown = Path(rel(kind.source.file))  # outside the working folder (a sample pack): from the pack's folder on
+        shown = Path(
+            rel(real_path(kind.source.file))
+        )  # outside the working folder (a sample pack): from the pack's folder on
         outside = shown.is_absolute() or shown.parts[:1] == ("..",)
         lines += [f"Declared in `{Path(*shown.parts[-3:]) if outside else shown}`.", ""]
     lines += [

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polib
 
-from mazmorra.errors import Loc
+from mazmorra.errors import SHIPPED, Loc
 from mazmorra.i18n.catalogues.budgets import Budgets, LabelBox, budgets, font_groups_header, label_budget_notes
 from mazmorra.i18n.catalogues.budgets import flags as budget_flags
 from mazmorra.i18n.catalogues.msgmerge import WRAP, MergeStats, merge
@@ -119,6 +119,8 @@ def reference(loc: Loc, root: Path | None = None) -> tuple[str, str]:
     """Where a label is printed, as its catalogues name it, the same from whichever folder the command
     runs: a file of the pack relative to the pack (the catalogues' X-Poedit-Basepath), a file that
     ships with the tool as `mazmorra:<its path in the package>` (`mazmorra:templates/removed.xml.j2`)."""
+    if loc.file.startswith(SHIPPED):  # located as shipped already (a family's kind file)
+        return loc.file, str(loc.line)
     path = Path(loc.file)
     resolved = path.resolve()
     tool = templates_dir().resolve().parent
