@@ -234,6 +234,9 @@ class TextBox:
     lines: int = 1  # lines the box holds at the design size (a title or a label: one, it shrinks before it breaks)
     font: str = ""  # the regular face its text is set in (assets/fonts.py name)
     spacing: float = 0.0  # letter-spacing, em
+    flag_lines: int = 0  # lines Weblate's max-size counts, a paragraph break's blank line included (0: lines)
+    flag_w: float = 0.0  # mm, the width Weblate's max-size checks (0: w; a circular box: its inscribed rectangle's)
+    stand_ins: tuple[tuple[str, str], ...] = ()  # (icon token, letters as wide in its font): Weblate's replacements
 
 
 @dataclass(frozen=True, slots=True)
