@@ -17,6 +17,8 @@ it asks two questions of the same translation:
 
 It prints the agreement per pack and language, and every disagreement with both measures. A list
 item (`field.N`) is counted apart: its budget is its share of a box the whole list is fitted in.
+Exit 1 when Weblate passes a shipped or Japanese translation that the card shrinks (a circular box
+aside: bench/README.md, Weblate).
 """
 
 from __future__ import annotations
@@ -349,10 +351,13 @@ def main() -> int:
             cases += ja
             fonts.update(ja_fonts)
         weblate(cases, fonts, args.weblate_python, args.png, tmp)
-    bad = report(cases, args.show)
+    report(cases, args.show)
     if args.json:
         args.json.write_text(json.dumps([asdict(c) for c in cases], ensure_ascii=False, indent=1), encoding="utf-8")
-    return 1 if bad else 0
+    # The promise (tests/i18n/test_weblate_judge.py): Weblate never passes a shipped or Japanese
+    # translation the card shrinks, a circular box aside; the one-word-either-side cases are figures.
+    broken = [c for c in cases if c.pack != "boundary" and not c.item and not c.circular]
+    return 1 if any(c.weblate_fits and not c.tool_fits for c in broken) else 0
 
 
 if __name__ == "__main__":
