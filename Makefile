@@ -16,7 +16,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup lock check-ranges test test-fast golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup weblate-judge lock check-ranges test test-fast golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -34,6 +34,18 @@ $(VENV)/.installed: $(LOCK) pyproject.toml
 	touch $@
 
 setup: $(VENV)/.installed
+
+# Weblate's own MaxSizeCheck, the judge of the catalogues' max-size flags (bench/README.md, Weblate):
+# its own venv from the system Python, whose PyGObject, Pango and Cairo (Debian: python3-gi
+# gir1.2-pango-1.0 python3-gi-cairo python3-cairo) render text as a Weblate server does.
+WEBLATE_VENV := .venv-weblate
+$(WEBLATE_VENV)/.installed: bench/weblate-judge.txt
+	rm -rf $(WEBLATE_VENV)
+	/usr/bin/python3 -m venv --system-site-packages $(WEBLATE_VENV)
+	$(WEBLATE_VENV)/bin/pip install -q --no-deps -r bench/weblate-judge.txt
+	touch $@
+
+weblate-judge: $(WEBLATE_VENV)/.installed
 
 # Evaluated only inside the sub-make, once the tool is installed: every pack's stamps, read from each
 # pack.yaml alone (the same list as `mazmorra outputs --stamps`, without the command's start-up).

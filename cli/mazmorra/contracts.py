@@ -237,6 +237,9 @@ class TextBox:
     label: str = ""  # a template label's msgid printed in it (`field` then ""): the label's box
     inline: bool = False  # the label shares the box with other text: no box of its own
     at: str | None = None  # the <text> element's template marker (where the label's box is written)
+    flag_lines: int = 0  # lines Weblate's max-size counts, a paragraph break's blank line included (0: lines)
+    flag_w: float = 0.0  # mm, the width Weblate's max-size checks (0: w; a circular box: its inscribed rectangle's)
+    stand_ins: tuple[tuple[str, str], ...] = ()  # (icon token, letters as wide in its font): Weblate's replacements
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import polib
 import pytest
 from conftest import CONTENT, TESTS, edit, need_tool, pdf_read, run_cli
 
+from mazmorra.i18n.catalogues.budgets import PX_PER_PT
 from mazmorra.load import load_pack
 from mazmorra.model.cardtext import TOKEN
 
@@ -22,7 +23,8 @@ SAMPLES = sorted(p.name for p in CONTENT.iterdir() if (p / "pack.yaml").is_file(
 
 BUDGET = re.compile(
     r"budget: fits at ([\d.]+) pt: about (\d+) characters \((?:one line|(\d+) lines)\); at most (\d+) characters "
-    r"at ([\d.]+) pt, the smallest size; Weblate checks the width: (\d+) px × (?:one line|\d+ lines) at (\d+) px"
+    r"at ([\d.]+) pt, the smallest size; Weblate checks the width: (\d+) px × (?:one line|(\d+) lines)"
+    r"(?:, a paragraph break counted as one)? at (\d+) px( \(a rectangle as roomy as the circular box\))?"
 )
 NO_BOX = "budget: printed in no text box of a card"
 
@@ -95,14 +97,18 @@ def test_every_entry_of_every_sample_catalogue_carries_both_budgets(name: str) -
         assert 0 < room <= hard, (name, e.msgctxt)
         m = BUDGET.search(words)
         assert m is not None
-        size, px, width = float(m.group(1)), int(m.group(7)), int(m.group(6))
+        size, px, width = float(m.group(1)), int(m.group(8)), int(m.group(6))
         flags = flag_values(e)
-        lines = int(m.group(3) or 1)
+        lines = int(m.group(7) or 1)
         assert flags["max-size"] == [str(width), str(lines)], e.msgctxt
-        assert flags["font-size"] == [str(px)] and px == round(size)
+        assert flags["font-size"] == [str(px)] and px == round(size * PX_PER_PT)
         assert flags["font-family"][0].startswith(f"{pack}-"), e.msgctxt
         box = re.search(r"box (\d+\.\d)×", words)
-        assert box and abs(width - float(box.group(1)) * 72 / 25.4 * px / size) <= 1.5, e.msgctxt  # 1 pt = px/size
+        assert box, e.msgctxt
+        if m.group(9) is None:  # 1 pt = px/size, the box's width (a circular box: a rectangle as roomy)
+            assert abs(width - float(box.group(1)) * 72 / 25.4 * px / size) <= 0.05 * px / size + 1, e.msgctxt
+        else:
+            assert width < float(box.group(1)) * 72 / 25.4 * px / size, e.msgctxt
 
 
 def test_the_pot_header_names_each_font_group_with_its_file() -> None:
@@ -124,6 +130,7 @@ TYPED = {
     "font-spacing": (1, 1, int),
     "max-length": (1, 1, int),
     "font-family": (1, 1, str),
+    "replacements": (2, 10**6, str),  # pairs: what Weblate renders in place of what (quoted: tokens hold colons)
 }
 PLAIN = {"python-brace-format", "fuzzy"}
 
@@ -131,11 +138,12 @@ PLAIN = {"python-brace-format", "fuzzy"}
 def weblate_flags(text: str) -> list[tuple[str, list[str]]]:
     """A `#,` line's flags as Weblate's parser reads them; ValueError where it would not."""
     out = []
-    for part in text.split(","):  # none of our values is quoted, so a comma always separates flags
+    for part in text.split(","):  # no value we write holds a comma, so a comma always separates flags
         m = FLAG.fullmatch(part)
         if m is None:
             raise ValueError(f"not a Weblate flag: {part!r}")
-        out.append((m.group(1), [p.strip() for p in m.group(2).split(":")[1:]]))
+        params = re.findall(rf"\s*:\s*({FLAG_PARAM})", m.group(2))
+        out.append((m.group(1), [p[1:-1] if p[:1] in "\"'" and len(p) > 1 else p for p in params]))
     return out
 
 
@@ -150,6 +158,7 @@ def test_every_flag_parses_with_weblates_grammar_and_types(name: str) -> None:
                 continue
             least, most, kind = TYPED[flag]
             assert least <= len(params) <= most, line
+            assert flag != "replacements" or len(params) % 2 == 0, line
             assert all(kind(p) or True for p in params), line  # int("x") raises
             assert flag != "font-family" or re.fullmatch(r"[-\w]+", params[0]), line  # a slug: a group's name
 
@@ -163,6 +172,7 @@ def test_the_flag_grammar_refuses_what_weblate_refuses() -> None:
         ("max-size", ["144", "2"]),
         ("font-family", ["pack-sans"]),
     ]
+    assert weblate_flags('replacements:"{coin:1}":"MMi":"**":""') == [("replacements", ["{coin:1}", "MMi", "**", ""])]
 
 
 def test_glossary_terms_are_noted_on_the_entries_that_hold_them() -> None:

@@ -66,7 +66,7 @@ def entry(pack: Pack, msg: Message, boxes: Boxes | None = None, lang: str | None
     kind, limit = _kind_and_limit(pack, msg)
     box = (boxes or {}).get((msg.component, msg.field.split(".")[0]))
     found = budgets(pack, box, _share(pack, msg)) if box is not None else None
-    flags = budget_flags(found, lang, limit)
+    flags = budget_flags(found, lang, limit, msg.source)
     if any(True for _ in parse(msg.source).tokens):
         flags.append("python-brace-format")
     notes = entry_notes(pack, msg, kind, limit, box, found)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from mazmorra.assets import fonts
-from mazmorra.layout.text.linebreak import HYPHEN, optimal_breaks, word_splits
+from mazmorra.layout.text.linebreak import HYPHEN, SHORT, optimal_breaks, word_splits
 from mazmorra.layout.text.segment import held, inner_breaks, maybe_wide, phrased, segments
 from mazmorra.model.cardtext import Block, IconPart, Part, TextPart, parse
 from mazmorra.support.reuse import kept_when_asked_again
@@ -177,6 +177,7 @@ def layout(
     hyphenate: bool = True,
     balance: bool = False,
     joins: Joins | None = None,
+    inside_phrases: bool = False,
 ) -> tuple[list[Line], float]:
     """Each hard line broken into lines of at most `width` pt (or `width(n)` for the n-th line of
     the paragraph), the whole paragraph at once (linebreak.optimal_breaks); returns the lines and
@@ -185,6 +186,8 @@ def layout(
     `units` holds each part's width at 1 pt (widths scale linearly with size), so fitting at
     several sizes measures every word once. `balance` evens the last line too (centred text).
     `joins` says which chunks follow the one before without a space (breakable.joins).
+    `inside_phrases`: a Japanese or Chinese line may end inside a phrase wherever UAX #14 allows,
+    not only where a phrase is wider than the line (what fitting does before shrinking the text).
     """
     if units is None:
         units = unit_widths(paragraphs, style)
@@ -204,7 +207,14 @@ def layout(
 
         widths = [sum(u) * size for u in chunk_units]
         breaks = optimal_breaks(
-            widths, gaps, width, points if hyphenate else None, cut, balance, short_splits=not phrased(lang)
+            widths,
+            gaps,
+            width,
+            points if hyphenate else None,
+            cut,
+            balance,
+            short_splits=inside_phrases or not phrased(lang),
+            empty=0.0 if inside_phrases else SHORT,
         )
         for (i, a), (j, b) in breaks:
             cur: list[Placed] = []
@@ -257,18 +267,25 @@ def fit(
     A `heading` (a title or a label) is never hyphenated: it shrinks on one line first, and breaks
     at spaces only when even `min_size` is too large for one line. A `round_box` sets the text
     inside the ellipse the box holds (a circular token's rules): each line as wide as the ellipse is
-    where the line, centred in the box, stands."""
+    where the line, centred in the box, stands.
+
+    Japanese and Chinese lines end between phrases; a text that does not fit so at its design size
+    may end a line inside a phrase (where UAX #14 allows, as any CJK typesetting does) before it
+    shrinks: a smaller size is the worse of the two, and Weblate's max-size, which breaks there,
+    then agrees with the box (bench/README.md, Weblate)."""
     blocks, joins = breakable(text, lang)
     units = [unit_widths(b.lines, style) for b in blocks]
 
-    def attempt(s: float) -> Fitted:
+    def attempt(s: float, inside_phrases: bool = False) -> Fitted:
         if round_box:
             return _round_attempt(blocks, units, width, height, style, s, lang, not heading, joins)
         lines: list[Line] = []
         widest = 0.0
         for i, (block, block_units) in enumerate(zip(blocks, units)):
             balance = (block.align or style.align) == "center"
-            broken, w = layout(block.lines, width, style, s, lang, block_units, not heading, balance, joins[i])
+            broken, w = layout(
+                block.lines, width, style, s, lang, block_units, not heading, balance, joins[i], inside_phrases
+            )
             if i == 0 and block.align is None:  # the common case: one paragraph, the box's alignment
                 lines += broken
             else:
@@ -294,6 +311,9 @@ def fit(
             if f.fits:
                 return f
     best = attempt(size)
+    if not best.fits and not heading and not round_box and phrased(lang):
+        inside = attempt(size, inside_phrases=True)
+        best = inside if inside.fits else best
     if best.fits or hi == 0:
         return best
     # Start near the size at which the text's area fills the box, then walk to the exact step.

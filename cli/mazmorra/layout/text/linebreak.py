@@ -87,6 +87,7 @@ def optimal_breaks(
     cut: Callable[[int, int, int], float],
     balance_last: bool = False,
     short_splits: bool = True,
+    empty: float = SHORT,
 ) -> list[tuple[Break, Break]]:
     """The lines of one paragraph as (start, end) pairs: a line runs from its start up to, but not
     including, the end's chunk (end k = 0) or into the end's chunk up to its split point k.
@@ -100,7 +101,8 @@ def optimal_breaks(
     its line, overflowing: the least overflow wins, then the fewest lines, then the evenest edge.
     `width` may depend on the line's number (0 first): text set inside a circular shape. Without
     `short_splits`, a chunk is split only when it is wider than a line by itself (a phrase of
-    Japanese or Chinese, whose split points are not hyphens but its last resort).
+    Japanese or Chinese, whose split points are not hyphens but its last resort). `empty`: the share
+    of a line that must be empty before a chunk is split at its end (0: wherever it helps).
     """
     n = len(widths)
     measure = width if callable(width) else (lambda k: width)
@@ -190,7 +192,7 @@ def optimal_breaks(
                 if nx <= limit:
                     x, j = nx, j + 1
                     continue
-                if short_splits and room - x > SHORT * room:  # a hyphen only where the line would end badly short
+                if short_splits and room - x > empty * room:  # a hyphen only where the line would end badly short
                     hyphen_edges(node, x + gaps[j], j, 0, room, hyphen_cost)
                 break
     return _lines(best, n)

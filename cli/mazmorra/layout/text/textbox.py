@@ -16,10 +16,10 @@ from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.layout.elements.attrs import AT, FaceContext
 from mazmorra.layout.text import textattrs
 from mazmorra.layout.text.ellipsis import cut_warning, ellipsized
-from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label
+from mazmorra.layout.text.fit import INSIDE_NUMBER, INSIDE_SCALE, Line, Placed, Style, fit, number_label, part_width
 from mazmorra.layout.text.labelbox import printed_labels
 from mazmorra.layout.text.segment import SPACE
-from mazmorra.model.cardtext import IconPart, Span, TextPart, parse, size_ratio
+from mazmorra.model.cardtext import ALIGNMENTS, PARAGRAPH_BREAK, IconPart, Span, TextPart, parse, size_ratio
 from mazmorra.model.colour import parse as parse_colour
 from mazmorra.model.colour import with_alpha
 from mazmorra.model.units import PT_PER_MM
@@ -31,6 +31,8 @@ TEXT_ATTRS = frozenset(
 )
 SHRUNK = "text.shrunk"  # a text set below its design size: reported where asked (`i18n status`, `--pseudo`)
 I18N_SHRUNK = "i18n.shrunk"  # a translation set below its design size where its source is not: every build
+STAND_IN = "ilnoMW"  # the letters an icon's stand-in for Weblate is made of (`_letters`)
+SLASH_STAND_IN = "filrt"  # a slash's, one letter
 
 
 def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
@@ -241,7 +243,13 @@ class InlineIcons:
 def _measured(content: str, box: FitBox, style: Style, role: str) -> TextBox:
     """The box with a translator's two budgets measured: what fits at the design size (unshrunk) and
     at the smallest size, in characters, and how many lines it holds at the design size."""
-    lines = 1 if box.heading else max(1, math.floor(box.h * PT_PER_MM / (box.size * style.leading) + 1e-6))
+    held = box.h * PT_PER_MM / (box.size * style.leading)  # lines the box holds, a fraction
+    lines = 1 if box.heading else max(1, math.floor(held + 1e-6))
+    flag_w, flag_lines = (
+        _inscribed(box.w, held)
+        if box.round_box
+        else (box.w, lines if box.heading else _flag_lines(content, held, style))
+    )
     return TextBox(
         "",
         box.w,
@@ -255,7 +263,68 @@ def _measured(content: str, box: FitBox, style: Style, role: str) -> TextBox:
         lines,
         style.font,
         style.spacing,
+        flag_lines=flag_lines,
+        flag_w=flag_w,
+        stand_ins=_stand_ins(content, style),
     )
+
+
+def _inscribed(w: float, held: float) -> tuple[float, int]:
+    """The rectangle Weblate checks for a circular box, whose lines are chords of its ellipse (Weblate
+    wraps at one width): as many lines as the box holds, each as wide as their chords on average
+    (each chord where its line, centred in the ellipse, is narrowest), so that it holds what the
+    ellipse holds; a text at the edge of its budget may still fit one and not the other."""
+    n = max(1, math.floor(held + 1e-6))
+    top = -n / 2  # in lines, from the ellipse's centre; its half-height is held / 2
+    chords = []
+    for k in range(n):
+        far = max(abs(top + k), abs(top + k + 1)) / (held / 2)
+        chords.append(w * math.sqrt(max(0.0, 1 - far * far)))
+    return sum(chords) / n, n
+
+
+def _flag_lines(content: str, held: float, style: Style) -> int:
+    """The lines Weblate's max-size allows: Weblate counts a paragraph break as a blank line, the box
+    spends `paragraph_spacing` of a line on it, so k lines in p + 1 paragraphs fit the box when
+    k + spacing·p <= held, and Weblate's k + p <= floor(held + (1 - spacing)·p) says the same."""
+    breaks = len(PARAGRAPH_BREAK.findall(content.strip("\n")))
+    return max(1, math.floor(held + (1 - style.paragraph_spacing) * breaks + 1e-6))
+
+
+def _stand_ins(content: str, style: Style) -> tuple[tuple[str, str], ...]:
+    """Each icon token of the text with the letters of the box's font that are as wide as the icon
+    (and its number) is drawn: what Weblate renders in its place (`replacements`), never the token's
+    own characters, which are several times wider than its icon. And a slash as the letter closest
+    to its width: a card's line breaks at a space or a hyphen, never after a slash (a web address
+    stays whole), where Weblate's Pango breaks (UAX #14)."""
+    out = []
+    if "/" in content:
+        out.append(
+            (
+                "/",
+                min(
+                    SLASH_STAND_IN,
+                    key=lambda c: abs(fonts.width(c, style.font, 1.0) - fonts.width("/", style.font, 1.0)),
+                ),
+            )
+        )
+    for token in {t.written: t for t in parse(content).tokens}.values():
+        icon = token.icon
+        if "," in token.written or '"' in token.written:  # Weblate's flag grammar: not a parameter
+            continue
+        aligns = icon.name in ALIGNMENTS and icon.number is None  # {center}: no icon, nothing drawn
+        out.append((token.written, "" if aligns else _letters(part_width(icon, style, 1.0), style.font)))
+    return tuple(out)
+
+
+def _letters(target: float, font: str) -> str:
+    """Letters whose width at 1 pt in `font` is closest to `target` (pt at 1 pt): Ms, then the one
+    letter of STAND_IN that comes closest."""
+    m = fonts.width("M", font, 1.0)
+    n = max(0, int(target // m))
+    rest = target - n * m
+    best = min(("", *STAND_IN), key=lambda c: abs(rest - fonts.width(c, font, 1.0)))
+    return "M" * n + best or "M"
 
 
 def _as_source(content: str, pairs: tuple[tuple[str, str], ...], lang: str) -> str | None:
