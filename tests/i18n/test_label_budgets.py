@@ -16,7 +16,7 @@ from conftest import CONTENT, need_tool, pdf_read, run_cli
 from test_budgets import BUDGET, _filler, budgets_of, flag_values, weblate_flags
 
 from mazmorra.contracts import TextBox
-from mazmorra.i18n.catalogues.budgets import LabelBox
+from mazmorra.i18n.catalogues.budgets import PX_PER_PT, LabelBox
 from mazmorra.i18n.catalogues.labelcat import label_entries
 from mazmorra.i18n.labels import Label
 from mazmorra.load import load_pack
@@ -62,11 +62,11 @@ def test_every_label_entry_names_its_box_and_both_budgets_or_why_it_has_none(nam
         assert 0 < room <= hard, (name, e.msgid)
         m = BUDGET.search(words)
         assert m is not None
-        size, px, width, lines = float(m.group(1)), int(m.group(7)), int(m.group(6)), int(m.group(3) or 1)
+        size, px, width, lines = float(m.group(1)), int(m.group(8)), int(m.group(6)), int(m.group(7) or 1)
         assert float(box.group(4)) == size and float(box.group(5)) == float(m.group(5))
         flags = flag_values(e)
         assert flags["max-size"] == [str(width), str(lines)], e.msgid
-        assert flags["font-size"] == [str(px)] and px == round(size)
+        assert flags["font-size"] == [str(px)] and px == round(size * PX_PER_PT)
         assert flags["font-family"][0].startswith(f"{pack}-"), e.msgid
         assert abs(width - float(box.group(1)) * 72 / 25.4 * px / size) <= 1.5, e.msgid  # 1 pt = px/size
         if lines == 1:
