@@ -211,6 +211,7 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
 
 
 SLACK = 2 / RES  # mm: how far past its shape's edge each of two masks may reach (a pixel each, rounding)
+PASTED = 0.3  # mm more where an icon's pixels are pasted (resized, rounded, maybe turned) instead of drawn
 
 
 def _apart(a: Ink, b: Ink, icons: IconSet, outline: bool, crowding: bool) -> bool:
@@ -220,6 +221,8 @@ def _apart(a: Ink, b: Ink, icons: IconSet, outline: bool, crowding: bool) -> boo
     circle says. The masks would find nothing there: this saves drawing them for a title beside a
     badge, which differs on every card."""
     reach = max(NEAR if crowding else 0.0, CLEARANCE if outline else 0.0) + SLACK + 0.05
+    if isinstance(a.op, IconOp) or isinstance(b.op, IconOp) or a.m != IDENTITY or b.m != IDENTITY:
+        reach += PASTED
     tb = tight_box(b, icons)
     if tb is None:
         return False  # nothing drawn: the masks settle it (as cheaply)
