@@ -18,7 +18,7 @@ from mazmorra.errors import Loc
 CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entry may hold
 _DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
 
-_PLAIN = (str, int, float, bool, type(None))
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 _SHAPES: dict[type, tuple[tuple[str, str, str], Callable[[Any], Any]] | None] = {}  # None: not a dataclass
 
 
@@ -50,7 +50,11 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
     shape = _shape(cls)
     if shape is not None:
         tag, get = shape
-        return (*tag, *[v if type(v) in _PLAIN else encode(v, locs) for v in get(value)])
+        values = get(value)
+        for v in values:  # most ops hold plain values only (an empty tuple is its own encoding): as they are
+            if type(v) not in _PLAIN and v != ():
+                return (*tag, *[v if type(v) in _PLAIN else encode(v, locs) for v in values])
+        return tag + values
     if isinstance(value, enum.Enum):
         return (_EN, cls.__module__, cls.__name__, value.value)
     if cls is list:

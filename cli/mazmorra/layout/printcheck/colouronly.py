@@ -220,6 +220,8 @@ BESIDE = 2.5  # mm around a mark where a letter or symbol still reads as its own
 def small_marks(face: Face, colours: set[str]) -> list[tuple[Shape, str]]:
     """Each small filled shape or recoloured icon of the face in one of the (lower-case) colours, as
     (its shape with what is written or drawn on it or right beside it, its colour)."""
+    if not colours:  # a game that gives no colour a meaning has no coloured marks to tell apart
+        return []
     ops = face.ops
     out: list[tuple[Shape, str]] = []
     for i, op in enumerate(ops):

@@ -181,7 +181,7 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
     fast = _bounds_verdict(a, b)
     if fast is not None:
         return fast
-    if _traces(a, b):
+    if _traces(a, b) or _apart(a, b, icons, outline, crowding):
         return ""
     win = Window(
         max(a.box[0], b.box[0]) - gap,
@@ -208,6 +208,32 @@ def _verdict(op_a: Op, m_a: Matrix, op_b: Op, m_b: Matrix, icons: IconSet) -> st
         if any_ink(touch):
             return "touches"
     return ""
+
+
+SLACK = 2 / RES  # mm: how far past its shape's edge each of two masks may reach (a pixel each, rounding)
+PASTED = 0.3  # mm more where an icon's pixels are pasted (resized, rounded, maybe turned) instead of drawn
+
+
+def _apart(a: Ink, b: Ink, icons: IconSet, outline: bool, crowding: bool) -> bool:
+    """Whether b's ink is too far from a for any verdict the masks could give: more than the crowding
+    distance (NEAR, dilated on the pixels), the outline's clearance band and a pixel of rounding on
+    each side away from a's shape, as the exact geometry of b's glyphs (or icon) and of a's bounds or
+    circle says. The masks would find nothing there: this saves drawing them for a title beside a
+    badge, which differs on every card."""
+    reach = max(NEAR if crowding else 0.0, CLEARANCE if outline else 0.0) + SLACK + 0.05
+    if isinstance(a.op, IconOp) or isinstance(b.op, IconOp) or a.m != IDENTITY or b.m != IDENTITY:
+        reach += PASTED
+    tb = tight_box(b, icons)
+    if tb is None:
+        return False  # nothing drawn: the masks settle it (as cheaply)
+    op = a.op
+    if isinstance(op, CircleOp) and a.m == IDENTITY:
+        r = op.r + (op.stroke_width / 2 if op.stroke else 0.0)
+        dx = max(tb[0] - op.cx, 0.0, op.cx - tb[2])
+        dy = max(tb[1] - op.cy, 0.0, op.cy - tb[3])
+        return math.hypot(dx, dy) > r + reach
+    ta = tight_box(a, icons) if a.content else a.box  # a glyph may reach past a run's generous bounds
+    return ta is not None and not near(ta, tb, reach)
 
 
 def _fill(ink: Ink) -> str | None:

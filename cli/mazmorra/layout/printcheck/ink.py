@@ -50,13 +50,21 @@ Point = tuple[float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
-@dataclass(frozen=True, slots=True)
 class Ink:
-    index: int  # drawing order on the face
-    op: Op  # a leaf op (never a RotateOp)
-    owner: Owner
-    m: Matrix  # op coordinates -> face coordinates
-    box: Box  # generous bounds on the face
+    """One leaf op as drawn on a face. Read only once made; a plain slotted class, not a frozen
+    dataclass: one is made for every op of every face checked, in half the time."""
+
+    __slots__ = ("box", "index", "m", "op", "owner")
+
+    def __init__(self, index: int, op: Op, owner: Owner, m: Matrix, box: Box):
+        self.index = index  # drawing order on the face
+        self.op = op  # a leaf op (never a RotateOp)
+        self.owner = owner
+        self.m = m  # op coordinates -> face coordinates
+        self.box = box  # generous bounds on the face
+
+    def __repr__(self) -> str:
+        return f"Ink({self.index}, {self.op!r}, {self.owner!r}, {self.m!r}, {self.box!r})"
 
     @property
     def content(self) -> bool:
