@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from mazmorra.model.content import Pack
 
 
-def layout_context(pack: Pack, lang: str) -> LayoutContext:
-    """The layout context a build makes for one pack and language (no draft, icons of the pack)."""
+def layout_context(pack: Pack, lang: str, draft: bool = False) -> LayoutContext:
+    """The layout context a build makes for one pack and language (icons of the pack; a draft when
+    asked: missing translations fall back instead of failing)."""
     from mazmorra.assets.icons import IconSet
     from mazmorra.i18n.labels import Labels
     from mazmorra.i18n.localise import localise
@@ -31,7 +32,7 @@ def layout_context(pack: Pack, lang: str) -> LayoutContext:
         IconSet.for_pack(pack.root),
         Labels(pack.root, templates_dir(), lang),
         Path("output"),
-        False,
+        draft,
     )
 
 

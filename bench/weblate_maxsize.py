@@ -147,24 +147,13 @@ def font_groups(pot: Path, pack_dir: Path) -> dict[str, dict[str, str]]:
 
 def laid_out(pack_dir: Path, lang: str) -> dict[tuple[str, str], Any]:
     """(component, field) -> the first box its text is set in, laid out in `lang` as a build does."""
-    from mazmorra.assets.icons import IconSet
-    from mazmorra.i18n.labels import Labels
-    from mazmorra.i18n.localise import localise
-    from mazmorra.layout import LayoutContext, Templates
+    from _common import layout_context
+
     from mazmorra.layout.faces import lay_out
     from mazmorra.load import load_pack
-    from mazmorra.support.paths import templates_dir
 
     pack = load_pack(pack_dir)
-    ctx = LayoutContext(
-        pack,
-        localise(pack, lang),
-        Templates(pack.root, templates_dir()),
-        IconSet.for_pack(pack.root),
-        Labels(pack.root, templates_dir(), lang),
-        Path("output"),
-        draft=True,
-    )
+    ctx = layout_context(pack, lang, draft=True)
     out: dict[tuple[str, str], Any] = {}
     for deck in pack.decks:
         for item in lay_out(deck, ctx).items():
