@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polib
 import pytest
-from conftest import CONTENT, need_tool, pdf_read, run_cli
+from conftest import CONTENT, edit, need_tool, pdf_read, run_cli
 from test_budgets import BUDGET, _filler, budgets_of, flag_values, weblate_flags
 
 from mazmorra.contracts import TextBox
@@ -29,9 +29,13 @@ LABEL_CATALOGUES = sorted(
 )
 BOX = re.compile(
     r"box (\d+\.\d)×(\d+\.\d) mm \((\w+)\): ([\d.]+) pt design size, ([\d.]+) pt at least"
-    r"(?:; the tightest of its (\d+) boxes)?; at (\S+?):(\d+) \(on ([^)]+)\)"
+    r"(?:; the tightest of its (\d+) boxes)?; at (.+?)(?::(\d+))? \(on ([^)]+)\)"
 )
 NO_BUDGET = ("no box of its own: no size budget", "printed by no text box of this pack's components")
+# The labels of the tool's own pages and bands, printed by none of a pack's templates: every pack
+# measures them where they print (the removal list of a round, the draft band).
+BUILT_IN = ("Take out of the deck", "removed since %(rev)s", "%(n)d copy", "UNTRANSLATED", "FUZZY")
+DRAFT_BAND = "the draft band"
 FORMATS = {"python-format", "python-brace-format", "fuzzy"}
 LABEL = "Under the card"  # cripta's marker, a one-line label box: 6 pt, 5.5 pt at least
 
@@ -53,6 +57,7 @@ def test_every_label_entry_names_its_box_and_both_budgets_or_why_it_has_none(nam
         words = _words(e)
         found = budgets_of(e)
         if found is None:
+            assert e.msgid not in BUILT_IN, (name, e.msgid, words)  # measured where the tool prints it
             assert any(n in words for n in NO_BUDGET), (name, e.msgid, words)
             assert not {"max-size", "font-size", "font-family", "max-length"} & flag_values(e).keys(), e.msgid
             continue
@@ -72,6 +77,10 @@ def test_every_label_entry_names_its_box_and_both_budgets_or_why_it_has_none(nam
         if lines == 1:
             assert flags["max-length"] == [str(hard)], e.msgid
         where = box.group(7)
+        if where == DRAFT_BAND:  # drawn by the tool itself: no template line
+            assert e.msgid in BUILT_IN and box.group(8) is None, e.msgid
+            continue
+        assert box.group(8) is not None, (e.msgid, words)
         file = CONTENT / pack / where if not where.startswith("mazmorra:") else None
         assert where.startswith("mazmorra:templates/") or (file is not None and file.is_file()), where
 
@@ -92,15 +101,29 @@ def test_every_label_flag_parses_with_weblates_grammar(name: str) -> None:
 
 
 def test_most_labels_have_a_box_and_the_rest_are_counted() -> None:
-    """Where a label prints alone in a box, the box is found (the removal page's labels and the draft
-    band's words print in none of the cards: said so)."""
-    for pack, least in (("expedicion", 45), ("cripta", 35), ("generada", 14)):
+    """Where a label prints alone in a box, the box is found: on the pack's cards, and where the tool
+    prints the removal page's labels and the draft band's words, in every sample pack."""
+    for pack, least in (("expedicion", 50), ("cripta", 40), ("generada", 19)):
         cat = polib.pofile(str(CONTENT / pack / "locale" / "labels.pot"), wrapwidth=0)
         boxed = [e.msgid for e in cat if budgets_of(e) is not None]
         assert len(boxed) >= least, (pack, len(boxed))
-        for word in ("UNTRANSLATED", "Take out of the deck"):
+    for pack in SAMPLES:
+        cat = polib.pofile(str(CONTENT / pack / "locale" / "labels.pot"), wrapwidth=0)
+        for word in BUILT_IN:
             e = cat.find(word)
-            assert e is not None and "printed by no text box" in _words(e)
+            assert e is not None and budgets_of(e) is not None, (pack, word)
+            box = BOX.search(_words(e))
+            assert box is not None, (pack, word, _words(e))
+            if word in ("UNTRANSLATED", "FUZZY"):  # the band as it prints: 2.7 mm tall, below its 7 pt
+                assert box.group(7) == DRAFT_BAND and float(box.group(2)) == 2.7, _words(e)
+                assert float(box.group(5)) == 5.5 < float(box.group(4)) < 7, _words(e)
+            else:
+                assert box.group(7) == "mazmorra:templates/removed.xml.j2", _words(e)
+                assert box.group(9) == "the removed cards' page", _words(e)
+        title, since = (BOX.search(_words(e)) for e in (cat.find(BUILT_IN[0]), cat.find(BUILT_IN[1])) if e is not None)
+        assert title is not None and since is not None
+        assert (title.group(4), title.group(5)) == ("16", "9"), title.group(0)  # as removed.xml.j2 writes it
+        assert float(since.group(1)) < float(title.group(1)) - 4  # the line less the pack's name beside it
     inline = polib.pofile(str(CONTENT / "expedicion" / "locale" / "labels.pot"), wrapwidth=0).find("Instant")
     assert inline is not None and "inside a longer text (mazmorra:templates/artimana.xml.j2:21" in _words(inline)
 
@@ -206,6 +229,61 @@ def test_the_label_as_written_does_not_report_its_own_shrink(pack_copy) -> None:
     cat.save()
     res = run_cli("build", "engranajes", "--lang", "es", cwd=project)
     assert "(i18n.shrunk)" in res.stderr and "its source text is set at 7 pt" in res.stderr, res.stderr
+
+
+def _round(pack: Path) -> Path:
+    """The pack's project committed and tagged v1, then its last card taken out: a round whose build
+    prints the removal list."""
+    project = pack.parents[1]
+    git = ["git", "-c", "user.name=d", "-c", "user.email=d@example.org", "-c", "commit.gpgsign=false"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "r1"], ["tag", "v1"]):
+        subprocess.run([*git, *args], cwd=project, check=True, capture_output=True)
+    deck = pack / "decks" / "cartas.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text[: text.rindex("\n- id:") + 1], encoding="utf-8")
+    edit(pack / "pack.yaml", "size: 4", "size: 3")
+    return project
+
+
+@pytest.mark.slow  # builds a round of a sample pack (twice)
+def test_the_removal_pages_title_at_its_budget_prints_at_the_design_size_and_one_more_is_reported(
+    pack_copy,
+) -> None:
+    """The removal list's title, measured where the round prints it: a translation of its design
+    budget is drawn at its 16 pt, one character more shrinks it, said at its catalogue entry."""
+    pack = pack_copy("muestras")
+    project = _round(pack)
+    po = pack / "locale" / "labels" / "es.po"
+    title = BUILT_IN[0]
+    for extra in (0, 1):
+        cat = polib.pofile(str(po), wrapwidth=0)
+        entry = cat.find(title)
+        assert entry is not None
+        found = budgets_of(entry)
+        assert found is not None
+        text = _filler(title, found[0] + extra)
+        text = text if len(text) == found[0] + extra or not extra else _filler(title, found[0] + 2)
+        entry.msgstr = text
+        cat.save()
+        res = run_cli("build", "muestras", "--changed-since", "v1", "--lang", "es", cwd=project)
+        assert res.returncode == 0, res.stderr
+        pdf = project / "output" / "changes" / "muestras" / "es" / "removed.pdf"
+        sizes = {round(size, 2) for run, size in pdf_read(pdf)[1] if run.strip() == text}
+        shrunk = [ln for ln in res.stderr.splitlines() if ln.endswith("(i18n.shrunk)")]
+        if not extra:
+            assert sizes == {16.0} and not shrunk, (sizes, res.stderr)
+        else:
+            (size,) = sizes
+            assert 9 <= size < 16, sizes
+            line = _shrunk_line_of(po, title)
+            assert len(shrunk) == 1 and shrunk[0].startswith(f"content/muestras/locale/labels/es.po:{line}:"), shrunk
+            assert f"the label '{title}'" in shrunk[0], shrunk
+
+
+def _shrunk_line_of(po: Path, msgid: str) -> int:
+    lines = po.read_text(encoding="utf-8").splitlines()
+    at = lines.index(f'msgid "{msgid}"')
+    return next(i for i in range(at, len(lines)) if lines[i].startswith("msgstr")) + 1
 
 
 def test_the_label_catalogues_stay_clean_for_msgfmt(tmp_path: Path) -> None:

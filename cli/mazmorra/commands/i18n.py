@@ -71,8 +71,10 @@ def _measured(pack: Pack) -> tuple[list[Label], Boxes]:
     layout in the source language measures both (the catalogues' budgets)."""
     from mazmorra.i18n.catalogues.labelcat import boxed
     from mazmorra.layout.text.budget import measured_boxes
+    from mazmorra.rounds.removal import PAGE_NAME
+    from mazmorra.rounds.removal import label_boxes as removal_boxes
 
-    boxes, label_boxes = measured_boxes(pack)
+    boxes, label_boxes = measured_boxes(pack, pages={PAGE_NAME: removal_boxes})
     return boxed(_pack_labels(pack), label_boxes), boxes
 
 

@@ -12,10 +12,11 @@ from typing import Any
 
 import jinja2
 
+from mazmorra.assets import fonts
 from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import Face, TextBox
 from mazmorra.errors import Loc, Problem, Severity
-from mazmorra.i18n.labels import BORROWED, FaceLabels, Labels
+from mazmorra.i18n.labels import BAND_WORDS, BORROWED, FaceLabels, Labels
 from mazmorra.layout.cache import facecache
 from mazmorra.layout.context import LayoutContext, template_problem
 from mazmorra.layout.elements.attrs import ElementError, FaceContext
@@ -23,8 +24,10 @@ from mazmorra.layout.elements.registry import parse_face
 from mazmorra.layout.templates import TemplateError
 from mazmorra.layout.versionstamp import printed_in, stamp_face
 from mazmorra.model.content import Kind, Pack
+from mazmorra.model.units import PT_PER_MM
 from mazmorra.source.wording import template_words
 
+BAND = 3.2  # mm of the trim the draft band covers: the margin no template prints text in
 NAME_VAR = "component_name"  # what a template sets to name a component that has no name field
 
 
@@ -329,7 +332,7 @@ def draft_marker(
     final: UNTRANSLATED and FUZZY each in the build's language where `labels` translate them. Inside
     the trim only as far as the safe margin, so it hides none of the card's text (which, untranslated,
     shows the source text)."""
-    band = 3.2  # mm of the trim: the margin no template prints text in
+    band = BAND
     by_state: dict[str, list[str]] = {}
     for what, state in marks:
         by_state.setdefault(state, []).append(what)
@@ -339,14 +342,69 @@ def draft_marker(
     for words in (full, counted):
         xml = (
             f'<card><rect x="{-face.bleed}" y="{-face.bleed}" w="{face.w + 2 * face.bleed}" h="{band + face.bleed}" '
-            f'fill="#c0392b"/><text x="1.5" y="0.3" w="{face.w - 3}" h="{band - 0.5}" font="sans-bold" size="7" '
-            f'min-size="5.5" role="label" align="center" valign="middle" color="#ffffff">{escape(words, quote=False)}</text></card>'
+            f'fill="#c0392b"/>{_band_text(face.w - 3, words)}</card>'
         )
         fctx = FaceContext(face.component, lang, icons, pack.root, lambda f: None)
         overlay = parse_face(xml, fctx, face.side, face.w, face.h, face.bleed, face.shape)
         if not fctx.problems:
             break
     return replace(face, ops=face.ops + overlay.ops)
+
+
+def _band_text(w: float, words: str) -> str:
+    """The band's <text> element, `w` mm wide (the face's width less 1.5 mm each side)."""
+    return (
+        f'<text x="1.5" y="0.3" w="{w}" h="{BAND - 0.5}" font="sans-bold" size="7" '
+        f'min-size="5.5" role="label" align="center" valign="middle" color="#ffffff">{escape(words, quote=False)}</text>'
+    )
+
+
+def band_boxes(ctx: LayoutContext, face_w: float) -> list[TextBox]:
+    """The boxes the band's words print in on a face `face_w` mm wide (translators' budgets,
+    layout/text/budget.py), measured in `ctx`'s language: the band less the room its count takes
+    (`UNTRANSLATED (es): 3`, in the pack's longest language code), so a word in its budget leaves it;
+    its design size the size it prints at (the largest its height holds, below the 7 pt it asks)."""
+    xml = f"<card>{_band_text(face_w - 3, 'X')}</card>"
+    fctx = FaceContext("band", ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, measure=True)
+    fctx.labels = FaceLabels(ctx.labels)
+    fctx.labels.said["X"] = ("X", "X")  # the band's box, as a label's
+    parse_face(xml, fctx, "front", face_w, BAND, 0.0, "rect")
+    if not fctx.boxes:
+        return []
+    band = replace(fctx.boxes[0], size=fctx.boxes[0].fitted)  # its 7 pt never fits its height: as it prints
+    code = max((*ctx.pack.spec.languages, "xx"), key=len)
+    out = []
+    for word, _ in BAND_WORDS:
+        printed = _band_word(word, ctx.labels)
+        own = label_box(ctx, band, word, printed, word, f" ({code}): 99", plain=True)
+        out += [own] if own is not None else []
+    return out
+
+
+def label_box(
+    ctx: LayoutContext, box: TextBox, msgid: str, printed: str, written: str, rest: str, plain: bool = False
+) -> TextBox | None:
+    """The box a label has in `box` when it shares it with `rest` (the text printed beside it): as
+    tall, as wide less `rest`'s width at the design size, in the box's font, measured with the label
+    `written` (English) as any label's box is; None when no room is left. `plain`: the box's font is
+    the tool's own (the band), not a pack font."""
+    faces = fonts.faces(box.font, None if plain else ctx.fonts)
+    face = faces.regular if faces is not None else fonts.DEFAULT
+    w = box.w - fonts.width(rest, face, box.size) / PT_PER_MM
+    if w <= 1:
+        return None
+    xml = (
+        f'<card><text x="0" y="0" w="{w:.3f}" h="{box.h:.3f}" font="{escape(box.font or fonts.DEFAULT)}" '
+        f'size="{box.size:g}" min-size="{box.min_size:g}" role="{box.role}">{escape(printed, quote=False)}</text></card>'
+    )
+    fctx = FaceContext("label", ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, measure=True)
+    if not plain:
+        fctx.fonts = ctx.fonts
+    fctx.labels = FaceLabels(ctx.labels)
+    fctx.labels.said[printed] = (msgid, written)
+    parse_face(xml, fctx, "front", w, box.h, 0.0, "rect")
+    own = [b for b in fctx.boxes if b.label == msgid and not b.inline]
+    return replace(own[0], at=box.at) if own else None
 
 
 def _band_word(word: str, labels: Labels | None) -> str:

@@ -10,13 +10,13 @@ from dataclasses import replace
 
 import jinja2
 
-from mazmorra.contracts import Document, Face, Item
+from mazmorra.contracts import Document, Face, Item, TextBox
 from mazmorra.errors import Problem
 from mazmorra.i18n.labels import FaceLabels, number_formatter
 from mazmorra.layout import LayoutContext
 from mazmorra.layout.elements.attrs import FaceContext
 from mazmorra.layout.elements.registry import parse_face
-from mazmorra.layout.face import draft_marker, fallbacks
+from mazmorra.layout.face import draft_marker, fallbacks, label_box
 from mazmorra.layout.templates import TemplateError
 from mazmorra.render.impose import DoesNotFit, ImposeOptions, impose
 from mazmorra.rounds.compare import Changes
@@ -24,6 +24,7 @@ from mazmorra.support.filenames import deck_pdf
 
 TEMPLATE = "removed.xml.j2"
 DOCUMENT = "removed"  # its file: output/<pack>/<lang>/removed.pdf
+PAGE_NAME = "the removed cards' page"  # where its labels' boxes are, as their catalogue notes say
 HEADER = 27.0  # mm above the first row: title, pack and revision
 NARROW = 120.0  # mm: a page narrower than this puts a row's deck and copies under its name
 _CLEAR = 10.0  # mm kept clear of the printable margin on each side (room for the crop marks)
@@ -51,7 +52,7 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
     def items(spare: int = 0) -> Iterator[Item]:  # (a page at a time: no helper)
         for n, chunk in enumerate(chunks, 1):
             labels = FaceLabels(ctx.labels)
-            face, problems = _page(ctx, changes, chunk, (n, len(chunks)), sizes[n - 1], labels)
+            face, problems = _page(ctx, changes.pack, changes.since, chunk, (n, len(chunks)), sizes[n - 1], labels)
             missing = [*(named.missing if n == 1 else ()), *labels.missing]  # reported like any template's
             marks = fallbacks([], tuple(missing), ctx.labels, ctx.contexts.untranslated)
             if ctx.draft and marks:  # a draft's page in another language says so, as a card does
@@ -78,15 +79,22 @@ def removal_document(changes: Changes, ctx: LayoutContext, sheet: ImposeOptions)
 
 def _page(
     ctx: LayoutContext,
-    changes: Changes,
+    pack: str,
+    since: str,
     rows: list[dict[str, object]],
     at: tuple[int, int],
     size: tuple[float, float],
     labels: FaceLabels,
+    boxes: list[TextBox] | None = None,
 ) -> tuple[Face, list[Problem]]:
-    """One page of the list, and what laying it out met (its labels untranslated: in `labels`)."""
+    """One page of the list, and what laying it out met (its labels untranslated: in `labels`; a
+    translated label's overflow and shrink at its catalogue entry); measuring (`ctx.measure`), its
+    text boxes added to `boxes`."""
     component = f"{DOCUMENT}:{at[0]}"
-    fctx = FaceContext(component, ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, fonts=ctx.fonts)
+    fctx = FaceContext(
+        component, ctx.lang, ctx.icons, ctx.pack.root, lambda f: None, fonts=ctx.fonts, measure=ctx.measure
+    )
+    fctx.labels = labels
     tctx = {
         "lang": ctx.lang,
         "_": labels,
@@ -94,8 +102,8 @@ def _page(
         "num": number_formatter(ctx.lang),
         "w": size[0],
         "h": size[1],
-        "pack": {"id": changes.pack, "name": ctx.localisation.name("pack.name")},
-        "since": changes.since,
+        "pack": {"id": pack, "name": ctx.localisation.name("pack.name")},
+        "since": since,
         "rows": rows,
         "page": at[0],
         "pages": at[1],
@@ -104,12 +112,41 @@ def _page(
     }
     try:
         xml = ctx.templates.get(TEMPLATE).render(tctx)
-        return parse_face(xml, fctx, "front", size[0], size[1], 0.0, "rect"), fctx.problems
+        face = parse_face(xml, fctx, "front", size[0], size[1], 0.0, "rect")
+        if boxes is not None:
+            boxes += fctx.boxes
+        return face, fctx.problems
     except TemplateError as exc:
         problem = exc.problem
     except (jinja2.TemplateError, ValueError) as exc:
         problem = Problem("template.render", f"template {TEMPLATE}: {exc}", None, component, lang=ctx.lang)
     return Face(component, "front", size[0], size[1], 0.0, ()), [problem]
+
+
+def label_boxes(ctx: LayoutContext) -> list[TextBox]:
+    """The boxes the list's labels print in (translators' budgets, layout/text/budget.py): a page of
+    one row laid out and measured as the pack's print sheets print it, in `ctx`'s language. A label
+    that shares its line with the pack's name (`removed since %(rev)s`) gets the room the line leaves
+    it (`label_box`)."""
+    w, h = page_size(ImposeOptions(page=ctx.pack.spec.page, landscape=None), ctx.pack.bleed_mm)
+    row_height = 10.0 if w < NARROW else 6.0
+    rows: list[dict[str, object]] = [{"deck": "Deck", "name": "Name", "copies": 1, "id": "x"}]
+    since, labels, boxes = "HEAD~1", FaceLabels(ctx.labels), list[TextBox]()
+    _page(ctx, ctx.pack.id, since, rows, (1, 1), (w, content_height(1, row_height, h)), labels, boxes)
+    out = []
+    for box in boxes:
+        if not box.inline or not box.label:
+            out.append(box)
+            continue
+        found = next(((text, m) for text, m in labels.said.items() if m[0] == box.label), None)
+        if found is None:
+            continue
+        text, (msgid, written) = found
+        printed = text.replace("%(rev)s", since)
+        rest = f"{ctx.localisation.name('pack.name')} · "  # what the template prints beside it
+        own = label_box(ctx, box, msgid, printed, written.replace("%(rev)s", since), rest)
+        out += [own] if own is not None else [box]
+    return out
 
 
 def content_height(rows: int, row_height: float, most: float) -> float:

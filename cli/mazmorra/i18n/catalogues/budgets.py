@@ -168,7 +168,7 @@ def label_budget_notes(lb: LabelBox | None, found: Budgets | None) -> list[str]:
     if lb is None:
         return [
             "budget: printed by no text box of this pack's components (a branch none of them takes, a name in "
-            "the exports, a page of its own, the draft band): no size budget; keep it about as long as the English"
+            "the exports): no size budget; keep it about as long as the English"
         ]
     if lb.box is None:
         return [
