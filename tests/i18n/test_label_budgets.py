@@ -296,3 +296,32 @@ def test_the_label_catalogues_stay_clean_for_msgfmt(tmp_path: Path) -> None:
                 text=True,
             )
             assert res.returncode == 0 and not res.stderr, (name, res.stderr)
+
+
+@pytest.mark.parametrize("word", ["UNTRANSLATED", "FUZZY"])
+def test_a_band_word_at_its_budget_prints_at_the_bands_size_beside_its_count(word: str) -> None:
+    """The draft band of cripta's narrowest face with the word translated to its design budget and a
+    two-digit count: set at the band's size (the entry's design size); far over it, smaller."""
+    from mazmorra.assets.icons import IconSet
+    from mazmorra.contracts import Face, TextOp
+    from mazmorra.i18n.labels import Labels
+    from mazmorra.layout.face import draft_marker
+    from mazmorra.support.paths import templates_dir
+
+    pack = load_pack(CONTENT / "cripta")
+    entry = polib.pofile(str(CONTENT / "cripta" / "locale" / "labels" / "es.po"), wrapwidth=0).find(word)
+    assert entry is not None
+    found, m = budgets_of(entry), BUDGET.search(_words(entry))
+    assert found is not None and m is not None
+    design, w = float(m.group(1)), min(d.size_mm[0] for d in pack.decks)
+    marks = [(f"f{i}", "fuzzy" if word == "FUZZY" else "untranslated") for i in range(40)]  # counted: 40
+    sizes = []
+    for n in (found[0], found[0] + 12):
+        labels = Labels(pack.root, templates_dir(), "es")
+        labels.table[word] = _filler(word, n)
+        face = draft_marker(
+            Face("x", "front", w, 88.0, 0.0, ()), "es", marks, IconSet.for_pack(pack.root), pack, labels
+        )
+        sizes.append({round(op.size, 2) for op in face.ops if isinstance(op, TextOp)})
+    assert sizes[0] == {design}, sizes
+    assert max(sizes[1]) < design, sizes

@@ -332,7 +332,7 @@ def draft_marker(
     final: UNTRANSLATED and FUZZY each in the build's language where `labels` translate them. Inside
     the trim only as far as the safe margin, so it hides none of the card's text (which, untranslated,
     shows the source text)."""
-    band = BAND
+    band = BAND  # mm of the trim: the margin no template prints text in
     by_state: dict[str, list[str]] = {}
     for what, state in marks:
         by_state.setdefault(state, []).append(what)

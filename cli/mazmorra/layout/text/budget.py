@@ -1,6 +1,7 @@
 """Translators' budgets: the box each text is set in, its type sizes and how many characters fit
 it, measured by laying the pack out in its source language with the fitting engine itself; and the
-box each template label is printed in (the tightest, where it prints in several)."""
+box each template label is printed in (the tightest, where it prints in several): on the pack's
+faces, and where the tool prints its own labels (the removal list's page, the draft band)."""
 
 from __future__ import annotations
 
