@@ -7,6 +7,8 @@ from pathlib import Path
 
 from conftest import CONTENT, edit, run_cli
 
+from mazmorra.i18n.labels import CALIBRATION_WORDS
+
 
 def _pack(tmp_path: Path) -> Path:
     pack = tmp_path / "juegos" / "muestras"
@@ -37,8 +39,9 @@ def test_i18n_status_in_a_pipe_keeps_every_column_whole(tmp_path: Path) -> None:
     for column in ("translated", "untranslated", "obsolete", "in spreadsheets", "overflowing", "glossary"):
         assert column in header, header
     assert "…" not in res.stdout and "None" not in res.stdout
-    # 8 texts and the 5 labels every pack has (the removal list's and the draft band's)
-    assert "es (source)" in res.stdout and "0/13 (0%)" in res.stdout
+    # 8 texts and the labels every pack has (the removal list's, the draft band's, the calibration sheet's)
+    every = 8 + 5 + len(CALIBRATION_WORDS)
+    assert "es (source)" in res.stdout and f"0/{every} (0%)" in res.stdout
 
 
 def test_a_template_finding_is_reported_once_with_the_faces_it_met(pack_copy) -> None:  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from mazmorra.commands.options import (
     BackOffsetOpt,
     DraftOpt,
     LangOpt,
+    OnePackArg,
     OutDirOpt,
     PacksArg,
     StrictOpt,
@@ -370,6 +371,18 @@ build_cmd.__signature__ = _WithSinkOptions(list(_own.parameters.values()), retur
 
 @app.command()
 def calibrate(
+    pack: OnePackArg = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            "-l",
+            metavar="LANG",
+            help="The sheet's language [default: the pack's source language; without a pack, en]. Its words "
+            "come from the pack's label catalogue, then the tool's (es, en).",
+            show_default=False,
+        ),
+    ] = None,
     page: Annotated[PaperSize, typer.Option(help="Paper size.")] = PaperSize.a4,
     landscape: Annotated[bool, typer.Option(help="Landscape sheets.")] = False,
     duplex: Annotated[Duplex, typer.Option(help="The edge you flip on (only the instructions change).")] = Duplex.long,
@@ -379,27 +392,56 @@ def calibrate(
         typer.Option(
             "--out",
             "-o",
-            help="The PDF to write [default: output/calibration-<page>.pdf].",
+            help="The PDF to write [default: output/calibration-<page>.pdf; -<lang> added for a language other "
+            "than en].",
             show_default=False,
         ),
     ] = None,
 ) -> None:
     """Write a 2-page duplex calibration PDF: print it double-sided, hold it to the light and read
-    the --back-offset X,Y for `mazmorra build` off the back's scales."""
+    the --back-offset X,Y for `mazmorra build` off the back's scales. PACK (default: the pack the
+    working folder is in, if any) lends the sheet its translations of the calibration words."""
+    from mazmorra.build.incremental import pack_header
+    from mazmorra.errors import rel
+    from mazmorra.i18n.labels import TEMPLATE_LANG, Labels
+    from mazmorra.i18n.langnames import suggest_code
+    from mazmorra.i18n.po import labels_path
+    from mazmorra.load import enclosing_pack, find_pack
     from mazmorra.render.impose import ImposeOptions
     from mazmorra.render.impose.calibrate import write_calibration
+    from mazmorra.support.paths import templates_dir
 
     with guard():
         if duplex is Duplex.none:
             raise UsageError("--duplex none has no backs to calibrate: use long or short")
+        pack_dir = find_pack(pack) if pack is not None else enclosing_pack()
+        said = pack_header(pack_dir) if pack_dir is not None else None
+        known = [TEMPLATE_LANG, *sorted(p.stem for p in (templates_dir() / "locale").glob("*.po"))]
+        if said is not None:
+            known = list(dict.fromkeys([*said[1], *known]))
+        chosen = lang or (said[1][0] if said is not None else TEMPLATE_LANG)
+        if chosen not in known:
+            where = f"pack '{said[0]}'" if said is not None else "the tool (name a pack that has it)"
+            raise UsageError(
+                f"{where} has no language '{chosen}'{suggest_code(chosen, known)} (it has {', '.join(known)})"
+            )
         sheet = ImposeOptions(
             page=page.value,
             landscape=landscape,
             duplex=duplex.value,
             back_offset=back_offset_mm(back_offset),
         )
-        path = out_path or Path("output") / f"calibration-{page.value}{'-landscape' if landscape else ''}.pdf"
-        write_calibration(path, sheet)
+        labels = Labels(pack_dir, templates_dir(), chosen)
+        missing: dict[str, None] = {}
+        suffix = f"{'-landscape' if landscape else ''}{'' if chosen == TEMPLATE_LANG else '-' + chosen}"
+        path = out_path or out_dir_for(None) / f"calibration-{page.value}{suffix}.pdf"
+        write_calibration(path, sheet, lambda msgid: labels.word(msgid, missing), chosen.replace("_", "-"))
+        if missing:
+            add = f"; translate them in {rel(labels_path(pack_dir, chosen))}" if pack_dir is not None else ""
+            err.print(
+                f"[yellow]warning:[/] the calibration sheet prints {len(missing)} of its words in English: no "
+                f"'{chosen}' translation{escape(add)} (i18n.label)"
+            )
         err.print(
             f"[green]✓[/] {escape(path)}: print both pages double-sided ({duplex.value}-edge flip) at actual size"
         )

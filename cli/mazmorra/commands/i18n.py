@@ -27,16 +27,16 @@ if TYPE_CHECKING:
 def _pack_labels(pack: Pack, templates: Templates | None = None) -> list[Label]:
     """The labels the templates of the pack's kinds print (and what those templates include), the
     words of their enum values, the labels of the pages every pack may print (the removal list of
-    `build --changed-since`) and the draft band's words; `templates`: the environment to read them
+    `build --changed-since`), the draft band's and the calibration sheet's words; `templates`: the environment to read them
     with (a new one if None)."""
-    from mazmorra.i18n.labels import PAGE_TEMPLATES, band_labels, choice_labels
+    from mazmorra.i18n.labels import PAGE_TEMPLATES, band_labels, calibration_labels, choice_labels
     from mazmorra.layout import Templates
     from mazmorra.support.paths import templates_dir
 
     names = sorted({n for k in pack.kinds() for n in (k.template, k.back_template) if n})
     labels = (templates or Templates(pack.root, templates_dir())).labels([*names, *PAGE_TEMPLATES])
     found: dict[str, Label] = {}
-    for label in [*labels, *choice_labels(pack.kinds()), *band_labels()]:
+    for label in [*labels, *choice_labels(pack.kinds()), *band_labels(), *calibration_labels()]:
         found.setdefault(label.msgid, label)  # a template's label first, as it prints it
     return list(found.values())
 

@@ -42,6 +42,59 @@ BAND_WORDS = (
     ("UNTRANSLATED", "the draft band over a face that prints a text in another language"),
     ("FUZZY", "the draft band over a face that prints a text whose translation is marked fuzzy"),
 )
+# The duplex calibration sheet's words (`mazmorra calibrate`, render/impose/calibrate.py), translated
+# like labels: the tool's catalogue, then a pack's when the sheet is made for one.
+_SHEET = "the duplex calibration sheet (mazmorra calibrate)"
+CALIBRATION_BUDGET = (
+    "budget: no box of its own: no size budget (the calibration sheet wraps each sentence onto as many "
+    "8 pt lines as it needs and shrinks its title to the page's width); keep it about as long as the English"
+)
+CALIBRATION_WORDS = (
+    ("X mm (+ right)", f"{_SHEET}: the horizontal scale's caption; + is to the right"),
+    ("Y mm (+ down)", f"{_SHEET}: the vertical scale's caption; + is downwards"),
+    ("TOP", f"{_SHEET}: beside arrows that point to the top edge of the sheet"),
+    ("Duplex calibration · front · %(paper)s", f"{_SHEET}: the front page's title; paper: A4, LETTER…"),
+    ("Back · read here · %(paper)s", f"{_SHEET}: the back page's title; paper: A4, LETTER…"),
+    ("%(paper)s landscape", f"{_SHEET}: a paper size turned sideways (A4 landscape)"),
+    ("long edge", f"{_SHEET}: the edge a duplex printer flips the sheet on"),
+    ("short edge", f"{_SHEET}: the edge a duplex printer flips the sheet on"),
+    (
+        "Print both pages double-sided, flipping on the %(edge)s, at actual size (never “fit to page”).",
+        f"{_SHEET}: step 1; edge: long edge or short edge, translated",
+    ),
+    (
+        "Hold the sheet up to a light with the back facing you and the TOP arrows at the top.",
+        f"{_SHEET}: step 2; TOP as translated on the sheet",
+    ),
+    (
+        "Read where this side's centre cross shows through on the back's scales: X on the horizontal "
+        "scale (+ right), Y on the vertical one (+ down).",
+        f"{_SHEET}: step 3",
+    ),
+    (
+        "Build with --back-offset X,Y (for example --back-offset 1.5,-0.5), then print this sheet again "
+        "with the same --back-offset: both sides' marks should now coincide.",
+        f"{_SHEET}: step 4; --back-offset is the command's option, never translated",
+    ),
+    (
+        "The front's centre cross falls at X, Y on these scales: pass --back-offset X,Y.",
+        f"{_SHEET}: the back page's first line; --back-offset is never translated",
+    ),
+    (
+        "The four corner crosses should be off by as much as the centre; if they differ, the printer "
+        "scales or skews its backs: print at actual size.",
+        f"{_SHEET}: the back page",
+    ),
+    (
+        "If the TOP arrows point down through the paper, the sheet was flipped on the other edge: use "
+        "--duplex %(other)s.",
+        f"{_SHEET}: the back page; other: short or long, the option's value, never translated",
+    ),
+    (
+        "This back is already moved by --back-offset %(x)s,%(y)s.",
+        f"{_SHEET}: the back page, when it was made with an offset",
+    ),
+)
 # The template environment's whitespace options, as the extractor wants them.
 _EXTRACT_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true"}
 
@@ -55,11 +108,17 @@ class Label:
     note: str = ""  # what the template says of it (`{# note: … #}`), for translators
     box: LabelBox | None = None  # where it prints and the box it has (layout/text/budget.py), when measured
     measured: bool = False  # its box was looked for (i18n update, add): its entries carry its budgets
+    budget: str = ""  # why it has no size budget, where no box is ever looked for (the calibration sheet)
 
 
 def band_labels() -> list[Label]:
     """The draft band's words, as labels (a pack may translate them)."""
     return [Label(word, note=note) for word, note in BAND_WORDS]
+
+
+def calibration_labels() -> list[Label]:
+    """The calibration sheet's words, as labels (a pack may translate them)."""
+    return [Label(word, note=note, budget=CALIBRATION_BUDGET) for word, note in CALIBRATION_WORDS]
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:
@@ -120,7 +179,7 @@ class Labels:
     the pack's own catalogues mark fuzzy (`fuzzy`: where), which print as if the entry were not there.
     """
 
-    def __init__(self, pack_root: Path, shared: Path, lang: str, memo: Memo | None = None):
+    def __init__(self, pack_root: Path | None, shared: Path, lang: str, memo: Memo | None = None):
         self.lang = lang
         self.table: dict[str, str] = {}
         self.plurals: dict[str, list[str]] = {}
@@ -131,8 +190,8 @@ class Labels:
         for n, po in enumerate(
             (
                 load_po(shared / "locale" / f"{lang}.po", memo),  # (a catalogue an earlier build read: from `memo`)
-                load_po(catalogue_path(pack_root, lang), memo),
-                load_po(labels_path(pack_root, lang), memo),
+                load_po(catalogue_path(pack_root, lang), memo) if pack_root is not None else None,  # (no pack: the
+                load_po(labels_path(pack_root, lang), memo) if pack_root is not None else None,  # tool's words only)
             )
         ):
             if po is None:

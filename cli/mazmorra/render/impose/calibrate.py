@@ -9,9 +9,12 @@ that moves the backs onto their fronts (+X right, +Y down, as the back page read
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra.assets import fonts
@@ -23,10 +26,20 @@ SCALE = 10  # mm each way from the centre
 CORNER_INSET = 20.0  # mm from each page edge to a corner cross
 GRID = 30  # mm each way: the light 5 mm grid around the target
 SCALE_AT = 20.0  # mm from the centre to the X scale (below) and the Y scale (right)
+TEXT_W = 160.0  # mm: the instructions' width, centred
+LEADING = 4.0  # mm between the instructions' lines (8 pt)
+TEXT_FOOT = 28.0  # mm from the bottom edge to the last line: clear of the corner crosses
+
+Words = Callable[[str], str]  # a label in the sheet's language (i18n.labels.Labels): the English as is
 
 
-def calibration_pdf(sheet: ImposeOptions) -> bytes:
-    """The two pages: front, then back (moved by sheet.back_offset, to check a measured offset)."""
+def english(msgid: str) -> str:
+    return msgid
+
+
+def calibration_pdf(sheet: ImposeOptions, words: Words = english, lang: str = "en") -> bytes:
+    """The two pages: front, then back (moved by sheet.back_offset, to check a measured offset), in
+    the words `words` gives (the calibration sheet's labels, i18n.labels.CALIBRATION_WORDS)."""
     fonts.register_all()
     pw, ph = sheet.size
     buf = io.BytesIO()
@@ -36,22 +49,22 @@ def calibration_pdf(sheet: ImposeOptions) -> bytes:
         invariant=1,
         pageCompression=1,
         initialFontName=fonts.register(fonts.DEFAULT),
-        lang="en",
+        lang=lang,
     )
-    c.setTitle(f"mazmorra duplex calibration ({sheet.page.upper()})")
+    c.setTitle(f"mazmorra · {words('Duplex calibration · front · %(paper)s') % {'paper': sheet.page.upper()}}")
     c.setAuthor("mazmorra")
     c.setCreator("mazmorra")
-    _side(c, sheet, back=False)
-    _side(c, sheet, back=True)
+    _side(c, sheet, False, words)
+    _side(c, sheet, True, words)
     c.save()
     return buf.getvalue()
 
 
-def write_calibration(path: Path, sheet: ImposeOptions) -> None:
-    atomic_write_bytes(path, calibration_pdf(sheet))
+def write_calibration(path: Path, sheet: ImposeOptions, words: Words = english, lang: str = "en") -> None:
+    atomic_write_bytes(path, calibration_pdf(sheet, words, lang))
 
 
-def _side(c: Canvas, sheet: ImposeOptions, back: bool) -> None:
+def _side(c: Canvas, sheet: ImposeOptions, back: bool, words: Words) -> None:
     pw, ph = sheet.size
     dx, dy = sheet.back_offset if back else (0.0, 0.0)
 
@@ -95,8 +108,8 @@ def _side(c: Canvas, sheet: ImposeOptions, back: bool) -> None:
             label = f"{v:+g}" if v else "0"
             text(cx + v, sy + 3.5, label, 7)
             text(sx + 1.5, cy + v + 1, label, 7, centred=False)
-    text(cx + SCALE + 3, sy + 1, "X mm (+ right)", 7, "sans-bold", centred=False)
-    text(sx - 2, cy + SCALE + 5, "Y mm (+ down)", 7, "sans-bold")
+    text(cx + SCALE + 3, sy + 1, words("X mm (+ right)"), 7, "sans-bold", centred=False)
+    text(sx - 2, cy + SCALE + 5, words("Y mm (+ down)"), 7, "sans-bold")
     c.setLineWidth(0.4)
     for x in (
         CORNER_INSET,
@@ -106,29 +119,56 @@ def _side(c: Canvas, sheet: ImposeOptions, back: bool) -> None:
             line(x - 5, y, x + 5, y)
             line(x, y - 5, x, y + 5)
             c.circle(X(x), Y(y), 2 * K, stroke=1, fill=0)
-    text(cx, 16, "↑ TOP ↑", 9, "sans-bold")
-    name = f"{sheet.page.upper()}{' landscape' if sheet.landscape else ''}"
-    flip = {"long": "long edge", "short": "short edge"}.get(sheet.duplex, "long edge")
+    text(cx, 16, f"↑ {words('TOP')} ↑", 9, "sans-bold")
+    paper = sheet.page.upper()
+    if sheet.landscape:
+        paper = words("%(paper)s landscape") % {"paper": paper}
+    flip = "short" if sheet.duplex == "short" else "long"
+    edge = words(f"{flip} edge")
     if not back:
-        text(cx, 30, f"mazmorra duplex calibration · FRONT · {name}", 11, "sans-bold")
-        lines = [
-            f"1. Print both pages double-sided, flipping on the {flip}, at actual size (100%, no 'fit to page').",
-            "2. Hold the sheet up to a light with the BACK facing you, upright (↑ TOP at the top).",
-            "3. Read where this side's centre cross shows through on the back's scales:",
-            "   X on the horizontal scale (+ right), Y on the vertical one (+ down).",
-            "4. Build with --back-offset X,Y (e.g. --back-offset 1.5,-0.5), then print this sheet again",
-            "   with the same --back-offset: both sides' marks should now coincide.",
+        title = words("Duplex calibration · front · %(paper)s") % {"paper": paper}
+        steps = [
+            words("Print both pages double-sided, flipping on the %(edge)s, at actual size (never “fit to page”).")
+            % {"edge": edge},
+            words("Hold the sheet up to a light with the back facing you and the TOP arrows at the top."),
+            words(
+                "Read where this side's centre cross shows through on the back's scales: X on the horizontal "
+                "scale (+ right), Y on the vertical one (+ down)."
+            ),
+            words(
+                "Build with --back-offset X,Y (for example --back-offset 1.5,-0.5), then print this sheet again "
+                "with the same --back-offset: both sides' marks should now coincide."
+            ),
         ]
+        paragraphs = [f"{n}. {step}" for n, step in enumerate(steps, 1)]
     else:
-        text(cx, 30, f"BACK · read here · {name}", 11, "sans-bold")
-        lines = [
-            "The front's centre cross falls at X, Y on these scales: pass --back-offset X,Y.",
-            "The four corner crosses should be off by as much as the centre; if they differ, the printer",
-            "scales or skews its backs: print at actual size. If ↑ TOP points down through the paper,",
-            f"the sheet was flipped on the other edge: use --duplex {'short' if flip == 'long edge' else 'long'}.",
+        title = words("Back · read here · %(paper)s") % {"paper": paper}
+        paragraphs = [
+            words("The front's centre cross falls at X, Y on these scales: pass --back-offset X,Y."),
+            words(
+                "The four corner crosses should be off by as much as the centre; if they differ, the printer "
+                "scales or skews its backs: print at actual size."
+            ),
+            words(
+                "If the TOP arrows point down through the paper, the sheet was flipped on the other edge: use "
+                "--duplex %(other)s."
+            )
+            % {"other": "long" if flip == "short" else "short"},
         ]
         if dx or dy:
-            lines.append(f"This back is already moved by --back-offset {dx:g},{dy:g}.")
-    for i, s in enumerate(lines):
-        text(cx - 80, ph - 50 + 5 * i, s, 8, centred=False)
+            paragraphs.append(
+                words("This back is already moved by --back-offset %(x)s,%(y)s.") % {"x": f"{dx:g}", "y": f"{dy:g}"}
+            )
+    bold = fonts.register("sans-bold")
+    size = 11.0  # the title, as large as fits the page's width less its margins, never under 7 pt
+    while size > 7 and stringWidth(title, bold, size) > (pw - 2 * CORNER_INSET) * K:
+        size -= 0.5
+    text(cx, 30, title, size, "sans-bold")
+    regular = fonts.register("sans")
+    lines = [
+        (row, i > 0) for paragraph in paragraphs for i, row in enumerate(simpleSplit(paragraph, regular, 8, TEXT_W * K))
+    ]
+    top = ph - TEXT_FOOT - LEADING * (len(lines) - 1)
+    for i, (row, follows) in enumerate(lines):
+        text(cx - TEXT_W / 2 + (3 if follows else 0), top + LEADING * i, row, 8, centred=False)
     c.showPage()
