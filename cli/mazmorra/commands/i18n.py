@@ -71,10 +71,13 @@ def _measured(pack: Pack) -> tuple[list[Label], Boxes]:
     layout in the source language measures both (the catalogues' budgets)."""
     from mazmorra.i18n.catalogues.labelcat import boxed
     from mazmorra.layout.text.budget import measured_boxes
+    from mazmorra.render.impose.calibrate import CALIBRATION_SHEET
+    from mazmorra.render.impose.calibrate import label_boxes as calibration_boxes
     from mazmorra.rounds.removal import PAGE_NAME
     from mazmorra.rounds.removal import label_boxes as removal_boxes
 
-    boxes, label_boxes = measured_boxes(pack, pages={PAGE_NAME: removal_boxes})
+    pages = {PAGE_NAME: removal_boxes, CALIBRATION_SHEET: lambda ctx: calibration_boxes(ctx.pack.spec.page)}
+    boxes, label_boxes = measured_boxes(pack, pages=pages)
     return boxed(_pack_labels(pack), label_boxes), boxes
 
 

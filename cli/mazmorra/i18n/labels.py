@@ -45,10 +45,6 @@ BAND_WORDS = (
 # The duplex calibration sheet's words (`mazmorra calibrate`, render/impose/calibrate.py), translated
 # like labels: the tool's catalogue, then a pack's when the sheet is made for one.
 _SHEET = "the duplex calibration sheet (mazmorra calibrate)"
-CALIBRATION_BUDGET = (
-    "budget: no box of its own: no size budget (the calibration sheet wraps each sentence onto as many "
-    "8 pt lines as it needs and shrinks its title to the page's width); keep it about as long as the English"
-)
 CALIBRATION_WORDS = (
     ("X mm (+ right)", f"{_SHEET}: the horizontal scale's caption; + is to the right"),
     ("Y mm (+ down)", f"{_SHEET}: the vertical scale's caption; + is downwards"),
@@ -108,7 +104,6 @@ class Label:
     note: str = ""  # what the template says of it (`{# note: … #}`), for translators
     box: LabelBox | None = None  # where it prints and the box it has (layout/text/budget.py), when measured
     measured: bool = False  # its box was looked for (i18n update, add): its entries carry its budgets
-    budget: str = ""  # why it has no size budget, where no box is ever looked for (the calibration sheet)
 
 
 def band_labels() -> list[Label]:
@@ -118,7 +113,7 @@ def band_labels() -> list[Label]:
 
 def calibration_labels() -> list[Label]:
     """The calibration sheet's words, as labels (a pack may translate them)."""
-    return [Label(word, note=note, budget=CALIBRATION_BUDGET) for word, note in CALIBRATION_WORDS]
+    return [Label(word, note=note) for word, note in CALIBRATION_WORDS]
 
 
 def template_labels(files: Iterable[Path]) -> list[Label]:

@@ -79,9 +79,7 @@ def label_comment(label: Label, found: Budgets | None = None) -> str:
     """A label's `#.` lines: its note (the template's `{# note: … #}`), its box and both budgets (or
     why it has none), what each icon token it shows is, and what its placeholders stand for."""
     notes = [label.note or "label printed by a template"]
-    if label.budget:
-        notes.append(label.budget)
-    elif label.measured:
+    if label.measured:
         notes += label_budget_notes(label.box, found)
     tokens = icon_tokens(label.msgid)
     if tokens:

@@ -82,5 +82,7 @@ def measured_boxes(pack: Pack, templates: Templates | None = None, pages: Mappin
         where = f"{name}:{line}" if line != "0" else name
         if comp == DRAFT_BAND:  # drawn by the tool, written in no template
             comp, where = "the narrowest face", DRAFT_BAND
+        elif box.at is None and comp in (pages or {}):  # a page the tool draws in code, in no template
+            comp, where = f"{pack.spec.page.upper()} paper", comp
         labels[msgid] = LabelBox(box if own else None, where, comp, len(own), len(shared))
     return out, labels

@@ -18,6 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from mazmorra.assets import fonts
+from mazmorra.contracts import TextBox
 from mazmorra.model.units import PT_PER_MM as K
 from mazmorra.render.impose import ImposeOptions
 from mazmorra.support.atomic import atomic_write_bytes
@@ -29,6 +30,11 @@ SCALE_AT = 20.0  # mm from the centre to the X scale (below) and the Y scale (ri
 TEXT_W = 160.0  # mm: the instructions' width, centred
 LEADING = 4.0  # mm between the instructions' lines (8 pt)
 TEXT_FOOT = 28.0  # mm from the bottom edge to the last line: clear of the corner crosses
+
+CALIBRATION_SHEET = "the duplex calibration sheet (mazmorra calibrate)"  # where its words' boxes are
+TITLE_SIZE, TITLE_LEAST = 11.0, 7.0  # pt: the title, shrunk to the page's width down to its least size
+STEP_SIZE = 8.0  # pt: the instructions (they wrap, never shrink)
+CAPTION_W = 60.0  # mm a scale's caption may take (7 pt, never shrunk)
 
 Words = Callable[[str], str]  # a label in the sheet's language (i18n.labels.Labels): the English as is
 
@@ -160,8 +166,8 @@ def _side(c: Canvas, sheet: ImposeOptions, back: bool, words: Words) -> None:
                 words("This back is already moved by --back-offset %(x)s,%(y)s.") % {"x": f"{dx:g}", "y": f"{dy:g}"}
             )
     bold = fonts.register("sans-bold")
-    size = 11.0  # the title, as large as fits the page's width less its margins, never under 7 pt
-    while size > 7 and stringWidth(title, bold, size) > (pw - 2 * CORNER_INSET) * K:
+    size = TITLE_SIZE  # the title, as large as fits the page's width less its margins
+    while size > TITLE_LEAST and stringWidth(title, bold, size) > (pw - 2 * CORNER_INSET) * K:
         size -= 0.5
     text(cx, 30, title, size, "sans-bold")
     regular = fonts.register("sans")
@@ -170,5 +176,73 @@ def _side(c: Canvas, sheet: ImposeOptions, back: bool, words: Words) -> None:
     ]
     top = ph - TEXT_FOOT - LEADING * (len(lines) - 1)
     for i, (row, follows) in enumerate(lines):
-        text(cx - TEXT_W / 2 + (3 if follows else 0), top + LEADING * i, row, 8, centred=False)
+        text(cx - TEXT_W / 2 + (3 if follows else 0), top + LEADING * i, row, STEP_SIZE, centred=False)
     c.showPage()
+
+
+# The sheet's words as boxes, for translators' budgets (layout/text/budget.py, i18n/labels.py's
+# CALIBRATION_WORDS): what each may hold at the size it prints at, on the pack's paper.
+_TITLES = ("Duplex calibration · front · %(paper)s", "Back · read here · %(paper)s")
+_CAPTIONS = ("X mm (+ right)", "Y mm (+ down)")
+_INLINE = ("long edge", "short edge", "%(paper)s landscape")  # words set inside a sentence or a title
+
+
+def label_boxes(paper: str) -> list[TextBox]:
+    """The box each of the sheet's words prints in on `paper`: the titles one line the page's width
+    wide (shrinking to 7 pt), TOP and the scales' captions one line at their fixed sizes, each
+    instruction the lines the English takes and one more, 160 mm wide at 8 pt (it wraps, never
+    shrinks); the words set inside a sentence or a title have no box of their own."""
+    from mazmorra.i18n.labels import CALIBRATION_WORDS
+
+    pw, _ = ImposeOptions(page=paper).size
+    wide = pw - 2 * CORNER_INSET
+    out = []
+    for msgid, _note in CALIBRATION_WORDS:
+        if msgid in _INLINE:
+            out.append(TextBox("", wide, 0.0, STEP_SIZE, STEP_SIZE, STEP_SIZE, "label", label=msgid, inline=True))
+        elif msgid in _TITLES:
+            out.append(_box(msgid, "sans-bold", wide, 1, TITLE_SIZE, TITLE_LEAST))
+        elif msgid == "TOP":
+            out.append(_box(msgid, "sans-bold", wide, 1, 9.0, 9.0))
+        elif msgid in _CAPTIONS:
+            out.append(_box(msgid, "sans-bold", CAPTION_W, 1, 7.0, 7.0))
+        else:
+            lines = len(simpleSplit(msgid, fonts.register("sans"), STEP_SIZE, TEXT_W * K)) + 1
+            out.append(_box(msgid, "sans", TEXT_W, lines, STEP_SIZE, STEP_SIZE))
+    return out
+
+
+def _box(msgid: str, font: str, w: float, lines: int, size: float, least: float) -> TextBox:
+    name = fonts.register(font)
+    return TextBox(
+        "",
+        w,
+        lines * (LEADING if lines > 1 else size / K * 1.2),
+        size,
+        least,
+        size,
+        "label",
+        _room(msgid, name, least, w, lines),
+        _room(msgid, name, size, w, lines),
+        lines,
+        font,
+        label=msgid,
+    )
+
+
+def _room(msgid: str, font: str, size: float, w: float, lines: int) -> int:
+    """How many characters of text like the English (its characters, repeated) the sheet sets in
+    `lines` lines `w` mm wide at `size`, as it sets them (ReportLab's line splitting)."""
+    filler = " ".join(msgid.split()) + " "
+
+    def fits(n: int) -> bool:
+        text = (filler * (n // len(filler) + 1))[:n].rstrip()
+        return len(simpleSplit(text, font, size, w * K)) <= lines and stringWidth(text, font, size) <= w * K * lines
+
+    lo, hi = 0, len(filler)
+    while fits(hi) and hi < 64 * len(filler):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
