@@ -12,6 +12,7 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def peak_mb() -> float:
@@ -70,6 +71,76 @@ def watch_stages() -> dict[str, float]:
     return marks
 
 
+def stores_off(off: set[str]) -> dict[str, Any]:
+    """Builds in this process neither read nor write the stores named in `off`: a cache folder's
+    name (faces, chunks, forms, templates, colour-only, checks) or an entry kind of the early stages'
+    memo in checks/ (yaml, yaml items, kinds, font, po, glossary, house): every read misses, nothing
+    is written, so the build does what it would do with no such store. Returned, filled in as the
+    build runs: how many reads and writes were turned away (none: no store has that name now), and
+    the CPU seconds (`time.process_time`) every other store's reads and writes took, by store, with
+    the face cache's encoding under "faces" and the keys every store hashes under "keys"."""
+    import mazmorra.layout.cache.facecache as facecache
+    from mazmorra.layout.cache.facecache import FaceCache
+    from mazmorra.support.memo import Memo
+
+    get, put, key = FaceCache.get, FaceCache.put, Memo.key
+    memo_get_, memo_put_ = Memo.get, Memo.put
+    encode, face_key, canonical = facecache.encode, facecache.key, facecache.canonical
+    kinds: dict[str, str] = {}
+    spent: dict[str, float] = {}
+    report: dict[str, Any] = {"reads": 0, "writes": 0, "seconds": spent}
+    turned = report
+    clock = time.process_time
+
+    def timed(name, fn, *args):  # type: ignore[no-untyped-def]
+        t0 = clock()
+        try:
+            return fn(*args)
+        finally:
+            spent[name] = spent.get(name, 0.0) + clock() - t0
+
+    def face_get(self, k):  # type: ignore[no-untyped-def]
+        if self.root.name in off:
+            turned["reads"] += 1
+            return None
+        if self.root.name == "checks":  # timed by the memo, under its entry kinds
+            return get(self, k)
+        return timed(self.root.name, get, self, k)
+
+    def face_put(self, k, value):  # type: ignore[no-untyped-def]
+        if self.root.name in off:
+            turned["writes"] += 1
+        elif self.root.name == "checks":
+            put(self, k, value)
+        else:
+            timed(self.root.name, put, self, k, value)
+
+    def memo_key(self, *parts):  # type: ignore[no-untyped-def]
+        k = timed("keys", key, self, *parts)
+        kinds[k] = {"kinds index": "kinds"}.get(parts[0], parts[0])
+        return k
+
+    def memo_get(self, kind, k):  # type: ignore[no-untyped-def]
+        if kind in off:
+            turned["reads"] += 1
+            self.missed.append(kind)
+            return None
+        return timed(kind, memo_get_, self, kind, k)
+
+    def memo_put(self, k, value):  # type: ignore[no-untyped-def]
+        if kinds.get(k) in off:
+            turned["writes"] += 1
+        else:
+            timed(kinds.get(k, "checks"), memo_put_, self, k, value)
+
+    FaceCache.get, FaceCache.put = face_get, face_put  # type: ignore[method-assign]
+    Memo.key, Memo.get, Memo.put = memo_key, memo_get, memo_put  # type: ignore[method-assign]
+    facecache.encode = lambda *a: timed("faces", encode, *a)  # type: ignore[assignment]
+    facecache.key = lambda *a: timed("keys", face_key, *a)  # type: ignore[assignment]
+    facecache.canonical = lambda *a: timed("keys", canonical, *a)  # type: ignore[assignment]
+    return report
+
+
 def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
     """`mazmorra build PACK --lang LANG -j JOBS` through the real command line; "seconds" is the time
     of the build itself (validate to write: the command has loaded the pack before), the parent also times the whole process."""
@@ -97,6 +168,8 @@ def run_mazmorra(pack: Path, lang: str, out: Path, jobs: str = "1") -> dict:
             chunks.chunk_store = lambda: None  # no chunk cache: no page copied from an earlier build
         except ImportError:  # a checkout from before chunks: it draws every page anyway
             pass
+    if "MZ_BENCH_STORES_OFF" in os.environ:  # bench/stores.py: what a store costs and saves ("": none off)
+        timed["stores_off"] = stores_off(set(os.environ["MZ_BENCH_STORES_OFF"].split(",")) - {""})
     if os.environ.get("MZ_BENCH_STAGES"):
         timed["stages_mb"] = watch_stages()
     sys.argv = ["mazmorra", "build", str(pack), "--lang", lang, "--out", str(out), "-j", jobs]
