@@ -241,6 +241,29 @@ def test_the_cache_stays_within_its_bound_least_recently_used_first(tmp_path: Pa
     assert not list((tmp_path / "scratch").glob("*"))  # nothing left half-written
 
 
+def test_the_stores_of_one_cache_folder_share_one_bound_oldest_first_whichever_store(tmp_path: Path) -> None:
+    cache = tmp_path / ".cache"
+    used = {}
+    for i in range(24):  # 24 builds, storing alternately into the face, chunk and checks stores
+        store = ("faces", "chunks", "checks")[i % 3]
+        facecache.drop_views()
+        FaceCache(cache / store, tmp_path / "scratch", packed=True).put(f"{i:064x}", "x" * 2_000)
+        [path] = [p for p in (cache / store).glob("*") if p not in used.values()]
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+        used[i] = path
+    facecache.drop_views()
+    chunks = FaceCache(cache / "chunks", tmp_path / "scratch", packed=True)
+    assert chunks.get(f"{22:064x}") is not None  # this process has the chunk store open
+    faces = FaceCache(cache / "faces", tmp_path / "scratch", limit=30_000, packed=True)
+    assert faces.trim() > 0  # the face store's trim bounds the whole folder, not its own third of it
+    left = sorted(i for i, path in used.items() if path.exists())
+    assert sum(p.stat().st_size for p in cache.rglob("*") if p.is_file()) <= 30_000 * 0.8
+    assert left == list(range(24 - len(left), 24)) and len(left) < 24  # the newest kept, whichever store
+    assert {i % 3 for i in left} == {0, 1, 2}
+    assert chunks.get(f"{22:064x}") is not None and chunks.get(f"{1:064x}") is None  # the open view was told
+    assert not list((tmp_path / "scratch").glob("*"))
+
+
 def test_too_many_pack_files_are_merged_into_one_keeping_every_whole_entry(tmp_path: Path) -> None:
     n = facepacks.MAX_FILES + 3
     for i in range(n):  # as many builds, each laying out one face (one card edited at a time)

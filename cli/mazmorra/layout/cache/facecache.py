@@ -370,7 +370,8 @@ class FaceCache:
 
     def trim(self) -> int:
         """Merge the pack files into one when there are too many, then remove the least recently used
-        files until the cache is within 80 % of its bound; how many entries were removed."""
+        files until the cache folder's packed stores together (faces, chunks, the early stages'
+        checks: one bound for all of them) are within 80 % of the bound; how many entries were removed."""
         if not self.packed:
             return facefiles.trim(self.root, self.limit)
         shelf = self._shelf()
@@ -385,11 +386,12 @@ class FaceCache:
             removed += facepacks.merge(paths, f"{self.root}/{name}", self._temporary(name))
             for path in paths:
                 shelf.dropped(path)
-            found = facepacks.packs(str(self.root))
-        total = sum(size for _, _, size in found)
+        everywhere = _packs_beside(self.root)  # one bound for the whole cache folder: every packed store in it
+        total = sum(size for _, _, size in everywhere)
         if total <= self.limit:
             return removed
-        for _, path, size in found:
+        views = {os.path.realpath(view.root): view for view in _SHELVES.values()}  # by each view's real folder
+        for _, path, size in everywhere:  # least recently used first, whichever store it belongs to
             if total <= self.limit * 0.8:
                 break
             count = len(facepacks.entries(path))
@@ -397,7 +399,20 @@ class FaceCache:
                 os.unlink(path)
             except OSError:
                 continue
-            shelf.dropped(path)
+            view = views.get(os.path.realpath(os.path.dirname(path)))
+            if view is not None:  # told as it names the file
+                view.dropped(f"{view.root}/{os.path.basename(path)}")
             total -= size
             removed += count
         return removed
+
+
+def _packs_beside(root: Path) -> list[tuple[float, str, int]]:
+    """The pack files of `root` and of the stores beside it in the same cache folder (faces, chunks,
+    checks), least recently used first: what one bound holds."""
+    folders = [str(root)]
+    try:
+        folders += sorted(e.path for e in os.scandir(root.parent) if e.is_dir() and e.path != str(root))
+    except OSError:
+        pass
+    return sorted(found for folder in folders for found in facepacks.packs(folder))
