@@ -8,9 +8,10 @@ key, so a new version of the code never reads what an older one stored. Values a
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from mazmorra.support import keys
 
 
 class Store(Protocol):
@@ -36,13 +37,8 @@ class Memo:
     _pending: dict[str, Any] = field(default_factory=dict)
 
     def key(self, *parts: str) -> str:
-        """One key for these parts (each with its length: ("ab", "c") is not ("a", "bc"))."""
-        h = hashlib.blake2b(self.salt, digest_size=24)
-        for part in parts:
-            data = part.encode("utf-8", "surrogatepass")
-            h.update(len(data).to_bytes(8, "little"))
-            h.update(data)
-        return h.hexdigest()
+        """One key for these parts and the tool's hash (support/keys.py: the scheme every store uses)."""
+        return keys.key(self.salt, *parts)
 
     def get(self, kind: str, k: str) -> Any | None:
         """The value stored under `k`, or None."""

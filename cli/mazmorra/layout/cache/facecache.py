@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import importlib
 import importlib.util
 import json
@@ -35,8 +34,9 @@ from mazmorra.errors import Loc, Problem
 from mazmorra.layout.cache import facefiles, facepacks
 from mazmorra.layout.cache.opcodec import CLASSES, decode, encode
 from mazmorra.support.atomic import TMP_DIR, TMP_PREFIX
+from mazmorra.support.keys import digest as digest  # the one key scheme (support/keys.py), named here too
+from mazmorra.support.keys import key as key
 
-_DIGEST = 32  # bytes of a BLAKE2b hash
 DEFAULT_MB = 256  # the cache's size bound unless MAZMORRA_FACE_CACHE_MB says
 _KEEP = 5_000  # entries kept in memory by a process, besides the disk
 _KEPT: dict[tuple[Path, str], Any] = {}  # (cache folder, key) -> the value as stored (encoded, immutable)
@@ -55,16 +55,6 @@ def cache_dir(out_dir: Path) -> Path:
 # ---------------------------------------------------------------- what a key is made of
 
 
-def digest(*parts: bytes | str) -> bytes:
-    """One BLAKE2b hash of several parts, each with its length (so ("ab", "c") is not ("a", "bc"))."""
-    h = hashlib.blake2b(digest_size=_DIGEST)
-    for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.digest()
-
-
 _FILES: dict[tuple[str, int, int], bytes] = {}  # (path, size, mtime) -> content hash, for the process
 
 
@@ -74,11 +64,11 @@ def file_hash(path: Path) -> bytes:
         st = path.stat()
     except OSError:
         return b"missing"
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    found = _FILES.get(key)
+    seen = (str(path), st.st_size, st.st_mtime_ns)
+    found = _FILES.get(seen)
     if found is None:
         try:
-            found = _FILES[key] = digest(path.read_bytes())
+            found = _FILES[seen] = digest(path.read_bytes())
         except OSError:
             return b"unreadable"
     return found
@@ -144,11 +134,6 @@ def _plain(value: Any) -> Any:
 def canonical(value: Any) -> str:
     """A value as one deterministic text, for hashing (dict keys sorted)."""
     return json.dumps(value, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"))
-
-
-def key(*parts: bytes | str) -> str:
-    """An entry's key, from the hashes and texts its face is made of."""
-    return digest(*parts).hex()
 
 
 def pack_hash(root: Path, skip: Iterable[Path]) -> bytes:
