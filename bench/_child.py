@@ -89,10 +89,9 @@ def stores_off(off: set[str]) -> dict[str, Any]:
     kinds: dict[str, str] = {}
     spent: dict[str, float] = {}
     report: dict[str, Any] = {"reads": 0, "writes": 0, "seconds": spent}
-    turned = report
     clock = time.process_time
 
-    def timed(name, fn, *args):  # type: ignore[no-untyped-def]
+    def clocked(name, fn, *args):  # type: ignore[no-untyped-def]
         t0 = clock()
         try:
             return fn(*args)
@@ -101,43 +100,43 @@ def stores_off(off: set[str]) -> dict[str, Any]:
 
     def face_get(self, k):  # type: ignore[no-untyped-def]
         if self.root.name in off:
-            turned["reads"] += 1
+            report["reads"] += 1
             return None
         if self.root.name == "checks":  # timed by the memo, under its entry kinds
             return get(self, k)
-        return timed(self.root.name, get, self, k)
+        return clocked(self.root.name, get, self, k)
 
     def face_put(self, k, value):  # type: ignore[no-untyped-def]
         if self.root.name in off:
-            turned["writes"] += 1
+            report["writes"] += 1
         elif self.root.name == "checks":
             put(self, k, value)
         else:
-            timed(self.root.name, put, self, k, value)
+            clocked(self.root.name, put, self, k, value)
 
     def memo_key(self, *parts):  # type: ignore[no-untyped-def]
-        k = timed("keys", key, self, *parts)
+        k = clocked("keys", key, self, *parts)
         kinds[k] = {"kinds index": "kinds"}.get(parts[0], parts[0])
         return k
 
     def memo_get(self, kind, k):  # type: ignore[no-untyped-def]
         if kind in off:
-            turned["reads"] += 1
+            report["reads"] += 1
             self.missed.append(kind)
             return None
-        return timed(kind, memo_get_, self, kind, k)
+        return clocked(kind, memo_get_, self, kind, k)
 
     def memo_put(self, k, value):  # type: ignore[no-untyped-def]
         if kinds.get(k) in off:
-            turned["writes"] += 1
+            report["writes"] += 1
         else:
-            timed(kinds.get(k, "checks"), memo_put_, self, k, value)
+            clocked(kinds.get(k, "checks"), memo_put_, self, k, value)
 
     FaceCache.get, FaceCache.put = face_get, face_put  # type: ignore[method-assign]
     Memo.key, Memo.get, Memo.put = memo_key, memo_get, memo_put  # type: ignore[method-assign]
-    facecache.encode = lambda *a: timed("faces", encode, *a)  # type: ignore[assignment]
-    facecache.key = lambda *a: timed("keys", face_key, *a)  # type: ignore[assignment]
-    facecache.canonical = lambda *a: timed("keys", canonical, *a)  # type: ignore[assignment]
+    facecache.encode = lambda *a: clocked("faces", encode, *a)  # type: ignore[assignment]
+    facecache.key = lambda *a: clocked("keys", face_key, *a)  # type: ignore[assignment]
+    facecache.canonical = lambda *a: clocked("keys", canonical, *a)  # type: ignore[assignment]
     return report
 
 

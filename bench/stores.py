@@ -25,6 +25,7 @@ unexercised (the synthetic pack has no glossary), never reported as costing noth
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -32,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -84,10 +86,18 @@ class Unused(Exception):
     of that name any more)."""
 
 
-def measure(pack: Path, root: Path, store: str, pairs: int, saves: list[int]) -> dict[str, list[float]]:
+def measure(pack: Path, root: Path, store: str, pairs: int, saves: Iterator[int]) -> dict[str, list[float]]:
     """`pairs` paired rounds of cold and save builds, with every store and without `store`; "inside"
-    is the CPU the store's own reads and writes took in each cold build with every store."""
-    runs: dict[str, list[float]] = {"cold all": [], "cold off": [], "save all": [], "save off": [], "inside": []}
+    is the CPU the store's own reads and writes took in each cold build with every store, "keys" what
+    hashing the keys of every store took there."""
+    runs: dict[str, list[float]] = {
+        "cold all": [],
+        "cold off": [],
+        "save all": [],
+        "save off": [],
+        "inside": [],
+        "keys": [],
+    }
     for p in range(pairs):
         order = [("all", None), ("off", store)] if p % 2 == 0 else [("off", store), ("all", None)]
         for side, off in order:
@@ -97,9 +107,8 @@ def measure(pack: Path, root: Path, store: str, pairs: int, saves: list[int]) ->
             runs[f"cold {side}"].append(cpu)
             if off is None:
                 runs["inside"].append(spent.get(store, 0.0))
-                runs.setdefault("keys", []).append(spent.get("keys", 0.0))
-        _edit_synth(pack, saves[0])  # a value no build has seen: a face neither side's cache holds
-        saves[0] += 1
+                runs["keys"].append(spent.get("keys", 0.0))
+        _edit_synth(pack, next(saves))  # a value no build has seen: a face neither side's cache holds
         for side, off in order:
             runs[f"save {side}"].append(build(pack, root / f"out-{side}", off)[0])
     return runs
@@ -132,7 +141,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mz-stores-") as tmp:
         root = Path(tmp)
         pack = make_pack(root / "p", args.cards)
-        saves = [0]
+        saves = itertools.count()
         build(pack, root / "warm-up", None)  # the first process of a run pays for the disk's cold caches
         print(
             f"{args.cards} cards, es, build -j1, CPU s (user + sys), {args.pairs} pairs a store; "
@@ -151,10 +160,11 @@ def main() -> None:
             c, g = statistics.median(cost), statistics.median(gain)
             verdict = judge(runs["inside"], cold, gain)
             results[store] = {**runs, "cost": cost, "gain": gain, "verdict": verdict}
+            inside, save = statistics.median(runs["inside"]), statistics.median(runs["save all"])
             print(
                 f"{store:12s} cold {cold:5.2f} s, costs {c:+.3f} [{min(cost):+.3f}..{max(cost):+.3f}] "
-                f"({100 * c / cold:+.1f} %), its reads and writes {statistics.median(runs['inside']):.3f} s; save {statistics.median(runs['save all']):5.2f} s, "
-                f"saves {g:+.3f} [{min(gain):+.3f}..{max(gain):+.3f}]: {verdict}",
+                f"({100 * c / cold:+.1f} %), its reads and writes {inside:.3f} s; "
+                f"save {save:5.2f} s, saves {g:+.3f} [{min(gain):+.3f}..{max(gain):+.3f}]: {verdict}",
                 flush=True,
             )
         keys = [k for r in results.values() for k in r.get("keys", [])]

@@ -13,6 +13,8 @@ from conftest import edit, pdf_text, run_cli, tree_snapshot
 from docpack import PACK, set_cell, write_doc_pack
 from odsfile import write_ods
 
+from mazmorra.i18n.labels import CALIBRATION_WORDS
+
 
 @pytest.fixture
 def doc_pack(tmp_path: Path) -> Path:
@@ -186,8 +188,6 @@ def test_spreadsheet_translations_are_counted_and_kept_out_of_the_catalogue(doc_
     en = next(r for r in json.loads(res.stdout) if r["lang"] == "en")
     # 13 texts (the backs print no label), the 3 labels of a round's removal list, the draft band's 2 words
     # and the calibration sheet's words
-    from mazmorra.i18n.labels import CALIBRATION_WORDS
-
     total = 18 + len(CALIBRATION_WORDS)
     assert en["from_spreadsheets"] == 10 and en["translated"] == en["total"] == total, en
 
