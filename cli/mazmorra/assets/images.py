@@ -3,16 +3,21 @@ resolution they are printed at, so a huge photo costs neither memory nor PDF siz
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 import warnings
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from mazmorra.model.colour import rgba
 from mazmorra.support.limits import IMAGE_BYTES, IMAGE_PIXELS
+
+if TYPE_CHECKING:
+    from mazmorra.support.memo import Memo
 
 MAX_PIXELS = IMAGE_PIXELS  # beyond this an image is refused (Pillow calls it a decompression bomb)
 MAX_BYTES = IMAGE_BYTES
@@ -22,6 +27,14 @@ FORMATS = {"PNG", "JPEG", "WEBP", "GIF", "TIFF", "BMP"}
 
 class ImageProblem(ValueError):
     pass
+
+
+_MEMO: list[Memo] = []  # the build's memo (use_memo)
+
+
+def use_memo(memo: Memo | None) -> None:
+    """SVG pictures an earlier build read are judged from `memo` (None: each is read with svglib)."""
+    _MEMO[:] = [memo] if memo is not None else []
 
 
 def check(path: Path) -> tuple[int, int]:
@@ -155,8 +168,22 @@ def _check_svg(path: Path) -> tuple[int, int]:
     if m is not None:
         line = data.count(b"\n", 0, m.start()) + 1
         raise ImageProblem(f"SVG line {line} refers to another file or address; embed it or draw it in the SVG itself")
+    memo = _MEMO[0] if _MEMO else None  # by path and bytes: a build that lays one card out needs no svglib
+    digest = hashlib.blake2b(data, digest_size=24).hexdigest()
+    k = memo.key("svg picture", str(path), digest) if memo is not None else ""
+    kept = memo.get("svg picture", k) if memo is not None else None
+    if isinstance(kept, str):
+        raise ImageProblem(kept)
+    if isinstance(kept, tuple) and len(kept) == 2 and all(type(v) is int for v in kept):
+        return kept[0], kept[1]
     try:
         drawing = load_svg(path)
     except Exception as exc:  # svglib and lxml raise many types for broken files
-        raise ImageProblem(f"not a readable SVG ({type(exc).__name__}: {exc})") from None
-    return round(drawing.width), round(drawing.height)
+        why = f"not a readable SVG ({type(exc).__name__}: {exc})"
+        if memo is not None:
+            memo.put(k, why)
+        raise ImageProblem(why) from None
+    size = round(drawing.width), round(drawing.height)
+    if memo is not None:
+        memo.put(k, size)
+    return size

@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazmorra.assets import fonts
+from mazmorra.assets import fonts, images
 from mazmorra.assets.icons import IconSet
 from mazmorra.build.incremental import depfile_path, forget_removed, make_rule, up_to_date, write_stamp_rule
 from mazmorra.contracts import Document, Round
@@ -353,8 +353,9 @@ def _checks_of(cache: FaceCache | None) -> FaceCache | None:
 
 
 def _use(memo: Memo | None) -> None:
-    """What stages 1-3 and the fonts read from now on is kept in `memo` (None: nowhere)."""
+    """What stages 1-3, the fonts and SVG pictures read from now on is kept in `memo` (None: nowhere)."""
     fonts.use_memo(memo)
+    images.use_memo(memo)
 
 
 def load(pack_dir: Path, out_dir: Path) -> Loaded:

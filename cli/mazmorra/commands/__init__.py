@@ -14,6 +14,8 @@ from mazmorra.commands.console import err, escape
 
 
 def main() -> None:
+    # no pydantic plugins are used: without this every start scans the installed packages' entry points
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         app()
     except SystemExit:
