@@ -125,6 +125,27 @@ def test_a_long_list_read_item_by_item_is_the_whole_file_parsed(tmp_path: Path, 
     assert len(parsed) == 1 and "Card ten" in parsed[0], "only the saved item parsed"
 
 
+def test_a_cold_build_parses_a_long_list_once_and_keeps_each_item_as_if_parsed_alone(tmp_path: Path, monkeypatch) -> None:
+    """Issue 38: with nothing kept, the file is parsed whole (one parser, not one per item), and what
+    is kept of each item is what parsing it alone gives: its positions from its own first line."""
+    parsed: list[str] = []
+    real = yamlsafe.parse_yaml
+    monkeypatch.setattr(yamlsafe, "parse_yaml", lambda text, name: parsed.append(text) or real(text, name))
+    samples = [p.read_text(encoding="utf-8") for p in FILES]
+    for i, text in enumerate([LONG, *(t for t in samples if yamlsafe._items(t) is not None)]):
+        memo = _memo(tmp_path / str(i))  # nothing kept
+        parsed.clear()
+        yamlsafe._by_items(memo, text, "d.yaml")
+        assert parsed == [text], "parsed once, whole"
+        kept = memo.get("yaml items", memo.key("yaml items", "d.yaml"))
+        alone = {}
+        for _, chunk in yamlsafe._items(text) or []:
+            one = real(chunk, "d.yaml")
+            key = yamlsafe.hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            alone[key] = (one._at, one._pos[0], yamlsafe._count(one[0]), yamlsafe._plain(one[0]))
+        assert kept == alone
+
+
 @pytest.mark.parametrize(
     "text",
     [

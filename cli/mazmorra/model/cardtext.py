@@ -35,7 +35,7 @@ VALUED = ("color", "size", "font")
 SHIFT = 0.7  # the size of a superscript or subscript, relative to its text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """How a span of text differs from its box: colour (as written, checked by the layout), size
     (relative), font name, underline, strike, and raised or lowered (sup, sub)."""
@@ -48,7 +48,7 @@ class Span:
     shift: str = ""  # "" | sup | sub
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextPart:
     text: str
     bold: bool
@@ -56,7 +56,7 @@ class TextPart:
     span: Span | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IconPart:
     name: str
     number: str | None
@@ -67,7 +67,7 @@ Part = TextPart | IconPart
 State = tuple[bool, bool, tuple[tuple[str, str | None], ...]]  # bold, italic, the open span tags
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """A paragraph: its hard lines (each a list of unbreakable chunks of parts) and its alignment."""
 
@@ -90,7 +90,7 @@ def _icon(a: str, inside: str | None, b: str | None, c: str | None) -> IconPart:
     return IconPart(a, b)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IconToken:
     """An icon token as written: where it stands in its text and its groups (its first name, the
     number inside, a second name or the number, the number after a second name)."""
@@ -110,7 +110,7 @@ class IconToken:
         return any(self.groups[1:])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """A span tag as written: where it stands, whether it closes, its name and its value."""
 
@@ -230,7 +230,12 @@ def _plain(part: Part) -> str:
     return f"{words} {part.number}" if part.number else words
 
 
-@lru_cache(maxsize=8192)  # a build reads each text in several stages; a live preview, at every edit
+# A build reads each text in several stages (validate, localise, lay out, export), deck after deck,
+# each stage over the whole deck: a deck with more texts than the cache holds misses on every text
+# in every stage (an LRU under a sequential scan), so a larger cache only holds memory. 2,048 texts
+# hold a 1,000-card deck's whole (its reuse across stages) and the live preview's; at 10,000 cards
+# 8,192 entries kept 4.4 MB at the build's peak for 0 more hits (issue 38).
+@lru_cache(maxsize=2048)
 def parse(text: str) -> CardText:
     """The text's one reading, shared by every stage that asks for the same string."""
     return CardText(text)

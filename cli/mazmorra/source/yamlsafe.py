@@ -150,6 +150,8 @@ def _by_items(memo: Memo, text: str, name: str) -> Any | None:
     k = memo.key("yaml items", name)
     kept = memo.get("yaml items", k)
     known: dict[str, Any] = kept if isinstance(kept, dict) else {}
+    if not known:  # nothing kept (a cold build): the file parsed whole, its items kept from that
+        return _whole_by_items(memo, k, items, text, name)
     used: dict[str, Any] = {}
     values, positions, nodes, root_at = [], array("q"), 1, 0
     try:
@@ -178,6 +180,28 @@ def _by_items(memo: Memo, text: str, name: str) -> Any | None:
     return root
 
 
+def _whole_by_items(memo: Memo, k: str, items: list[tuple[int, str]], text: str, name: str) -> Any | None:
+    """The file parsed whole (one parser, not one per item: a cold build of a 10,000-card deck), each
+    item kept as `_by_items` keeps it (its positions relative to its own first line) for the next
+    build; None when the file is not one list of those items (the caller parses it whole again, and
+    reports its problem where it is)."""
+    try:
+        root = parse_yaml(text, name)
+    except YamlError:
+        return None
+    if not isinstance(root, YList) or len(root) != len(items):
+        return None
+    used: dict[str, Any] = {}
+    alone_at = 1 << _LINE_SHIFT | 1  # a list parsed alone from its item's first line starts at line 1, column 1
+    for i, (start, chunk) in enumerate(items):
+        shift = (start - 1) << _LINE_SHIFT
+        key = hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        at = root._at if i == 0 else alone_at + shift
+        used[key] = (at - shift, root._pos[i] - shift, _count(root[i]), _plain(root[i], shift))
+    memo.put(k, used)
+    return root
+
+
 def _count(value: Any) -> int:
     """The values the parser counts against MAX_NODES: every container, key and scalar."""
     if isinstance(value, YMap):
@@ -187,12 +211,15 @@ def _count(value: Any) -> int:
     return 1
 
 
-def _plain(value: Any) -> Any:
-    """A parsed tree as plain data (tuples of values, positions as bytes), to keep."""
+def _plain(value: Any, shift: int = 0) -> Any:
+    """A parsed tree as plain data (tuples of values, positions as bytes), to keep; with `shift`, its
+    positions moved up that many lines (packed): as they stand in an item parsed alone."""
     if isinstance(value, YMap):
-        return (_MAP, value._at, value._pos.tobytes(), tuple(value), tuple(_plain(v) for v in value.values()))
+        pos = array("q", [at - shift for at in value._pos]) if shift else value._pos
+        return (_MAP, value._at - shift, pos.tobytes(), tuple(value), tuple(_plain(v, shift) for v in value.values()))
     if isinstance(value, YList):
-        return (_LIST, value._at, value._pos.tobytes(), tuple(_plain(v) for v in value))
+        pos = array("q", [at - shift for at in value._pos]) if shift else value._pos
+        return (_LIST, value._at - shift, pos.tobytes(), tuple(_plain(v, shift) for v in value))
     return value
 
 
