@@ -164,6 +164,7 @@ limits-doc: setup
 bench: setup
 	$(BIN)/python bench/cold.py --before $(or $(BEFORE),870e1a6) --domdiv
 	$(BIN)/python bench/stores.py
+	$(BIN)/python bench/stores.py --sample expedicion --stores "svg picture"
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/designer.py $(if $(BEFORE),--before $(BEFORE))

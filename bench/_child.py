@@ -74,7 +74,7 @@ def watch_stages() -> dict[str, float]:
 def stores_off(off: set[str]) -> dict[str, Any]:
     """Builds in this process neither read nor write the stores named in `off`: a cache folder's
     name (faces, chunks, forms, templates, colour-only, checks) or an entry kind of the early stages'
-    memo in checks/ (yaml, yaml items, kinds, font, po, glossary, house): every read misses, nothing
+    memo in checks/ (yaml, yaml items, kinds, font, po, glossary, house, svg picture): every read misses, nothing
     is written, so the build does what it would do with no such store. Returned, filled in as the
     build runs: how many reads and writes were turned away (none: no store has that name now), and
     the CPU seconds (`time.process_time`) every other store's reads and writes took, by store, with

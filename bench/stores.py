@@ -1,13 +1,16 @@
 """What each store between builds costs a cold build and saves a designer's save (issue 38, item 1).
 
     python bench/stores.py [--cards 1000] [--pairs 3] [--stores faces,chunks,...] [--json out.json]
+    python bench/stores.py --sample expedicion --stores "svg picture"
 
 A store is one folder of the build's cache (`<out>/.cache/`: faces, chunks, forms, templates,
 colour-only) or one kind of entry of the early stages' memo in its checks/ folder (yaml, yaml items,
-kinds, font, po, glossary, house). For each store, builds with every store (`all`) and builds with
+kinds, font, po, glossary, house, svg picture). For each store, builds with every store (`all`) and builds with
 that one turned off (every read misses, nothing written: bench/_child.py `stores_off`) run in fresh
 processes, paired and alternated (`all` first, then the other first), on a synthetic pack of
-`--cards` distinct cards (bench/synth.py):
+`--cards` distinct cards (bench/synth.py), or with `--sample expedicion` on a copy of that sample
+pack (for the stores a synthetic pack does not exercise: its trick cards print an SVG picture), a save
+then editing one of its trick cards (bench/designer.py's `_edit_card`):
 
 - cold: `build -j1` into an empty output folder;
 - save: one card saved with a value never built before (bench/designer.py's counter), then
@@ -33,13 +36,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from designer import _edit_synth  # noqa: E402
+from designer import _edit_card, _edit_synth  # noqa: E402
 from synth import make_pack  # noqa: E402
 
 STORES = (
@@ -55,7 +58,9 @@ STORES = (
     "po",
     "glossary",
     "house",
+    "svg picture",
 )
+SAMPLES = {"expedicion": _edit_card}  # sample packs `--sample` measures on, and how a save edits each
 
 
 def build(pack: Path, out: Path, off: str | None) -> tuple[float, dict[str, float]]:
@@ -86,7 +91,9 @@ class Unused(Exception):
     of that name any more)."""
 
 
-def measure(pack: Path, root: Path, store: str, pairs: int, saves: Iterator[int]) -> dict[str, list[float]]:
+def measure(
+    pack: Path, root: Path, store: str, pairs: int, saves: Iterator[int], edit: Callable[[Path, int], None]
+) -> dict[str, list[float]]:
     """`pairs` paired rounds of cold and save builds, with every store and without `store`; "inside"
     is the CPU the store's own reads and writes took in each cold build with every store, "keys" what
     hashing the keys of every store took there."""
@@ -108,7 +115,7 @@ def measure(pack: Path, root: Path, store: str, pairs: int, saves: Iterator[int]
             if off is None:
                 runs["inside"].append(spent.get(store, 0.0))
                 runs["keys"].append(spent.get("keys", 0.0))
-        _edit_synth(pack, next(saves))  # a value no build has seen: a face neither side's cache holds
+        edit(pack, next(saves))  # a value no build has seen: a face neither side's cache holds
         for side, off in order:
             runs[f"save {side}"].append(build(pack, root / f"out-{side}", off)[0])
     return runs
@@ -129,6 +136,7 @@ def judge(inside: list[float], cold: float, gain: list[float]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cards", type=int, default=1000)
+    ap.add_argument("--sample", choices=sorted(SAMPLES), help="a copy of this sample pack instead of synthetic cards")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--stores", default=",".join(STORES))
     ap.add_argument("--json", type=Path)
@@ -140,16 +148,21 @@ def main() -> None:
     results = {}
     with tempfile.TemporaryDirectory(prefix="mz-stores-") as tmp:
         root = Path(tmp)
-        pack = make_pack(root / "p", args.cards)
+        if args.sample:
+            pack = root / "p" / "content" / args.sample
+            shutil.copytree(HERE.parent / "content" / args.sample, pack)
+            edit, what = SAMPLES[args.sample], f"the {args.sample} sample pack"
+        else:
+            pack, edit, what = make_pack(root / "p", args.cards), _edit_synth, f"{args.cards} cards"
         saves = itertools.count()
         build(pack, root / "warm-up", None)  # the first process of a run pays for the disk's cold caches
         print(
-            f"{args.cards} cards, es, build -j1, CPU s (user + sys), {args.pairs} pairs a store; "
+            f"{what}, es, build -j1, CPU s (user + sys), {args.pairs} pairs a store; "
             "cost = cold with − cold without; saves = save without − save with"
         )
         for store in stores:
             try:
-                runs = measure(pack, root, store, args.pairs, saves)
+                runs = measure(pack, root, store, args.pairs, saves, edit)
             except Unused:
                 print(f"{store:12s} never read nor written by this build: not measured", flush=True)
                 results[store] = {"verdict": "not exercised"}
