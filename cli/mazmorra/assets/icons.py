@@ -64,7 +64,14 @@ class RefusedReference(ValueError):
 def icon_root(path: Path) -> Path:
     """The folder an icon's references must stay in: its pack (the folder holding `icons/`), or the
     bundled icons' folder."""
-    return BUILTIN_DIR if path.parent.resolve() == BUILTIN_DIR.resolve() else path.parent.parent
+    if path.parent == BUILTIN_DIR:  # a bundled icon as the icon set names it: no path resolved (every build
+        return BUILTIN_DIR  # checks some 200 icons; the live preview at every save)
+    return BUILTIN_DIR if path.parent.resolve() == _builtin_real() else path.parent.parent
+
+
+@cache
+def _builtin_real() -> Path:
+    return BUILTIN_DIR.resolve()
 
 
 def check_references(path: Path, data: bytes, root: Path) -> None:
