@@ -125,7 +125,9 @@ def test_a_long_list_read_item_by_item_is_the_whole_file_parsed(tmp_path: Path, 
     assert len(parsed) == 1 and "Card ten" in parsed[0], "only the saved item parsed"
 
 
-def test_a_cold_build_parses_a_long_list_once_and_keeps_each_item_as_if_parsed_alone(tmp_path: Path, monkeypatch) -> None:
+def test_a_cold_build_parses_a_long_list_once_and_keeps_each_item_as_if_parsed_alone(
+    tmp_path: Path, monkeypatch
+) -> None:
     """Issue 38: with nothing kept, the file is parsed whole (one parser, not one per item), and what
     is kept of each item is what parsing it alone gives: its positions from its own first line."""
     parsed: list[str] = []
