@@ -82,6 +82,32 @@ def test_a_link_out_of_the_output_folder_is_refused(tmp_path: Path, monkeypatch:
     )
 
 
+def test_a_document_s_names_refuse_links_out_as_well(tmp_path: Path) -> None:
+    """With a document's `Names` (every sink's files), folders are resolved once for the document and
+    a file is followed only where it is a link: a linked folder or a linked file is refused the same."""
+    out, elsewhere = tmp_path / "output", tmp_path / "elsewhere"
+    (out / "own").mkdir(parents=True)
+    elsewhere.mkdir()
+    (out / "pack").symlink_to(elsewhere)
+    (out / "own" / "d.pdf").symlink_to(elsewhere / "d.pdf")
+    names = Names()
+    with pytest.raises(OutsideOutput, match="outside"):
+        output_path(out, "{pack}/{deck}.pdf", names, pack="pack", deck="d")
+    with pytest.raises(OutsideOutput, match="outside"):
+        output_path(out, "{pack}/{deck}.pdf", names, pack="own", deck="d")
+    assert output_path(out, "{pack}/{deck}.pdf", names, pack="own", deck="e") == out / "own" / "e.pdf"
+
+
+def test_a_document_resolves_each_folder_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    resolved: list[Path] = []
+    real = Path.resolve
+    monkeypatch.setattr(Path, "resolve", lambda self, strict=False: resolved.append(self) or real(self, strict))
+    names = Names()
+    for n in range(50):  # a deck's card images: one folder
+        output_path(tmp_path, "{deck}/{n}-front.png", names, deck="d", n=n)
+    assert sorted(resolved) == sorted([tmp_path, tmp_path / "d"])
+
+
 def test_numbers_are_padded_as_the_pattern_says(tmp_path: Path) -> None:
     assert output_path(tmp_path, "{deck}/{n:03d}-{component}.pdf", deck="d", n=7, component="c").name == "007-c.pdf"
 

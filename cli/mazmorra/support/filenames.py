@@ -9,6 +9,7 @@ the path, resolved, lies inside the folder it was made under; a name stays uniqu
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -143,6 +144,15 @@ class Names:
 
     taken: dict[Path, dict[str, object]] = field(default_factory=dict)  # folder -> folded name -> request
     given: dict[tuple[Path, object], str] = field(default_factory=dict)  # (folder, request) -> name
+    real: dict[Path, Path] = field(default_factory=dict)  # folder -> where it really is (resolved once a document)
+
+    def real_of(self, folder: Path) -> Path:
+        """Where `folder` really is (links followed), resolved once for this document's names: a
+        document names a file for every face, in a handful of folders."""
+        found = self.real.get(folder)
+        if found is None:
+            found = self.real[folder] = folder.resolve()
+        return found
 
     def claim(self, folder: Path, name: str, request: object) -> str:
         """The name `request` gets in `folder`."""
@@ -173,8 +183,12 @@ def output_path(root: Path, pattern: Pattern | str, names: Names | None = None, 
     folder = root.joinpath(*parts[:-1])
     name = parts[-1] if names is None else names.claim(folder, parts[-1], (pat.text, tuple(sorted(values.items()))))
     target = folder / name
-    base = root.resolve()
-    if not target.resolve().is_relative_to(base):
+    if names is None:
+        base, real = root.resolve(), target.resolve()
+    else:  # the folders resolved once a document; the file itself followed only where it is a link
+        base = names.real_of(root)
+        real = target.resolve() if os.path.islink(target) else names.real_of(folder) / name
+    if not real.is_relative_to(base):
         raise OutsideOutput(
             f"{Path(rel(root), *parts[:-1], name).as_posix()} would be written outside {rel(root)} "
             f"(a link inside it leads to {rel(target.resolve())})"
