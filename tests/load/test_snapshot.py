@@ -143,8 +143,7 @@ def test_a_cold_build_parses_a_long_list_once_and_keeps_each_item_as_if_parsed_a
         alone = {}
         for _, chunk in yamlsafe._items(text) or []:
             one = real(chunk, "d.yaml")
-            key = yamlsafe.hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-            alone[key] = (one._at, one._pos[0], yamlsafe._count(one[0]), yamlsafe._plain(one[0]))
+            alone[yamlsafe._item_key(chunk)] = (one._at, one._pos[0], yamlsafe._count(one[0]), yamlsafe._plain(one[0]))
         assert kept == alone
 
 

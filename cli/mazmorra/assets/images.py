@@ -3,7 +3,6 @@ resolution they are printed at, so a huge photo costs neither memory nor PDF siz
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 import warnings
@@ -169,8 +168,7 @@ def _check_svg(path: Path) -> tuple[int, int]:
         line = data.count(b"\n", 0, m.start()) + 1
         raise ImageProblem(f"SVG line {line} refers to another file or address; embed it or draw it in the SVG itself")
     memo = _MEMO[0] if _MEMO else None  # by path and bytes: a build that lays one card out needs no svglib
-    digest = hashlib.blake2b(data, digest_size=24).hexdigest()
-    k = memo.key("svg picture", str(path), digest) if memo is not None else ""
+    k = memo.key("svg picture", str(path), data) if memo is not None else ""
     kept = memo.get("svg picture", k) if memo is not None else None
     if isinstance(kept, str):
         raise ImageProblem(kept)

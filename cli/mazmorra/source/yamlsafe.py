@@ -101,7 +101,7 @@ def _parsed(raw: bytes, text: str, name: str, memo: Memo | None) -> Any:
     fails to parse is never kept: its problem is found again, at its line, every time."""
     if memo is None:
         return parse_yaml(text, name)
-    k = memo.key("yaml", name, hashlib.blake2b(raw, digest_size=24).hexdigest())
+    k = memo.key("yaml", name, raw)  # by its bytes, hashed once with the key
     kept = memo.get("yaml", k)
     if kept is not None:
         try:
@@ -156,7 +156,7 @@ def _by_items(memo: Memo, text: str, name: str) -> Any | None:
     values, positions, nodes, root_at = [], array("q"), 1, 0
     try:
         for start, chunk in items:
-            key = hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+            key = _item_key(chunk)
             entry = known.get(key)
             if entry is None:
                 alone = parse_yaml(chunk, name)
@@ -180,6 +180,11 @@ def _by_items(memo: Memo, text: str, name: str) -> Any | None:
     return root
 
 
+def _item_key(chunk: str) -> str:
+    """What an item is kept under in its file's entry: the hash of its text."""
+    return hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def _whole_by_items(memo: Memo, k: str, items: list[tuple[int, str]], text: str, name: str) -> Any | None:
     """The file parsed whole (one parser, not one per item: a cold build of a 10,000-card deck), each
     item kept as `_by_items` keeps it (its positions relative to its own first line) for the next
@@ -195,7 +200,7 @@ def _whole_by_items(memo: Memo, k: str, items: list[tuple[int, str]], text: str,
     alone_at = 1 << _LINE_SHIFT | 1  # a list parsed alone from its item's first line starts at line 1, column 1
     for i, (start, chunk) in enumerate(items):
         shift = (start - 1) << _LINE_SHIFT
-        key = hashlib.blake2b(chunk.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        key = _item_key(chunk)
         at = root._at if i == 0 else alone_at + shift
         used[key] = (at - shift, root._pos[i] - shift, _count(root[i]), _plain(root[i], shift))
     memo.put(k, used)

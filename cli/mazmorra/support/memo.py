@@ -36,7 +36,7 @@ class Memo:
     missed: list[str] = field(default_factory=list)  # what was looked up and not found, by kind
     _pending: dict[str, Any] = field(default_factory=dict)
 
-    def key(self, *parts: str) -> str:
+    def key(self, *parts: bytes | str) -> str:
         """One key for these parts and the tool's hash (support/keys.py: the scheme every store uses)."""
         return keys.key(self.salt, *parts)
 
