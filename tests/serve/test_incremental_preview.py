@@ -3,6 +3,7 @@ published first, only the faces whose inputs changed are laid out, only changed 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,5 +80,78 @@ def test_the_page_turning_to_another_language_during_the_first_stage_still_build
         assert built == [("en",), ("es",)]
         after = pictures()
         assert after["es"] != before["es"] and after["en"] != before["en"]
+    finally:
+        preview.close()
+
+
+def _patched(page: str, patch: dict[str, object]) -> str:
+    """The page as the browser makes it from a patch: each component's <article> replaced by the one
+    sent, the summary line set (the rest of the page is left as it was)."""
+    import re
+
+    parts = patch["parts"]
+    assert isinstance(parts, dict)
+    for element_id, html in parts.items():
+        found = re.search(rf'<article class="[^"]*" id="{re.escape(element_id)}">.*?</article>', page)
+        assert found is not None, element_id
+        page = page[: found.start()] + html + page[found.end() :]
+    return re.sub(r'(<span class="summary">)[^<]*(</span>)', rf"\g<1>{patch['summary']}\g<2>", page, count=1)
+
+
+def test_a_card_edit_is_sent_as_the_changed_components_the_page_made_whole_from_them(pack_copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A save that changes a few components publishes them (`patch`): the page of the last good build
+    with those <article>s swapped in is exactly the new page, byte for byte; a change to the page
+    around them (a deck's name) or a failed build in between sends the page whole."""
+    pack: Path = pack_copy("muestras")
+    monkeypatch.chdir(pack.parents[1])
+    deck = pack / "decks/cartas.yaml"
+    preview = Preview(pack, None, live_html)
+    try:
+        first = preview.rebuild()
+        assert first.ok and first.patch is None  # the first page: nothing to patch
+        page = preview.page.decode()
+        preview.viewing = "es"
+        edit(deck, "name: Cofre olvidado\n", "name: Cofre perdido\n")
+        last = preview.rebuild({deck})  # published in Spanish, then in English (this status)
+        assert last.ok and last.patch is not None
+        sent = last.as_dict()["patch"]
+        assert isinstance(sent, dict) and sent["base"] == first.version + 1  # the Spanish stage's page
+        assert list(sent["parts"]) == ["c-cofre-olvidado"] and "Cofre perdido" in sent["parts"]["c-cofre-olvidado"]
+        assert sent["summary"] == re.search(r'class="summary">([^<]*)<', preview.page.decode())[1]  # type: ignore[index]
+
+        # Both stages' patches, applied in order to the first page, make the page served now.
+        preview.status = first  # replay: collect the two statuses of one more edit
+        statuses: list[dict[str, object]] = []
+        monkeypatch.setattr(
+            preview, "_publish", lambda s: statuses.append(s.as_dict()) or setattr(preview, "status", s)
+        )
+        page = preview.page.decode()
+        edit(deck, "name: Cofre perdido\n", "name: Cofre hundido\n")
+        assert preview.rebuild({deck}).ok
+        assert [s["version"] for s in statuses] == [first.version + 1, first.version + 2]
+        for status in statuses:
+            patch = status["patch"]
+            assert isinstance(patch, dict) and list(patch["parts"]) == ["c-cofre-olvidado"]
+            page = _patched(page, patch)
+        assert "Cofre hundido" in page and page == preview.page.decode()
+
+        # The deck's name is in the page around the components: the page is sent whole.
+        statuses.clear()
+        edit(pack / "pack.yaml", "name: Cartas sueltas\n", "name: Cartas a granel\n")
+        assert preview.rebuild({pack / "pack.yaml"}).ok
+        assert statuses and all("patch" not in s for s in statuses)
+
+        # A failed build between two good ones: the good one's patch starts from the last good page.
+        statuses.clear()
+        edit(deck, "  copies: 2\n", "  copies: dos\n")
+        assert not preview.rebuild({deck}).ok
+        edit(deck, "  copies: dos\n", "  copies: 2\n")
+        edit(deck, "name: Cofre hundido\n", "name: Cofre abierto\n")
+        assert preview.rebuild({deck}).ok
+        good = [s for s in statuses if s["ok"]]
+        failed = [s for s in statuses if not s["ok"]]
+        assert failed and good and all("patch" not in s for s in failed)
+        assert good[0]["patch"]["base"] == failed[0]["version"] - 1  # type: ignore[index]
+        assert list(good[0]["patch"]["parts"]) == ["c-cofre-olvidado"]  # type: ignore[index]
     finally:
         preview.close()

@@ -288,3 +288,39 @@ def test_the_design_toggle_swaps_every_picture_in_a_real_browser(pack_copy, tmp_
     finally:
         if server.proc.poll() is None:
             server.stop()
+
+
+def test_a_card_edit_swaps_in_its_component_in_the_pages_language_and_mode(served, tmp_path: Path) -> None:
+    """A save that changes one card sends that component (no page fetched again): it enters the page
+    already in the language on screen and in design mode, its picture the new one, loaded."""
+    need_tool("chromium")
+    from cdp import Browser
+
+    pack, port, _server = served
+    deck = pack / "decks" / "artimanas.yaml"
+    card = "#c-mala-racha"
+    with Browser(tmp_path / "chromium-profile") as b:
+        b.open(f"http://127.0.0.1:{port}/")
+        assert b.wait_for("document.documentElement.dataset.status === 'ok'")
+        b.js("document.querySelector('button.lang[data-lang=\"en\"]').click()")
+        b.js("document.getElementById('mz-design').click()")
+        assert b.wait_for(f"document.querySelector('{card} img.thumb').src.endsWith('design=1')")
+        before = b.js(f"document.querySelector('{card} img.thumb').getAttribute('src')")
+        assert "img/en/" in before
+        version = json.loads(_get(f"http://127.0.0.1:{port}/status.json"))["version"]
+        b.js(  # every page fetch from now on, counted
+            "window.__pages = 0; const f = window.fetch;"
+            " window.fetch = (u, o) => { window.__pages += 1; return f(u, o); }; 0"
+        )
+
+        edit(deck, "  centre_value: 5\n", "  centre_value: 6\n")  # both languages print it
+        assert b.wait_for(f"document.querySelector('{card} img.thumb').getAttribute('src') !== {json.dumps(before)}")
+        assert b.wait_for(f"Number(document.documentElement.dataset.version) > {version}")
+        thumb = f"document.querySelector('{card} img.thumb')"
+        assert b.wait_for(f"{thumb}.complete && {thumb}.naturalWidth > 0")
+        src = b.js(f"{thumb}.getAttribute('src')")
+        assert "img/en/" in src and src.endswith("design=1"), src  # the language and the mode on screen
+        assert b.js(f"document.querySelector('{card} h3').lang") == "en"
+        assert b.js(f"document.querySelector('{card} .st.current').dataset.lang") == "en"
+        assert b.js("window.__pages") == 0  # swapped in from the event, not by fetching the page again
+        assert b.errors() == []

@@ -168,11 +168,15 @@ class IconSet:
         """Icon files that cannot be used: an SVG declaring a DOCTYPE or entities, or drawing a file
         outside the pack or of a format it cannot (check_references), unreadable files."""
         out = list(self.number_problems)
+        roots: dict[Path, Path] = {}  # an icon's folder -> the folder its references stay in (resolved once)
         for path in self.files.values():
             if path.suffix.lower() != ".svg":
                 continue
+            root = roots.get(path.parent)
+            if root is None:
+                root = roots[path.parent] = icon_root(path)
             try:
-                check_references(path, check_svg(path), icon_root(path))
+                check_references(path, check_svg(path), root)
             except UnsafeSvg as exc:
                 out.append(Problem("icon.unsafe", str(exc), exc.loc, f"icon:{path.stem}"))
             except RefusedReference as exc:

@@ -121,8 +121,9 @@ def template_labels(files: Iterable[Path]) -> list[Label]:
     at its first line, with the first note written for it."""
     seen: dict[str, Label] = {}
     for path in files:
-        found = _file_labels(path.resolve(), path.stat().st_mtime_ns)
-        name = rel(path.resolve())  # from the folder the command runs in now (the parse is kept across folders)
+        real = path.resolve()
+        found = _file_labels(real, path.stat().st_mtime_ns)
+        name = rel(real)  # from the folder the command runs in now (the parse is kept across folders)
         for label in found:
             first = seen.get(label.msgid)
             if first is None:

@@ -68,16 +68,22 @@ _JS = """
     return b ? b.dataset.lang : null;
   }
   // Design mode: every face's picture swapped for one with its guides drawn (the server draws it).
-  function applyDesign() {
-    var on = document.getElementById('mz-design').getAttribute('aria-pressed') === 'true';
-    try { localStorage.setItem('mz-design', on ? '1' : ''); } catch (e) {}
-    document.querySelectorAll('img, a.zoom').forEach(function (el) {
+  function designing() {
+    return document.getElementById('mz-design').getAttribute('aria-pressed') === 'true';
+  }
+  function designed(root, on) {
+    root.querySelectorAll('img, a.zoom').forEach(function (el) {
       Array.prototype.forEach.call(el.attributes, function (a) {  // src, href and each language's data-src-*
         if (!/^(src|href|data-src)/.test(a.name) || a.value.indexOf('img/') !== 0) { return; }
         var plain = a.value.replace(/[?&]design=1$/, '');
         el.setAttribute(a.name, on ? plain + (plain.indexOf('?') < 0 ? '?' : '&') + 'design=1' : plain);
       });
     });
+  }
+  function applyDesign() {
+    var on = designing();
+    try { localStorage.setItem('mz-design', on ? '1' : ''); } catch (e) {}
+    designed(document, on);
     document.documentElement.dataset.design = on ? 'on' : 'off';
   }
   document.addEventListener('DOMContentLoaded', function () {
@@ -152,6 +158,30 @@ _JS = """
       if (again) { again = false; refresh(); }
     });
   }
+  // A build that changed a few components: their new <article>s swapped in as the server sent them,
+  // shown in the page's language and design mode before they enter the page, so that their pictures
+  // are asked for at once (eagerly, where they are in view or near it).
+  function patch(p) {
+    var lang = currentLang(), on = designing();
+    Object.keys(p.parts).forEach(function (id) {
+      var here = document.getElementById(id);
+      if (!here) { return; }
+      var t = document.createElement('template');
+      t.innerHTML = p.parts[id];
+      var node = t.content.firstElementChild;
+      served[id] = node.outerHTML;
+      remember(node);
+      if (lang && window.mzLocalise) { window.mzLocalise(node, lang); }
+      designed(node, on);
+      var box = here.getBoundingClientRect();
+      if (box.bottom > -window.innerHeight && box.top < 2 * window.innerHeight) {
+        node.querySelectorAll('img[loading="lazy"]').forEach(function (img) { img.loading = 'eager'; });
+      }
+      here.replaceWith(node);
+    });
+    document.querySelector('header .summary').textContent = p.summary;
+    document.documentElement.dataset.version = version;
+  }
   function overlay(status) {
     var box = document.getElementById('mz-problems'), list = box.querySelector('ol');
     list.textContent = '';
@@ -177,8 +207,13 @@ _JS = """
       var status = JSON.parse(e.data);
       overlay(status);
       if (status.ok && ((version !== null && status.version !== version) || !document.querySelector('main'))) {
+        var base = version;
         version = status.version;
-        refresh();
+        if (status.patch && status.patch.base === base && !fetching && document.querySelector('main')) {
+          patch(status.patch);
+        } else {
+          refresh();
+        }
       }
       if (version === null || status.ok) { version = status.version; }
       document.documentElement.dataset.status = status.ok ? 'ok' : 'problems';

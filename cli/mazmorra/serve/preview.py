@@ -24,7 +24,7 @@ from mazmorra.errors import ContentError, MazmorraError, Problem, once
 from mazmorra.layout import Templates
 from mazmorra.render import Outputs
 from mazmorra.render.sinks.beforeafter import REMOVED, ShownComponent
-from mazmorra.render.sinks.gallery import GallerySink, _Deck, render_gallery
+from mazmorra.render.sinks.gallery import PAGE_PART, SUMMARY_PART, GallerySink, _Deck, render_gallery
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext
 from mazmorra.source.yamlsafe import kept_parsed
 from mazmorra.support.filenames import deck_pdf
@@ -61,15 +61,33 @@ class Status:
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     rebuilt: int = 0  # documents laid out again
+    patch: Patch | None = None  # the page's changes since the last good build, when a few components hold them
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "version": self.version,
             "ok": self.ok,
             "seconds": round(self.seconds, 3),
             "rebuilt": self.rebuilt,
             "problems": [p.as_dict() for p in self.problems],
         }
+        if self.patch is not None:
+            out["patch"] = {"base": self.patch.base, "parts": self.patch.parts, "summary": self.patch.summary}
+        return out
+
+
+@dataclass(frozen=True)
+class Patch:
+    """How the page of version `base` becomes the new one: these components' `<article>`s (by element
+    id) and the summary line; the rest of the page is as it was. The page takes it as it is instead
+    of fetching and comparing the whole page again, so an edited card's new picture is asked for at once."""
+
+    base: int
+    parts: dict[str, str]
+    summary: str
+
+
+PATCH_MOST = 24  # components a patch carries at most; a change to more (a template's) sends the page
 
 
 class _Export(GallerySink):
@@ -156,6 +174,9 @@ class Preview:
         self.sheets: dict[Key, bytes] = {}
         self._failed = True  # the next build is a whole one
         self.parsed: dict[tuple[str, str], Any] = {}  # YAML files as last parsed, by name and text
+        self.parts: dict[str, str] = {}  # the page in parts (render_gallery's), to tell what a build changed
+        self.page_version = 0  # the status version whose build made the page
+        self._patch: tuple[dict[str, str], str] | None = None  # what the last adopted build changed
         self.viewing: str | None = None  # the language of the last picture the page asked for: built first
 
     # ------------------------------------------------------------------ building
@@ -201,6 +222,9 @@ class Preview:
                     res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
                 status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
                 status.rebuilt = len([k for k in self.docs if decks is None or k[0] in decks])
+                if self._patch is not None:
+                    status.patch = Patch(self.page_version, *self._patch)
+                self._patch, self.page_version = None, status.version
                 self._failed = False
             except ContentError as exc:
                 status = Status(self.status.version + 1, False, exc.problems, time.perf_counter() - t0)
@@ -208,6 +232,8 @@ class Preview:
             except MazmorraError as exc:  # a language or deck the pack no longer has
                 status = Status(self.status.version + 1, False, [Problem("serve.usage", str(exc), None)])
                 self._failed = True
+            if not status.ok and self._patch is not None:  # the page changed in a build that then failed:
+                self.parts, self._patch = {}, None  # the next good one sends the whole page
             self._publish(status)
             return status
 
@@ -263,7 +289,10 @@ class Preview:
             if (d.id, lang) in self.docs
         ]
         since = self.beside.since if self.beside is not None else ""
-        self.page = render_gallery(pack, langs, decks, problems, self.live(sheets), since).encode("utf-8")
+        parts: dict[str, str] = {}
+        self.page = render_gallery(pack, langs, decks, problems, self.live(sheets), since, parts).encode("utf-8")
+        self._patch = _patch(self.parts, parts)
+        self.parts = parts
 
     def _removed(self, export: _Export, decks: dict[str, _Deck], langs: list[str]) -> None:
         """`serve --since`: the earlier revision's components the pack no longer has, with their
@@ -342,3 +371,13 @@ class Preview:
         """Remove the temporary folder of the print sheets."""
         with self.lock:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _patch(before: dict[str, str], after: dict[str, str]) -> tuple[dict[str, str], str] | None:
+    """The components whose `<article>` changed and the new summary line, when only those and the
+    summary changed (the same components in the same order, the rest of the page as it was) and
+    they are few; None otherwise (the page is fetched whole)."""
+    if not before or before.keys() != after.keys() or before[PAGE_PART] != after[PAGE_PART]:
+        return None
+    changed = {k: v for k, v in after.items() if not k.startswith("\0") and before[k] != v}
+    return (changed, after[SUMMARY_PART]) if len(changed) <= PATCH_MOST else None

@@ -148,8 +148,16 @@ def pack_hash(root: Path, skip: Iterable[Path]) -> bytes:
         dirnames[:] = sorted(
             d for d in dirnames if not d.startswith(".") and not (here == root and d in ("locale", "templates"))
         )
-        found += [here / f for f in sorted(filenames) if not f.startswith(".") and (here / f).resolve() not in left_out]
+        real = here.resolve()  # once a folder; a file itself followed only where it is a link (the live preview
+        for f in sorted(filenames):  # hashes the pack at every save)
+            if not f.startswith(".") and _real(here / f, real) not in left_out:
+                found.append(here / f)
     return files_hash(found, root)
+
+
+def _real(path: Path, folder: Path) -> Path:
+    """Where `path`, a file in a folder that really is `folder`, really is."""
+    return path.resolve() if os.path.islink(path) else folder / path.name
 
 
 def labels_hash(table: dict[str, str], plurals: dict[str, list[str]], plural_index: Callable[[int], int]) -> bytes:

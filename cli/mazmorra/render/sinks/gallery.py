@@ -50,12 +50,13 @@ class GallerySink(Sink):
         self.decks: dict[str, _Deck] = {}
         self._doc = _Deck()  # the document being added
         self._backs: dict[Path, str] = {}  # a deck back's image -> its address in the page
+        self._base: Path | None = None  # the document's image folder (named once a document)
         self.problems: list[Problem] = []  # every document's, as absorbed
         self.rounds: dict[str, Round] = ctx.rounds  # a playtest round's earlier faces, per language
         self._earlier_icons: dict[Path | None, IconSet] = {}
 
     def start(self, doc: Document) -> None:
-        self._doc, self._backs = _Deck(), {}
+        self._doc, self._backs, self._base = _Deck(), {}, None
 
     def add(self, doc: Document, item: Item) -> None:
         deck = self._doc
@@ -65,7 +66,9 @@ class GallerySink(Sink):
         if doc.lang in deck.components.get(comp, {}):  # a component drawn copy by copy: its first, all counted
             deck.components[comp][doc.lang].copies += item.copies
             return
-        base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.file_name)
+        if self._base is None:  # one folder a document: named (and checked) once, not once a face
+            self._base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.file_name)
+        base = self._base
         wanted = [(self.file(base, "{component}-front.jpg", component=comp), item.front)]
         image = None  # the back's
         if item.back is not None:
@@ -229,14 +232,26 @@ SINK = SinkDecl(
 )
 
 
+PAGE_PART, SUMMARY_PART = "\0page", "\0summary"  # `parts`: the page without its components, its summary
+
+
 def render_gallery(
-    pack: Pack, langs: list[str], decks: dict[str, _Deck], problems: list[Problem], extra: str = "", since: str = ""
+    pack: Pack,
+    langs: list[str],
+    decks: dict[str, _Deck],
+    problems: list[Problem],
+    extra: str = "",
+    since: str = "",
+    parts: dict[str, str] | None = None,
 ) -> str:
     """The gallery page: plain HTML, the language switch a few lines of inline JS; `extra` is more
     HTML for the end of the body (the live preview's links, overlay and script); `since`: a playtest
     round's earlier revision, whose faces show beside the changed ones. The page's own words are
     English; every text of the pack (names, picture descriptions, a round's before and after)
-    switches language with it, marked with its `lang`."""
+    switches language with it, marked with its `lang`. `parts`, when given, receives each
+    component's `<article>` by its element id, the page with those left out (PAGE_PART) and the
+    summary line (SUMMARY_PART): the live preview sends a page that differs only in a few
+    components as those components."""
     by_comp: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         if p.component:
@@ -247,10 +262,10 @@ def render_gallery(
     def in_langs(attr: str, values: dict[str, str]) -> str:
         return per_lang(attr, values, langs)
 
-    cards = []
+    cards, bare = [], []  # each deck's section; the same without its components (`parts`)
     totals = {"components": 0, "faces": 0, "problems": 0}
     for deck_id, deck in decks.items():
-        items = []
+        items, ids = [], []
         for comp_id, shown in deck.components.items():
             one = shown.get(first) or next(iter(shown.values()))
             totals["components"] += 1
@@ -279,6 +294,7 @@ def render_gallery(
                     )
             totals["problems"] += len(notes)
             ok = '<li class="pb pb-ok">valid, no overflow</li>' if not notes else ""
+            ids.append(f"c-{comp_id}")
             items.append(
                 f'<article class="comp{wide}" id="c-{escape(comp_id)}">{badge}{faces}'
                 f'<h3 class="name" lang="{escape(first)}" {in_langs("data-t", {lg: s.name for lg, s in shown.items()})}>'
@@ -288,12 +304,15 @@ def render_gallery(
                 f'<ul class="status">{"".join(status)}</ul>'
                 f'<ul class="problems">{"".join(notes) or ok}</ul></article>'
             )
-        cards.append(
+        head = (
             f'<section class="deck" id="d-{escape(deck_id)}" aria-labelledby="h-{escape(deck_id)}">'
             f'<h2 id="h-{escape(deck_id)}" lang="{escape(first)}" {in_langs("data-t", deck.names)}>'
-            f"{escape(deck.names.get(first, deck_id))}</h2>"
-            f'<div class="grid">{"".join(items)}</div></section>'
+            f'{escape(deck.names.get(first, deck_id))}</h2><div class="grid">'
         )
+        cards.append(f"{head}{''.join(items)}</div></section>")
+        if parts is not None:
+            parts.update(zip(ids, items))
+            bare.append(f"{head}{chr(0).join(ids)}</div></section>")
     toc = "".join(
         f'<a href="#d-{escape(d)}" lang="{escape(first)}" {in_langs("data-t", deck.names)}>'
         f"{escape(deck.names.get(first, d))}</a>"
@@ -307,19 +326,21 @@ def render_gallery(
     names = {lang: n for deck in decks.values() for lang, n in deck.pack_names.items() if n}
     title = names.get(first, pack.spec.name)
     summary = f"{totals['components']} components, {totals['faces']} faces, {totals['problems']} warning(s)"
-    return _PAGE.format(
-        lang=escape(first),
-        title=escape(title),
-        titles=in_langs("data-t", names),
-        buttons=buttons,
-        summary=escape(summary),
-        toc=toc,
-        decks="".join(cards),
-        langs=json.dumps(langs),
-        css=_CSS + beforeafter.CSS,
-        js=_JS,
-        extra=extra,
-    )
+    page = {
+        "lang": escape(first),
+        "title": escape(title),
+        "titles": in_langs("data-t", names),
+        "buttons": buttons,
+        "toc": toc,
+        "langs": json.dumps(langs),
+        "css": _CSS + beforeafter.CSS,
+        "js": _JS,
+        "extra": extra,
+    }
+    if parts is not None:
+        parts[PAGE_PART] = _PAGE.format(**page, summary="", decks="".join(bare))
+        parts[SUMMARY_PART] = summary
+    return _PAGE.format(**page, summary=escape(summary), decks="".join(cards))
 
 
 def _stamp(shown: dict[str, ShownComponent], first: str, per_lang: Callable[[str, dict[str, str]], str]) -> str:
@@ -389,31 +410,40 @@ ul { list-style: none; margin: .3em 0 0; padding: 0; font-size: .85em; }
 _JS = """
 (function () {
   var langs = JSON.parse(document.getElementById('langs').textContent);
-  function setLang(lang) {
+  // Everything in `root` (itself included) shown in `lang`: pictures, texts, statuses, problems.
+  function localise(root, lang) {
     var key = lang.toLowerCase();
-    document.querySelectorAll('[data-src-' + key + ']').forEach(function (el) {
+    function each(selector, fn) {
+      if (root.matches && root.matches(selector)) { fn(root); }
+      root.querySelectorAll(selector).forEach(fn);
+    }
+    each('[data-src-' + key + ']', function (el) {
       el.setAttribute(el.tagName === 'A' ? 'href' : 'src', el.getAttribute('data-src-' + key));
     });
-    document.querySelectorAll('[data-t-' + key + ']').forEach(function (el) {
+    each('[data-t-' + key + ']', function (el) {
       el.textContent = el.getAttribute('data-t-' + key);
       if (el.hasAttribute('lang')) { el.lang = lang; }
     });
-    document.querySelectorAll('[data-alt-' + key + ']').forEach(function (el) {
+    each('[data-alt-' + key + ']', function (el) {
       el.alt = el.getAttribute('data-alt-' + key);
       el.lang = lang;
     });
+    each('.st', function (el) {
+      el.classList.toggle('current', el.dataset.lang === lang);
+    });
+    each('[data-langs]', function (el) {
+      el.hidden = el.dataset.langs.split(' ').indexOf(lang) < 0;
+    });
+    each('.pb[data-lang]', function (el) {
+      el.classList.toggle('other', el.dataset.lang !== '' && el.dataset.lang !== lang);
+    });
+  }
+  window.mzLocalise = localise;  // the live preview's swapped-in components
+  function setLang(lang) {
+    localise(document, lang);
     document.title = document.querySelector('header h1').textContent;
     document.querySelectorAll('button.lang').forEach(function (b) {
       b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
-    });
-    document.querySelectorAll('.st').forEach(function (el) {
-      el.classList.toggle('current', el.dataset.lang === lang);
-    });
-    document.querySelectorAll('[data-langs]').forEach(function (el) {
-      el.hidden = el.dataset.langs.split(' ').indexOf(lang) < 0;
-    });
-    document.querySelectorAll('.pb[data-lang]').forEach(function (el) {
-      el.classList.toggle('other', el.dataset.lang !== '' && el.dataset.lang !== lang);
     });
     if (location.hash !== '#' + lang) { history.replaceState(null, '', '#' + lang); }
   }
