@@ -43,7 +43,7 @@ def test_a_save_builds_the_language_on_screen_first_and_lays_out_only_the_change
         assert status.ok and status.version == version + 2  # published twice: English, then Spanish
         assert builds[1:] == [(("en",), ["en/cofre-olvidado/front"]), (("es",), ["es/cofre-olvidado/front"])]
         assert parsed == ["content/muestras/decks/cartas.yaml"]  # pack.yaml and the glossary: as parsed before
-        assert any("chest" in str(f.ops) for f in preview.faces)
+        assert any("chest" in str(face.ops) for face, _ in preview.drawn.values())
     finally:
         preview.close()
 

@@ -30,6 +30,8 @@ class FacePages(PdfPages):
     def __init__(self, icons: IconSet, lang: str):
         self.buffer = io.BytesIO()
         super().__init__(self.buffer, (210.0, 297.0), DocMeta("", "mazmorra", "", lang), icons)
+        self.c.setPageCompression(0)  # read back at once, never written: compressing its streams was a
+        # quarter of rasterising a face (the same pixels either way)
 
     def face_page(self, face: Face, page_w: float, page_h: float, x0: float, y0: float) -> None:
         """A page_w × page_h mm page holding only `face`, its trim's top-left at (x0, y0) mm; no

@@ -99,8 +99,15 @@ class _Export(GallerySink):
         self.images: dict[str, bytes] = {}
         self.fresh: dict[Key, _DocView] = {}
         self.earlier: list[Problem] = []  # the problems of the stages before rendering: the pack's own
+        self._keys: dict[int, str] = {}  # the item being added: id() of each face -> its face-cache key
         if preview.beside is not None:
             self.rounds = preview.beside.rounds  # `serve --since`: the earlier side, laid out once
+
+    def add(self, doc: Document, item: Item) -> None:
+        self._keys = {id(item.front): item.keys[0]}
+        if item.back is not None:
+            self._keys[id(item.back)] = item.keys[1]
+        super().add(doc, item)
 
     def status(self, doc: Document, item: Item) -> str | None:
         """Judged now, against the earlier revision laid out once (`serve --since`)."""
@@ -111,10 +118,19 @@ class _Export(GallerySink):
         if icons is None:  # design mode draws these again, with their guides, when the page asks
             self.preview.drawn.update({t.relative_to(self.folder).as_posix(): (face, lang) for t, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
-        missing = [(target, face) for target, face in wanted if face not in cache]
-        for (_, face), data in zip(missing, super().jpegs(lang, missing, icons) if missing else []):
-            cache[face] = data
-        return [cache[face] for _, face in wanted]
+
+        def known(face: Face) -> Face | str:
+            """What a picture is kept by: the face-cache key of a face it holds (the key says all a
+            face is made of; a face read from the cache is not decoded and hashed whole), else the face."""
+            k = self._keys.get(id(face), "") if icons is None else ""
+            return k if k not in ("", "-") else face
+
+        wanted_by = [(target, face, known(face)) for target, face in wanted]
+        missing = [(target, face, k) for target, face, k in wanted_by if k not in cache]
+        drawn = super().jpegs(lang, [(target, face) for target, face, _ in missing], icons) if missing else []
+        for (_, _, k), data in zip(missing, drawn):
+            cache[k] = data
+        return [cache[k] for _, _, k in wanted_by]
 
     def picture(self, target: Path, data: bytes) -> str:
         rel = target.relative_to(self.folder).as_posix()
@@ -158,8 +174,8 @@ class Preview:
         self.live = live
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
-        self.faces: dict[Face, bytes] = {}
-        self.earlier_faces: dict[Face, bytes] = {}  # `--since`: the earlier revision's, drawn once
+        self.faces: dict[Face | str, bytes] = {}  # a face's picture, by its face-cache key (else the face)
+        self.earlier_faces: dict[Face | str, bytes] = {}  # `--since`: the earlier revision's, drawn once
         self.drawn: dict[str, tuple[Face, str]] = {}  # a picture's address -> its face and language
         self.designs: dict[Face, bytes] = {}  # design mode's pictures, drawn when the page asks
         self.docs: dict[Key, _DocView] = {}
