@@ -51,6 +51,9 @@ _REFERRING = re.compile(rb"<\s*(image|use)\b[^>]*>", re.IGNORECASE)
 _HREF = re.compile(rb"""(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 RASTER_IN_SVG = (".png", ".jpg", ".jpeg")
+# Icon files (path, size, time) found usable that draw nothing outside themselves (no <image>, no <use>):
+# not read again while they stay the same (the live preview checks every icon at each save).
+_SELF_CONTAINED: set[tuple[str, int, int]] = set()
 
 
 class RefusedReference(ValueError):
@@ -176,7 +179,14 @@ class IconSet:
             if root is None:
                 root = roots[path.parent] = icon_root(path)
             try:
-                check_references(path, check_svg(path), root)
+                st = path.stat()
+                seen = (str(path), st.st_size, st.st_mtime_ns)
+                if seen in _SELF_CONTAINED:
+                    continue
+                data = check_svg(path)
+                check_references(path, data, root)
+                if _REFERRING.search(data) is None:  # its verdict is its bytes' alone: kept for the process
+                    _SELF_CONTAINED.add(seen)
             except UnsafeSvg as exc:
                 out.append(Problem("icon.unsafe", str(exc), exc.loc, f"icon:{path.stem}"))
             except RefusedReference as exc:
