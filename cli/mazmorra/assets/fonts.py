@@ -82,8 +82,11 @@ _MEMO: list[Memo] = []  # the build's memo (use_memo)
 
 
 def use_memo(memo: Memo | None) -> None:
-    """Fonts an earlier build read are taken from `memo` (None: each font file is parsed)."""
+    """Fonts an earlier build read are taken from `memo` (None: each font file is parsed), and the
+    glyph boxes it measured (`glyph_box`)."""
     _MEMO[:] = [memo] if memo is not None else []
+    _BOXES.clear()
+    _NEW.clear()
 
 
 def _font(rl: str, source: str | io.BytesIO) -> TTFont:
@@ -420,10 +423,56 @@ def missing_message(missing: set[str], name: str) -> str:
     )
 
 
+Box = tuple[float, float, float, float]
+# The glyph boxes of each font as the build's memo keeps them, with those measured since (in _NEW until
+# `keep_measured` stores them): a save that lays out one card reads them instead of loading fontTools
+# and the font's outlines (~35 ms a process).
+_BOXES: dict[str, dict[str, Box | None]] = {}
+_NEW: set[str] = set()
+
+
 @lru_cache(maxsize=8192)
-def glyph_box(char: str, name: str) -> tuple[float, float, float, float] | None:
+def glyph_box(char: str, name: str) -> Box | None:
     """Where a character puts ink, in em from its origin on the baseline, y up: (x0, y0, x1, y1);
     None for a blank (a space, or a character the font lacks). What the print checks measure text by."""
+    boxes = _boxes(name)
+    if char not in boxes:
+        boxes[char] = _measured(char, name)
+        _NEW.add(name)
+    return boxes[char]
+
+
+def _boxes(name: str) -> dict[str, Box | None]:
+    """The glyph boxes the build's memo keeps for a font (by its file's path, size and time)."""
+    found = _BOXES.get(name)
+    if found is None:
+        found = _BOXES[name] = {}
+        memo = _MEMO[0] if _MEMO else None
+        kept = memo.get("glyph boxes", _boxes_key(memo, name)) if memo is not None else None
+        if isinstance(kept, dict):
+            for char, box in kept.items():
+                if isinstance(char, str) and (box is None or (isinstance(box, tuple) and len(box) == 4)):
+                    found[char] = box
+    return found
+
+
+def _boxes_key(memo: Memo, name: str) -> str:
+    st = os.stat(FONTS[name])
+    return memo.key("glyph boxes", str(FONTS[name]), f"{st.st_size} {st.st_mtime_ns}")
+
+
+def keep_measured() -> None:
+    """Store the glyph boxes measured since in the build's memo (after a document's layout, in the
+    process that laid it out)."""
+    memo = _MEMO[0] if _MEMO else None
+    if memo is not None:
+        for name in sorted(_NEW):
+            memo.put(_boxes_key(memo, name), dict(_BOXES[name]))
+    _NEW.clear()
+
+
+def _measured(char: str, name: str) -> Box | None:
+    """A character's glyph box from the font's outlines (fontTools)."""
     glyphs, cmap, upm = _outlines(name)
     glyph = cmap.get(ord(char))
     if glyph is None:

@@ -143,6 +143,7 @@ class _DeckLayout:
             yield replace(held, problems=held.problems + tuple(check.found))
         if store is not None and check.summaries.keys() != check.known.keys():
             store.put(kept, check.summaries)  # what the next build judges unchanged faces by
+        fonts.keep_measured()  # the glyph boxes the print checks measured, for the next build
 
     def _probe(self, check: ColourOnly) -> None:
         """Each kind's templates probed for fields that change only colours (layout/printcheck/colourprobe.py)."""
