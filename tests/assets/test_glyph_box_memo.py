@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import edit, run_cli
+from conftest import run_cli
 
 from mazmorra.assets import fonts
 from mazmorra.layout.cache.facecache import FaceCache
