@@ -11,11 +11,13 @@ import sys
 from mazmorra.commands import build, generate, i18n, numbers, pack, rounds, serve  # noqa: F401  (each registers its commands on app)
 from mazmorra.commands.app import app
 from mazmorra.commands.console import err, escape
+from mazmorra.support import gcpolicy
 
 
 def main() -> None:
     # no pydantic plugins are used: without this every start scans the installed packages' entry points
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    gcpolicy.light_exit()
     try:
         app()
     except SystemExit:

@@ -7,6 +7,7 @@ over and over (20% of a 10,000-card build).
 
 from __future__ import annotations
 
+import atexit
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +20,19 @@ def settle_imports() -> None:
     ends, so the collector need not walk it again; collections come rarer from now on."""
     gc.freeze()
     gc.set_threshold(*BATCH_THRESHOLD)
+
+
+_AT_EXIT: list[bool] = []
+
+
+def light_exit() -> None:
+    """At the process's exit, everything alive is frozen first: the interpreter's last collections
+    then walk none of it (after a one-card save they walked everything the build left: 0.15-0.25 s of
+    a 1 s command); it is still freed, by reference counts, and files were closed by their owners.
+    Registered once a process; a caller running commands in-process (the tests) just exits lighter."""
+    if not _AT_EXIT:
+        _AT_EXIT.append(True)
+        atexit.register(gc.freeze)
 
 
 @contextmanager
