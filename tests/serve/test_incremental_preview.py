@@ -155,3 +155,39 @@ def test_a_card_edit_is_sent_as_the_changed_components_the_page_made_whole_from_
         assert list(good[0]["patch"]["parts"]) == ["c-cofre-olvidado"]  # type: ignore[index]
     finally:
         preview.close()
+
+
+def test_a_template_edit_that_leaves_a_face_as_it_was_keeps_its_picture(pack_copy, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every face's key changes with its template, so the pictures are found by face too: an edit
+    that draws nothing new (a comment) draws no picture again; one that does draws those faces."""
+    import shutil
+
+    from mazmorra.render.sinks.gallery import GallerySink
+    from mazmorra.support.paths import templates_dir
+
+    pack: Path = pack_copy("muestras")
+    monkeypatch.chdir(pack.parents[1])
+    own = tmp_path / "templates"
+    shutil.copytree(templates_dir(), own)
+    monkeypatch.setenv("MAZMORRA_TEMPLATES", str(own))
+    drawn: list[str] = []
+    real = GallerySink.jpegs
+
+    def jpegs(self, lang, wanted, icons=None):  # type: ignore[no-untyped-def]
+        drawn.extend(f"{lang}/{face.component}/{face.side}" for _, face in wanted)
+        return real(self, lang, wanted, icons)
+
+    monkeypatch.setattr(GallerySink, "jpegs", jpegs)
+    preview = Preview(pack, None, live_html)
+    try:
+        assert preview.rebuild().ok and drawn
+        template = own / "card.xml.j2"
+        drawn.clear()
+        template.write_text("{# a designer's note #}\n" + template.read_text(encoding="utf-8"), encoding="utf-8")
+        assert preview.rebuild({template}).ok
+        assert preview.status.rebuilt > 0 and drawn == []  # laid out again, every face as it was
+        edit(pack / "decks/cartas.yaml", "  icon: coin\n", "  icon: chest\n")
+        assert preview.rebuild({pack / "decks/cartas.yaml"}).ok
+        assert sorted(drawn) == ["en/cofre-olvidado/front", "es/cofre-olvidado/front"]
+    finally:
+        preview.close()

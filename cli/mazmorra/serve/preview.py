@@ -118,18 +118,27 @@ class _Export(GallerySink):
         if icons is None:  # design mode draws these again, with their guides, when the page asks
             self.preview.drawn.update({t.relative_to(self.folder).as_posix(): (face, lang) for t, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
+        by_face = self.preview.face_pictures if icons is None else self.preview.earlier_faces
 
         def known(face: Face) -> Face | str:
-            """What a picture is kept by: the face-cache key of a face it holds (the key says all a
-            face is made of; a face read from the cache is not decoded and hashed whole), else the face."""
+            """What a picture is found by first: the face-cache key of a face it holds (the key says all
+            a face is made of; a face read from the cache is not decoded and hashed whole), else the face."""
             k = self._keys.get(id(face), "") if icons is None else ""
             return k if k not in ("", "-") else face
 
         wanted_by = [(target, face, known(face)) for target, face in wanted]
-        missing = [(target, face, k) for target, face, k in wanted_by if k not in cache]
+        missing = []
+        for target, face, k in wanted_by:
+            if k in cache:
+                continue
+            found = by_face.get(face)  # a new key, the same face (a template edit that left it as it was)
+            if found is not None:
+                cache[k] = found
+            else:
+                missing.append((target, face, k))
         drawn = super().jpegs(lang, [(target, face) for target, face, _ in missing], icons) if missing else []
-        for (_, _, k), data in zip(missing, drawn):
-            cache[k] = data
+        for (_, face, k), data in zip(missing, drawn):
+            cache[k] = by_face[face] = data
         return [cache[k] for _, _, k in wanted_by]
 
     def picture(self, target: Path, data: bytes) -> str:
@@ -175,6 +184,7 @@ class Preview:
         self.lock = threading.RLock()  # one build at a time; readers get whole snapshots
         self.changed = threading.Condition()
         self.faces: dict[Face | str, bytes] = {}  # a face's picture, by its face-cache key (else the face)
+        self.face_pictures: dict[Face | str, bytes] = {}  # the same pictures by face, for faces whose key is new
         self.earlier_faces: dict[Face | str, bytes] = {}  # `--since`: the earlier revision's, drawn once
         self.drawn: dict[str, tuple[Face, str]] = {}  # a picture's address -> its face and language
         self.designs: dict[Face, bytes] = {}  # design mode's pictures, drawn when the page asks
@@ -206,6 +216,7 @@ class Preview:
                 self.templates = None  # compiled again: a new or changed template, or an include of one
             if changed is not None and any(p.suffix not in _TEXT_SOURCES for p in changed):
                 self.faces.clear()  # an icon, image or font: same layout, other pixels
+                self.face_pictures.clear()
                 self.designs.clear()
             decks = tuple(sorted({d for d, _ in keys})) if keys is not None else None
             langs = tuple(sorted({lang for _, lang in keys})) if keys is not None else self.langs
