@@ -162,10 +162,10 @@ _JS = """
   // shown in the page's language and design mode before they enter the page, so that their pictures
   // are asked for at once (eagerly, where they are in view or near it).
   function patch(p) {
-    var lang = currentLang(), on = designing();
-    Object.keys(p.parts).forEach(function (id) {
+    var lang = currentLang(), on = designing(), ids = Object.keys(p.parts);
+    if (!ids.every(function (id) { return document.getElementById(id); })) { return false; }  // not this page
+    ids.forEach(function (id) {
       var here = document.getElementById(id);
-      if (!here) { return; }
       var t = document.createElement('template');
       t.innerHTML = p.parts[id];
       var node = t.content.firstElementChild;
@@ -181,6 +181,7 @@ _JS = """
     });
     document.querySelector('header .summary').textContent = p.summary;
     document.documentElement.dataset.version = version;
+    return true;
   }
   function overlay(status) {
     var box = document.getElementById('mz-problems'), list = box.querySelector('ol');
@@ -209,11 +210,9 @@ _JS = """
       if (status.ok && ((version !== null && status.version !== version) || !document.querySelector('main'))) {
         var base = version;
         version = status.version;
-        if (status.patch && status.patch.base === base && !fetching && document.querySelector('main')) {
+        var patched = status.patch && status.patch.base === base && !fetching && document.querySelector('main') &&
           patch(status.patch);
-        } else {
-          refresh();
-        }
+        if (!patched) { refresh(); }
       }
       if (version === null || status.ok) { version = status.version; }
       document.documentElement.dataset.status = status.ok ? 'ok' : 'problems';
