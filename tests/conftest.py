@@ -177,6 +177,29 @@ def pack_copy(tmp_path: Path) -> Callable[[str], Path]:
 
 
 @pytest.fixture
+def next_build(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """`next_build(forget, use)`: the memo the next build in a new process gets (the store on disk under
+    tmp_path, nothing in memory: `forget` clears what this process kept), handed to `use` (a module's
+    `use_memo`, given None again at the end)."""
+    from mazmorra.layout.cache.facecache import FaceCache
+    from mazmorra.support.memo import Memo
+
+    store = FaceCache(tmp_path / "checks", tmp_path / "scratch")
+    used: list[Callable[[Memo | None], None]] = []
+
+    def fresh(forget: Callable[[], None], use: Callable[[Memo | None], None]) -> Memo:
+        forget()
+        memo = Memo(store, b"tool")
+        use(memo)
+        used.append(use)
+        return memo
+
+    yield fresh
+    for use in used:
+        use(None)
+
+
+@pytest.fixture
 def kanji_copy(tmp_path: Path) -> Path:
     """tests/packs/kanji (es, en and ja, Japanese in its own subset font) copied into a fresh project
     folder (tmp/content/kanji): the pack folder."""

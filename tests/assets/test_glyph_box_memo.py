@@ -11,24 +11,16 @@ import pytest
 from conftest import run_cli
 
 from mazmorra.assets import fonts
-from mazmorra.layout.cache.facecache import FaceCache
 from mazmorra.layout.printcheck import facecheck, ink
-from mazmorra.support.memo import Memo
 
 
 @pytest.fixture
-def memo_of(tmp_path: Path):
-    store = FaceCache(tmp_path / "checks", tmp_path / "scratch")
-
-    def fresh() -> Memo:  # as the next build in a new process: nothing in memory, the store on disk
+def memo_of(next_build):  # type: ignore[no-untyped-def]
+    def forget() -> None:
         fonts.glyph_box.cache_clear()
         fonts._outlines.cache_clear()
-        memo = Memo(store, b"tool")
-        fonts.use_memo(memo)
-        return memo
 
-    yield fresh
-    fonts.use_memo(None)
+    yield lambda: next_build(forget, fonts.use_memo)
     fonts.glyph_box.cache_clear()
 
 

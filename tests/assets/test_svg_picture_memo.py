@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from mazmorra.assets import icons, images
-from mazmorra.layout.cache.facecache import FaceCache
-from mazmorra.support.memo import Memo
 
 GOOD = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="30" height="12" viewBox="0 0 30 12">'
@@ -20,18 +18,12 @@ BROKEN = "hello, not a drawing"
 
 
 @pytest.fixture
-def memo_of(tmp_path: Path):
-    store = FaceCache(tmp_path / "checks", tmp_path / "scratch")
-
-    def fresh() -> Memo:  # as the next build in a new process: nothing in memory, the store on disk
+def memo_of(next_build):  # type: ignore[no-untyped-def]
+    def forget() -> None:
         images._check.cache_clear()
         icons._load_svg.cache_clear()
-        memo = Memo(store, b"tool")
-        images.use_memo(memo)
-        return memo
 
-    yield fresh
-    images.use_memo(None)
+    yield lambda: next_build(forget, images.use_memo)
     images._check.cache_clear()
 
 
