@@ -28,6 +28,7 @@ from mazmorra.serve.preview import Preview
 
 _SHEET = re.compile(r"^/sheets/([^/]+)/([^/]+)\.pdf$")
 KEEPALIVE_S = 15.0  # a comment line on idle event streams, so a closed tab is noticed
+SWITCH_S = 0.0005  # the interpreter's switch interval while serving
 REQUEST_TIMEOUT_S = 30.0  # a connection that sends no complete request in this long is closed
 # What a client going away looks like from our side: the browser closed the tab, cancelled an image,
 # or a request was cut off halfway. Never a reason for a traceback.
@@ -139,6 +140,10 @@ def run(
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    switch = sys.getswitchinterval()
+    # The page asks for an edited card's new picture while the other languages build: a request's
+    # thread gets the interpreter within 0.5 ms instead of 5 (~10 ms sooner on the screen, measured).
+    sys.setswitchinterval(SWITCH_S)
     quiet = logging.getLogger("watchfiles")  # Ctrl-C is how serve stops: not "KeyboardInterrupt caught"
     level = quiet.level
     quiet.setLevel(logging.ERROR)
@@ -165,6 +170,7 @@ def run(
     except KeyboardInterrupt:  # Ctrl-C before the watch began (the first build, the start-up): the same stop
         pass
     finally:
+        sys.setswitchinterval(switch)
         signal.signal(signal.SIGTERM, previous)
         quiet.setLevel(level)
         if server is not None:
