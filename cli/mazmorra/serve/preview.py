@@ -14,7 +14,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,34 +99,29 @@ class _Export(GallerySink):
         self.images: dict[str, bytes] = {}
         self.fresh: dict[Key, _DocView] = {}
         self.earlier: list[Problem] = []  # the problems of the stages before rendering: the pack's own
-        self._keys: dict[int, str] = {}  # the item being added: id() of each face -> its face-cache key
         if preview.beside is not None:
             self.rounds = preview.beside.rounds  # `serve --since`: the earlier side, laid out once
-
-    def add(self, doc: Document, item: Item) -> None:
-        self._keys = {id(item.front): item.keys[0]}
-        if item.back is not None:
-            self._keys[id(item.back)] = item.keys[1]
-        super().add(doc, item)
 
     def status(self, doc: Document, item: Item) -> str | None:
         """Judged now, against the earlier revision laid out once (`serve --since`)."""
         beside = self.preview.beside
         return beside.status(doc.lang, doc.deck_id, item, self.pack.root, self.icons) if beside else None
 
-    def jpegs(self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None) -> list[bytes]:
+    def jpegs(
+        self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None, keys: Sequence[str] = ()
+    ) -> list[bytes]:
         if icons is None:  # design mode draws these again, with their guides, when the page asks
             self.preview.drawn.update({t.relative_to(self.folder).as_posix(): (face, lang) for t, face in wanted})
         cache = self.preview.faces if icons is None else self.preview.earlier_faces  # drawn with other icons
         by_face = self.preview.face_pictures if icons is None else self.preview.earlier_faces
 
-        def known(face: Face) -> Face | str:
-            """What a picture is found by first: the face-cache key of a face it holds (the key says all
-            a face is made of; a face read from the cache is not decoded and hashed whole), else the face."""
-            k = self._keys.get(id(face), "") if icons is None else ""
-            return k if k not in ("", "-") else face
-
-        wanted_by = [(target, face, known(face)) for target, face in wanted]
+        # What a picture is found by first: its face's face-cache key (the key says all a face is made of;
+        # a face read from the cache is then not decoded and hashed whole), else the face.
+        given = [*keys, *[""] * (len(wanted) - len(keys))]
+        wanted_by = [
+            (target, face, k if k not in ("", "-") and icons is None else face)
+            for (target, face), k in zip(wanted, given)
+        ]
         missing = []
         for target, face, k in wanted_by:
             if k in cache:
@@ -200,9 +195,8 @@ class Preview:
         self.sheets: dict[Key, bytes] = {}
         self._failed = True  # the next build is a whole one
         self.parsed: dict[tuple[str, str], Any] = {}  # YAML files as last parsed, by name and text
-        self.parts: dict[str, str] = {}  # the page in parts (render_gallery's), to tell what a build changed
-        self.page_version = 0  # the status version whose build made the page
-        self._patch: tuple[dict[str, str], str] | None = None  # what the last adopted build changed
+        self.parts: dict[str, str] = {}  # the page in parts (render_gallery's), as the last adopted build made it
+        self.published: tuple[int, dict[str, str]] = (0, {})  # the last good status's version and page parts
         self.viewing: str | None = None  # the language of the last picture the page asked for: built first
 
     # ------------------------------------------------------------------ building
@@ -249,9 +243,8 @@ class Preview:
                     res = build(self.pack_dir, opts, templates=self.templates, also=self._exporters)
                 status = Status(self.status.version + 1, True, [], time.perf_counter() - t0, res.components)
                 status.rebuilt = len([k for k in self.docs if decks is None or k[0] in decks])
-                if self._patch is not None:
-                    status.patch = Patch(self.page_version, *self._patch)
-                self._patch, self.page_version = None, status.version
+                status.patch = _patch(*self.published, self.parts)
+                self.published = (status.version, self.parts)
                 self._failed = False
             except ContentError as exc:
                 status = Status(self.status.version + 1, False, exc.problems, time.perf_counter() - t0)
@@ -259,8 +252,6 @@ class Preview:
             except MazmorraError as exc:  # a language or deck the pack no longer has
                 status = Status(self.status.version + 1, False, [Problem("serve.usage", str(exc), None)])
                 self._failed = True
-            if not status.ok and self._patch is not None:  # the page changed in a build that then failed:
-                self.parts, self._patch = {}, None  # the next good one sends the whole page
             self._publish(status)
             return status
 
@@ -318,7 +309,6 @@ class Preview:
         since = self.beside.since if self.beside is not None else ""
         parts: dict[str, str] = {}
         self.page = render_gallery(pack, langs, decks, problems, self.live(sheets), since, parts).encode("utf-8")
-        self._patch = _patch(self.parts, parts)
         self.parts = parts
 
     def _removed(self, export: _Export, decks: dict[str, _Deck], langs: list[str]) -> None:
@@ -400,11 +390,12 @@ class Preview:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def _patch(before: dict[str, str], after: dict[str, str]) -> tuple[dict[str, str], str] | None:
-    """The components whose `<article>` changed and the new summary line, when only those and the
-    summary changed (the same components in the same order, the rest of the page as it was) and
-    they are few; None otherwise (the page is fetched whole)."""
+def _patch(base: int, before: dict[str, str], after: dict[str, str]) -> Patch | None:
+    """How the page the status of version `base` published became `after`: the components whose
+    `<article>` changed and the new summary line, when only those and the summary changed (the same
+    components in the same order, the rest of the page as it was) and they are few; None otherwise
+    (the page is fetched whole)."""
     if not before or before.keys() != after.keys() or before[PAGE_PART] != after[PAGE_PART]:
         return None
     changed = {k: v for k, v in after.items() if not k.startswith("\0") and before[k] != v}
-    return (changed, after[SUMMARY_PART]) if len(changed) <= PATCH_MOST else None
+    return Patch(base, changed, after[SUMMARY_PART]) if len(changed) <= PATCH_MOST else None

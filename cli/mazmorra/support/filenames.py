@@ -9,7 +9,6 @@ the path, resolved, lies inside the folder it was made under; a name stays uniqu
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -18,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from mazmorra.errors import MazmorraError, rel
+from mazmorra.support.paths import real_in
 
 MAX_NAME = 100  # characters of one file or folder name (Windows paths stay short enough)
 # Names Windows refuses for a file or folder, whatever follows their first dot (`con.pdf`, `nul.tar.gz`).
@@ -187,7 +187,7 @@ def output_path(root: Path, pattern: Pattern | str, names: Names | None = None, 
         base, real = root.resolve(), target.resolve()
     else:  # the folders resolved once a document; the file itself followed only where it is a link
         base = names.real_of(root)
-        real = target.resolve() if os.path.islink(target) else names.real_of(folder) / name
+        real = real_in(target, names.real_of(folder))
     if not real.is_relative_to(base):
         raise OutsideOutput(
             f"{Path(rel(root), *parts[:-1], name).as_posix()} would be written outside {rel(root)} "

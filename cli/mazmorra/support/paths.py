@@ -22,3 +22,9 @@ def shipped_printers() -> list[str]:
     """The names of the printer profiles shipped with the tool (`build --printer NAME`), read off
     their folder: light enough for `mazmorra --help`, which lists them."""
     return sorted(p.stem for p in PRINTERS_DIR.glob("*.yaml"))
+
+
+def real_in(path: Path, folder: Path) -> Path:
+    """Where `path` really is, given where its folder really is (`folder`, resolved once by the
+    caller for all its files): the file itself is followed only when it is a link."""
+    return path.resolve() if os.path.islink(path) else folder / path.name

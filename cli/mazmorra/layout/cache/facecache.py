@@ -36,6 +36,7 @@ from mazmorra.layout.cache.opcodec import CLASSES, decode, encode
 from mazmorra.support.atomic import TMP_DIR, TMP_PREFIX
 from mazmorra.support.keys import digest as digest  # the one key scheme (support/keys.py), named here too
 from mazmorra.support.keys import key as key
+from mazmorra.support.paths import real_in
 
 DEFAULT_MB = 256  # the cache's size bound unless MAZMORRA_FACE_CACHE_MB says
 _KEEP = 5_000  # entries kept in memory by a process, besides the disk
@@ -150,14 +151,9 @@ def pack_hash(root: Path, skip: Iterable[Path]) -> bytes:
         )
         real = here.resolve()  # once a folder; a file itself followed only where it is a link (the live preview
         for f in sorted(filenames):  # hashes the pack at every save)
-            if not f.startswith(".") and _real(here / f, real) not in left_out:
+            if not f.startswith(".") and real_in(here / f, real) not in left_out:
                 found.append(here / f)
     return files_hash(found, root)
-
-
-def _real(path: Path, folder: Path) -> Path:
-    """Where `path`, a file in a folder that really is `folder`, really is."""
-    return path.resolve() if os.path.islink(path) else folder / path.name
 
 
 def labels_hash(table: dict[str, str], plurals: dict[str, list[str]], plural_index: Callable[[int], int]) -> bytes:

@@ -11,7 +11,7 @@ declaration without it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -70,13 +70,16 @@ class GallerySink(Sink):
             self._base = output_path(self.folder, "img/{lang}/{deck}", lang=doc.lang, deck=doc.file_name)
         base = self._base
         wanted = [(self.file(base, "{component}-front.jpg", component=comp), item.front)]
+        keys = [item.keys[0]]  # each wanted face's face-cache key
         image = None  # the back's
         if item.back is not None:
             pattern, values = back_image(doc, item, ".jpg")
             image = self.file(base, pattern, **values)
             if image not in self._backs:  # a deck back is drawn once per deck and language
                 wanted.append((image, item.back))
-        srcs = {target: self.picture(target, data) for (target, _), data in zip(wanted, self.jpegs(doc.lang, wanted))}
+                keys.append(item.keys[1])
+        pictures = self.jpegs(doc.lang, wanted, keys=keys)
+        srcs = {target: self.picture(target, data) for (target, _), data in zip(wanted, pictures)}
         back = ""
         if image is not None:
             if item.shared_back:
@@ -138,8 +141,11 @@ class GallerySink(Sink):
                 out.setdefault(earlier.deck, {}).setdefault(comp, {})[lang] = shown
         return out
 
-    def jpegs(self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None) -> list[bytes]:
-        """The JPEG of every wanted face (drawn with `icons`: a round's earlier revision's)."""
+    def jpegs(
+        self, lang: str, wanted: list[tuple[Path, Face]], icons: IconSet | None = None, keys: Sequence[str] = ()
+    ) -> list[bytes]:
+        """The JPEG of every wanted face (drawn with `icons`: a round's earlier revision's); `keys`, when
+        given, are the faces' face-cache keys (what a sink keeping pictures may find them by)."""
         from mazmorra.render.raster import Rasteriser, dpi_frame, fitting_dpi, jpeg_bytes
 
         frames = [(f, dpi_frame(f, fitting_dpi(f, DPI, False, MAX_PIXELS), bleed=False)) for _, f in wanted]
