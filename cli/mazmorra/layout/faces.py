@@ -31,7 +31,6 @@ from mazmorra.layout.face import (
 from mazmorra.layout.printcheck import colourprobe
 from mazmorra.layout.printcheck.colouronly import ColourOnly
 from mazmorra.layout.versionstamp import stamp_text
-from mazmorra.model.cardtext import parse
 from mazmorra.model.content import Deck, Kind
 from mazmorra.support.filenames import deck_pdf
 
@@ -253,12 +252,13 @@ class _DeckLayout:
             named=True,
             source_of=loc.source_of,
         )
-        back_job = replace(job, tctx={**tctx, "side": "back"}, side="back", named=False)
-        self.probes.setdefault(kind.name, [job, back_job] if kind.two_sided else [job])
+        back_job = replace(job, tctx={**tctx, "side": "back"}, side="back", named=False) if kind.two_sided else None
+        if kind.name not in self.probes:
+            self.probes[kind.name] = [job, back_job] if back_job is not None else [job]
         self.values.setdefault(kind.name, colourprobe.FieldValues()).add(comp.id, _unread(tctx["card"]), loc.texts)
         front = one_face(ctx, job)
         own = [front]
-        if kind.two_sided:
+        if back_job is not None:
             own.append(one_face(ctx, back_job))
             back_face, keys = own[1].face, [front.key, own[1].key]
         else:
@@ -289,7 +289,7 @@ class _DeckLayout:
             tuple(name for x, name in faces if x.now),
             tuple(b for x in (*own, *([earlier] if earlier is not None else [])) for b in x.boxes),
             (keys[0], keys[1]),
-            "\n\n".join(parse(t.text).plain for k, t in loc.texts.items() if k != "name" and t.text),
+            tuple(t.text for k, t in loc.texts.items() if k != "name" and t.text),
         )
 
 

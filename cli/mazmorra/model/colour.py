@@ -189,14 +189,25 @@ Colour = Annotated[
 ]
 
 
+_PAINTED: dict[type, tuple[tuple[str, ...], bool, bool]] = {}  # an op class -> its colour fields, gradient?, opacity?
+
+
 def translucent(op: object) -> bool:
     """Whether a drawing op paints with an alpha below 1 (a translucent colour, an opacity, a faded
-    gradient): what PDF/X-1a forbids and what the PDF writer draws with a soft mask."""
-    for name in ("fill", "stroke", "color", "outline"):
-        value = getattr(op, name, None)
-        if isinstance(value, str) and alpha(value) < 1:
+    gradient): what PDF/X-1a forbids and what the PDF writer draws with a soft mask. Asked of every
+    op drawn: which fields an op's class has is looked up once, and an opaque #rrggbb is told by its
+    length."""
+    kind = type(op)
+    found = _PAINTED.get(kind)
+    if found is None:
+        names = tuple(n for n in ("fill", "stroke", "color", "outline") if hasattr(op, n))
+        found = _PAINTED[kind] = (names, hasattr(op, "gradient"), hasattr(op, "opacity"))
+    names, has_gradient, has_opacity = found
+    for name in names:
+        value = getattr(op, name)
+        if isinstance(value, str) and len(value) != 7 and alpha(value) < 1:  # #rrggbb: opaque
             return True
-    gradient = getattr(op, "gradient", None)
-    return getattr(op, "opacity", 1.0) < 1 or (
-        gradient is not None and (gradient.opacity < 1 or any(alpha(stop) < 1 for _, stop in gradient.stops))
-    )
+    if has_opacity and op.opacity < 1:  # type: ignore[attr-defined]
+        return True
+    gradient = op.gradient if has_gradient else None  # type: ignore[attr-defined]
+    return gradient is not None and (gradient.opacity < 1 or any(alpha(stop) < 1 for _, stop in gradient.stops))

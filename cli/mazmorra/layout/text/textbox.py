@@ -74,8 +74,10 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     box = FitBox(look.w, look.h, at.size, at.min_size, ctx.lang_of(fld), at.role != "body", look.round_box)
     icons = InlineIcons(ctx.icons.name_set, ctx.icons.number_places)
 
+    place = Place(look.x, look.y, look.see, look.outline, look.outline_width, look.outline_dash)
+
     def lay(text: str) -> TextBlock:
-        return _text_block(text, box, style, icons)
+        return _text_block(text, box, style, icons, place)
 
     block = lay(content)
     if look.cuts != "none" and not block.fits:  # cut, "…" where it is (layout/text/ellipsis.py)
@@ -86,12 +88,10 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
     held = printed_labels(content, ctx.labels.said, ctx.measure and not fld) if ctx.labels is not None else []
     label = held[0] if len(held) == 1 and held[0].whole else None
     if fld:
-        measured = (
-            _measured(content, box, style, at.role)
-            if ctx.measure
-            else TextBox(fld, box.w, box.h, at.size, at.min_size, 0.0, at.role)
-        )
-        ctx.boxes.append(replace(measured, field=fld, fitted=block.size))
+        if ctx.measure:
+            ctx.boxes.append(replace(_measured(content, box, style, at.role), field=fld, fitted=block.size))
+        else:  # every field of every face: made whole (replace() is slow)
+            ctx.boxes.append(TextBox(fld, box.w, box.h, at.size, at.min_size, block.size, at.role))
     if (
         held and ctx.measure and (label is not None or not fld)
     ):  # the label's own box, or a text labels share (no budget)
@@ -116,7 +116,7 @@ def text_element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
             lay_source = _text_block(text, src_box, style, icons)
             found = _shrunk_translation(block, lay_source, src_box, style, text, ctx, fld)
             ctx.problems += [p for p in found if p not in ctx.problems]  # a name printed twice: said once
-    _moved(block, look, out)
+    out.extend(block.ops)  # made in place: a label every card prints is the same ops on every card
 
 
 def _faces(el: ET.Element, ctx: FaceContext, role: str) -> fonts.Faces:
@@ -187,35 +187,6 @@ def _block_problems(
         for name in block.unknown_icons
     ]
     return out
-
-
-def _moved(block: TextBlock, look: textattrs.Look, out: list[Op]) -> None:
-    """The block's ops, laid out at (0, 0), moved into the box and drawn in its ink and outline
-    (built whole: replace() is slow)."""
-    see, outline, outline_width, outline_dash = look.see, look.outline, look.outline_width, look.outline_dash
-    x, y = look.x, look.y
-    for op in block.ops:
-        if isinstance(op, TextOp):
-            ink = op.color if see >= 1 else with_alpha(op.color, see)
-            out.append(
-                TextOp(
-                    op.x + x,
-                    op.y + y,
-                    op.text,
-                    op.font,
-                    op.size,
-                    ink,
-                    op.spacing,
-                    outline,
-                    outline_width,
-                    op.rise,
-                    op.underline,
-                    op.strike,
-                    outline_dash,
-                )
-            )
-        else:
-            out.append(IconOp(op.name, op.x + x, op.y + y, op.size, op.color, see))
 
 
 @dataclass(frozen=True)
@@ -432,9 +403,62 @@ def _capacity(content: str, box: FitBox, style: Style, size: float) -> int:
     return len(text(lo))
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a text block's ops are drawn and in what ink: the box's top-left (mm, on the face), its
+    opacity and its outline. Part of the block's cache key: a label every card prints in the same
+    place is laid out once, and its ops are made once."""
+
+    x: float = 0.0
+    y: float = 0.0
+    see: float = 1.0  # opacity
+    outline: str | None = None
+    outline_width: float = 0.0
+    outline_dash: tuple[float, ...] = ()
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        font: str,
+        size: float,
+        color: str,
+        spacing: float = 0.0,
+        rise: float = 0.0,
+        underline: bool = False,
+        strike: bool = False,
+    ) -> TextOp:
+        """A run of text laid out at (x, y) in the box, drawn in place: moved, faded and outlined."""
+        see = self.see
+        return TextOp(
+            x + self.x,
+            y + self.y,
+            text,
+            font,
+            size,
+            color if see >= 1 else with_alpha(color, see),
+            spacing,
+            self.outline,
+            self.outline_width,
+            rise,
+            underline,
+            strike,
+            self.outline_dash,
+        )
+
+    def icon(self, name: str, x: float, y: float, size: float) -> IconOp:
+        """An inline icon laid out at (x, y) in the box, drawn in place."""
+        return IconOp(name, x + self.x, y + self.y, size, None, self.see)
+
+
+AT_ORIGIN = Place()  # a block measured, not drawn
+
+
 @dataclass(frozen=True)
 class TextBlock:
-    """A fitted text box, laid out at (0, 0): shared by every box with the same text and geometry."""
+    """A fitted text box, its ops drawn in its place: shared by every box with the same text,
+    geometry and place."""
 
     ops: tuple[TextOp | IconOp, ...]
     size: float
@@ -445,8 +469,8 @@ class TextBlock:
 
 
 @lru_cache(maxsize=512)  # the texts every card repeats (labels, shared lines); a long deck's own texts pass
-def _text_block(content: str, box: FitBox, style: Style, icons: InlineIcons) -> TextBlock:
-    """A text fitted to its box and drawn at (0, 0): its lines' runs of text, icons and numbers."""
+def _text_block(content: str, box: FitBox, style: Style, icons: InlineIcons, place: Place = AT_ORIGIN) -> TextBlock:
+    """A text fitted to its box and drawn in its place: its lines' runs of text, icons and numbers."""
     w, h = box.w, box.h
     fitted = fit(
         content,
@@ -475,7 +499,7 @@ def _text_block(content: str, box: FitBox, style: Style, icons: InlineIcons) -> 
         items = _justified(line, w * PT_PER_MM) if justify and not line.align and not line.last else line.items
         gaps += line.gap_before / PT_PER_MM
         base = top + i * line_h + ascent + (line_h - s / PT_PER_MM) / 2 + gaps
-        _draw_line(items, lx, base, s, style, icons, drawn, space_pt)
+        _draw_line(items, lx, base, s, style, icons, drawn, space_pt, place)
     return TextBlock(
         tuple(drawn.ops),
         fitted.size,
@@ -511,6 +535,7 @@ def _draw_line(
     icons: InlineIcons,
     drawn: _Drawn,
     space_pt: float,
+    place: Place,
 ) -> None:
     """One line's parts drawn from lx (mm) on its baseline: words sharing a font and span joined in
     one run, so PDF text extracts as written; icons and their numbers between."""
@@ -531,7 +556,7 @@ def _draw_line(
             or (justify and gap > space_pt * 1.01)
         ):
             joined = "".join(run)
-            drawn.ops.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span))
+            drawn.ops.append(spanned(lx + run_x / PT_PER_MM, base, joined, run_font, s, style, run_span, place))
             run = []
             drawn.lacks(joined, run_font)  # a run's, not each word's: the same characters
         if placed is None:
@@ -547,28 +572,32 @@ def _draw_line(
             run.append(part.text)
             run_end = placed.x + placed.width
         elif isinstance(part, IconPart) and part.inside:
-            _inside(part, px, base, s, style, icons, drawn)
+            _inside(part, px, base, s, style, icons, drawn, place)
         elif isinstance(part, IconPart):
-            _beside(part, px, base, s, style, icons, drawn)
+            _beside(part, px, base, s, style, icons, drawn, place)
 
 
-def _beside(part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn) -> None:
+def _beside(
+    part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn, place: Place
+) -> None:
     """An icon on the line, its number (if any) in bold after it."""
     isz = s * 1.15 / PT_PER_MM
     if part.name not in icons.names:
         drawn.unknown.append(part.name)
     else:
-        drawn.ops.append(IconOp(part.name, px, base - isz * 0.82, isz))
+        drawn.ops.append(place.icon(part.name, px, base - isz * 0.82, isz))
     if part.number is not None:
         drawn.ops.append(
-            TextOp(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part), style.bold_font, s, style.color)
+            place.text(px + isz + s * 0.1 / PT_PER_MM, base, number_label(part), style.bold_font, s, style.color)
         )
 
 
-def spanned(x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None) -> TextOp:
+def spanned(
+    x: float, base: float, text: str, font: str, size: float, style: Style, span: Span | None, place: Place
+) -> TextOp:
     """A run of text as drawn: in its span's colour, size, decorations and height when it has one."""
     if span is None:
-        return TextOp(x, base, text, font, size, style.color, style.spacing * size)
+        return place.text(x, base, text, font, size, style.color, style.spacing * size)
     rise = {"sup": 0.36, "sub": -0.16}.get(span.shift, 0.0) * size
     color = style.color
     if span.color is not None:
@@ -576,7 +605,7 @@ def spanned(x: float, base: float, text: str, font: str, size: float, style: Sty
             color = parse_colour(span.color)
         except ValueError:
             pass  # reported by the text box (span_issues) as an error: the build fails
-    return TextOp(
+    return place.text(
         x,
         base,
         text,
@@ -584,8 +613,6 @@ def spanned(x: float, base: float, text: str, font: str, size: float, style: Sty
         size * span.size,
         color,
         style.spacing * size * span.size,
-        None,
-        0.0,
         rise,
         span.underline,
         span.strike,
@@ -632,7 +659,9 @@ def _justified(line: Line, width: float) -> tuple[Placed, ...]:
     return tuple(out)
 
 
-def _inside(part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn) -> None:
+def _inside(
+    part: IconPart, px: float, base: float, s: float, style: Style, icons: InlineIcons, drawn: _Drawn, place: Place
+) -> None:
     """An icon with its number drawn inside (a coin with 3 in it): centred, or where the pack's
     icons.yaml places it for this icon."""
     dx, dy, scale = next(((x, y, k) for n, x, y, k in icons.places if n == part.name), (0.0, 0.0, 1.0))
@@ -641,11 +670,11 @@ def _inside(part: IconPart, px: float, base: float, s: float, style: Style, icon
     if part.name not in icons.names:
         drawn.unknown.append(part.name)
     else:
-        drawn.ops.append(IconOp(part.name, px, top, isz))
+        drawn.ops.append(place.icon(part.name, px, top, isz))
     label = number_label(part)
     nsize = s * INSIDE_SCALE * INSIDE_NUMBER * scale
     nw = fonts.width(label, style.bold_font, nsize) / PT_PER_MM
     drawn.lacks(label, style.bold_font)
     cap = nsize * 0.72 / PT_PER_MM
     cx, cy = px + isz / 2 + dx * isz, top + isz / 2 + dy * isz
-    drawn.ops.append(TextOp(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))
+    drawn.ops.append(place.text(cx - nw / 2, cy + cap / 2, label, style.bold_font, nsize, style.inside_color))

@@ -57,11 +57,11 @@ def reflect(
     horizontal one: where backs go, for duplex flipping and for fold-and-glue alike."""
     if columns:
         return (
-            tuple(replace(s, x=pw - s.x - s.w) for s in slots),
+            tuple(Slot(s.index, pw - s.x - s.w, s.y, s.w, s.h) for s in slots),
             tuple((pw - x1, y1, pw - x2, y2) for x1, y1, x2, y2 in marks),
         )
     return (
-        tuple(replace(s, y=ph - s.y - s.h) for s in slots),
+        tuple(Slot(s.index, s.x, ph - s.y - s.h, s.w, s.h) for s in slots),
         tuple((x1, ph - y1, x2, ph - y2) for x1, y1, x2, y2 in marks),
     )
 
@@ -72,7 +72,7 @@ def back_page(plan: PagePlan, sheet: ImposeOptions) -> PagePlan:
     dx, dy = sheet.back_offset
     slots, marks = reflect(plan.slots, plan.marks, sheet.flips_columns, *sheet.size)
     return PagePlan(
-        tuple(replace(s, x=s.x + dx, y=s.y + dy) for s in slots),
+        tuple(Slot(s.index, s.x + dx, s.y + dy, s.w, s.h) for s in slots),
         tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in marks),
     )
 
