@@ -16,7 +16,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup weblate-judge lock check-ranges test test-fast golden rules-doc pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup weblate-judge lock check-ranges test test-fast golden rules-doc kinds-index pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -152,6 +152,11 @@ golden: setup
 # from) and docs/kinds/<kind>.md of those kind files; a test keeps them current.
 rules-doc: setup
 	$(BIN)/python -m mazmorra.tools.ruletable docs/kinds
+
+# After adding or moving a kind or a game family: rewrite cli/mazmorra/kinds/_index.py, the index of
+# kinds by family that lets a build import only its pack's families; a test keeps it current.
+kinds-index: setup
+	$(BIN)/python -m mazmorra.tools.kindsindex
 
 # After changing pack.yaml's schema (model.PackSpec): rewrite docs/pack-yaml.md; a test keeps it current.
 pack-doc: setup

@@ -116,7 +116,7 @@ def stores_off(off: set[str]) -> dict[str, Any]:
 
     def memo_key(self, *parts):  # type: ignore[no-untyped-def]
         k = clocked("keys", key, self, *parts)
-        kinds[k] = {"kinds index": "kinds"}.get(parts[0], parts[0])
+        kinds[k] = parts[0]
         return k
 
     def memo_get(self, kind, k):  # type: ignore[no-untyped-def]

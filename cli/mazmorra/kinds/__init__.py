@@ -5,27 +5,26 @@ across its kinds), one module per kind inside it (a `Kind` registered with `regi
 template), or kind files it ships (`register_shipped_kinds`). Modules are discovered, so adding a
 kind touches no other module. `values` gives a family's Python rules typed reads of declared kinds.
 
-Discovery imports every family once per process; a build that names its kinds (`get`, `rules_of`)
-imports only their families when an index from an earlier process says which (`use_index`: kept in
-the build's cache, keyed by the tool's own files, so a kind added or moved is found again).
+Discovery imports every family once per process (~0.1 s); a build that names its kinds (`get`,
+`rules_of`) imports only their families, as the index shipped with the package says
+(`kinds/_index.py`, made by `make kinds-index`; a test fails when it is stale). A kind the index does
+not name, or names in a family that does not register it, is found by discovering every family.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from mazmorra.kinds.kindfiles import KINDS_DIR, kind_files, load_kinds
 from mazmorra.model.content import Family, Kind, PackRule
-
-if TYPE_CHECKING:
-    from mazmorra.support.memo import Memo
 
 REGISTRY: dict[str, Kind] = {}
 FAMILIES: dict[str, Family] = {}
@@ -121,8 +120,8 @@ def rules_of(family: Family) -> tuple[PackRule, ...]:
 
 
 def get(name: str) -> Kind | None:
-    if not _found(_INDEX.get(name)):
-        _discover()
+    if name not in REGISTRY and (not _found(_INDEX.get(name)) or name not in REGISTRY):
+        _discover()  # not in the index, or in a family that no longer registers it
     return REGISTRY.get(name)
 
 
@@ -137,23 +136,29 @@ def families() -> dict[str, Family]:
 
 
 _discovered = False
-_INDEX: dict[str, str] = {}  # kind name, or "family:<name>" -> its family package (from an earlier process)
+_INDEX: dict[str, str] = {}  # kind name, or "family:<name>" -> its family package (the shipped index)
 _ORIGINS: dict[str, str] = {}  # the same, as this process registered them
 _IMPORTED: set[str] = set()  # family packages imported whole
 
 
-def use_index(memo: Memo | None) -> None:
-    """Find kinds by family from now on, with the index an earlier process kept in `memo`; without
-    one, discover every family now and keep the index for the next process."""
-    if memo is None or _discovered or _INDEX:
+def use_index() -> None:
+    """Find kinds by family from now on, with the index shipped with the package (`kinds/_index.py`)."""
+    if _discovered or _INDEX:
         return
-    k = memo.key("kinds index")
-    stored = memo.get("kinds", k)
-    if isinstance(stored, dict) and all(isinstance(a, str) and isinstance(b, str) for a, b in stored.items()):
-        _INDEX.update(stored)
-        return
+    from mazmorra.kinds._index import FAMILY_OF
+
+    _INDEX.update(FAMILY_OF)
+
+
+def index_source() -> str:
+    """`kinds/_index.py` as discovery finds it today (`make kinds-index` writes it)."""
     _discover()
-    memo.put(k, dict(_ORIGINS))
+    lines = [f"    {json.dumps(name)}: {json.dumps(package)}," for name, package in sorted(_ORIGINS.items())]
+    return (
+        '"""Which family package registers each kind and family: a build imports only its pack\'s families\n'
+        "(mazmorra/kinds/__init__.py). Made by `make kinds-index`; tests/kinds/test_discovery.py fails when it\n"
+        'is stale."""\n\nFAMILY_OF: dict[str, str] = {\n' + "\n".join(lines) + "\n}\n"
+    )
 
 
 def _note_origin(name: str) -> None:

@@ -77,9 +77,9 @@ def all_packs(content_dir: Path = Path("content")) -> list[Path]:
 
 
 def load_pack(pack_dir: Path, memo: Memo | None = None) -> Pack:
-    """Read pack.yaml and every deck it names; raise ContentError listing every problem. With a
-    `memo` (the build's cache), only the families of the pack's kinds are imported."""
-    kinds.use_index(memo)
+    """Read pack.yaml and every deck it names; raise ContentError listing every problem. Only the
+    families of the pack's kinds are imported (kinds.use_index)."""
+    kinds.use_index()
     pack_file = pack_dir / PACK_FILE
     try:
         raw = load_yaml(pack_file, memo=memo)

@@ -8,10 +8,12 @@ checked, so a misspelt one is a located problem with a suggestion, never silentl
 from __future__ import annotations
 
 import re
+import weakref
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import (
     CircleOp,
     EllipseOp,
@@ -166,8 +168,40 @@ def elements(parent: ET.Element, ctx: FaceContext, ox: float, oy: float, out: li
 _ALLOWED: dict[frozenset[str], frozenset[str]] = {}  # an element's own attributes -> with the common ones
 
 
+# Shapes and icons drawn from their attributes alone (and the pack's icons): the same element at the
+# same offset is the same ops on every face of a template (its frame, its fixed marks), made once.
+# A made element's ops are shared by every face that draws it; its owner is still claimed per face.
+PLAIN = frozenset({"rect", "circle", "ellipse", "star", "path", "line", "polygon", "icon"})
+_MADE: weakref.WeakKeyDictionary[IconSet, dict[tuple[object, ...], tuple[Op, ...]]] = weakref.WeakKeyDictionary()
+_MADE_MOST = 4096  # elements kept per pack's icons: a template whose shapes move with the data keeps only the last
+
+
 def _element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """One element at offset (ox, oy) mm: checked, drawn, and its ops claimed."""
+    if el.tag in PLAIN and not len(el):
+        made = _MADE.get(ctx.icons)
+        if made is None:
+            made = _MADE[ctx.icons] = {}
+        k = (el.tag, ox, oy, *el.attrib.items())
+        ops = made.get(k)
+        start = len(out)
+        if ops is None:
+            _drawn(el, ctx, ox, oy, out)
+            if len(made) >= _MADE_MOST:
+                made.clear()
+            made[k] = tuple(out[start:])
+        else:
+            out.extend(ops)
+        ctx.own(out, start, el)
+        return
+    start = len(out)
+    _drawn(el, ctx, ox, oy, out)
+    if el.tag != "g" or el.get("rotate") is not None:  # a plain <g>'s children claim their own ops
+        ctx.own(out, start, el)
+
+
+def _drawn(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
+    """One element's ops, its attributes checked first."""
     spec = ELEMENTS.get(el.tag)
     if spec is None:
         raise ValueError(
@@ -180,7 +214,6 @@ def _element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[O
         check_attrs(el, allowed)
     if el.get("overlap", "ok") != "ok":
         raise ValueError(f"<{el.tag} overlap='{el.get('overlap')}'>: the only value is \"ok\"")
-    start = len(out)
     if el.get("rotate") is None:
         spec.handler(el, ctx, ox, oy, out)
     else:
@@ -188,8 +221,6 @@ def _element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[O
         spec.handler(el, ctx, ox, oy, inner)
         cx, cy = _pivot(el, ox, oy, inner)
         out.append(RotateOp(_angle(el), cx, cy, tuple(inner)))
-    if el.tag != "g" or el.get("rotate") is not None:  # a plain <g>'s children claim their own ops
-        ctx.own(out, start, el)
 
 
 def _angle(el: ET.Element) -> float:
