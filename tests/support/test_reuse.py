@@ -48,3 +48,37 @@ def test_a_text_parsed_once_or_from_the_cache_is_the_same() -> None:
     first, second, third = (breakable(text, "es") for _ in range(3))
     assert first == second == third
     assert third is breakable(text, "es")  # kept since the second request
+
+
+def test_by_identity_finds_the_same_object_never_an_equal_one() -> None:
+    """A value kept for an op shared by many faces is found for that very op, never for an equal op
+    made elsewhere (it may be laid out at another offset later and must not pass for it), and the
+    table starts afresh when full."""
+    from mazmorra.contracts import RectOp
+    from mazmorra.support.reuse import ByIdentity
+
+    memo: ByIdentity[str] = ByIdentity(3)
+    shared, equal = RectOp(1.0, 2.0, 3.0, 4.0, "#ffffff"), RectOp(1.0, 2.0, 3.0, 4.0, "#ffffff")
+    assert shared == equal and shared is not equal
+    assert memo.put(shared, "kept") == "kept"
+    assert memo.get(shared) == "kept"
+    assert memo.get(equal) is None
+    for n in range(2):
+        memo.put(RectOp(float(n), 0.0, 1.0, 1.0, None), str(n))
+    assert memo.get(shared) == "kept"  # three entries: still there
+    memo.put(equal, "other")  # a fourth: the table starts afresh
+    assert memo.get(shared) is None and memo.get(equal) == "other"
+
+
+def test_an_id_freed_and_reused_is_not_a_hit() -> None:
+    """Each entry holds its object: while kept, no other object can take its id; a dropped object's
+    entry (after a fresh start) cannot answer for whatever takes the id next."""
+    from mazmorra.support.reuse import ByIdentity
+
+    memo: ByIdentity[int] = ByIdentity(1000)
+    for n in range(500):
+        obj = [n]  # a new object each time; CPython often reuses the freed one's address
+        assert memo.get(obj) is None
+        memo.put(obj, n)
+        assert memo.get(obj) == n
+    assert len(memo.table) == 500  # every one held: no id was reused while kept

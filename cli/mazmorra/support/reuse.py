@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from functools import lru_cache, wraps
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 R = TypeVar("R")
+V = TypeVar("V")
 
 
 def kept_when_asked_again(maxsize: int, remembered: int = 4096) -> Callable[[Callable[..., R]], Callable[..., R]]:
@@ -45,4 +46,29 @@ def kept_when_asked_again(maxsize: int, remembered: int = 4096) -> Callable[[Cal
     return decorate
 
 
-__all__ = ["kept_when_asked_again"]
+class ByIdentity(Generic[V]):
+    """What was computed from an object many faces share (the ops a template element makes once:
+    layout/elements/registry.py, layout/text/textbox.py), found again by the object's identity, not
+    by comparing it (hashing a frozen op costs more than most computations it would save). Each
+    entry holds its object, so its id is never another object's while it is kept; at `most` entries
+    the table starts afresh (what is shared is soon computed again; a one-off is not kept long)."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.table: dict[int, tuple[object, V]] = {}
+
+    def get(self, obj: object) -> V | None:
+        hit = self.table.get(id(obj))
+        return hit[1] if hit is not None and hit[0] is obj else None
+
+    def put(self, obj: object, value: V) -> V:
+        if len(self.table) >= self.most:
+            self.table.clear()
+        self.table[id(obj)] = (obj, value)
+        return value
+
+    def clear(self) -> None:
+        self.table.clear()
+
+
+__all__ = ["ByIdentity", "kept_when_asked_again"]

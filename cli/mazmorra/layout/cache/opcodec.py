@@ -14,12 +14,17 @@ from typing import Any
 
 from mazmorra import contracts, errors
 from mazmorra.errors import Loc
+from mazmorra.support.reuse import ByIdentity
 
 CLASSES = (contracts, errors)  # the modules whose dataclasses and enums an entry may hold
 _DC, _EN, _TU, _PA, _TL = "\0dc", "\0en", "\0tu", "\0pa", "\0tl"  # tags of the tuple encoding
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _SHAPES: dict[type, tuple[tuple[str, str, str], Callable[[Any], Any]] | None] = {}  # None: not a dataclass
+_OPS = frozenset(
+    v for k, v in vars(contracts).items() if k.endswith("Op") and isinstance(v, type) and dataclasses.is_dataclass(v)
+)
+_ENCODED: ByIdentity[Any] = ByIdentity(4096)  # an op many faces share (a template's frame, a label), encoded once
 
 
 def _shape(cls: type) -> tuple[tuple[str, str, str], Callable[[Any], Any]] | None:
@@ -47,14 +52,14 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
         return (_TU, *items) if items and type(items[0]) is str and items[0].startswith("\0") else items
     if locs and cls is Loc and value in locs:
         return (_TL, locs[value])
+    if cls in _OPS:  # an op holds no Loc: its encoding is its own
+        found = _ENCODED.get(value)
+        if found is None:
+            found = _ENCODED.put(value, _encoded(value, _shape(cls), locs))
+        return found
     shape = _shape(cls)
     if shape is not None:
-        tag, get = shape
-        values = get(value)
-        for v in values:  # most ops hold plain values only (an empty tuple is its own encoding): as they are
-            if type(v) not in _PLAIN and v != ():
-                return (*tag, *[v if type(v) in _PLAIN else encode(v, locs) for v in values])
-        return tag + values
+        return _encoded(value, shape, locs)
     if isinstance(value, enum.Enum):
         return (_EN, cls.__module__, cls.__name__, value.value)
     if cls is list:
@@ -62,6 +67,17 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
     if isinstance(value, Path):
         return (_PA, str(value))
     return value
+
+
+def _encoded(value: Any, shape: tuple[tuple[str, str, str], Callable[[Any], Any]] | None, locs: Any) -> Any:
+    """A dataclass as its tag and its fields' values, each encoded."""
+    assert shape is not None
+    tag, get = shape
+    values = get(value)
+    for v in values:  # most ops hold plain values only (an empty tuple is its own encoding): as they are
+        if type(v) not in _PLAIN and v != ():
+            return (*tag, *[v if type(v) in _PLAIN else encode(v, locs) for v in values])
+    return tag + values
 
 
 _DECODABLE: dict[tuple[str, str], tuple[type, tuple[str, ...]]] = {}

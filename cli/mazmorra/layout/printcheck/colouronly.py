@@ -21,6 +21,7 @@ from functools import lru_cache
 from mazmorra.contracts import CircleOp, Face, IconOp, ImageOp, Op, PolyOp, RectOp, RotateOp, TextOp
 from mazmorra.errors import Loc, Problem, Severity
 from mazmorra.model.content import Component, Pack
+from mazmorra.support.reuse import ByIdentity
 
 SAME = 10.0  # ΔE*ab under which two printed colours read as one (about five just-noticeable steps)
 PAINTS = ("fill", "stroke", "color")  # the fields of an op that hold a colour
@@ -72,18 +73,31 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
     colours: list[str] = [face.background or ""]
 
     def strip(op: Op) -> Shape:
-        if isinstance(op, RotateOp):
-            return ("rotate", op.angle, op.cx, op.cy, tuple(strip(o) for o in op.ops))
-        name, values, paints = _fields(type(op))
-        out: list[object] = [name, *values(op)]
-        for k in paints:
-            value = out[k]
-            colours.append(value or "")  # type: ignore[arg-type]
-            out[k] = value is None  # painted or not is a difference of shape
-        return tuple(out)
+        found = _STRIPPED.get(op)
+        if found is None:
+            own: list[str] = []
+            found = _STRIPPED.put(op, (_strip(op, own), tuple(own)))
+        colours.extend(found[1])
+        return found[0]
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)
+
+
+_STRIPPED: ByIdentity[tuple[Shape, tuple[str, ...]]] = ByIdentity(4096)  # an op many faces share, stripped once
+
+
+def _strip(op: Op, colours: list[str]) -> Shape:
+    """One op without its colours, which go to `colours` in drawing order."""
+    if isinstance(op, RotateOp):
+        return ("rotate", op.angle, op.cx, op.cy, tuple(_strip(o, colours) for o in op.ops))
+    name, values, paints = _fields(type(op))
+    out: list[object] = [name, *values(op)]
+    for k in paints:
+        value = out[k]
+        colours.append(value or "")  # type: ignore[arg-type]
+        out[k] = value is None  # painted or not is a difference of shape
+    return tuple(out)
 
 
 _FIELDS: dict[type, tuple[str, Callable[[Op], tuple[object, ...]], tuple[int, ...]]] = {}

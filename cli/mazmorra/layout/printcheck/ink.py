@@ -42,7 +42,7 @@ from mazmorra.layout.printcheck.iconraster import SIZE, apply, icon_image, mul
 from mazmorra.layout.printcheck.iconraster import Matrix as Matrix
 from mazmorra.model.colour import with_alpha
 from mazmorra.model.units import PT_PER_MM
-from mazmorra.support.reuse import kept_when_asked_again
+from mazmorra.support.reuse import ByIdentity, kept_when_asked_again
 
 RES = 10.0  # mask pixels per mm
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, y down
@@ -80,11 +80,15 @@ def inks(ops: Sequence[Op], owners: dict[int, Owner]) -> list[Ink]:
         if owner is None:
             owner = Owner(-1 - i, None, "card")
         if not isinstance(op, RotateOp):  # most ops: a leaf, unrotated
-            out.append(Ink(len(out), op, owner, IDENTITY, bounds(op)))
+            box = _BOUNDS.get(op)
+            out.append(Ink(len(out), op, owner, IDENTITY, box if box is not None else _BOUNDS.put(op, bounds(op))))
             continue
         for leaf, m in _leaves(op, IDENTITY):
             out.append(Ink(len(out), leaf, owner, m, transformed(bounds(leaf), m)))
     return out
+
+
+_BOUNDS: ByIdentity[Box] = ByIdentity(4096)  # an op many faces share (a template's frame, a label), bounded once
 
 
 def _leaves(op: Op, m: Matrix) -> Iterator[tuple[Op, Matrix]]:
