@@ -53,10 +53,10 @@ def encode(value: Any, locs: dict[Loc, str] | None = None) -> Any:
     if locs and cls is Loc and value in locs:
         return (_TL, locs[value])
     if cls in _OPS:  # an op holds no Loc: its encoding is its own
-        found = _ENCODED.get(value)
-        if found is None:
-            found = _ENCODED.put(value, _encoded(value, _shape(cls), locs))
-        return found
+        hit = _ENCODED.table.get(id(value))  # ByIdentity.get, inline: asked for every op of every face
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        return _ENCODED.put(value, _encoded(value, _shape(cls), locs))
     shape = _shape(cls)
     if shape is not None:
         return _encoded(value, shape, locs)

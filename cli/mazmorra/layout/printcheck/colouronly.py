@@ -73,12 +73,14 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
     colours: list[str] = [face.background or ""]
 
     def strip(op: Op) -> Shape:
-        found = _STRIPPED.get(op)
-        if found is None:
+        found = kept.get(id(op))  # ByIdentity.get, inline: asked for every op of every face
+        if found is None or found[0] is not op:
             own: list[str] = []
-            found = _STRIPPED.put(op, (_strip(op, own), tuple(own)))
-        colours.extend(found[1])
-        return found[0]
+            found = (op, _STRIPPED.put(op, (_strip(op, own), tuple(own))))
+        colours.extend(found[1][1])
+        return found[1][0]
+
+    kept = _STRIPPED.table
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)

@@ -75,13 +75,15 @@ class Ink:
 def inks(ops: Sequence[Op], owners: dict[int, Owner]) -> list[Ink]:
     """Every leaf op of a face in drawing order, with its owner and the rotation it is drawn under."""
     out: list[Ink] = []
+    kept = _BOUNDS.table
     for i, op in enumerate(ops):
         owner = owners.get(i)
         if owner is None:
             owner = Owner(-1 - i, None, "card")
         if not isinstance(op, RotateOp):  # most ops: a leaf, unrotated
-            box = _BOUNDS.get(op)
-            out.append(Ink(len(out), op, owner, IDENTITY, box if box is not None else _BOUNDS.put(op, bounds(op))))
+            hit = kept.get(id(op))  # ByIdentity.get, inline: asked for every op of every face
+            box = hit[1] if hit is not None and hit[0] is op else _BOUNDS.put(op, bounds(op))
+            out.append(Ink(len(out), op, owner, IDENTITY, box))
             continue
         for leaf, m in _leaves(op, IDENTITY):
             out.append(Ink(len(out), leaf, owner, m, transformed(bounds(leaf), m)))
