@@ -260,15 +260,8 @@ class Item:
     boxes: tuple[TextBox, ...] = ()  # the text boxes its fields were set in (front, then back)
     keys: tuple[str, str] = ("", "")  # its front's and back's face-cache keys ("-": no back; "": not cached),
     # what a page chunk's cache key is made of (render/draw/chunks.py): a chunk is drawn again unless all are known
-    texts: tuple[str, ...] = ()  # its texts but its name, in the item's language, as written (markup and all)
-
-    @property
-    def text(self) -> str:
-        """Its texts but its name as plain words, paragraphs a blank line apart (TTS descriptions):
-        made when an export asks, not for every item of every build."""
-        from mazmorra.model.cardtext import parse
-
-        return "\n\n".join(parse(t).plain for t in self.texts)
+    texts: tuple[str, ...] = ()  # its texts but its name, in the item's language, as written (markup and all):
+    # an export that shows them as plain words makes those when it needs them (TTS descriptions)
 
 
 class Items(Protocol):

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mazmorra.model.cardtext import parse
 from mazmorra.render.sinks import ttsobjects as tts
 from mazmorra.render.sinks.sink import Part, Sink, SinkContext, back_image, prune
 from mazmorra.render.sinks.table import SinkDecl, SinkOption
@@ -311,7 +312,8 @@ class TtsSink(Sink):
 def _description(item: Item) -> str:
     """A card's or tile's description in the game: its texts in the build's language as plain words,
     then its version stamp (a playtest build)."""
-    return "\n\n".join(x for x in (item.text, item.stamp) if x)
+    text = "\n\n".join(parse(t).plain for t in item.texts)
+    return "\n\n".join(x for x in (text, item.stamp) if x)
 
 
 def _backs_differ(deck: Deck) -> bool:
