@@ -5,7 +5,7 @@
 
 A store is one folder of the build's cache (`<out>/.cache/`: faces, chunks, forms, templates,
 colour-only) or one kind of entry of the early stages' memo in its checks/ folder (yaml, yaml items,
-kinds, font, po, glossary, house, svg picture). For each store, builds with every store (`all`) and builds with
+font, po, glossary, house, svg picture; the kinds index is shipped with the package since issue 38). For each store, builds with every store (`all`) and builds with
 that one turned off (every read misses, nothing written: bench/_child.py `stores_off`) run in fresh
 processes, paired and alternated (`all` first, then the other first), on a synthetic pack of
 `--cards` distinct cards (bench/synth.py), or with `--sample expedicion` on a copy of that sample
@@ -53,7 +53,6 @@ STORES = (
     "colour-only",
     "yaml",
     "yaml items",
-    "kinds",
     "font",
     "po",
     "glossary",

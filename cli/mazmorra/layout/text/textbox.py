@@ -1,6 +1,6 @@
 """The <text> element: a box of card text fitted to its frame (shrunk down to min-size), with
-inline icons, bold and italic runs and paragraphs, laid out once per distinct text and box and
-moved into place; optionally over a filled, rounded frame."""
+inline icons, bold and italic runs and paragraphs, laid out once per distinct text, box and place
+(its ops made where they are drawn); optionally over a filled, rounded frame."""
 
 from __future__ import annotations
 
