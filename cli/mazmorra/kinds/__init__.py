@@ -156,8 +156,8 @@ def index_source() -> str:
     lines = [f"    {json.dumps(name)}: {json.dumps(package)}," for name, package in sorted(_ORIGINS.items())]
     return (
         '"""Which family package registers each kind and family: a build imports only its pack\'s families\n'
-        "(mazmorra/kinds/__init__.py). Made by `make kinds-index`; tests/kinds/test_discovery.py fails when it\n"
-        'is stale."""\n\nFAMILY_OF: dict[str, str] = {\n' + "\n".join(lines) + "\n}\n"
+        "(mazmorra/kinds/__init__.py). Made by `make kinds-index`; tests/kinds/test_kinds_index.py fails when\n"
+        'it is stale."""\n\nFAMILY_OF: dict[str, str] = {\n' + "\n".join(lines) + "\n}\n"
     )
 
 

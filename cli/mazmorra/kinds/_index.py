@@ -1,6 +1,6 @@
 """Which family package registers each kind and family: a build imports only its pack's families
-(mazmorra/kinds/__init__.py). Made by `make kinds-index`; tests/kinds/test_discovery.py fails when it
-is stale."""
+(mazmorra/kinds/__init__.py). Made by `make kinds-index`; tests/kinds/test_kinds_index.py fails when
+it is stale."""
 
 FAMILY_OF: dict[str, str] = {
     "alert": "mazmorra.kinds.expedition",

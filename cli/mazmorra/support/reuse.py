@@ -67,8 +67,5 @@ class ByIdentity(Generic[V]):
         self.table[id(obj)] = (obj, value)
         return value
 
-    def clear(self) -> None:
-        self.table.clear()
-
 
 __all__ = ["ByIdentity", "kept_when_asked_again"]

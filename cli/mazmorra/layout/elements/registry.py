@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mazmorra.assets.icons import IconSet
 from mazmorra.contracts import (
     CircleOp,
     EllipseOp,
@@ -47,6 +46,7 @@ from mazmorra.layout.text.textbox import TEXT_ATTRS, text_element
 from mazmorra.layout.versionstamp import ATTRS as STAMP_ATTRS
 from mazmorra.layout.versionstamp import stamp_element
 from mazmorra.model.units import parse_length
+from mazmorra.support.reuse import ByIdentity
 
 _MARKER = re.compile(AT + r'="([0-9:]+)"')
 
@@ -171,19 +171,17 @@ _ALLOWED: dict[frozenset[str], frozenset[str]] = {}  # an element's own attribut
 # same offset is the same ops on every face of a template (its frame, its fixed marks), made once.
 # A made element's ops are shared by every face that draws it; its owner is still claimed per face.
 PLAIN = frozenset({"rect", "circle", "ellipse", "star", "path", "line", "polygon", "icon"})
-_MADE: dict[int, tuple[IconSet, dict[tuple[object, ...], tuple[Op, ...]]]] = {}  # by the pack's icons (their id)
+_MADE: ByIdentity[dict[tuple[object, ...], tuple[Op, ...]]] = ByIdentity(8)  # by the pack's icons (a process may
+# lay out several packs: the tests, a preview)
 _MADE_MOST = 4096  # elements kept per pack's icons: a template whose shapes move with the data keeps only the last
 
 
 def _element(el: ET.Element, ctx: FaceContext, ox: float, oy: float, out: list[Op]) -> None:
     """One element at offset (ox, oy) mm: checked, drawn, and its ops claimed."""
     if el.tag in PLAIN and not len(el):
-        found = _MADE.get(id(ctx.icons))
-        if found is None or found[0] is not ctx.icons:  # each entry holds its icons: the id is theirs
-            if len(_MADE) >= 8:  # packs laid out by one process (the tests, a preview of several)
-                _MADE.clear()
-            found = _MADE[id(ctx.icons)] = (ctx.icons, {})
-        made = found[1]
+        made = _MADE.get(ctx.icons)
+        if made is None:
+            made = _MADE.put(ctx.icons, {})
         k = (el.tag, ox, oy, *el.attrib.items())
         ops = made.get(k)
         start = len(out)

@@ -72,15 +72,17 @@ def split(face: Face) -> tuple[Shape, tuple[str, ...]]:
     in drawing order."""
     colours: list[str] = [face.background or ""]
 
-    def strip(op: Op) -> Shape:
-        found = kept.get(id(op))  # ByIdentity.get, inline: asked for every op of every face
-        if found is None or found[0] is not op:
-            own: list[str] = []
-            found = (op, _STRIPPED.put(op, (_strip(op, own), tuple(own))))
-        colours.extend(found[1][1])
-        return found[1][0]
-
     kept = _STRIPPED.table
+
+    def strip(op: Op) -> Shape:
+        hit = kept.get(id(op))  # ByIdentity.get, inline: asked for every op of every face
+        if hit is not None and hit[0] is op:
+            shape, own = hit[1]
+        else:
+            mine: list[str] = []
+            shape, own = _STRIPPED.put(op, (_strip(op, mine), tuple(mine)))
+        colours.extend(own)
+        return shape
 
     shape = (face.side, face.w, face.h, face.shape, face.background is None, tuple(strip(o) for o in face.ops))
     return shape, tuple(colours)
