@@ -16,7 +16,7 @@ BIN    := $(VENV)/bin
 MZ     := $(BIN)/mazmorra
 OUT    ?= output
 
-.PHONY: all pdfs setup weblate-judge lock check-ranges test test-fast golden rules-doc kinds-index pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench clean outputs-failed
+.PHONY: all pdfs setup weblate-judge lock check-ranges test test-fast golden rules-doc kinds-index pack-doc limits-doc validate letter fold a3 calibrate png tts gallery i18n bench bench-instructions clean outputs-failed
 
 all: setup
 	@$(MAKE) --no-print-directory pdfs
@@ -176,6 +176,10 @@ bench: setup
 	$(BIN)/python bench/domdiv.py
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/badinput.py --repeat 1
+
+# The cold build counted in instructions (valgrind): the same figure every run, on a noisy machine too.
+bench-instructions: setup
+	$(BIN)/python bench/instructions.py --before $(or $(BEFORE),870e1a6) --domdiv
 
 clean:
 	rm -rf $(OUT) .mazmorra-tmp

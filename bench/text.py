@@ -138,13 +138,13 @@ def main() -> None:
         for _ in range(args.repeat):
             for lang in ("es", "en"):
                 runs[lang].append(timed(lay_out_all, pack, lang))
-            fonts._unit_width.cache_clear()  # both start from cold word widths
+            fonts.unit_width.cache_clear()  # both start from cold word widths
             base.append(timed(measure_all, texts))
             pair = [(fits, fit_all), (plain, fit_unsegmented)]
             for times, fn in pair if len(fits) % 2 else pair[::-1]:  # alternated: neither always runs first
-                fonts._unit_width.cache_clear()
+                fonts.unit_width.cache_clear()
                 times.append(timed(fn, texts))
-            fonts._unit_width.cache_clear()
+            fonts.unit_width.cache_clear()
             ja.append(timed(fit_all, ja_texts))
     n = args.cards
     print(f"text fitting, {n} distinct cards (best of {args.repeat})")

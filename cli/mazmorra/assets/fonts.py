@@ -405,13 +405,14 @@ def missing_chars(text: str, name: str) -> set[str]:
 
 
 @lru_cache(maxsize=16384)  # words, per font: a language's working vocabulary
-def _unit_width(text: str, name: str) -> float:
+def unit_width(text: str, name: str) -> float:
+    """Advance width in pt at 1 pt (`width` at any size)."""
     return float(pdfmetrics.stringWidth(text, register(name), 1000.0)) / 1000.0
 
 
 def width(text: str, name: str, size_pt: float) -> float:
     """Advance width in pt (no kerning, so it scales exactly with size: cached per word at 1 pt)."""
-    return _unit_width(text, name) * size_pt
+    return unit_width(text, name) * size_pt
 
 
 def missing_message(missing: set[str], name: str) -> str:

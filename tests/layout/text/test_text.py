@@ -69,3 +69,27 @@ def test_fitted_lines_never_break_off_closing_punctuation() -> None:
             texts = [p.part.text for p in line.items if isinstance(p.part, TextPart)]
             assert texts and texts[0][0] not in ")»,.;:", texts
             assert not any(t.endswith("--") for t in texts)
+
+
+def test_words_are_measured_as_part_width_measures_them() -> None:
+    """`unit_widths` measures a plain word straight in its face: the same width `part_width` gives,
+    in every weight and slant; a span, an icon and letter-spacing still go through `part_width`."""
+    from mazmorra.layout.text.fit import breakable, part_width, unit_widths
+
+    text = "Roba **dos** *cartas* ***ya*** {draw:2} [size=80%]chica[/size] [color=red]roja[/color]"
+    blocks, _ = breakable(text, "es")
+    lines = blocks[0].lines
+    parts = [p for chunks in lines for chunk in chunks for p in chunk]
+    assert {(p.bold, p.italic) for p in parts if isinstance(p, TextPart)} == {
+        (False, False),
+        (True, False),
+        (False, True),
+        (True, True),
+    }
+    assert any(isinstance(p, IconPart) for p in parts) and any(getattr(p, "span", None) for p in parts)
+    # a face of its own width in each slot, so that a word measured in another slot's face shows
+    faces = Style(font="sans", bold_font="serif-bold", italic_font="sans-bold", bold_italic_font="sans-italic")
+    for style in (faces, Style(spacing=0.05)):
+        got = [u for chunks in unit_widths(lines, style) for chunk in chunks for u in chunk]
+        assert got == [part_width(p, style, 1.0) for p in parts]
+        assert len(set(got)) > 5  # measured, not one width for every part

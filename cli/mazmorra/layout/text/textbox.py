@@ -655,7 +655,7 @@ def _justified(line: Line, width: float) -> tuple[Placed, ...]:
     out, k = [line.items[0]], 0
     for a, b in pairwise(line.items):
         k += b.x - (a.x + a.width) > 1e-6
-        out.append(replace(b, x=b.x + spare * k / gaps))
+        out.append(b._replace(x=b.x + spare * k / gaps))
     return tuple(out)
 
 
