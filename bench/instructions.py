@@ -1,6 +1,6 @@
 """Cold `build -j1` counted in instructions, this checkout against another commit (issue 38).
 
-    python bench/instructions.py [--before REV] [--small 5] [--large 300] [--domdiv] [--json out.json]
+    python bench/instructions.py [--before REV] [--small 5] [--large 300] [--domdiv] [--ceiling] [--json out.json]
 
 CPU seconds on a shared 2-core machine move by ±15 % between runs of the same pair (bench/cold.py
 pairs and alternates to live with it); the number of instructions a build executes does not: run
@@ -13,7 +13,13 @@ count (start-up, imports, fonts, templates). Printed: after / before for each, a
 
 Instructions are not seconds: a cache miss costs more than an add, and valgrind counts what runs in
 the interpreter and in C alike. Use it to tell whether a change removed work, and bench/cold.py for
-what the build costs in time. Needs valgrind (`apt-get install valgrind`); about 30 s per 100 cards a
+what the build costs in time.
+
+With --ceiling, this checkout also builds each deck with bench/ceiling/artimana.xml.j2 in the pack's
+own templates/ (the shipped template less every element that is the same on every card of a type):
+what a card would cost if a template's fixed elements cost nothing per card, against the before
+side's whole card, i.e. the best any per-template constant layer (checks or drawing once per
+template) could do. Needs valgrind (`apt-get install valgrind`); about 30 s per 100 cards a
 side under it.
 """
 
@@ -72,6 +78,7 @@ def main() -> None:
     ap.add_argument("--small", type=int, default=5, help="cards of the small deck")
     ap.add_argument("--large", type=int, default=300, help="cards of the large deck")
     ap.add_argument("--domdiv", action="store_true", help="also domdiv's dividers (real rules text), whole")
+    ap.add_argument("--ceiling", action="store_true", help="also this checkout with the fixed elements taken out")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
@@ -81,9 +88,15 @@ def main() -> None:
         root = Path(tmp)
         _checkout(args.before, root)
         sides: dict[str, str | None] = {"before": str(root / "before" / "cli"), "after": None}
+        if args.ceiling:
+            sides["ceiling"] = None
         counts: dict[str, dict[int, int]] = {side: {} for side in sides}
         for n in (args.small, args.large):
             pack = make_pack(root, n)
+            if args.ceiling:
+                bare = shutil.copytree(pack, root / "ceiling" / "content" / pack.name)
+                (bare / "templates").mkdir(exist_ok=True)
+                shutil.copy(HERE / "ceiling" / "artimana.xml.j2", bare / "templates" / "artimana.xml.j2")
             for side, path in sides.items():
                 if n == args.small:  # once untimed: a fresh checkout compiles its bytecode on its first run
                     subprocess.run(
@@ -92,7 +105,8 @@ def main() -> None:
                         check=True,
                         capture_output=True,
                     )
-                counts[side][n] = instructions(path, pack, "es", root / f"out-{side}")
+                built = bare if side == "ceiling" else pack
+                counts[side][n] = instructions(path, built, "es", root / f"out-{side}")
         per_card = {s: (c[args.large] - c[args.small]) / (args.large - args.small) for s, c in counts.items()}
         fixed = {s: c[args.small] - args.small * per_card[s] for s, c in counts.items()}
         print(
@@ -106,6 +120,16 @@ def main() -> None:
             a, b = fixed["after"] + n * per_card["after"], fixed["before"] + n * per_card["before"]
             print(f"{n} cards (fixed + n x per card): after / before = {a / b:.3f} (bench/cold.py's target <= 0.9)")
             results[str(n)] = round(a / b, 4)
+        if args.ceiling:
+            print(
+                f"ceiling (fixed elements free): per card {per_card['ceiling'] / 1e6:.2f} M "
+                f"({per_card['ceiling'] / per_card['after']:.3f} of this checkout's), "
+                f"fixed {fixed['ceiling'] / 1e9:.2f} G"
+            )
+            for n in (1000, 10000):
+                c, b = fixed["ceiling"] + n * per_card["ceiling"], fixed["before"] + n * per_card["before"]
+                print(f"{n} cards at the ceiling: / before = {c / b:.3f}")
+                results[f"ceiling_{n}"] = round(c / b, 4)
         results.update(
             per_card=per_card, fixed=fixed, counts={s: {str(k): v for k, v in c.items()} for s, c in counts.items()}
         )
