@@ -5,7 +5,6 @@ builds in both languages with the fixed elements gone and the card's own texts p
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -39,7 +38,7 @@ def test_the_guard_names_a_field_the_stripped_template_lost(tmp_path: Path, monk
 @pytest.mark.parametrize(("lang", "type_label"), [("es", "Subterfugio"), ("en", "Subterfuge")])
 def test_a_ceiling_pack_builds_without_the_fixed_elements(tmp_path: Path, lang: str, type_label: str) -> None:
     bench = _bench()
-    pack = sys.modules["synth"].make_pack(tmp_path, 6)
+    pack = bench.make_pack(tmp_path, 6)
     bare = bench._ceiling_pack(pack, tmp_path / "ceiling")
     first = yaml.safe_load((pack / "decks" / "cartas.yaml").read_text(encoding="utf-8"))[0]
     name = first["name"] if lang == "es" else _english_name(pack, first["id"])
