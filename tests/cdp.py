@@ -34,6 +34,15 @@ def chromium() -> str | None:
     return None
 
 
+# What Chromium answers when the page a call was aimed at went away under it (a reload, a navigation):
+# the call met no page, which says nothing about the page that comes next.
+_PAGE_GONE = ("Inspected target navigated or closed", "Execution context was destroyed", "Cannot find context")
+
+
+class PageGone(RuntimeError):
+    """A call answered by a page navigating away (the live preview's reload on its first good build)."""
+
+
 class Browser:
     """One headless browser with one page; `events` collects every protocol event received."""
 
@@ -90,7 +99,9 @@ class Browser:
             reply = self._read(deadline)
             if reply.get("id") == self._next_id:
                 if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
+                    message = str(reply["error"].get("message", ""))
+                    gone = any(m in message for m in _PAGE_GONE)
+                    raise (PageGone if gone else RuntimeError)(f"{method}: {reply['error']}")
                 return reply.get("result", {})
             self.events.append(reply)
 
@@ -130,11 +141,15 @@ class Browser:
         return res["result"].get("value")
 
     def wait_for(self, expression: str, timeout: float = WAIT) -> Any:
-        """Poll a JS expression until it is truthy (lazy images, transitions, a server's push); returns its
-        value, falsy only once `timeout` has passed."""
+        """Poll a JS expression until it is truthy (lazy images, transitions, a server's push, a reload);
+        returns its value, falsy only once `timeout` has passed. A poll that meets the page navigating away
+        counts as not yet: the next one asks the page that replaced it."""
         deadline = time.monotonic() + timeout
         while True:
-            value = self.js(expression)
+            try:
+                value = self.js(expression)
+            except PageGone:
+                value = None
             if value or time.monotonic() > deadline:
                 return value
             time.sleep(0.05)
