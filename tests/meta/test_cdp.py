@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import need_tool
 
 # A page that navigates itself 40 times in quick succession (each time to ?n+1), then says it is done.
